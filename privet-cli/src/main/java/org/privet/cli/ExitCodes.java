@@ -1,0 +1,43 @@
+package org.privet.cli;
+
+import picocli.CommandLine;
+
+/**
+ * The fixed exit codes of {@code privet}, and the one place where exceptions become exit codes.
+ *
+ * <ul>
+ *   <li>{@value #OK}: success
+ *   <li>{@value #USAGE}: bad command-line usage or invalid parameter
+ *   <li>{@value #REFUSED}: the query or request was refused (invalid or unsafe; nothing charged)
+ *   <li>{@value #BUDGET_EXCEEDED}: the privacy budget does not cover the request (nothing charged)
+ *   <li>{@value #NOT_FOUND}: a named dataset, analyst or file does not exist
+ *   <li>{@value #INTERNAL}: an unexpected internal error
+ * </ul>
+ */
+public final class ExitCodes {
+  public static final int OK = 0;
+  public static final int INTERNAL = 1;
+  public static final int USAGE = 2;
+  public static final int REFUSED = 3;
+  public static final int BUDGET_EXCEEDED = 4;
+  public static final int NOT_FOUND = 5;
+
+  private ExitCodes() {}
+
+  static int handleExecutionException(
+      Exception e, CommandLine cl, CommandLine.ParseResult parseResult) {
+    if (e instanceof IllegalArgumentException) {
+      cl.getErr().println("privet: " + e.getMessage());
+      return USAGE;
+    }
+    cl.getErr().println("privet: internal error: " + e);
+    return INTERNAL;
+  }
+
+  static int handleParameterException(CommandLine.ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    cl.getErr().println("privet: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, cl.getErr());
+    return USAGE;
+  }
+}

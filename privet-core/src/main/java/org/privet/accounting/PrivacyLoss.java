@@ -1,0 +1,27 @@
+package org.privet.accounting;
+
+/**
+ * What one release costs, in one of the privacy measures Privet understands.
+ *
+ * <p>Every mechanism states its guarantee as one of these values ({@code privacyLoss()}), and
+ * accountants compose them. Values are immutable and validated on construction: no NaN, no
+ * negative or infinite parameters.
+ */
+public sealed interface PrivacyLoss permits PureDp, ApproxDp, Zcdp {
+
+  /** Validates a non-negative finite parameter and returns it. */
+  static double requireNonNegativeFinite(String name, double value) {
+    if (Double.isNaN(value) || Double.isInfinite(value) || value < 0) {
+      throw new IllegalArgumentException(name + " must be finite and non-negative, was " + value);
+    }
+    return value;
+  }
+
+  /** Validates δ ∈ [0, 1) and returns it. */
+  static double requireDelta(String name, double value) {
+    if (Double.isNaN(value) || value < 0 || value >= 1) {
+      throw new IllegalArgumentException(name + " must be in [0, 1), was " + value);
+    }
+    return value;
+  }
+}
