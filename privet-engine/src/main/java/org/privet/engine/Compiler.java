@@ -30,6 +30,70 @@ final class Compiler {
   static CompiledQuery compile(Query q, TableSchema schema, long salt) {
     validateColumns(q, schema);
     int l0 = q.maxGroupsContributed();
+    Rewrite first = rewrite(q, SUM_BITS, SQUARE_BITS);
+    boolean selection = q.usesPrivatePartitionSelection();
+    NoiseKind noise = resolveNoise(q, first.slots(), selection, l0);
+    Split split = Split.of(q.budget(), noise, first.slots(), selection);
+    // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
+    // mechanisms (scale or σ² as 63-bit rationals) stay representable.
+    double room = Math.log(noise == NoiseKind.GAUSSIAN ? Math.scalb(Math.sqrt(2 * split.rho), 29)
+        : Math.scalb(split.pureEpsilon, 56)) / Math.log(2)
+        - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
+    int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
+    int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
+    Rewrite rw = rewrite(q, sumBits, squareBits);
+    List<Measure> measures = rw.measures();
+    List<Slot> slots = rw.slots();
+    List<int[]> outputSlots = rw.outputSlots();
+    List<String> bounds = rw.bounds();
+    List<long[]> perGroup = rw.perGroup();
+
+    // 2. Mechanisms with the split budget.
+    List<Slot> planned = new ArrayList<>();
+    for (int i = 0; i < slots.size(); i++) {
+      Slot s = slots.get(i);
+      long pg = perGroup.get(i)[0];
+      if (s.kind() == Slot.Kind.EXPONENTIAL) {
+        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
+            s.measure(), pg, 0, split.pureEpsilon, 0, s.rank(), l0));
+      } else if (noise == NoiseKind.LAPLACE) {
+        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.LAPLACE, s.field(), s.measure(),
+            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.pureEpsilon, 0, 0, l0));
+      } else {
+        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
+            l2(pg, l0), s.scaleExponent(), 0, split.rho, 0, l0));
+      }
+    }
+    PartitionSelection sel = selection
+        ? PartitionSelection.of(split.selectionEpsilon, split.selectionDelta, l0) : null;
+
+    // 3. The charge, and the assertion that it is the composition of the mechanisms' losses.
+    List<MechanismCost> costs = new ArrayList<>();
+    List<PrivacyLoss> losses = new ArrayList<>();
+    if (sel != null) {
+      costs.add(new MechanismCost("<groups>", "private partition selection (Laplace threshold "
+          + sel.threshold() + " on distinct units)", sel.describe(), sel.privacyLoss()));
+      losses.add(sel.privacyLoss());
+    }
+    for (Slot s : planned) {
+      costs.add(new MechanismCost(s.output(), s.purpose(), s.mechanismName(), s.loss()));
+      losses.add(s.loss());
+    }
+    PrivacyLoss total = Composition.total(q.budget(), losses);
+    if (!Composition.within(total, q.budget())) {
+      throw new IllegalStateException("internal error: composed cost " + total
+          + " exceeds the budget " + q.budget());
+    }
+    BoundedAggregation spec = new BoundedAggregation(q.source(), q.filter(), q.privacyUnit(),
+        q.groupBy(), q.publicGroups().map(keys -> typedKeys(keys, q.groupBy(), schema)), l0,
+        q.maxRowsPerGroup(), salt, measures);
+    return new CompiledQuery(q, noise, spec, planned, outputSlots, sel, costs, total,
+        Composition.conversionDelta(q.budget(), losses), bounds);
+  }
+
+  /** Rewrites the aggregations into backend measures and noisy-release slots. */
+  private static Rewrite rewrite(Query q, int sumBits, int squareBits) {
+    int l0 = q.maxGroupsContributed();
     long lInf = q.maxRowsPerGroup();
     List<Measure> measures = new ArrayList<>();
     List<Slot> slots = new ArrayList<>();
@@ -52,14 +116,14 @@ final class Compiler {
         slots.add(slot(c.name(), "noisy count of distinct units", Slot.Field.UNITS, -1, 0));
         perGroup.add(new long[] {1});
       } else if (a instanceof Aggregation.Sum s) {
-        Grid g = Grid.of(s.lower(), s.upper(), SUM_BITS, false);
+        Grid g = Grid.of(s.lower(), s.upper(), sumBits, false);
         measures.add(new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false));
         bounds.add(g.describe(s.name(), s.column(), s.lower(), s.upper()));
         slots.add(slot(s.name(), "noisy sum of " + s.column(), Slot.Field.SUM,
             measures.size() - 1, g.k));
         perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
       } else if (a instanceof Aggregation.Mean m) {
-        Grid g = Grid.of(m.lower(), m.upper(), SUM_BITS, true);
+        Grid g = Grid.of(m.lower(), m.upper(), sumBits, true);
         measures.add(new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, g.center,
             false));
         bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
@@ -77,7 +141,7 @@ final class Compiler {
             : ((Aggregation.StdDev) a).lower();
         double hi = a instanceof Aggregation.Variance v ? v.upper()
             : ((Aggregation.StdDev) a).upper();
-        Grid g = Grid.of(lo, hi, SQUARE_BITS, true);
+        Grid g = Grid.of(lo, hi, squareBits, true);
         measures.add(new Measure.FixedPointSum(col, lo, hi, g.k, g.center, true));
         bounds.add(g.describe(a.name(), col, lo, hi));
         int mi = measures.size() - 1;
@@ -118,51 +182,11 @@ final class Compiler {
       outputSlots.add(idx);
     }
 
-    // 2. Mechanism choice and budget split.
-    boolean selection = q.usesPrivatePartitionSelection();
-    NoiseKind noise = resolveNoise(q, slots, perGroup, selection, l0);
-    Split split = Split.of(q.budget(), noise, slots, selection);
-    List<Slot> planned = new ArrayList<>();
-    for (int i = 0; i < slots.size(); i++) {
-      Slot s = slots.get(i);
-      long pg = perGroup.get(i)[0];
-      if (s.kind() == Slot.Kind.EXPONENTIAL) {
-        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-            s.measure(), pg, 0, split.pureEpsilon, 0, s.rank(), l0));
-      } else if (noise == NoiseKind.LAPLACE) {
-        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.LAPLACE, s.field(), s.measure(),
-            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.pureEpsilon, 0, 0, l0));
-      } else {
-        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
-            l2(pg, l0), s.scaleExponent(), 0, split.rho, 0, l0));
-      }
-    }
-    PartitionSelection sel = selection
-        ? PartitionSelection.of(split.selectionEpsilon, split.selectionDelta, l0) : null;
-
-    // 3. The charge, and the assertion that it is the composition of the mechanisms' losses.
-    List<MechanismCost> costs = new ArrayList<>();
-    List<PrivacyLoss> losses = new ArrayList<>();
-    if (sel != null) {
-      costs.add(new MechanismCost("<groups>", "private partition selection (Laplace threshold "
-          + sel.threshold() + " on distinct units)", sel.describe(), sel.privacyLoss()));
-      losses.add(sel.privacyLoss());
-    }
-    for (Slot s : planned) {
-      costs.add(new MechanismCost(s.output(), s.purpose(), s.mechanismName(), s.loss()));
-      losses.add(s.loss());
-    }
-    PrivacyLoss total = Composition.total(q.budget(), losses);
-    if (!Composition.within(total, q.budget())) {
-      throw new IllegalStateException("internal error: composed cost " + total
-          + " exceeds the budget " + q.budget());
-    }
-    BoundedAggregation spec = new BoundedAggregation(q.source(), q.filter(), q.privacyUnit(),
-        q.groupBy(), q.publicGroups().map(keys -> typedKeys(keys, q.groupBy(), schema)), l0,
-        (int) lInf, salt, measures);
-    return new CompiledQuery(q, noise, spec, planned, outputSlots, sel, costs, total,
-        Composition.conversionDelta(q.budget(), losses), bounds);
+    return new Rewrite(measures, slots, outputSlots, bounds, perGroup);
   }
+
+  private record Rewrite(List<Measure> measures, List<Slot> slots, List<int[]> outputSlots,
+      List<String> bounds, List<long[]> perGroup) {}
 
   private static Slot slot(String output, String purpose, Slot.Field field, int measure, int k) {
     return new Slot(output, purpose, Slot.Kind.LAPLACE, field, measure, 0, k, 0, 0, 0, 1);
@@ -178,8 +202,7 @@ final class Compiler {
     return r.longValueExact();
   }
 
-  private static NoiseKind resolveNoise(Query q, List<Slot> slots, List<long[]> perGroup,
-      boolean selection, int l0) {
+  private static NoiseKind resolveNoise(Query q, List<Slot> slots, boolean selection, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
       return q.noise();
     }

@@ -1,10 +1,8 @@
 package org.privet.engine;
 
 import org.privet.accounting.PrivacyLoss;
-import org.privet.accounting.PureDp;
 import org.privet.mechanisms.ConfidenceInterval;
 import org.privet.mechanisms.DiscreteGaussianMechanism;
-import org.privet.mechanisms.ExponentialMechanism;
 import org.privet.mechanisms.GeometricMechanism;
 import org.privet.random.RandomSource;
 
@@ -89,32 +87,20 @@ final class Releases {
 
   /** The exponential-mechanism quantile run once per group with ε/L0. */
   static final class Quantile {
-    private final ExponentialMechanism mechanism;
-    private final int l0;
-
-    private Quantile(ExponentialMechanism mechanism, int l0) {
-      this.mechanism = mechanism;
-      this.l0 = l0;
-    }
-
     int select(double[] utilities) {
-      return mechanism.select(utilities);
+      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
     }
 
-    /** The loss over the ≤ L0 groups one unit touches (basic composition), rounded up. */
     PrivacyLoss privacyLossOverGroups() {
-      return new PureDp(Math.nextUp(mechanism.privacyLoss().epsilon() * l0));
+      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
     }
 
     double rankErrorBound(int candidates, double beta) {
-      return mechanism.utilityErrorBound(candidates, beta);
+      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
     }
   }
 
   static Quantile quantile(Slot s, RandomSource random) {
-    double perGroup = s.epsilon() / s.l0();
-    ExponentialMechanism m = ExponentialMechanism.builder().epsilon(perGroup)
-        .sensitivity(s.sensitivity()).monotone(false).randomSource(random).build();
-    return new Quantile(m, s.l0());
+    throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
   }
 }

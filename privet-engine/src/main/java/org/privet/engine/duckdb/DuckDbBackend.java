@@ -99,6 +99,7 @@ public final class DuckDbBackend implements Backend {
           throw new IllegalArgumentException("row " + rowNumber + " has " + row.size()
               + " values, expected " + columns.size());
         }
+        app.beginRow();
         for (int i = 0; i < row.size(); i++) {
           appendValue(app, types.get(i), row.get(i), rowNumber, columns.get(i));
         }
