@@ -1,5 +1,9 @@
 package org.privet.mechanisms;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+
 /**
  * Maps real scores (utilities, query answers) of sensitivity Δ to integers of integer
  * sensitivity, so that the choice mechanisms can sample exactly.
@@ -62,24 +66,63 @@ final class IntegerGrid {
   }
 
   /**
-   * The gaps {@code max_j index(u_j) − index(u_i)} ∈ [0, 2^62] of a non-empty utility vector.
+   * The clamped gaps min(max<sub>j</sub> ⌊u<sub>j</sub>/h⌋ − ⌊u<sub>i</sub>/h⌋, 2<sup>62</sup>)
+   * of a non-empty utility vector, computed exactly (without clamping the indices themselves).
+   *
+   * <p>Exponentiating −rate·gap<sub>i</sub> is the exponential mechanism for the utility
+   * u'<sub>i</sub> = max(⌊u<sub>i</sub>/h⌋, max<sub>j</sub>⌊u<sub>j</sub>/h⌋ − 2<sup>62</sup>), a
+   * maximum of two functions of sensitivity ⌈Δ/h⌉, hence of the same sensitivity, and monotone
+   * whenever the utilities are.
    *
    * @throws IllegalArgumentException if a utility is NaN or infinite (the message names no value)
    */
   long[] gaps(double[] utilities) {
-    long[] idx = new long[utilities.length];
-    long max = Long.MIN_VALUE;
+    double[] floors = new double[utilities.length];
+    double max = Double.NEGATIVE_INFINITY;
+    boolean large = false;
     for (int i = 0; i < utilities.length; i++) {
       double u = utilities[i];
       if (Double.isNaN(u) || Double.isInfinite(u)) {
         throw new IllegalArgumentException("utilities must be finite numbers");
       }
-      idx[i] = index(u);
-      max = Math.max(max, idx[i]);
+      double x = Math.scalb(u, -exponent);
+      if (Math.abs(x) >= LIMIT) {
+        large = true; // may have overflowed to infinity: use exact arithmetic below
+      } else {
+        x = index(u);
+      }
+      floors[i] = x;
+      max = Math.max(max, x);
     }
-    for (int i = 0; i < idx.length; i++) {
-      idx[i] = max - idx[i];
+    long[] gaps = new long[utilities.length];
+    if (!large) {
+      long m = (long) max;
+      for (int i = 0; i < gaps.length; i++) {
+        gaps[i] = m - (long) floors[i]; // both in (-2^61, 2^61): exact
+      }
+      return gaps;
     }
-    return idx;
+    BigInteger[] exact = new BigInteger[utilities.length];
+    BigInteger top = null;
+    for (int i = 0; i < utilities.length; i++) {
+      exact[i] = exactFloor(utilities[i]);
+      top = (top == null || exact[i].compareTo(top) > 0) ? exact[i] : top;
+    }
+    for (int i = 0; i < gaps.length; i++) {
+      BigInteger g = top.subtract(exact[i]);
+      gaps[i] = g.compareTo(MAX_GAP) >= 0 ? MAX_GAP.longValueExact() : g.longValueExact();
+    }
+    return gaps;
   }
+
+  /** ⌊u/h⌋ exactly, for any finite u. */
+  private BigInteger exactFloor(double u) {
+    BigDecimal scaled = new BigDecimal(u);
+    scaled = exponent >= 0
+        ? scaled.divide(BigDecimal.valueOf(2).pow(exponent))
+        : scaled.multiply(BigDecimal.valueOf(2).pow(-exponent));
+    return scaled.setScale(0, RoundingMode.FLOOR).toBigIntegerExact();
+  }
+
+  private static final BigInteger MAX_GAP = BigInteger.ONE.shiftLeft(62);
 }
