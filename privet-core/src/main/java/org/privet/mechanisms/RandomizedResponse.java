@@ -140,7 +140,7 @@ public final class RandomizedResponse {
     if (count < 0 || count > n) {
       throw new IllegalArgumentException("count must be in [0, n], was " + count);
     }
-    SelectionScale.requireBeta(beta);
+    NoiseParameters.requireBeta(beta);
     double q = lieProbability();
     double gap = twoCoin ? 0.5 : Math.expm1(dyadicEpsilon.value()) * q; // p − q, accurately
     double estimate = ((double) count / n - q) / gap;

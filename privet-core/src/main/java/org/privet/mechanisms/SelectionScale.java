@@ -57,7 +57,7 @@ final class SelectionScale {
     if (candidates < 1) {
       throw new IllegalArgumentException("candidates must be at least 1, was " + candidates);
     }
-    requireBeta(beta);
+    NoiseParameters.requireBeta(beta);
     double h = grid.spacing();
     double scale = multiplier() * grid.sensitivity() * h / dyadicEpsilon.value();
     double log = Math.log(spread) + Math.log(candidates) - Math.log(beta);
@@ -76,13 +76,6 @@ final class SelectionScale {
     if (Double.isNaN(value)) {
       throw new IllegalArgumentException(name + " is required");
     }
-  }
-
-  static double requireBeta(double beta) {
-    if (!(beta > 0 && beta < 1)) {
-      throw new IllegalArgumentException("beta must be in (0, 1), was " + beta);
-    }
-    return beta;
   }
 
   /** Nudges a floating-point result of a few operations above its exact value. */
