@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       DatasetCommand.class,
       BudgetCommand.class,
+      org.privet.cli.mech.MechCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 
