@@ -15,6 +15,7 @@ import org.privet.accounting.Zcdp;
  * @param name the dataset's name, an SQL identifier (the {@code FROM} of queries)
  * @param source the source location (an absolute file path for CSV and Parquet)
  * @param format the source format
+ * @param csv how to read a CSV source (ignored for Parquet)
  * @param privacyUnit the unit of protection
  * @param relation the neighbouring relation the budget is stated under
  * @param budget the total budget: {@link PureDp}, {@link ApproxDp} or {@link Zcdp}
@@ -25,6 +26,7 @@ public record DatasetSpec(
     String name,
     String source,
     SourceFormat format,
+    CsvOptions csv,
     PrivacyUnit privacyUnit,
     NeighbouringRelation relation,
     PrivacyLoss budget,
@@ -39,6 +41,7 @@ public record DatasetSpec(
       throw new IllegalArgumentException("source must not be empty");
     }
     requireNonNull("format", format);
+    requireNonNull("csv", csv);
     requireNonNull("privacyUnit", privacyUnit);
     requireNonNull("relation", relation);
     requireNonNull("accountant", accountant);
@@ -96,6 +99,7 @@ public record DatasetSpec(
     private String name;
     private String source;
     private SourceFormat format;
+    private CsvOptions csv = CsvOptions.DEFAULT;
     private PrivacyUnit privacyUnit;
     private NeighbouringRelation relation = NeighbouringRelation.ADD_REMOVE_ONE;
     private PrivacyLoss budget;
@@ -120,6 +124,11 @@ public record DatasetSpec(
 
     public Builder format(SourceFormat format) {
       this.format = format;
+      return this;
+    }
+
+    public Builder csv(CsvOptions csv) {
+      this.csv = csv;
       return this;
     }
 
@@ -160,7 +169,7 @@ public record DatasetSpec(
         throw new IllegalArgumentException("budget must be set");
       }
       SourceFormat f = format != null ? format : SourceFormat.ofFileName(source);
-      return new DatasetSpec(name, source, f, privacyUnit, relation, budget, accountant, publicMetadata);
+      return new DatasetSpec(name, source, f, csv, privacyUnit, relation, budget, accountant, publicMetadata);
     }
   }
 }

@@ -152,6 +152,11 @@ public final class Ledger implements AutoCloseable {
         BudgetRule.remaining(cap, spent), n);
   }
 
+  /** A budget or spend for people: {@code epsilon=1.0, delta=1.0E-6}, {@code epsilon=1.0}, {@code rho=0.5}. */
+  public static String describe(PrivacyLoss loss) {
+    return BudgetRule.describe(loss);
+  }
+
   private static void requireName(String parameter, String value) {
     if (value == null || value.isBlank() || value.length() > MAX_NAME_LENGTH) {
       throw new IllegalArgumentException(parameter + " must be a non-empty name of at most "

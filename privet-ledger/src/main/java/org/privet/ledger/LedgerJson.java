@@ -69,6 +69,11 @@ public final class LedgerJson {
     n.put("name", spec.name());
     n.put("source", spec.source());
     n.put("format", spec.format().name().toLowerCase(java.util.Locale.ROOT));
+    ObjectNode csv = n.putObject("csv");
+    csv.put("header", spec.csv().header());
+    csv.put("delimiter", spec.csv().delimiter());
+    spec.csv().columns().forEach(csv.putArray("columns")::add);
+    csv.put("nullString", spec.csv().nullString());
     if (spec.privacyUnit().isRow()) {
       n.putNull("privacyUnit");
     } else {
@@ -99,10 +104,16 @@ public final class LedgerJson {
       keys.put(e.getKey(), ks);
     });
     JsonNode unit = n.get("privacyUnit");
+    JsonNode csv = n.get("csv");
+    List<String> columns = new ArrayList<>();
+    csv.path("columns").forEach(c -> columns.add(c.asText()));
+    CsvOptions csvOptions = new CsvOptions(csv.get("header").asBoolean(),
+        csv.get("delimiter").asText(), columns, csv.get("nullString").asText());
     return new DatasetSpec(
         n.get("name").asText(),
         n.get("source").asText(),
         SourceFormat.valueOf(n.get("format").asText().toUpperCase(java.util.Locale.ROOT)),
+        csvOptions,
         unit == null || unit.isNull() ? PrivacyUnit.row() : PrivacyUnit.column(unit.asText()),
         NeighbouringRelation.valueOf(n.get("relation").asText()),
         readPrivacyLoss(n.get("budget")),

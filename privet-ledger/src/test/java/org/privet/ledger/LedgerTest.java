@@ -46,7 +46,8 @@ class LedgerTest {
   @Test
   void register_fullSpec_roundTripsThroughTheStore() {
     DatasetSpec spec = adult(2.0, 1e-6)
-        .source("/data/adult.parquet")
+        .source("/data/adult.data")
+        .csv(new CsvOptions(false, ", ", List.of("age", "sex"), "?"))
         .relation(NeighbouringRelation.REPLACE_ONE)
         .accountant(AccountantKind.ZCDP)
         .publicMetadata(new PublicMetadata(
@@ -57,7 +58,8 @@ class LedgerTest {
     ledger = Ledger.open(workspace);
     DatasetSpec read = ledger.dataset("adult");
     assertEquals(spec, read);
-    assertEquals(SourceFormat.PARQUET, read.format());
+    assertEquals(SourceFormat.CSV, read.format());
+    assertEquals(", ", read.csv().delimiter());
     assertEquals(List.of(spec), ledger.datasets());
   }
 
@@ -94,6 +96,8 @@ class LedgerTest {
     assertParameter("rho", () -> adult(1, 0).budget(new Zcdp(0.5)).build());
     assertParameter("bounds", () -> new ColumnBounds(3, 2));
     assertParameter("accountant", () -> AccountantKind.parse("rdp-magic"));
+    assertParameter("columns", () -> new CsvOptions(false, ",", List.of(), ""));
+    assertParameter("delimiter", () -> new CsvOptions(true, "", List.of(), ""));
   }
 
   private static void assertParameter(String name, org.junit.jupiter.api.function.Executable e) {
