@@ -16,6 +16,10 @@ import picocli.CommandLine.Command;
     subcommands = {
       GeometricCommand.class,
       DiscreteGaussianCommand.class,
+      RandomizedResponseCommand.class,
+      ExponentialCommand.class,
+      NoisyMaxCommand.class,
+      PermuteAndFlipCommand.class,
     })
 public final class MechCommand implements Runnable {
 
