@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = "Release values with a single DP mechanism (for experiments and teaching).",
     subcommands = {
+      LaplaceCommand.class,
+      GaussianCommand.class,
       GeometricCommand.class,
       DiscreteGaussianCommand.class,
       RandomizedResponseCommand.class,
