@@ -221,7 +221,7 @@ final class DpClauseParser {
           throw source.error(t.start(), "'=>' must follow an argument name");
         }
         Integer fn = functionAt.peek();
-        if (fn == null || fn < 0) {
+        if (fn == null || fn < 0 || DpFunctions.of(tokens.get(tokenIndexAt(fn)).text()) == null) {
           throw source.error(name.start(), "named argument '" + name.text()
               + "' is only allowed inside a DP aggregate call");
         }
@@ -251,6 +251,15 @@ final class DpClauseParser {
       }
     }
     return out;
+  }
+
+  private int tokenIndexAt(int offset) {
+    for (int i = 0; i < tokens.size(); i++) {
+      if (tokens.get(i).start() == offset) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no token at " + offset);
   }
 
   // --- token-level refusals -----------------------------------------------------------------

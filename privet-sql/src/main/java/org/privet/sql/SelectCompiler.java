@@ -12,8 +12,10 @@ import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.AllValue;
 import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NullValue;
@@ -127,6 +129,8 @@ final class SelectCompiler {
         callTexts.add(f.toString());
       } else if (e instanceof AnalyticExpression) {
         throw src.error(at, "window functions are not allowed in a DP query");
+      } else if (mentionsUnit(e)) {
+        throw src.error(at, "functions on the privacy unit column '" + unit + "' are not allowed");
       } else {
         throw src.error(at, "only GROUP BY columns and DP aggregate calls (COUNT, SUM, AVG, VARIANCE,"
             + " STDDEV, PERCENTILE_CONT) can be selected");
@@ -363,7 +367,7 @@ final class SelectCompiler {
         }
         e = ps.getSelectItems().get((int) n - 1).getExpression();
       }
-      if (e instanceof Function f && unit != null && pq.callMentions(at(f, at), unit)) {
+      if (!(e instanceof Column) && mentionsUnit(e)) {
         throw src.error(at, "functions on the privacy unit column '" + unit + "' are not allowed");
       }
       if (!(e instanceof Column c)) {
@@ -440,6 +444,9 @@ final class SelectCompiler {
           + ", then optional contribution bounds");
     }
     Expression arg = args.get(0);
+    if (!(arg instanceof Column) && mentionsUnit(arg)) {
+      throw src.error(at(arg, at), "functions on the privacy unit column '" + unit + "' are not allowed");
+    }
     if (!(arg instanceof Column c)) {
       throw src.error(at(arg, at), "the argument of " + upper + " must be a column name");
     }
@@ -800,6 +807,24 @@ final class SelectCompiler {
     return v.getValue();
   }
 
+  /** Whether a JSqlParser expression refers to the privacy unit column anywhere inside. */
+  private boolean mentionsUnit(Expression e) {
+    if (unit == null || e == null) {
+      return false;
+    }
+    boolean[] found = {false};
+    e.accept(new ExpressionVisitorAdapter<Void>() {
+      @Override
+      public <S> Void visit(Column column, S context) {
+        if (unquote(column.getColumnName()).equalsIgnoreCase(unit)) {
+          found[0] = true;
+        }
+        return null;
+      }
+    }, null);
+    return found[0];
+  }
+
   // --- positions --------------------------------------------------------------------------------
 
   /** The user-text offset of a JSqlParser node, or {@code fallback} when it carries none. */
@@ -810,6 +835,9 @@ final class SelectCompiler {
         Token t = n.jjtGetFirstToken();
         return src.offset(t.beginLine, t.beginColumn);
       }
+    }
+    if (node instanceof BinaryExpression b) {
+      return at(b.getLeftExpression(), fallback);
     }
     return fallback;
   }
