@@ -9,7 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "privet 0.1.0-SNAPSHOT",
     description = "Privet: a differential privacy engine and trusted curator.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      DatasetCommand.class,
+      BudgetCommand.class,
+      org.privet.cli.mech.MechCommand.class,
+    })
 public final class PrivetCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
