@@ -6,6 +6,7 @@
 -- budget: epsilon=1
 -- contributions: L0=1 Linf=1
 -- filter:
+-- order: sex ASC
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, public_groups = ('Female', 'Male', 'Other'))
   sex, COUNT(*) AS n
 FROM adult GROUP BY sex ORDER BY sex

@@ -24,6 +24,9 @@ final class ExactOracle {
   /** The rows of each group (key = group-by values) that pass the query's filter. */
   Map<List<Object>, List<Object[]>> groups(Query q) {
     Map<List<Object>, List<Object[]>> out = new LinkedHashMap<>();
+    if (q.groupBy().isEmpty()) {
+      out.put(List.of(), new ArrayList<>());
+    }
     for (Object[] r : data.rows) {
       if (q.filter().isPresent() && test(q.filter().get(), r) != Boolean.TRUE) {
         continue;
