@@ -18,6 +18,10 @@ import picocli.CommandLine.Command;
       GaussianCommand.class,
       GeometricCommand.class,
       DiscreteGaussianCommand.class,
+      RandomizedResponseCommand.class,
+      ExponentialCommand.class,
+      NoisyMaxCommand.class,
+      PermuteAndFlipCommand.class,
     })
 public final class MechCommand implements Runnable {
 
