@@ -21,6 +21,8 @@ import java.util.Map;
 final class DpClauseParser {
   /** Queries longer than this are refused outright (the parser is not meant for bulk text). */
   static final int MAX_QUERY_LENGTH = 100_000;
+  /** Deeper parenthesis nesting is refused (it only serves to exhaust parser stacks). */
+  static final int MAX_NESTING = 64;
 
   private final SourceText source;
   private final List<SqlToken> tokens;
@@ -48,6 +50,7 @@ final class DpClauseParser {
     if (tokens.isEmpty()) {
       throw source.error(0, "empty query: expected SELECT WITH DIFFERENTIAL_PRIVACY ...");
     }
+    refuseDeepNesting();
     boolean explain = false;
     if (peek().isWord("EXPLAIN")) {
       explain = true;
@@ -115,6 +118,20 @@ final class DpClauseParser {
     blankTabsOutsideLiterals();
     return new PreparedQuery(source, explain, select.start(), options, keyOffsets, named,
         where[0], where[1], new String(plain), tokens);
+  }
+
+  /** Bounds the recursion of every later stage (ours and JSqlParser's). */
+  private void refuseDeepNesting() {
+    int depth = 0;
+    for (SqlToken t : tokens) {
+      if (t.isSymbol("(")) {
+        if (++depth > MAX_NESTING) {
+          throw source.error(t.start(), "parentheses are nested more than " + MAX_NESTING + " deep");
+        }
+      } else if (t.isSymbol(")")) {
+        depth--;
+      }
+    }
   }
 
   // --- OPTIONS values -----------------------------------------------------------------------
