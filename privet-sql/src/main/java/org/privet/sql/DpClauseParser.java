@@ -96,14 +96,8 @@ final class DpClauseParser {
           expectSymbol("=", "expected '=' after option '" + name + "'");
           options.put(name, parseValue());
           keyOffsets.put(name, key.start());
-          SqlToken sep = peek();
-          if (sep != null && sep.isSymbol(",")) {
-            pos++;
-          } else if (sep != null && sep.isSymbol(")")) {
-            pos++;
+          if (endOfListItem("expected ',' or ')' in OPTIONS")) {
             break;
-          } else {
-            throw errorAtCurrent("expected ',' or ')' in OPTIONS");
           }
         }
       }
@@ -118,6 +112,16 @@ final class DpClauseParser {
     blankTabsOutsideLiterals();
     return new PreparedQuery(source, explain, select.start(), options, keyOffsets, named,
         where[0], where[1], new String(plain), tokens);
+  }
+
+  /** After a list item: consumes ',' (false: more follow) or ')' (true: the list ended). */
+  private boolean endOfListItem(String message) {
+    SqlToken sep = peek();
+    if (sep != null && (sep.isSymbol(",") || sep.isSymbol(")"))) {
+      pos++;
+      return sep.isSymbol(")");
+    }
+    throw errorAtCurrent(message);
   }
 
   /** Bounds the recursion of every later stage (ours and JSqlParser's). */
@@ -148,18 +152,9 @@ final class DpClauseParser {
         pos++;
         return new OptionValue(OptionValue.Kind.TUPLE, "()", Double.NaN, items, t.start());
       }
-      while (true) {
+      do {
         items.add(parseValue());
-        SqlToken sep = peek();
-        if (sep != null && sep.isSymbol(",")) {
-          pos++;
-        } else if (sep != null && sep.isSymbol(")")) {
-          pos++;
-          break;
-        } else {
-          throw errorAtCurrent("expected ',' or ')' in a value list");
-        }
-      }
+      } while (!endOfListItem("expected ',' or ')' in a value list"));
       return new OptionValue(OptionValue.Kind.TUPLE, "(...)", Double.NaN, items, t.start());
     }
     if (t.isSymbol("-") || t.isSymbol("+") || t.kind() == SqlToken.Kind.NUMBER) {

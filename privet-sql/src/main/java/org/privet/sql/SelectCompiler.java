@@ -48,6 +48,10 @@ import org.privet.engine.spi.TableSchema;
  * Second parsing stage: parses the plain SQL left by {@link DpClauseParser} with JSqlParser,
  * validates it against the dialect and the dataset, and compiles it into an engine {@link Query}
  * plus post-processing. Every refusal carries the position of the offending text.
+ *
+ * <p>Why the rewrites (per-group bounds as one clamped row per unit and group, COUNT bounds as
+ * L∞, COUNT(column) as a NOT NULL filter, shared identical calls) keep the engine's guarantee:
+ * {@code docs/proofs/sql-rewrites.md}.
  */
 final class SelectCompiler {
   private static final Pattern ENGINE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
