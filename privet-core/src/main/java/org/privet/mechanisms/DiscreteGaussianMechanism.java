@@ -67,11 +67,7 @@ public final class DiscreteGaussianMechanism {
 
   /** Releases each coordinate plus independent noise; ρ-zCDP for ℓ2 sensitivity Δ (CKS20 Prop. 5). */
   public long[] release(long[] values) {
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = release(values[i]);
-    }
-    return out;
+    return java.util.Arrays.stream(values).map(this::release).toArray();
   }
 
   /** ρ-zCDP with ρ = Δ²/(2σ²) (CKS20, Proposition 5). */
