@@ -55,11 +55,16 @@ final class SqlPlan {
         + ") THEN NULL ELSE ";
   }
 
-  /** ROUND(clamp(x)·2^k) − center as BIGINT, NULL for NULL/NaN. */
+  /**
+   * CAST(clamp(x)·2^k AS BIGINT) − center, NULL for NULL/NaN. The multiplication by a power of two
+   * is exact; DuckDB's cast rounds to the nearest integer, and any monotone rounding keeps the
+   * result within [⌊lower·2^k⌋, ⌈upper·2^k⌉], which is all the sensitivity bound needs.
+   */
   static String fixedPoint(Measure.FixedPointSum f) {
-    return ignoredGuard(f.column()) + "CAST(ROUND(" + clamp(f.column(), f.lower(), f.upper())
-        + " * " + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + ") AS BIGINT) - "
-        + f.center() + " END";
+    String scaled = "CAST(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+        + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + " AS BIGINT)";
+    return ignoredGuard(f.column()) + scaled + (f.center() == 0 ? "" : " - " + f.center())
+        + " END";
   }
 
   static String cell(Measure.Bins b) {
