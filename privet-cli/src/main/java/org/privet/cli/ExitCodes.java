@@ -29,8 +29,7 @@ public final class ExitCodes {
 
   /** The exit code of an exception thrown by a command (most specific type first). */
   static int of(Throwable e) {
-    if (e instanceof org.privet.accounting.BudgetExceededException
-        || e instanceof org.privet.engine.BudgetExceededException) {
+    if (e instanceof org.privet.accounting.BudgetExceededException) {
       return BUDGET_EXCEEDED;
     }
     if (e instanceof UnknownDatasetException

@@ -43,7 +43,14 @@ final class QueryExecution {
   /** The plan of a compiled statement; reads only the schema and charges nothing. */
   String explain(DpStatement st) {
     try {
-      Plan plan = Session.builder().backend(backend).build().explain(st.query());
+      Plan plan = Session.builder()
+          .backend(backend)
+          .budgetCharger(charge -> {
+            throw new IllegalStateException("explain must never charge");
+          })
+          .randomSource(RandomSource.secure())
+          .build()
+          .explain(st.query());
       String post = st.postProcessing();
       return plan.render() + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
     } catch (IllegalArgumentException e) {
