@@ -62,10 +62,10 @@ class QueryProcessesTest {
   }
 
   @Test
-  void query_sixConcurrentProcesses_onlyTheBudgetsWorthSucceeds() throws Exception {
+  void query_fiveConcurrentProcesses_onlyTheBudgetsWorthSucceeds() throws Exception {
     register(2.5); // two queries of epsilon 1 fit
     List<Process> ps = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 5; i++) {
       ps.add(start("p" + i, dir.resolve("out-" + i)));
     }
     int ok = 0;
@@ -84,7 +84,7 @@ class QueryProcessesTest {
       }
     }
     assertEquals(2, ok);
-    assertEquals(4, exceeded);
+    assertEquals(3, exceeded);
     try (Ledger ledger = Ledger.open(ws)) {
       assertEquals(2, ledger.history("visits").size());
       assertTrue(((ApproxDp) ledger.status("visits").spent()).epsilon() <= 2.5);
@@ -96,17 +96,24 @@ class QueryProcessesTest {
     register(1_000.0);
     SeededRandomSource random = new SeededRandomSource(5L);
     List<Path> outputs = new ArrayList<>();
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 2; round++) {
       List<Process> ps = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         Path out = dir.resolve("kill-" + round + "-" + i);
         outputs.add(out);
         ps.add(start("r" + round + "p" + i, out));
       }
-      for (Process p : ps) {
-        // 0.5 s to 2 s after the previous kill: before, during and after the charge.
-        Thread.sleep(500 + random.nextLong(1500));
-        p.destroyForcibly();
+      for (int i = 0; i < ps.size(); i++) {
+        // Wait until the process is about to charge (it says so on stderr), then kill it 0 to
+        // 400 ms later: before the commit, between commit and release, or after the release.
+        Path err = dir.resolve("kill-" + round + "-" + i + ".err");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (ps.get(i).isAlive() && System.nanoTime() < deadline
+            && !(Files.exists(err) && Files.readString(err).contains("running on dataset"))) {
+          Thread.sleep(10);
+        }
+        Thread.sleep(random.nextLong(400));
+        ps.get(i).destroyForcibly(); // SIGKILL on Unix
       }
       for (Process p : ps) {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -137,6 +144,7 @@ class QueryProcessesTest {
         assertTrue(byId.containsKey(id), "gap in the charge sequence at " + id);
       }
       assertTrue(n >= released, n + " charges, " + released + " released");
+      assertTrue(n >= 1, "no process got as far as its charge; the test showed nothing");
     }
   }
 }
