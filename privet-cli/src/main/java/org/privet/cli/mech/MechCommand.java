@@ -14,8 +14,14 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = "Release values with a single DP mechanism (for experiments and teaching).",
     subcommands = {
+      LaplaceCommand.class,
+      GaussianCommand.class,
       GeometricCommand.class,
       DiscreteGaussianCommand.class,
+      RandomizedResponseCommand.class,
+      ExponentialCommand.class,
+      NoisyMaxCommand.class,
+      PermuteAndFlipCommand.class,
     })
 public final class MechCommand implements Runnable {
 

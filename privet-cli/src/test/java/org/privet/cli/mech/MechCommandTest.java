@@ -73,4 +73,37 @@ class MechCommandTest {
     assertEquals(Integer.toString(ExitCodes.USAGE), r[0]);
     assertTrue(r[2].contains("--samples"), r[2]);
   }
+
+  @Test
+  void laplace_issueExample_printsFiveNumbers() {
+    String[] r = run("mech", "laplace", "--epsilon", "1", "--sensitivity", "1", "--value", "42", "--samples", "5");
+    assertEquals("0", r[0], r[2]);
+    String[] lines = r[1].strip().split("\\R");
+    assertEquals(5, lines.length);
+    for (String line : lines) {
+      double v = Double.parseDouble(line);
+      assertTrue(Math.abs(v - 42) < 60, line); // P[|Laplace(1)| > 60] = e^-60
+    }
+  }
+
+  @Test
+  void gaussian_issueExampleJson_hasApproxDpCostAndInterval() throws Exception {
+    String[] r = run("mech", "gaussian", "--epsilon", "0.5", "--delta", "1e-6", "--sensitivity", "1", "--value", "0", "--json");
+    assertEquals("0", r[0], r[2]);
+    JsonNode doc = new ObjectMapper().readTree(r[1]);
+    assertEquals("gaussian", doc.get("mechanism").asText());
+    assertEquals(1, doc.get("releases").size());
+    JsonNode loss = doc.get("privacyLoss").get("perRelease");
+    assertEquals("approximate", loss.get("measure").asText());
+    assertEquals(0.5, loss.get("epsilon").asDouble(), 0);
+    assertEquals(1e-6, loss.get("delta").asDouble(), 0);
+    assertTrue(doc.get("releases").get(0).has("confidenceInterval"));
+  }
+
+  @Test
+  void gaussian_classicWithLargeEpsilon_exitsUsageSuggestingAnalytic() {
+    String[] r = run("mech", "gaussian", "--epsilon", "2", "--delta", "1e-6", "--value", "0", "--calibration", "CLASSIC");
+    assertEquals(Integer.toString(ExitCodes.USAGE), r[0]);
+    assertTrue(r[2].contains("ANALYTIC"), r[2]);
+  }
 }
