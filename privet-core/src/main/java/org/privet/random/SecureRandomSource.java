@@ -1,5 +1,8 @@
 package org.privet.random;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import javax.crypto.Cipher;
@@ -26,6 +29,9 @@ public final class SecureRandomSource implements RandomSource {
   private static final int BUFFER_BYTES = 8192;
   private static final long RESEED_BYTES = 1L << 32;
   private static final SecureRandom SEEDER = new SecureRandom();
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final ThreadLocal<Generator> generator = ThreadLocal.withInitial(Generator::new);
 
@@ -68,18 +74,8 @@ public final class SecureRandomSource implements RandomSource {
       if (position > BUFFER_BYTES - 8) {
         refill();
       }
-      byte[] b = buffer;
-      int p = position;
-      long v =
-          (b[p] & 0xFFL)
-              | (b[p + 1] & 0xFFL) << 8
-              | (b[p + 2] & 0xFFL) << 16
-              | (b[p + 3] & 0xFFL) << 24
-              | (b[p + 4] & 0xFFL) << 32
-              | (b[p + 5] & 0xFFL) << 40
-              | (b[p + 6] & 0xFFL) << 48
-              | (b[p + 7] & 0xFFL) << 56;
-      position = p + 8;
+      long v = (long) LONGS.get(buffer, position);
+      position += 8;
       return v;
     }
 

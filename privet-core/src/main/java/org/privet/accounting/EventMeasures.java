@@ -1,0 +1,43 @@
+package org.privet.accounting;
+
+/**
+ * How each kind of privacy event reads in the simple measures (pure/approximate DP and zCDP), used
+ * by the accountants that work in those measures. Package-private.
+ */
+final class EventMeasures {
+  private EventMeasures() {}
+
+  /**
+   * The event as (ε, δ)-DP if it is naturally stated that way (pure or approximate DP, or a
+   * mechanism with a pure-DP guarantee), else {@code null} (the event is zCDP-like).
+   */
+  static ApproxDp asApproxDpIfDirect(PrivacyLoss event) {
+    if (event instanceof ApproxDp a) {
+      return a;
+    }
+    if (event instanceof PureDp p) {
+      return p.toApproxDp();
+    }
+    return null;
+  }
+
+  /** The ρ of a zCDP-like event, or an exception naming the accountant that cannot handle it. */
+  static double zcdpRho(PrivacyLoss event, String accountant) {
+    if (event instanceof Zcdp z) {
+      return z.rho();
+    }
+    throw new IllegalArgumentException(
+        accountant + " does not support events of type " + event.getClass().getSimpleName());
+  }
+
+  /** Builds an ApproxDp from upward-rounded totals, failing loudly if δ reaches 1 or ε overflows. */
+  static ApproxDp approxDp(double epsilon, double delta, String what) {
+    if (Double.isInfinite(epsilon) || Double.isNaN(epsilon)) {
+      throw new IllegalArgumentException(what + ": epsilon is unbounded");
+    }
+    if (delta >= 1) {
+      throw new IllegalArgumentException(what + ": total delta reaches 1 (" + delta + ")");
+    }
+    return new ApproxDp(epsilon, delta);
+  }
+}

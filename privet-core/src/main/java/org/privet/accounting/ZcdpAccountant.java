@@ -1,0 +1,89 @@
+package org.privet.accounting;
+
+import java.util.List;
+
+/**
+ * Composition in zero-concentrated DP (Bun &amp; Steinke 2016): every event becomes a ρ, the ρ's
+ * add (Lemma 2.3), and the total is converted to (ε, δ) at the target δ with the tight
+ * Canonne–Kamath–Steinke 2020 conversion.
+ *
+ * <ul>
+ *   <li>ε-DP → ρ = ε²/2 (Bun &amp; Steinke 2016, Prop. 1.4).
+ *   <li>ρ-zCDP → ρ.
+ *   <li>(ε, δ)-DP with δ &gt; 0 → δ-approximate (ε²/2)-zCDP (Bun &amp; Steinke 2016, Sec. 8,
+ *       approximate zCDP): the δ's add alongside the ρ's, and δ-approximate ρ-zCDP gives
+ *       (ε(ρ, δ'), δ + δ')-DP. The conversion therefore uses δ' = target δ − Σδ<sub>i</sub>.
+ *   <li>Gaussian-type mechanism events use their exact ρ (e.g. Δ²/(2σ²)); other mechanism events
+ *       use their pure ε when they have one.
+ * </ul>
+ *
+ * <p>Composition of zCDP (and approximate zCDP) stays valid under fully adaptive parameter choice
+ * (Whitehead, Rogers, Cummings 2022), so this accountant may back a {@link PrivacyFilter}.
+ */
+public final class ZcdpAccountant implements Accountant {
+
+  /** A stateless instance. */
+  public static final ZcdpAccountant INSTANCE = new ZcdpAccountant();
+
+  public ZcdpAccountant() {}
+
+  @Override
+  public ApproxDp compose(List<? extends PrivacyLoss> events, double delta) {
+    PrivacyLoss.requireDelta("delta", delta);
+    double rho = 0.0;
+    double deltaSum = 0.0;
+    for (PrivacyLoss event : events) {
+      if (event instanceof ApproxDp a) {
+        rho = UpwardRounding.add(rho, halfSquare(a.epsilon()));
+        deltaSum = UpwardRounding.add(deltaSum, a.delta());
+      } else if (event instanceof PureDp p) {
+        rho = UpwardRounding.add(rho, halfSquare(p.epsilon()));
+      } else {
+        rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
+      }
+    }
+    return convert(rho, deltaSum, delta);
+  }
+
+  /** The total ρ of the events, ignoring δ parts (exposed for budget planning). */
+  public double totalRho(List<? extends PrivacyLoss> events) {
+    double rho = 0.0;
+    for (PrivacyLoss event : events) {
+      if (event instanceof ApproxDp a) {
+        rho = UpwardRounding.add(rho, halfSquare(a.epsilon()));
+      } else if (event instanceof PureDp p) {
+        rho = UpwardRounding.add(rho, halfSquare(p.epsilon()));
+      } else {
+        rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
+      }
+    }
+    return rho;
+  }
+
+  static ApproxDp convert(double rho, double deltaSum, double delta) {
+    if (rho == 0) {
+      return EventMeasures.approxDp(0.0, deltaSum, "composition");
+    }
+    double remaining = UpwardRounding.subtractDown(delta, deltaSum);
+    if (!(remaining > 0)) {
+      throw new IllegalArgumentException(
+          "delta (" + delta + ") must exceed the events' total delta (" + deltaSum
+              + ") to convert zCDP to (epsilon, delta)-DP");
+    }
+    return EventMeasures.approxDp(ZcdpConversion.tightEpsilon(rho, remaining), delta, "composition");
+  }
+
+  static double halfSquare(double epsilon) {
+    return UpwardRounding.multiply(UpwardRounding.multiply(epsilon, epsilon), 0.5);
+  }
+
+  @Override
+  public boolean supportsFullyAdaptiveComposition() {
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    return "zcdp";
+  }
+}

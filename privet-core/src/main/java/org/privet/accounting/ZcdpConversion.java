@@ -1,0 +1,69 @@
+package org.privet.accounting;
+
+/**
+ * From ρ-zCDP to (ε, δ)-DP.
+ *
+ * <ul>
+ *   <li>{@link #simpleEpsilon}: ε = ρ + 2√(ρ ln(1/δ)) (Bun &amp; Steinke 2016, Prop. 1.3).
+ *   <li>{@link #tightEpsilon}: the conversion of Canonne, Kamath, Steinke 2020 ("The Discrete
+ *       Gaussian for Differential Privacy", Prop. 12 / Cor. 13), which for every order α &gt; 1
+ *       gives δ = exp((α−1)(αρ−ε)) / α · (1 − 1/α)<sup>α−1</sup>, i.e. ε = αρ + ln(1 − 1/α) −
+ *       (ln δ + ln α)/(α − 1); we minimise over α numerically. Any α gives a valid bound, so an
+ *       imperfect minimiser only costs tightness, never safety.
+ * </ul>
+ *
+ * <p>All results are rounded up.
+ */
+public final class ZcdpConversion {
+  private ZcdpConversion() {}
+
+  /** The simple conversion ε = ρ + 2√(ρ ln(1/δ)), rounded up. */
+  public static double simpleEpsilon(double rho, double delta) {
+    check(rho, delta);
+    if (rho == 0) {
+      return 0.0;
+    }
+    double logInvDelta = UpwardRounding.up(-Math.log(delta));
+    double root = UpwardRounding.sqrt(UpwardRounding.multiply(rho, logInvDelta));
+    return UpwardRounding.add(rho, UpwardRounding.multiply(2.0, root));
+  }
+
+  /** The tight Canonne–Kamath–Steinke conversion (never larger than the simple one), rounded up. */
+  public static double tightEpsilon(double rho, double delta) {
+    check(rho, delta);
+    if (rho == 0) {
+      return 0.0;
+    }
+    double logDelta = Math.log(delta);
+    RenyiConversion.Curve curve = alpha -> UpwardRounding.multiply(alpha, rho);
+    double eps = RenyiConversion.minimiseOverOrders(curve, logDelta, 1e-9, 1e12);
+    return Math.max(0.0, Math.min(eps, simpleEpsilon(rho, delta)));
+  }
+
+  /** The best of the available conversions (currently the tight one). */
+  public static double epsilon(double rho, double delta) {
+    return tightEpsilon(rho, delta);
+  }
+
+  /**
+   * The δ at which ρ-zCDP gives the stated ε by the CKS20 conversion (minimised over orders),
+   * rounded up.
+   */
+  public static double delta(double rho, double epsilon) {
+    PrivacyLoss.requireNonNegativeFinite("rho", rho);
+    PrivacyLoss.requireNonNegativeFinite("epsilon", epsilon);
+    if (rho == 0) {
+      return 0.0;
+    }
+    return RenyiConversion.minimiseDeltaOverOrders(
+        alpha -> UpwardRounding.multiply(alpha, rho), epsilon, 1e-9, 1e12);
+  }
+
+  private static void check(double rho, double delta) {
+    PrivacyLoss.requireNonNegativeFinite("rho", rho);
+    PrivacyLoss.requireDelta("delta", delta);
+    if (delta == 0 && rho > 0) {
+      throw new IllegalArgumentException("delta must be positive to convert zCDP (rho > 0) to (epsilon, delta)-DP");
+    }
+  }
+}
