@@ -9,7 +9,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "privet 0.1.0-SNAPSHOT",
     description = "Privet: a differential privacy engine and trusted curator.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      org.privet.cli.synth.SynthCommand.class
+    })
 public final class PrivetCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

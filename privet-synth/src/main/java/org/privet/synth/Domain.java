@@ -119,6 +119,57 @@ public final class Domain {
     return new Domain(list, header, fileColumns);
   }
 
+  /**
+   * A categorical domain read from the values present in the given CSV files (with headers): for
+   * evaluation only. Reading the domain from the data is not private, so a synthesizer must never
+   * use this; {@code privet synth evaluate} does when no domain file is given, since comparing a
+   * real table with a synthetic one is the data owner's own, non-private view.
+   */
+  public static Domain inferForEvaluation(List<Path> files) throws IOException {
+    List<String> header = null;
+    List<java.util.TreeSet<String>> values = new ArrayList<>();
+    for (Path f : files) {
+      try (var in = Files.newBufferedReader(f)) {
+        String head = in.readLine();
+        if (head == null || head.isBlank()) {
+          throw new IllegalArgumentException("table is empty: " + f.getFileName() + " has no header row");
+        }
+        var cols = new ArrayList<String>();
+        for (String c : Table.split(head)) {
+          cols.add(c.strip());
+        }
+        if (header == null) {
+          header = cols;
+          for (int i = 0; i < cols.size(); i++) {
+            values.add(new java.util.TreeSet<>());
+          }
+        } else if (!header.equals(cols)) {
+          throw new IllegalArgumentException("tables have different columns: " + f.getFileName());
+        }
+        String line;
+        while ((line = in.readLine()) != null) {
+          if (line.isBlank()) {
+            continue;
+          }
+          String[] cells = Table.split(line);
+          for (int i = 0; i < Math.min(cells.length, values.size()); i++) {
+            values.get(i).add(cells[i].strip());
+          }
+        }
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw new IllegalArgumentException("file not found: " + f);
+      }
+    }
+    var list = new ArrayList<Attribute>();
+    for (int i = 0; i < header.size(); i++) {
+      if (values.get(i).isEmpty()) {
+        throw new IllegalArgumentException("table is empty");
+      }
+      list.add(Attribute.categorical(header.get(i), new ArrayList<>(values.get(i))));
+    }
+    return of(list);
+  }
+
   private static String text(JsonNode a, String field) {
     if (!a.has(field)) {
       throw new IllegalArgumentException("domain attribute is missing '" + field + "'");
