@@ -1,5 +1,8 @@
 package org.privet.cli;
 
+import java.io.FileNotFoundException;
+import java.nio.file.NoSuchFileException;
+import org.privet.ledger.UnknownDatasetException;
 import picocli.CommandLine;
 
 /**
@@ -24,20 +27,44 @@ public final class ExitCodes {
 
   private ExitCodes() {}
 
-  static int handleExecutionException(
-      Exception e, CommandLine cl, CommandLine.ParseResult parseResult) {
+  /** The exit code of an exception thrown by a command (most specific type first). */
+  static int of(Throwable e) {
+    if (e instanceof org.privet.accounting.BudgetExceededException) {
+      return BUDGET_EXCEEDED;
+    }
+    if (e instanceof UnknownDatasetException
+        || e instanceof NoSuchFileException
+        || e instanceof FileNotFoundException) {
+      return NOT_FOUND;
+    }
+    if (e instanceof QueryRefusedException) {
+      return REFUSED;
+    }
     if (e instanceof IllegalArgumentException) {
-      cl.getErr().println("privet: " + e.getMessage());
       return USAGE;
     }
-    cl.getErr().println("privet: internal error: " + e);
     return INTERNAL;
+  }
+
+  static int handleExecutionException(
+      Exception e, CommandLine cl, CommandLine.ParseResult parseResult) {
+    int code = of(e);
+    if (code == INTERNAL) {
+      cl.getErr().println("privet: internal error: " + e);
+    } else if (code == NOT_FOUND && e instanceof NoSuchFileException f) {
+      cl.getErr().println("privet: no such file: " + f.getFile());
+    } else {
+      cl.getErr().println("privet: " + e.getMessage());
+    }
+    cl.getErr().flush();
+    return code;
   }
 
   static int handleParameterException(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
     cl.getErr().println("privet: " + e.getMessage());
     CommandLine.UnmatchedArgumentException.printSuggestions(e, cl.getErr());
+    cl.getErr().flush();
     return USAGE;
   }
 }

@@ -11,7 +11,10 @@ import picocli.CommandLine.Command;
     description = "Privet: a differential privacy engine and trusted curator.",
     subcommands = {
       CommandLine.HelpCommand.class,
-      org.privet.cli.synth.SynthCommand.class
+      DatasetCommand.class,
+      BudgetCommand.class,
+      org.privet.cli.mech.MechCommand.class,
+      org.privet.cli.synth.SynthCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 

@@ -1,0 +1,52 @@
+package org.privet.cli;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.privet.ledger.BudgetStatus;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.LedgerJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privet budget show --dataset NAME [--analyst A] [--format json]}. */
+@Command(name = "show", description = "Show the total, spent and remaining budget of a dataset (or of one analyst).",
+    mixinStandardHelpOptions = true)
+final class BudgetShowCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WorkspaceOption workspace;
+  @Mixin FormatOption format;
+
+  @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset name.")
+  String dataset;
+
+  @Option(names = "--analyst", paramLabel = "NAME",
+      description = "Show this analyst's spend against their share (default: the dataset's total).")
+  String analyst;
+
+  @Override
+  public Integer call() {
+    BudgetStatus s;
+    try (Ledger ledger = workspace.open()) {
+      s = analyst == null ? ledger.status(dataset) : ledger.status(dataset, analyst);
+    }
+    print(spec.commandLine().getOut(), s, format.format);
+    return ExitCodes.OK;
+  }
+
+  static void print(PrintWriter out, BudgetStatus s, OutputFormat format) {
+    if (format == OutputFormat.JSON) {
+      out.println(LedgerJson.writePretty(LedgerJson.status(s)));
+      out.flush();
+      return;
+    }
+    TextTable t = new TextTable(List.of("dataset", "analyst", "accountant", "total", "spent", "remaining", "charges"));
+    t.add(List.of(s.dataset(), s.analyst().orElse("(all)"), s.accountant().cliName(),
+        Ledger.describe(s.total()), Ledger.describe(s.spent()), Ledger.describe(s.remaining()),
+        Integer.toString(s.charges())));
+    t.print(out, format);
+  }
+}

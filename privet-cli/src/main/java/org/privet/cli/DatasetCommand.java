@@ -1,0 +1,20 @@
+package org.privet.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privet dataset}: register, list and show the datasets of a workspace. */
+@Command(
+    name = "dataset",
+    description = "Register, list and show datasets (with their privacy unit and total budget).",
+    mixinStandardHelpOptions = true,
+    subcommands = {DatasetRegisterCommand.class, DatasetListCommand.class, DatasetShowCommand.class})
+final class DatasetCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

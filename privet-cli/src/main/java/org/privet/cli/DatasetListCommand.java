@@ -1,0 +1,44 @@
+package org.privet.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.LedgerJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privet dataset list}: the registered datasets. */
+@Command(name = "list", description = "List the registered datasets.", mixinStandardHelpOptions = true)
+final class DatasetListCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WorkspaceOption workspace;
+  @Mixin FormatOption format;
+
+  @Override
+  public Integer call() {
+    List<DatasetSpec> datasets;
+    try (Ledger ledger = workspace.open()) {
+      datasets = ledger.datasets();
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (format.format == OutputFormat.JSON) {
+      ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+      datasets.forEach(d -> a.add(LedgerJson.dataset(d)));
+      out.println(LedgerJson.writePretty(a));
+      out.flush();
+      return ExitCodes.OK;
+    }
+    TextTable t = new TextTable(List.of("name", "privacy unit", "budget", "accountant", "source"));
+    for (DatasetSpec d : datasets) {
+      t.add(List.of(d.name(), d.privacyUnit().toString(), Ledger.describe(d.budget()),
+          d.accountant().cliName(), d.source()));
+    }
+    t.print(out, format.format);
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,162 @@
+package org.privet.cli;
+
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.privet.accounting.NeighbouringRelation;
+import org.privet.accounting.Zcdp;
+import org.privet.ledger.AccountantKind;
+import org.privet.ledger.ColumnBounds;
+import org.privet.ledger.CsvOptions;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.PrivacyUnit;
+import org.privet.ledger.PublicMetadata;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code privet dataset register --name NAME --source PATH --privacy-unit COLUMN --epsilon E
+ * [--delta D]}: records a dataset and its total budget in the ledger.
+ */
+@Command(
+    name = "register",
+    description = "Register a dataset (CSV or Parquet) with its privacy unit and total budget.",
+    mixinStandardHelpOptions = true)
+final class DatasetRegisterCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WorkspaceOption workspace;
+  @Mixin BudgetOptions budget;
+
+  @Option(names = "--name", required = true, paramLabel = "NAME",
+      description = "Dataset name, used in the FROM of queries.")
+  String name;
+
+  @Option(names = "--source", required = true, paramLabel = "PATH",
+      description = "The CSV or Parquet file (by extension; see --source-format).")
+  Path source;
+
+  @Option(names = "--source-format", paramLabel = "FORMAT",
+      description = "csv or parquet (default: from the extension).")
+  String sourceFormat;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Unit unit;
+
+  static final class Unit {
+    @Option(names = "--privacy-unit", paramLabel = "COLUMN",
+        description = "Column identifying the person: all their rows are protected together.")
+    String column;
+
+    @Option(names = "--row-privacy",
+        description = "Each row is its own privacy unit (one row per person).")
+    boolean row;
+  }
+
+  @Option(names = "--accountant", paramLabel = "NAME",
+      description = "basic or zcdp (default: basic; zcdp with --rho).")
+  String accountant;
+
+  @Option(names = "--relation", paramLabel = "RELATION", defaultValue = "add-remove",
+      description = "Neighbouring relation: add-remove (default).")
+  String relation;
+
+  @Option(names = "--no-header", description = "The CSV has no header line (give --columns).")
+  boolean noHeader;
+
+  @Option(names = "--columns", split = ",", paramLabel = "NAME",
+      description = "Column names of a CSV without header, comma separated.")
+  List<String> columns = new ArrayList<>();
+
+  @Option(names = "--delimiter", paramLabel = "TEXT", defaultValue = ",",
+      description = "CSV field separator, 1 to 4 characters (default ',').")
+  String delimiter;
+
+  @Option(names = "--null-string", paramLabel = "TEXT", defaultValue = "",
+      description = "CSV text standing for a missing value (e.g. '?').")
+  String nullString;
+
+  @Option(names = "--bounds", paramLabel = "COLUMN=LOW:HIGH",
+      description = "Public bounds of a numeric column (repeatable).")
+  List<String> bounds = new ArrayList<>();
+
+  @Option(names = "--public-keys", paramLabel = "COLUMN=K1,K2,...",
+      description = "Public set of group keys of a column (repeatable).")
+  List<String> publicKeys = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    Path file = source.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString(), null, "no such source file");
+    }
+    if (!"add-remove".equals(relation)) {
+      throw new IllegalArgumentException("relation must be add-remove (the engine states every "
+          + "cost under add/remove-one-unit neighbours), was " + relation);
+    }
+    DatasetSpec.Builder b = DatasetSpec.builder()
+        .name(name)
+        .source(file.toString())
+        .privacyUnit(unit.row ? PrivacyUnit.row() : PrivacyUnit.column(unit.column))
+        .relation(NeighbouringRelation.ADD_REMOVE_ONE)
+        .budget(budget.budget())
+        .csv(new CsvOptions(!noHeader, delimiter, columns, nullString))
+        .publicMetadata(new PublicMetadata(parseBounds(bounds), parseKeys(publicKeys)));
+    if (sourceFormat != null) {
+      b.format(org.privet.ledger.SourceFormat.valueOf(sourceFormat.toUpperCase(java.util.Locale.ROOT)));
+    }
+    if (accountant != null) {
+      b.accountant(AccountantKind.parse(accountant));
+    } else if (budget.budget() instanceof Zcdp) {
+      b.accountant(AccountantKind.ZCDP);
+    }
+    DatasetSpec registered;
+    try (Ledger ledger = workspace.open()) {
+      registered = ledger.register(b.build());
+    }
+    spec.commandLine().getOut().printf("registered dataset '%s' (%s), privacy unit %s, budget %s, %s accountant%n",
+        registered.name(), registered.source(), registered.privacyUnit(),
+        Ledger.describe(registered.budget()), registered.accountant().cliName());
+    spec.commandLine().getOut().flush();
+    return ExitCodes.OK;
+  }
+
+  static Map<String, ColumnBounds> parseBounds(List<String> specs) {
+    Map<String, ColumnBounds> out = new LinkedHashMap<>();
+    for (String s : specs) {
+      int eq = s.indexOf('=');
+      int colon = s.indexOf(':', eq + 1);
+      if (eq <= 0 || colon < 0) {
+        throw new IllegalArgumentException("--bounds must look like COLUMN=LOW:HIGH, was " + s);
+      }
+      try {
+        out.put(s.substring(0, eq), new ColumnBounds(
+            Double.parseDouble(s.substring(eq + 1, colon)), Double.parseDouble(s.substring(colon + 1))));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--bounds must look like COLUMN=LOW:HIGH, was " + s);
+      }
+    }
+    return out;
+  }
+
+  static Map<String, List<String>> parseKeys(List<String> specs) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (String s : specs) {
+      int eq = s.indexOf('=');
+      if (eq <= 0 || eq == s.length() - 1) {
+        throw new IllegalArgumentException("--public-keys must look like COLUMN=K1,K2,..., was " + s);
+      }
+      out.put(s.substring(0, eq), List.of(s.substring(eq + 1).split(",", -1)));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,57 @@
+package org.privet.cli;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.LedgerJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code privet dataset show --name NAME}: one dataset's registration. */
+@Command(name = "show", description = "Show a dataset's registration.", mixinStandardHelpOptions = true)
+final class DatasetShowCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WorkspaceOption workspace;
+  @Mixin FormatOption format;
+
+  @Option(names = {"--name", "--dataset"}, required = true, paramLabel = "NAME", description = "Dataset name.")
+  String name;
+
+  @Override
+  public Integer call() {
+    DatasetSpec d;
+    try (Ledger ledger = workspace.open()) {
+      d = ledger.dataset(name);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (format.format == OutputFormat.JSON) {
+      out.println(LedgerJson.writePretty(LedgerJson.dataset(d)));
+      out.flush();
+      return ExitCodes.OK;
+    }
+    TextTable t = new TextTable(List.of("field", "value"));
+    t.add(List.of("name", d.name()));
+    t.add(List.of("source", d.source()));
+    t.add(List.of("format", d.format().name().toLowerCase(java.util.Locale.ROOT)));
+    if (d.format() == org.privet.ledger.SourceFormat.CSV) {
+      t.add(List.of("csv", (d.csv().header() ? "header" : "no header, columns " + d.csv().columns())
+          + ", delimiter '" + d.csv().delimiter() + "'"
+          + (d.csv().nullString().isEmpty() ? "" : ", missing '" + d.csv().nullString() + "'")));
+    }
+    t.add(List.of("privacy unit", d.privacyUnit().toString()));
+    t.add(List.of("relation", d.relation().name()));
+    t.add(List.of("budget", Ledger.describe(d.budget())));
+    t.add(List.of("accountant", d.accountant().cliName()));
+    d.publicMetadata().bounds().forEach((c, b) ->
+        t.add(List.of("bounds " + c, "[" + b.lower() + ", " + b.upper() + "]")));
+    d.publicMetadata().publicKeys().forEach((c, k) ->
+        t.add(List.of("public keys " + c, String.join(", ", k))));
+    t.print(out, format.format);
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,133 @@
+package org.privet.mechanisms;
+
+/**
+ * Gaussian tail probabilities and the bounds on discrete Gaussian tails that the Gaussian
+ * mechanisms use for calibration, certification and confidence intervals.
+ *
+ * <p>Q(z) = P[N(0,1) &gt; z] is computed to about 14 significant digits in the relevant range:
+ * for z &lt; 3 as 1 − Φ via the all-positive series erf(x) = (2/√π)e<sup>−x²</sup>Σ 2<sup>n</sup>
+ * x<sup>2n+1</sup>/(2n+1)!! (no cancellation inside the series), beyond as e<sup>−z²/2</sup> times
+ * Laplace's continued fraction evaluated bottom-up (Abramowitz &amp; Stegun 7.1.14). Callers that
+ * certify privacy add an explicit relative margin for this error.
+ */
+final class GaussianTails {
+  private GaussianTails() {}
+
+  private static final double SQRT_2PI = Math.sqrt(2 * Math.PI);
+  private static final double SQRT_PI = Math.sqrt(Math.PI);
+
+  /** Q(z) = P[N(0,1) &gt; z]. */
+  static double upperTail(double z) {
+    return scaledUpperTail(z, 0.0);
+  }
+
+  /** e<sup>logScale</sup>·Q(z), computed without overflow when Q is tiny and the scale huge. */
+  static double scaledUpperTail(double z, double logScale) {
+    if (Double.isNaN(z)) {
+      return Double.NaN;
+    }
+    if (z >= 3.0) {
+      double x = z / Math.sqrt(2);
+      return Math.exp(logScale - z * z / 2) / (2 * SQRT_PI * continuedFraction(x));
+    }
+    double q = z > 0 ? 0.5 * erfc(z / Math.sqrt(2)) : 1 - 0.5 * erfc(-z / Math.sqrt(2));
+    return Math.exp(logScale) * q;
+  }
+
+  /** erfc(x) for x ≥ 0: the positive series below 2.12, the continued fraction beyond. */
+  private static double erfc(double x) {
+    if (x >= 2.12) {
+      return Math.exp(-x * x) / (SQRT_PI * continuedFraction(x));
+    }
+    double x2 = x * x;
+    double term = x;
+    double sum = x;
+    for (int n = 1; n < 300; n++) {
+      term *= 2 * x2 / (2 * n + 1);
+      sum += term;
+      if (term < 1e-17 * sum) {
+        break;
+      }
+    }
+    return 1 - 2 / SQRT_PI * Math.exp(-x2) * sum;
+  }
+
+  /** x + (1/2)/(x + 1/(x + (3/2)/(x + …))), evaluated from depth 250 upward (x ≥ 2). */
+  private static double continuedFraction(double x) {
+    double t = x;
+    for (int k = 250; k >= 1; k--) {
+      t = x + (k / 2.0) / t;
+    }
+    return t;
+  }
+
+  /** Φ(z) = P[N(0,1) ≤ z]. */
+  static double cdf(double z) {
+    return upperTail(-z);
+  }
+
+  // ---- Discrete Gaussian N_Z(0, σ²): bounds on P[Y ≥ m] for integer m ----
+
+  /**
+   * An upper bound on P[Y ≥ m] for Y ~ N<sub>ℤ</sub>(0, σ²). With f(y) = e<sup>−y²/2σ²</sup>, for
+   * m ≥ 1: Σ<sub>y≥m</sub> f(y) ≤ f(m) + ∫<sub>m</sub><sup>∞</sup>f, and the normaliser Z =
+   * Σ<sub>y∈ℤ</sub> f(y) ≥ max(1, √(2π)σ − 1) (monotone sandwich); m ≤ 0 uses symmetry.
+   */
+  static double discreteTailUpper(double sigma, long m) {
+    if (m <= 0) {
+      return 1 - discreteTailLower(sigma, 1 - m);
+    }
+    double mass = Math.exp(-(double) m * m / (2 * sigma * sigma)) + SQRT_2PI * sigma * upperTail(m / sigma);
+    double z = Math.max(1.0, SQRT_2PI * sigma - 1);
+    return Math.min(1.0, mass / z);
+  }
+
+  /** A lower bound on P[Y ≥ m]: Σ<sub>y≥m</sub> f(y) ≥ ∫<sub>m</sub><sup>∞</sup>f, Z ≤ 1 + √(2π)σ. */
+  static double discreteTailLower(double sigma, long m) {
+    if (m <= 0) {
+      return 1 - discreteTailUpper(sigma, 1 - m);
+    }
+    return Math.max(0.0, SQRT_2PI * sigma * upperTail(m / sigma) / (1 + SQRT_2PI * sigma));
+  }
+
+  /**
+   * An upper bound on the δ(ε) of adding N<sub>ℤ</sub>(0, σ²) to an integer query whose values
+   * on neighbours differ by μ: by Canonne, Kamath, Steinke (2020), Theorem 7, δ = P[Y &gt; εσ²/μ −
+   * μ/2] − e<sup>ε</sup>P[Y &gt; εσ²/μ + μ/2]; we bound the first tail from above and the second
+   * from below, round the cut points in the safe direction, and add a relative margin of
+   * 10<sup>−9</sup> of the tails for floating-point error.
+   */
+  static double discreteDeltaUpper(double epsilon, long mu, double sigmaSq) {
+    double sigma = Math.sqrt(sigmaSq);
+    double a = epsilon * sigmaSq / mu - mu / 2.0;
+    double b = epsilon * sigmaSq / mu + mu / 2.0;
+    long ma = (long) Math.floor(a - 1e-9 * Math.max(1, Math.abs(a))) + 1;
+    long mb = (long) Math.floor(b + 1e-9 * Math.max(1, Math.abs(b))) + 1;
+    double first = discreteTailUpper(sigma, ma);
+    double second = Math.exp(epsilon) * discreteTailLower(sigma, mb);
+    return first - second + 1e-9 * (first + second);
+  }
+
+  /** P[|Y| &gt; k] ≤ this, for Y ~ N<sub>ℤ</sub>(0, σ²) and k ≥ 0. */
+  static double discreteTwoSidedUpper(double sigma, long k) {
+    return Math.min(1.0, 2 * discreteTailUpper(sigma, k + 1));
+  }
+
+  /** The smallest k ≥ 0 whose upper bound on P[|Y| &gt; k] is at most β. */
+  static long discreteHalfWidth(double sigma, double beta) {
+    long hi = Math.max(1, (long) Math.ceil(sigma * Math.sqrt(2 * Math.log(2 / beta))));
+    while (discreteTwoSidedUpper(sigma, hi) > beta) {
+      hi *= 2;
+    }
+    long lo = -1; // invariant: bound(lo) > beta (or lo = -1), bound(hi) <= beta
+    while (hi - lo > 1) {
+      long mid = lo + (hi - lo) / 2;
+      if (discreteTwoSidedUpper(sigma, mid) <= beta) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return hi;
+  }
+}

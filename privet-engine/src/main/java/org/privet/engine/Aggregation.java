@@ -1,0 +1,134 @@
+package org.privet.engine;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One aggregate a query releases per group. Each has an output {@code name} (unique in the query).
+ *
+ * <p>Value aggregations clamp each row's value to {@code [lower, upper]} before anything else;
+ * NULL and NaN values are ignored by them (as SQL ignores NULL), ±∞ are clamped to the bounds.
+ * COUNT counts rows, whatever their values.
+ */
+public sealed interface Aggregation
+    permits Aggregation.Count, Aggregation.CountDistinctUnits, Aggregation.Sum, Aggregation.Mean,
+        Aggregation.Variance, Aggregation.StdDev, Aggregation.Quantiles, Aggregation.Histogram {
+
+  /** The output name. */
+  String name();
+
+  /** Number of rows (after filtering and bounding). */
+  record Count(String name) implements Aggregation {
+    public Count {
+      Names.requireIdentifier("name", name);
+    }
+  }
+
+  /** Number of distinct privacy units (COUNT(DISTINCT unit)). */
+  record CountDistinctUnits(String name) implements Aggregation {
+    public CountDistinctUnits {
+      Names.requireIdentifier("name", name);
+    }
+  }
+
+  /** Sum of a numeric column, each row's value clamped to [lower, upper]. */
+  record Sum(String name, String column, double lower, double upper) implements Aggregation {
+    public Sum {
+      Names.requireIdentifier("name", name);
+      Names.requireIdentifier("column", column);
+      requireBounds(lower, upper);
+    }
+  }
+
+  /** Mean of a numeric column, each row's value clamped to [lower, upper]. */
+  record Mean(String name, String column, double lower, double upper) implements Aggregation {
+    public Mean {
+      Names.requireIdentifier("name", name);
+      Names.requireIdentifier("column", column);
+      requireBounds(lower, upper);
+    }
+  }
+
+  /** Population variance of a numeric column, values clamped to [lower, upper]. */
+  record Variance(String name, String column, double lower, double upper) implements Aggregation {
+    public Variance {
+      Names.requireIdentifier("name", name);
+      Names.requireIdentifier("column", column);
+      requireBounds(lower, upper);
+    }
+  }
+
+  /** Population standard deviation of a numeric column, values clamped to [lower, upper]. */
+  record StdDev(String name, String column, double lower, double upper) implements Aggregation {
+    public StdDev {
+      Names.requireIdentifier("name", name);
+      Names.requireIdentifier("column", column);
+      requireBounds(lower, upper);
+    }
+  }
+
+  /**
+   * Quantiles of a numeric column at the given ranks (each in [0, 1]), values clamped to [lower,
+   * upper]. Released on a grid of {@code bins} equal cells over [lower, upper].
+   */
+  record Quantiles(String name, String column, double lower, double upper, List<Double> ranks,
+      int bins) implements Aggregation {
+    /** Default number of grid cells for quantiles. */
+    public static final int DEFAULT_BINS = 1024;
+
+    public Quantiles {
+      Names.requireIdentifier("name", name);
+      Names.requireIdentifier("column", column);
+      requireBounds(lower, upper);
+      if (ranks == null || ranks.isEmpty()) {
+        throw new IllegalArgumentException("ranks must not be empty");
+      }
+      ranks = List.copyOf(ranks);
+      for (double r : ranks) {
+        if (!(r >= 0 && r <= 1)) {
+          throw new IllegalArgumentException("ranks must be in [0, 1], was " + r);
+        }
+      }
+      if (bins < 2 || bins > 1 << 16) {
+        throw new IllegalArgumentException("bins must be in [2, 65536], was " + bins);
+      }
+    }
+
+    static Quantiles of(String name, String column, double lower, double upper, double... ranks) {
+      return new Quantiles(name, column, lower, upper,
+          Arrays.stream(ranks).boxed().toList(), DEFAULT_BINS);
+    }
+  }
+
+  /**
+   * Counts of a numeric column's values in {@code bins} equal cells over [lower, upper] (values
+   * clamped into the outer cells). Cell i covers [lower + i·w, lower + (i+1)·w).
+   */
+  record Histogram(String name, String column, double lower, double upper, int bins)
+      implements Aggregation {
+    public Histogram {
+      Names.requireIdentifier("name", name);
+      Names.requireIdentifier("column", column);
+      requireBounds(lower, upper);
+      if (bins < 1 || bins > 1 << 16) {
+        throw new IllegalArgumentException("bins must be in [1, 65536], was " + bins);
+      }
+    }
+  }
+
+  private static void requireBounds(double lower, double upper) {
+    if (!Double.isFinite(lower)) {
+      throw new IllegalArgumentException("lower must be finite, was " + lower);
+    }
+    if (!Double.isFinite(upper)) {
+      throw new IllegalArgumentException("upper must be finite, was " + upper);
+    }
+    if (!(lower < upper)) {
+      throw new IllegalArgumentException(
+          "lower must be less than upper, were " + lower + " and " + upper);
+    }
+    if (Math.max(Math.abs(lower), Math.abs(upper)) > 0x1p60) {
+      throw new IllegalArgumentException("bounds must be within ±2^60");
+    }
+  }
+}

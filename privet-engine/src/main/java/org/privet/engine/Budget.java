@@ -1,0 +1,71 @@
+package org.privet.engine;
+
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Zcdp;
+
+/**
+ * The total privacy budget one query may spend: ε-DP, (ε, δ)-DP or ρ-zCDP. The engine splits it
+ * across partition selection and the aggregations (see {@link Plan}).
+ *
+ * @param loss the budget as a privacy-loss value
+ */
+public record Budget(PrivacyLoss loss) {
+  /** Smallest ε (or ρ) accepted, as in Google's DP library: smaller budgets give pure noise. */
+  public static final double MIN_EPSILON = 0x1p-50;
+
+  public Budget {
+    if (loss == null) {
+      throw new IllegalArgumentException("budget must not be null");
+    }
+    if (loss instanceof PureDp p) {
+      requirePositive("epsilon", p.epsilon());
+    } else if (loss instanceof ApproxDp a) {
+      requirePositive("epsilon", a.epsilon());
+    } else if (loss instanceof Zcdp z) {
+      requirePositive("rho", z.rho());
+    }
+  }
+
+  /** Pure ε-DP. */
+  public static Budget pure(double epsilon) {
+    requirePositive("epsilon", epsilon);
+    return new Budget(new PureDp(epsilon));
+  }
+
+  /** (ε, δ)-DP; δ = 0 gives pure DP. */
+  public static Budget approx(double epsilon, double delta) {
+    requirePositive("epsilon", epsilon);
+    PrivacyLoss.requireDelta("delta", delta);
+    return new Budget(delta == 0 ? new PureDp(epsilon) : new ApproxDp(epsilon, delta));
+  }
+
+  /** ρ-zCDP. */
+  public static Budget zcdp(double rho) {
+    requirePositive("rho", rho);
+    return new Budget(new Zcdp(rho));
+  }
+
+  /** δ of the budget (0 for pure and zCDP budgets). */
+  public double delta() {
+    return loss instanceof ApproxDp a ? a.delta() : 0.0;
+  }
+
+  private static void requirePositive(String name, double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v) || v < MIN_EPSILON) {
+      throw new IllegalArgumentException(
+          name + " must be finite and at least 2^-50, was " + v);
+    }
+  }
+
+  @Override
+  public String toString() {
+    if (loss instanceof PureDp p) {
+      return "ε=" + p.epsilon();
+    } else if (loss instanceof ApproxDp a) {
+      return "ε=" + a.epsilon() + ", δ=" + a.delta();
+    }
+    return "ρ=" + ((Zcdp) loss).rho();
+  }
+}

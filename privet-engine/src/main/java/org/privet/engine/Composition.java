@@ -1,0 +1,103 @@
+package org.privet.engine;
+
+import java.util.List;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.BasicAccountant;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Zcdp;
+import org.privet.accounting.ZcdpAccountant;
+import org.privet.accounting.ZcdpConversion;
+
+/**
+ * Composition of one query's mechanism losses into the total it charges, delegated to the
+ * accountants of {@code org.privet.accounting} (all rounding upward):
+ *
+ * <ul>
+ *   <li>pure budget: {@link BasicAccountant} (Σε);
+ *   <li>ρ budget: {@link ZcdpAccountant#totalRho} (Σρ, pure parts as ε²/2);
+ *   <li>(ε, δ) budget: {@link BasicAccountant} at the budget's δ (pure and approximate parts add;
+ *       zCDP parts are summed and converted once at δ − Σδᵢ).
+ * </ul>
+ */
+final class Composition {
+  private Composition() {}
+
+  static PrivacyLoss total(Budget budget, List<PrivacyLoss> parts) {
+    PrivacyLoss b = budget.loss();
+    if (b instanceof Zcdp) {
+      for (PrivacyLoss p : parts) {
+        if (p instanceof ApproxDp) {
+          throw new IllegalStateException("an (ε, δ) part cannot be composed under a ρ budget");
+        }
+      }
+      return new Zcdp(ZcdpAccountant.INSTANCE.totalRho(parts));
+    }
+    ApproxDp total = BasicAccountant.INSTANCE.compose(parts, budget.delta());
+    if (b instanceof PureDp) {
+      if (total.delta() > 0) {
+        throw new IllegalStateException("a pure budget cannot pay for δ");
+      }
+      return new PureDp(total.epsilon());
+    }
+    return total;
+  }
+
+  /** The δ spent converting zCDP parts inside an (ε, δ) total (0 if none). */
+  static double conversionDelta(Budget budget, List<PrivacyLoss> parts) {
+    if (!(budget.loss() instanceof ApproxDp) || parts.stream().noneMatch(p -> p instanceof Zcdp)) {
+      return 0.0;
+    }
+    double own = 0;
+    for (PrivacyLoss p : parts) {
+      if (p instanceof ApproxDp a) {
+        own += a.delta();
+      }
+    }
+    return budget.delta() - own;
+  }
+
+  /** The largest ρ (to 1e-12 relative) whose conversion at δ is at most ε. */
+  static double rhoFor(double epsilon, double delta) {
+    double lo = 0;
+    double hi = epsilon;
+    for (int i = 0; i < 80; i++) {
+      double mid = (lo + hi) / 2;
+      if (ZcdpConversion.epsilon(mid, delta) <= epsilon) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Equality up to 1e-9 relative (floating-point re-association), same measure. */
+  static boolean same(PrivacyLoss a, PrivacyLoss b) {
+    if (a instanceof Zcdp x && b instanceof Zcdp y) {
+      return close(x.rho(), y.rho());
+    } else if (a instanceof PureDp x && b instanceof PureDp y) {
+      return close(x.epsilon(), y.epsilon());
+    } else if (a instanceof ApproxDp x && b instanceof ApproxDp y) {
+      return close(x.epsilon(), y.epsilon()) && close(x.delta(), y.delta());
+    }
+    return false;
+  }
+
+  private static boolean close(double x, double y) {
+    return Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
+  }
+
+  /** True when {@code total} does not exceed {@code budget}. */
+  static boolean within(PrivacyLoss total, Budget budget) {
+    PrivacyLoss b = budget.loss();
+    if (b instanceof Zcdp z) {
+      return total instanceof Zcdp t && t.rho() <= z.rho();
+    } else if (b instanceof PureDp p) {
+      return total instanceof PureDp t && t.epsilon() <= p.epsilon();
+    }
+    ApproxDp a = (ApproxDp) b;
+    ApproxDp t = total instanceof PureDp pd ? pd.toApproxDp() : (ApproxDp) total;
+    return t.epsilon() <= a.epsilon() && t.delta() <= a.delta();
+  }
+}

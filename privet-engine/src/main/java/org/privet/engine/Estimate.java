@@ -1,0 +1,33 @@
+package org.privet.engine;
+
+/**
+ * A released value with its confidence interval.
+ *
+ * <p>The interval accounts for the noise only: it covers the <em>bounded</em> exact value (after
+ * clamping and contribution bounding) with probability at least {@code level}. For means and
+ * variances it is a conservative interval (union bound over their parts). Quantiles carry no
+ * interval ({@code level} = 0, bounds NaN): see {@link Plan} for their rank-error bound.
+ *
+ * @param value the noisy value
+ * @param lower lower end, or NaN when there is no interval
+ * @param upper upper end, or NaN when there is no interval
+ * @param level coverage probability 1 − β, or 0 when there is no interval
+ */
+public record Estimate(double value, double lower, double upper, double level) {
+
+  /** True when this estimate has a confidence interval. */
+  public boolean hasInterval() {
+    return level > 0;
+  }
+
+  static Estimate withoutInterval(double value) {
+    return new Estimate(value, Double.NaN, Double.NaN, 0.0);
+  }
+
+  @Override
+  public String toString() {
+    return hasInterval()
+        ? String.format("%.6g [%.6g, %.6g]@%.3g", value, lower, upper, level)
+        : String.format("%.6g", value);
+  }
+}

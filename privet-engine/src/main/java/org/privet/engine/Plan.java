@@ -1,0 +1,73 @@
+package org.privet.engine;
+
+import java.util.List;
+import java.util.Objects;
+import org.privet.accounting.PrivacyLoss;
+
+/**
+ * What a query will do, computed without reading data or charging anything ({@link
+ * Session#explain}).
+ *
+ * @param query the query
+ * @param noise the noise actually used (AUTO resolved)
+ * @param bounds the contribution bounds and per-aggregation clamping/fixed-point scales, as text
+ * @param mechanisms every mechanism with its cost, noise and expected error
+ * @param total the composed cost that {@link Session#run} would charge
+ * @param zcdpConversionDelta δ used to convert zCDP parts inside an (ε, δ) total (else 0)
+ * @param physicalPlan what the backend runs (e.g. SQL)
+ */
+public record Plan(Query query, NoiseKind noise, List<String> bounds,
+    List<PlannedMechanism> mechanisms, PrivacyLoss total, double zcdpConversionDelta,
+    String physicalPlan) {
+  public Plan {
+    Objects.requireNonNull(query, "query");
+    bounds = List.copyOf(bounds);
+    mechanisms = List.copyOf(mechanisms);
+    Objects.requireNonNull(total, "total");
+  }
+
+  /**
+   * One mechanism of the plan.
+   *
+   * @param cost what it costs and why
+   * @param sensitivity its sensitivity in output units (L1 for Laplace, L2 for Gaussian; for the
+   *     exponential mechanism the utility sensitivity in ranks)
+   * @param noiseStddev standard deviation of its noise per released value, in output units (NaN
+   *     for the exponential mechanism)
+   * @param error95 half-width of a 95% interval of its noise per released value, in output units;
+   *     for partition selection the release threshold (in units); for quantiles a 95% bound on the
+   *     rank error
+   */
+  public record PlannedMechanism(MechanismCost cost, double sensitivity, double noiseStddev,
+      double error95) {
+    public PlannedMechanism {
+      Objects.requireNonNull(cost, "cost");
+    }
+  }
+
+  /** A multi-line human-readable rendering. */
+  public String render() {
+    StringBuilder s = new StringBuilder();
+    s.append("query: ").append(query).append('\n');
+    s.append("noise: ").append(noise).append('\n');
+    s.append("bounds:\n");
+    bounds.forEach(b -> s.append("  ").append(b).append('\n'));
+    s.append("mechanisms:\n");
+    for (PlannedMechanism m : mechanisms) {
+      s.append(String.format("  %-14s %-46s %s  cost=%s  sens=%.6g  sd=%.6g  err95=%.6g%n",
+          m.cost().output(), m.cost().purpose(), m.cost().mechanism(), m.cost().loss(),
+          m.sensitivity(), m.noiseStddev(), m.error95()));
+    }
+    s.append("total charge: ").append(total);
+    if (zcdpConversionDelta > 0) {
+      s.append(" (zCDP parts converted at δ=").append(zcdpConversionDelta).append(')');
+    }
+    s.append('\n').append("physical plan:\n").append(physicalPlan).append('\n');
+    return s.toString();
+  }
+
+  @Override
+  public String toString() {
+    return render();
+  }
+}

@@ -1,0 +1,398 @@
+package org.privet.engine;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Zcdp;
+
+/**
+ * An immutable DP aggregate query: what to read, whose privacy is protected, how much each privacy
+ * unit may contribute, how to group, what to release and with what budget.
+ *
+ * <pre>{@code
+ * Query q = Query.from(Source.table("salaries"))
+ *     .privacyUnit("user_id").maxGroupsContributed(3).maxRowsPerGroup(1)
+ *     .groupBy("dept")
+ *     .count("n").sum("total", "salary", 0, 200_000).mean("avg_age", "age", 18, 100)
+ *     .quantiles("salary_q", "salary", 0, 200_000, 0.5, 0.9)
+ *     .budget(Budget.approx(1.0, 1e-6))
+ *     .build();
+ * }</pre>
+ *
+ * <p>Neighbouring tables differ by adding or removing all rows of one privacy unit ({@link
+ * org.privet.accounting.NeighbouringRelation#ADD_REMOVE_ONE}). The privacy unit is mandatory: a
+ * column whose value identifies the person, or {@link Builder#eachRowIsAUnit()}.
+ *
+ * <p>Without {@link Builder#publicGroups public groups}, grouped queries select the released
+ * groups privately (this needs δ &gt; 0); with them, exactly the listed groups are released, empty
+ * ones too, and no δ is spent on selection.
+ */
+public final class Query {
+  private final Source source;
+  private final String privacyUnit; // null: each row is a unit
+  private final int maxGroupsContributed;
+  private final int maxRowsPerGroup;
+  private final List<String> groupBy;
+  private final List<List<Object>> publicGroups; // null: private partition selection
+  private final Filter filter; // null: all rows
+  private final List<Aggregation> aggregations;
+  private final Budget budget;
+  private final NoiseKind noise;
+
+  private Query(Builder b) {
+    this.source = b.source;
+    this.privacyUnit = b.privacyUnit;
+    this.maxGroupsContributed = b.maxGroupsContributed;
+    this.maxRowsPerGroup = b.maxRowsPerGroup;
+    this.groupBy = List.copyOf(b.groupBy);
+    this.publicGroups = b.publicGroups == null ? null
+        : b.publicGroups.stream()
+            .map(k -> java.util.Collections.unmodifiableList(new ArrayList<>(k))).toList();
+    this.filter = b.filter;
+    this.aggregations = List.copyOf(b.aggregations);
+    this.budget = b.budget;
+    this.noise = b.noise;
+  }
+
+  /** Starts a query over {@code source}. */
+  public static Builder from(Source source) {
+    return new Builder(Objects.requireNonNull(source, "source"));
+  }
+
+  /** Starts a query over a table registered with the backend. */
+  public static Builder from(String table) {
+    return from(Source.table(table));
+  }
+
+  public Source source() {
+    return source;
+  }
+
+  /** The privacy-unit column, or empty when each row is a unit. */
+  public Optional<String> privacyUnit() {
+    return Optional.ofNullable(privacyUnit);
+  }
+
+  /** L0: the most groups one unit may contribute to (1 when each row is a unit). */
+  public int maxGroupsContributed() {
+    return maxGroupsContributed;
+  }
+
+  /** L∞: the most rows one unit may contribute to one group (1 when each row is a unit). */
+  public int maxRowsPerGroup() {
+    return maxRowsPerGroup;
+  }
+
+  public List<String> groupBy() {
+    return groupBy;
+  }
+
+  /** The public group keys (each a list, one value per group-by column), or empty if private. */
+  public Optional<List<List<Object>>> publicGroups() {
+    return Optional.ofNullable(publicGroups);
+  }
+
+  public Optional<Filter> filter() {
+    return Optional.ofNullable(filter);
+  }
+
+  public List<Aggregation> aggregations() {
+    return aggregations;
+  }
+
+  public Budget budget() {
+    return budget;
+  }
+
+  public NoiseKind noise() {
+    return noise;
+  }
+
+  /** True when groups are chosen by DP partition selection. */
+  public boolean usesPrivatePartitionSelection() {
+    return !groupBy.isEmpty() && publicGroups == null;
+  }
+
+  /** A one-line description (names, bounds and budget; never data values). */
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("Query[source=").append(describe(source));
+    s.append(", unit=").append(privacyUnit == null ? "<each row>" : privacyUnit);
+    s.append(", L0=").append(maxGroupsContributed).append(", Linf=").append(maxRowsPerGroup);
+    if (!groupBy.isEmpty()) {
+      s.append(", groupBy=").append(groupBy);
+      s.append(publicGroups == null ? ", private groups" : ", " + publicGroups.size() + " public groups");
+    }
+    if (filter != null) {
+      s.append(", filtered");
+    }
+    s.append(", aggregations=").append(aggregations.stream().map(Aggregation::name).toList());
+    s.append(", budget ").append(budget).append(", noise=").append(noise).append(']');
+    return s.toString();
+  }
+
+  static String describe(Source src) {
+    if (src instanceof Source.Table t) {
+      return t.name();
+    } else if (src instanceof Source.CsvFile c) {
+      return "csv:" + c.path().getFileName();
+    }
+    return "parquet:" + ((Source.ParquetFile) src).path().getFileName();
+  }
+
+  /** Fluent builder; setters reject bad values at once, {@link #build()} rejects conflicts. */
+  public static final class Builder {
+    private final Source source;
+    private String privacyUnit;
+    private boolean eachRow;
+    private int maxGroupsContributed;
+    private int maxRowsPerGroup;
+    private final List<String> groupBy = new ArrayList<>();
+    private List<List<Object>> publicGroups;
+    private Filter filter;
+    private final List<Aggregation> aggregations = new ArrayList<>();
+    private Budget budget;
+    private NoiseKind noise = NoiseKind.AUTO;
+
+    private Builder(Source source) {
+      this.source = source;
+    }
+
+    /** The column identifying the privacy unit (user-level DP). Rows with a NULL unit are dropped. */
+    public Builder privacyUnit(String column) {
+      this.privacyUnit = Names.requireIdentifier("privacyUnit", column);
+      return this;
+    }
+
+    /** Each row is its own privacy unit (row-level DP); L0 and L∞ are then 1. */
+    public Builder eachRowIsAUnit() {
+      this.eachRow = true;
+      return this;
+    }
+
+    /** L0: most groups one unit contributes to; beyond it, groups are sampled per unit. */
+    public Builder maxGroupsContributed(int l0) {
+      if (l0 < 1 || l0 > 1_000_000) {
+        throw new IllegalArgumentException("maxGroupsContributed must be in [1, 1000000], was " + l0);
+      }
+      this.maxGroupsContributed = l0;
+      return this;
+    }
+
+    /** L∞: most rows one unit contributes to one group; beyond it, contributions are scaled down. */
+    public Builder maxRowsPerGroup(int lInf) {
+      if (lInf < 1 || lInf > 1_000_000) {
+        throw new IllegalArgumentException("maxRowsPerGroup must be in [1, 1000000], was " + lInf);
+      }
+      this.maxRowsPerGroup = lInf;
+      return this;
+    }
+
+    public Builder groupBy(String... columns) {
+      for (String c : columns) {
+        groupBy.add(Names.requireIdentifier("groupBy", c));
+      }
+      return this;
+    }
+
+    /** Public group keys, each a list with one value per group-by column. */
+    public Builder publicGroups(List<? extends List<?>> keys) {
+      Objects.requireNonNull(keys, "publicGroups");
+      List<List<Object>> copy = new ArrayList<>();
+      for (List<?> k : keys) {
+        if (k == null || k.isEmpty()) {
+          throw new IllegalArgumentException("publicGroups keys must not be empty");
+        }
+        for (Object v : k) {
+          requireKeyValue(v);
+        }
+        copy.add(new ArrayList<>(k));
+      }
+      if (new HashSet<>(copy).size() != copy.size()) {
+        throw new IllegalArgumentException("publicGroups must not repeat a key");
+      }
+      this.publicGroups = copy;
+      return this;
+    }
+
+    /** Public group keys for a single group-by column. */
+    public Builder publicGroups(Object... singleColumnKeys) {
+      List<List<Object>> keys = new ArrayList<>();
+      for (Object k : singleColumnKeys) {
+        keys.add(Arrays.asList(k));
+      }
+      return publicGroups(keys);
+    }
+
+    /** Restricts the rows (applied before bounding). Several calls are combined with AND. */
+    public Builder where(Filter f) {
+      Objects.requireNonNull(f, "filter");
+      this.filter = filter == null ? f : Filter.and(filter, f);
+      return this;
+    }
+
+    public Builder aggregate(Aggregation a) {
+      aggregations.add(Objects.requireNonNull(a, "aggregation"));
+      return this;
+    }
+
+    public Builder count() {
+      return count("count");
+    }
+
+    public Builder count(String name) {
+      return aggregate(new Aggregation.Count(name));
+    }
+
+    public Builder countDistinctUnits(String name) {
+      return aggregate(new Aggregation.CountDistinctUnits(name));
+    }
+
+    public Builder sum(String column, double lower, double upper) {
+      return sum("sum_" + column, column, lower, upper);
+    }
+
+    public Builder sum(String name, String column, double lower, double upper) {
+      return aggregate(new Aggregation.Sum(name, column, lower, upper));
+    }
+
+    public Builder mean(String column, double lower, double upper) {
+      return mean("mean_" + column, column, lower, upper);
+    }
+
+    public Builder mean(String name, String column, double lower, double upper) {
+      return aggregate(new Aggregation.Mean(name, column, lower, upper));
+    }
+
+    public Builder variance(String name, String column, double lower, double upper) {
+      return aggregate(new Aggregation.Variance(name, column, lower, upper));
+    }
+
+    public Builder stddev(String name, String column, double lower, double upper) {
+      return aggregate(new Aggregation.StdDev(name, column, lower, upper));
+    }
+
+    public Builder quantiles(String name, String column, double lower, double upper,
+        double... ranks) {
+      return aggregate(Aggregation.Quantiles.of(name, column, lower, upper, ranks));
+    }
+
+    public Builder histogram(String name, String column, double lower, double upper, int bins) {
+      return aggregate(new Aggregation.Histogram(name, column, lower, upper, bins));
+    }
+
+    public Builder budget(Budget b) {
+      this.budget = Objects.requireNonNull(b, "budget");
+      return this;
+    }
+
+    public Builder epsilon(double epsilon) {
+      return budget(Budget.pure(epsilon));
+    }
+
+    public Builder epsilonDelta(double epsilon, double delta) {
+      return budget(Budget.approx(epsilon, delta));
+    }
+
+    public Builder rho(double rho) {
+      return budget(Budget.zcdp(rho));
+    }
+
+    public Builder noise(NoiseKind kind) {
+      this.noise = Objects.requireNonNull(kind, "noise");
+      return this;
+    }
+
+    /**
+     * Validates and builds.
+     *
+     * @throws IllegalArgumentException naming the missing or conflicting parameter
+     */
+    public Query build() {
+      if (privacyUnit == null && !eachRow) {
+        throw new IllegalArgumentException(
+            "privacyUnit is required: name the unit column or call eachRowIsAUnit()");
+      }
+      if (privacyUnit != null && eachRow) {
+        throw new IllegalArgumentException("privacyUnit conflicts with eachRowIsAUnit()");
+      }
+      if (eachRow) {
+        if (maxGroupsContributed > 1 || maxRowsPerGroup > 1) {
+          throw new IllegalArgumentException(
+              "maxGroupsContributed/maxRowsPerGroup must be 1 (or unset) when each row is a unit");
+        }
+        maxGroupsContributed = 1;
+        maxRowsPerGroup = 1;
+      } else {
+        if (maxRowsPerGroup == 0) {
+          throw new IllegalArgumentException(
+              "maxRowsPerGroup is required with a privacyUnit column");
+        }
+        if (maxGroupsContributed == 0) {
+          if (!groupBy.isEmpty()) {
+            throw new IllegalArgumentException(
+                "maxGroupsContributed is required when grouping with a privacyUnit column");
+          }
+          maxGroupsContributed = 1;
+        }
+      }
+      if (aggregations.isEmpty()) {
+        throw new IllegalArgumentException("aggregations: at least one is required");
+      }
+      Set<String> names = new HashSet<>(groupBy);
+      if (names.size() != groupBy.size()) {
+        throw new IllegalArgumentException("groupBy must not repeat a column");
+      }
+      for (Aggregation a : aggregations) {
+        if (!names.add(a.name())) {
+          throw new IllegalArgumentException("output name '" + a.name() + "' is used twice");
+        }
+      }
+      if (budget == null) {
+        throw new IllegalArgumentException("budget is required");
+      }
+      if (publicGroups != null) {
+        if (groupBy.isEmpty()) {
+          throw new IllegalArgumentException("publicGroups need groupBy columns");
+        }
+        for (List<Object> k : publicGroups) {
+          if (k.size() != groupBy.size()) {
+            throw new IllegalArgumentException("publicGroups keys must have " + groupBy.size()
+                + " value(s), one per groupBy column");
+          }
+        }
+      }
+      boolean privateSelection = !groupBy.isEmpty() && publicGroups == null;
+      if (privateSelection && budget.loss() instanceof PureDp) {
+        throw new IllegalArgumentException("budget: private partition selection needs δ > 0; "
+            + "give publicGroups or an (ε, δ) budget");
+      }
+      if (privateSelection && budget.loss() instanceof Zcdp) {
+        throw new IllegalArgumentException("budget: private partition selection is not supported "
+            + "under a ρ-zCDP budget; give publicGroups or an (ε, δ) budget");
+      }
+      if (noise == NoiseKind.GAUSSIAN && budget.loss() instanceof PureDp) {
+        throw new IllegalArgumentException("noise: GAUSSIAN needs δ > 0 or a ρ-zCDP budget");
+      }
+      assert budget.loss() instanceof ApproxDp || !privateSelection;
+      return new Query(this);
+    }
+
+    private static void requireKeyValue(Object v) {
+      if (v != null && !(v instanceof String || v instanceof Long || v instanceof Integer
+          || v instanceof Double || v instanceof BigDecimal || v instanceof Boolean
+          || v instanceof LocalDate)) {
+        throw new IllegalArgumentException("publicGroups values must be null, String, Long, "
+            + "Integer, Double, BigDecimal, Boolean or LocalDate");
+      }
+    }
+  }
+}

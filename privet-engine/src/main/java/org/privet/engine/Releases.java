@@ -1,0 +1,106 @@
+package org.privet.engine;
+
+import org.privet.accounting.PrivacyLoss;
+import org.privet.mechanisms.ConfidenceInterval;
+import org.privet.mechanisms.DiscreteGaussianMechanism;
+import org.privet.mechanisms.GeometricMechanism;
+import org.privet.random.RandomSource;
+
+/** Instantiates the core mechanisms for a compiled query's {@link Slot}s. */
+final class Releases {
+  private Releases() {}
+
+  /** Additive integer noise (geometric or discrete Gaussian) on fixed-point values. */
+  interface Noise {
+    long release(long exact);
+
+    ConfidenceInterval interval(long released, double beta);
+
+    PrivacyLoss privacyLoss();
+
+    double stddev();
+
+    double halfWidth(double beta);
+  }
+
+  static Noise noise(Slot s, RandomSource random) {
+    if (s.kind() == Slot.Kind.LAPLACE) {
+      GeometricMechanism m = GeometricMechanism.builder().epsilon(s.epsilon())
+          .sensitivity(s.sensitivity()).randomSource(random).build();
+      return new Noise() {
+        @Override
+        public long release(long exact) {
+          return m.release(exact);
+        }
+
+        @Override
+        public ConfidenceInterval interval(long released, double beta) {
+          return m.confidenceInterval(released, beta);
+        }
+
+        @Override
+        public PrivacyLoss privacyLoss() {
+          return m.privacyLoss();
+        }
+
+        @Override
+        public double stddev() {
+          double q = Math.exp(-1 / m.scale());
+          return Math.sqrt(2 * q) / (1 - q);
+        }
+
+        @Override
+        public double halfWidth(double beta) {
+          return m.confidenceInterval(0, beta).upper();
+        }
+      };
+    }
+    DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder().rho(s.rho())
+        .sensitivity(s.sensitivity()).randomSource(random).build();
+    return new Noise() {
+      @Override
+      public long release(long exact) {
+        return m.release(exact);
+      }
+
+      @Override
+      public ConfidenceInterval interval(long released, double beta) {
+        return m.confidenceInterval(released, beta);
+      }
+
+      @Override
+      public PrivacyLoss privacyLoss() {
+        return m.privacyLoss();
+      }
+
+      @Override
+      public double stddev() {
+        return m.sigma();
+      }
+
+      @Override
+      public double halfWidth(double beta) {
+        return m.confidenceInterval(0, beta).upper();
+      }
+    };
+  }
+
+  /** The exponential-mechanism quantile run once per group with ε/L0. */
+  static final class Quantile {
+    int select(double[] utilities) {
+      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+    }
+
+    PrivacyLoss privacyLossOverGroups() {
+      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+    }
+
+    double rankErrorBound(int candidates, double beta) {
+      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+    }
+  }
+
+  static Quantile quantile(Slot s, RandomSource random) {
+    throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+  }
+}

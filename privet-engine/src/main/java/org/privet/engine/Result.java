@@ -1,0 +1,24 @@
+package org.privet.engine;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The released result of a query.
+ *
+ * @param groupColumns names of the key columns
+ * @param outputs output names in order (a histogram {@code h} with 3 cells gives {@code h[0]},
+ *     {@code h[1]}, {@code h[2]}; quantiles {@code q} at ranks 0.5, 0.9 give {@code q[0.5]},
+ *     {@code q[0.9]}, or just {@code q} for a single rank)
+ * @param rows released groups (public groups in the listed order; private groups in backend order)
+ * @param receipt what was charged
+ */
+public record Result(List<String> groupColumns, List<String> outputs, List<ResultRow> rows,
+    Receipt receipt) {
+  public Result {
+    groupColumns = List.copyOf(groupColumns);
+    outputs = List.copyOf(outputs);
+    rows = List.copyOf(rows);
+    Objects.requireNonNull(receipt, "receipt");
+  }
+}

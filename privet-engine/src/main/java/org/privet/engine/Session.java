@@ -1,0 +1,195 @@
+package org.privet.engine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.engine.spi.Backend;
+import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.GroupAggregate;
+import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.TableSchema;
+import org.privet.random.RandomSource;
+
+/**
+ * Runs DP queries against a {@link Backend}, charging each run through a {@link BudgetCharger}.
+ *
+ * <p>Pipeline (the engine is a compiler): query → compile (bounding rewrites, mechanism choice,
+ * budget split, check that the charge is the composition of the mechanisms' losses) → charge →
+ * bounded aggregation in the backend (streamed per group) → partition selection and noise in Java
+ * → result with confidence intervals and receipt.
+ *
+ * <p>Thread-safe if the backend, charger and random source are.
+ */
+public final class Session {
+  private final Backend backend;
+  private final BudgetCharger charger;
+  private final RandomSource random;
+  private final double confidenceLevel;
+
+  private Session(Builder b) {
+    this.backend = b.backend;
+    this.charger = b.charger;
+    this.random = b.random;
+    this.confidenceLevel = b.confidenceLevel;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Compiles {@code query} and describes it: bounds, budget split, mechanisms, noise and expected
+   * errors, the total charge and the physical plan. Reads only the source's schema; charges
+   * nothing; releases nothing.
+   */
+  public Plan explain(Query query) {
+    Objects.requireNonNull(query, "query");
+    TableSchema schema = backend.describe(query.source());
+    CompiledQuery c = Compiler.compile(query, schema, 0L);
+    List<Plan.PlannedMechanism> planned = new ArrayList<>();
+    int i = 0;
+    if (c.selection() != null) {
+      PartitionSelection s = c.selection();
+      planned.add(new Plan.PlannedMechanism(c.costs().get(i++), query.maxGroupsContributed(),
+          Math.sqrt(2) * s.scale(), s.threshold()));
+    }
+    for (Slot s : c.slots()) {
+      MechanismCost cost = c.costs().get(i++);
+      if (s.kind() == Slot.Kind.EXPONENTIAL) {
+        Releases.Quantile q = Releases.quantile(s, random);
+        int candidates = ((Measure.Bins) c.spec().measures().get(s.measure())).bins() + 1;
+        planned.add(new Plan.PlannedMechanism(cost, s.sensitivity(), Double.NaN,
+            q.rankErrorBound(candidates, 0.05)));
+      } else {
+        Releases.Noise n = Releases.noise(s, random);
+        double unit = s.unit();
+        planned.add(new Plan.PlannedMechanism(cost, s.sensitivity() * unit, n.stddev() * unit,
+            n.halfWidth(0.05) * unit));
+      }
+    }
+    return new Plan(query, c.noise(), c.bounds(), planned, c.total(), c.conversionDelta(),
+        backend.physicalPlan(c.spec()));
+  }
+
+  /**
+   * Runs {@code query}: compiles it, charges its full cost (the charger must accept before any data
+   * is read), runs the bounded aggregation and releases noisy values.
+   *
+   * @throws IllegalArgumentException if the query does not fit the source (message names the
+   *     parameter)
+   * @throws RuntimeException whatever the charger throws to refuse; nothing is then released
+   */
+  public Result run(Query query) {
+    Objects.requireNonNull(query, "query");
+    TableSchema schema = backend.describe(query.source());
+    CompiledQuery c = Compiler.compile(query, schema, random.nextLong());
+
+    // Instantiate the mechanisms and check that the charge is the composition of their losses.
+    List<Releases.Noise> noises = new ArrayList<>();
+    List<Releases.Quantile> quantiles = new ArrayList<>();
+    List<PrivacyLoss> stated = new ArrayList<>();
+    if (c.selection() != null) {
+      stated.add(c.selection().privacyLoss());
+    }
+    for (Slot s : c.slots()) {
+      if (s.kind() == Slot.Kind.EXPONENTIAL) {
+        Releases.Quantile q = Releases.quantile(s, random);
+        quantiles.add(q);
+        noises.add(null);
+        stated.add(q.privacyLossOverGroups());
+      } else {
+        Releases.Noise n = Releases.noise(s, random);
+        noises.add(n);
+        quantiles.add(null);
+        stated.add(n.privacyLoss());
+      }
+    }
+    PrivacyLoss composed = Composition.total(query.budget(), stated);
+    if (!Composition.same(composed, c.total()) || !Composition.within(composed, query.budget())) {
+      throw new IllegalStateException("internal error: the mechanisms' composed loss " + composed
+          + " differs from the planned charge " + c.total());
+    }
+
+    Charge charge = new Charge(queryId(), query.toString(), c.costs(), c.total(),
+        c.conversionDelta());
+    charger.charge(charge); // throws to refuse: nothing has been read or released
+
+    Releaser releaser = new Releaser(c, noises, quantiles, random, 1 - confidenceLevel);
+    List<ResultRow> rows = new ArrayList<>();
+    BoundedAggregation spec = c.spec();
+    if (spec.publicGroups().isPresent()) {
+      Map<List<Object>, GroupAggregate> byKey = new HashMap<>();
+      backend.aggregate(spec, g -> byKey.put(GroupKeys.canonical(g.key()), g));
+      for (List<Object> key : query.publicGroups().get()) {
+        GroupAggregate g = byKey.get(GroupKeys.canonical(key));
+        rows.add(releaser.release(key, g != null ? g : releaser.empty(key)));
+      }
+    } else if (query.groupBy().isEmpty()) {
+      List<GroupAggregate> all = new ArrayList<>();
+      backend.aggregate(spec, all::add);
+      GroupAggregate g = all.isEmpty() ? releaser.empty(List.of()) : all.get(0);
+      rows.add(releaser.release(List.of(), g));
+    } else {
+      backend.aggregate(spec, g -> {
+        if (c.selection().keep(g.units(), random)) {
+          rows.add(releaser.release(g.key(), g));
+        }
+      });
+    }
+    return new Result(query.groupBy(), releaser.outputNames(), rows,
+        new Receipt(charge, query.budget()));
+  }
+
+  private String queryId() {
+    return HexFormat.of().toHexDigits(random.nextLong());
+  }
+
+  /** Builder; a backend and a budget charger are required. */
+  public static final class Builder {
+    private Backend backend;
+    private BudgetCharger charger;
+    private RandomSource random = RandomSource.secure();
+    private double confidenceLevel = 0.95;
+
+    private Builder() {}
+
+    public Builder backend(Backend backend) {
+      this.backend = Objects.requireNonNull(backend, "backend");
+      return this;
+    }
+
+    public Builder budgetCharger(BudgetCharger charger) {
+      this.charger = Objects.requireNonNull(charger, "budgetCharger");
+      return this;
+    }
+
+    /** The randomness for noise and sampling salts (default: the CSPRNG). */
+    public Builder randomSource(RandomSource random) {
+      this.random = Objects.requireNonNull(random, "randomSource");
+      return this;
+    }
+
+    /** Coverage of released confidence intervals, in (0, 1) (default 0.95). */
+    public Builder confidenceLevel(double level) {
+      if (!(level > 0 && level < 1)) {
+        throw new IllegalArgumentException("confidenceLevel must be in (0, 1), was " + level);
+      }
+      this.confidenceLevel = level;
+      return this;
+    }
+
+    public Session build() {
+      if (backend == null) {
+        throw new IllegalArgumentException("backend is required");
+      }
+      if (charger == null) {
+        throw new IllegalArgumentException("budgetCharger is required");
+      }
+      return new Session(this);
+    }
+  }
+}

@@ -1,0 +1,322 @@
+package org.privet.engine.duckdb;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+import org.privet.engine.Source;
+import org.privet.engine.spi.Backend;
+import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.GroupAggregate;
+import org.privet.engine.spi.GroupSink;
+import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * {@link Backend} on an embedded DuckDB database (in memory or a file), reading registered tables,
+ * CSV files and Parquet files.
+ *
+ * <p>Thread-safety: one statement at a time (methods are synchronized).
+ *
+ * <p>Exceptions never carry DuckDB's own messages about query execution, which can quote data
+ * values; they name the failing step and the SQL state.
+ */
+public final class DuckDbBackend implements Backend {
+  private final DuckDBConnection connection;
+
+  private DuckDbBackend(DuckDBConnection connection) {
+    this.connection = connection;
+  }
+
+  /** A fresh in-memory database. */
+  public static DuckDbBackend inMemory() {
+    return open("jdbc:duckdb:");
+  }
+
+  /** A database file (created if absent). */
+  public static DuckDbBackend open(Path file) {
+    return open("jdbc:duckdb:" + file.toAbsolutePath());
+  }
+
+  private static DuckDbBackend open(String url) {
+    try {
+      return new DuckDbBackend((DuckDBConnection) DriverManager.getConnection(url));
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open DuckDB database: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The underlying connection, for the data owner's trusted use only (loading data, benchmarks).
+   * Never hand it to an analyst: it bypasses every privacy protection.
+   */
+  public Connection trustedConnection() {
+    return connection;
+  }
+
+  /**
+   * Creates table {@code name} with the given columns and appends {@code rows} (one list of values
+   * per row, in column order; nulls allowed). Rows are streamed into DuckDB's appender, not held.
+   *
+   * @throws IllegalArgumentException on a bad name, type or row width (messages without values)
+   */
+  public synchronized void registerTable(String name, List<String> columns,
+      List<ColumnType> types, Iterable<? extends List<?>> rows) {
+    Objects.requireNonNull(rows, "rows");
+    if (columns.size() != types.size() || columns.isEmpty()) {
+      throw new IllegalArgumentException("columns and types must be non-empty and of equal length");
+    }
+    StringBuilder ddl = new StringBuilder("CREATE OR REPLACE TABLE ")
+        .append(SqlText.quote(name)).append(" (");
+    for (int i = 0; i < columns.size(); i++) {
+      if (i > 0) {
+        ddl.append(", ");
+      }
+      ddl.append(SqlText.quote(columns.get(i))).append(' ').append(nativeType(types.get(i)));
+    }
+    ddl.append(')');
+    run(ddl.toString(), "create table");
+    long rowNumber = 0;
+    try (DuckDBAppender app = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, name)) {
+      for (List<?> row : rows) {
+        rowNumber++;
+        if (row.size() != columns.size()) {
+          throw new IllegalArgumentException("row " + rowNumber + " has " + row.size()
+              + " values, expected " + columns.size());
+        }
+        app.beginRow();
+        for (int i = 0; i < row.size(); i++) {
+          appendValue(app, types.get(i), row.get(i), rowNumber, columns.get(i));
+        }
+        app.endRow();
+      }
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("cannot append row " + rowNumber + " to table '" + name
+          + "' (SQL state " + e.getSQLState() + ")");
+    }
+  }
+
+  private static void appendValue(DuckDBAppender app, ColumnType type, Object v, long row,
+      String column) throws SQLException {
+    if (v == null) {
+      app.appendNull();
+      return;
+    }
+    try {
+      switch (type) {
+        case INTEGER -> app.append(((Number) v).longValue());
+        case FLOATING -> app.append(((Number) v).doubleValue());
+        case DECIMAL -> app.append(v instanceof BigDecimal b ? b.doubleValue()
+            : ((Number) v).doubleValue());
+        case STRING -> app.append((String) v);
+        case BOOLEAN -> app.append(((Boolean) v).booleanValue());
+        case DATE -> app.append((LocalDate) v);
+        case TIMESTAMP -> app.append((LocalDateTime) v);
+        default -> throw new IllegalArgumentException("unsupported column type " + type);
+      }
+    } catch (ClassCastException e) {
+      throw new IllegalArgumentException("row " + row + ", column '" + column
+          + "': value of Java type " + v.getClass().getSimpleName() + " does not fit " + type);
+    }
+  }
+
+  private static String nativeType(ColumnType t) {
+    return switch (t) {
+      case INTEGER -> "BIGINT";
+      case FLOATING, DECIMAL -> "DOUBLE";
+      case STRING -> "VARCHAR";
+      case BOOLEAN -> "BOOLEAN";
+      case DATE -> "DATE";
+      case TIMESTAMP -> "TIMESTAMP";
+      default -> throw new IllegalArgumentException("unsupported column type " + t);
+    };
+  }
+
+  @Override
+  public synchronized TableSchema describe(Source source) {
+    String sql = "DESCRIBE SELECT * FROM " + SqlText.from(source);
+    List<TableSchema.Column> cols = new ArrayList<>();
+    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        String name = rs.getString("column_name");
+        String nativeType = rs.getString("column_type");
+        cols.add(new TableSchema.Column(name, classify(nativeType), nativeType));
+      }
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("source " + SqlText.describe(source)
+          + " cannot be read (does it exist? SQL state " + e.getSQLState() + ")");
+    }
+    return new TableSchema(cols);
+  }
+
+  static ColumnType classify(String nativeType) {
+    String t = nativeType.toUpperCase(Locale.ROOT);
+    if (t.startsWith("DECIMAL") || t.startsWith("NUMERIC")) {
+      return ColumnType.DECIMAL;
+    }
+    return switch (t) {
+      case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+          "UINTEGER", "UBIGINT", "UHUGEINT" -> ColumnType.INTEGER;
+      case "FLOAT", "DOUBLE", "REAL" -> ColumnType.FLOATING;
+      case "VARCHAR" -> ColumnType.STRING;
+      case "BOOLEAN" -> ColumnType.BOOLEAN;
+      case "DATE" -> ColumnType.DATE;
+      default -> t.startsWith("TIMESTAMP") ? ColumnType.TIMESTAMP : ColumnType.OTHER;
+    };
+  }
+
+  @Override
+  public String physicalPlan(BoundedAggregation spec) {
+    SqlPlan plan = new SqlPlan(spec, describe(spec.source()));
+    StringBuilder s = new StringBuilder(plan.mainStatement());
+    for (int i = 0; i < spec.measures().size(); i++) {
+      if (spec.measures().get(i) instanceof Measure.Bins) {
+        s.append(";\n").append(plan.binStatement(i));
+      }
+    }
+    return s.toString();
+  }
+
+  @Override
+  public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
+    SqlPlan plan = new SqlPlan(spec, describe(spec.source()));
+    int m = spec.measures().size();
+    boolean hasBins = spec.measures().stream().anyMatch(x -> x instanceof Measure.Bins);
+    Map<List<Object>, GroupAggregate> held = hasBins ? new LinkedHashMap<>() : null;
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery(plan.mainStatement())) {
+      int g = spec.groupBy().size();
+      while (rs.next()) {
+        List<Object> key = new ArrayList<>(g);
+        for (int i = 1; i <= g; i++) {
+          key.add(rs.getObject(i));
+        }
+        long units = toLong(rs.getObject(g + 1));
+        long rows = toLong(rs.getObject(g + 2));
+        long[] sums = new long[m];
+        long[] counts = new long[m];
+        long[] squares = new long[m];
+        long[][] bins = new long[m][];
+        int col = g + 3;
+        for (int i = 0; i < m; i++) {
+          if (spec.measures().get(i) instanceof Measure.FixedPointSum f) {
+            sums[i] = toLong(rs.getObject(col++));
+            counts[i] = toLong(rs.getObject(col++));
+            if (f.squares()) {
+              squares[i] = toLong(rs.getObject(col++));
+            }
+          } else {
+            bins[i] = new long[((Measure.Bins) spec.measures().get(i)).bins()];
+          }
+        }
+        GroupAggregate agg = new GroupAggregate(key, units, rows, sums, counts, squares, bins);
+        if (held != null) {
+          held.put(agg.key(), agg);
+        } else {
+          sink.accept(agg);
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("bounded aggregation", e);
+    }
+    if (held == null) {
+      return;
+    }
+    for (int i = 0; i < m; i++) {
+      if (!(spec.measures().get(i) instanceof Measure.Bins b)) {
+        continue;
+      }
+      try (Statement st = connection.createStatement();
+          ResultSet rs = st.executeQuery(plan.binStatement(i))) {
+        int g = spec.groupBy().size();
+        while (rs.next()) {
+          List<Object> key = new ArrayList<>(g);
+          for (int j = 1; j <= g; j++) {
+            key.add(rs.getObject(j));
+          }
+          GroupAggregate agg = held.get(java.util.Collections.unmodifiableList(key));
+          if (agg == null) {
+            continue; // not a group of the main statement: cannot happen with equal filters
+          }
+          int cell = (int) toLong(rs.getObject(g + 1));
+          if (cell >= 0 && cell < b.bins()) {
+            agg.bins()[i][cell] += toLong(rs.getObject(g + 2));
+          }
+        }
+      } catch (SQLException e) {
+        throw failure("binned aggregation", e);
+      }
+    }
+    held.values().forEach(sink::accept);
+  }
+
+  /** Runs trusted SQL (data loading); the driver message is kept since no protected data is read. */
+  public synchronized void execute(String sql) {
+    try (Statement st = connection.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("statement failed: " + e.getMessage(), e);
+    }
+  }
+
+  private void run(String sql, String step) {
+    try (Statement st = connection.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw failure(step, e);
+    }
+  }
+
+  private static IllegalStateException failure(String step, SQLException e) {
+    // The driver's message can quote a data value (e.g. a failed cast): withhold it.
+    return new IllegalStateException("DuckDB " + step + " failed (SQL state " + e.getSQLState()
+        + "); the driver's message is withheld because it may contain data values");
+  }
+
+  static long toLong(Object o) {
+    if (o == null) {
+      return 0L;
+    }
+    if (o instanceof BigInteger b) {
+      if (b.bitLength() > 63) {
+        throw new IllegalStateException(
+            "an exact aggregate exceeds the 64-bit range; narrow the clamping bounds");
+      }
+      return b.longValue();
+    }
+    if (o instanceof BigDecimal d) {
+      try {
+        return d.longValueExact();
+      } catch (ArithmeticException e) {
+        throw new IllegalStateException(
+            "an exact aggregate exceeds the 64-bit range; narrow the clamping bounds");
+      }
+    }
+    return ((Number) o).longValue();
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot close DuckDB connection (SQL state "
+          + e.getSQLState() + ")");
+    }
+  }
+}

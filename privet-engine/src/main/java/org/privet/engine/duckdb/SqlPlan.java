@@ -1,0 +1,221 @@
+package org.privet.engine.duckdb;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * Translates a {@link BoundedAggregation} into DuckDB SQL: one main statement (unit and row
+ * counts, fixed-point sums) and one statement per binned measure. The contract implemented here is
+ * the one documented on {@code BoundedAggregation} and argued in
+ * {@code docs/proofs/engine-bounding.md}.
+ */
+final class SqlPlan {
+  private final BoundedAggregation spec;
+  private final TableSchema schema;
+  private final List<String> groups; // __g0, __g1, ...
+
+  SqlPlan(BoundedAggregation spec, TableSchema schema) {
+    this.spec = spec;
+    this.schema = schema;
+    this.groups = IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__g" + i).toList();
+  }
+
+  private boolean unitLevel() {
+    return spec.unitColumn().isPresent();
+  }
+
+  private String groupList() {
+    return String.join(", ", groups);
+  }
+
+  private String groupPrefix() {
+    return groups.isEmpty() ? "" : groupList() + ", ";
+  }
+
+  private String groupByClause() {
+    return groups.isEmpty() ? "" : " GROUP BY " + groupList();
+  }
+
+  private static String x(String column) {
+    return "CAST(" + SqlText.quote(column) + " AS DOUBLE)";
+  }
+
+  private static String clamp(String column, double lower, double upper) {
+    return "LEAST(GREATEST(" + x(column) + ", " + SqlText.dbl(lower) + "), "
+        + SqlText.dbl(upper) + ")";
+  }
+
+  private static String ignoredGuard(String column) {
+    return "CASE WHEN " + SqlText.quote(column) + " IS NULL OR isnan(" + x(column)
+        + ") THEN NULL ELSE ";
+  }
+
+  /** ROUND(clamp(x)·2^k) − center as BIGINT, NULL for NULL/NaN. */
+  static String fixedPoint(Measure.FixedPointSum f) {
+    return ignoredGuard(f.column()) + "CAST(ROUND(" + clamp(f.column(), f.lower(), f.upper())
+        + " * " + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + ") AS BIGINT) - "
+        + f.center() + " END";
+  }
+
+  static String cell(Measure.Bins b) {
+    double perUnit = b.bins() / (b.upper() - b.lower());
+    return ignoredGuard(b.column()) + "LEAST(CAST(FLOOR((" + clamp(b.column(), b.lower(), b.upper())
+        + " - " + SqlText.dbl(b.lower()) + ") * " + SqlText.dbl(perUnit) + ") AS BIGINT), "
+        + (b.bins() - 1) + ") END";
+  }
+
+  /** The WITH clause defining {@code src} (and {@code __keys} for public groups). */
+  private String sourceCte(List<String> valueColumns) {
+    StringBuilder s = new StringBuilder("WITH ");
+    if (spec.publicGroups().isPresent()) {
+      s.append("__keys AS (SELECT * FROM (VALUES ");
+      List<String> rows = new ArrayList<>();
+      for (List<Object> key : spec.publicGroups().get()) {
+        List<String> vals = new ArrayList<>();
+        for (int i = 0; i < key.size(); i++) {
+          vals.add(SqlText.literal(key.get(i), SqlText.column(schema, spec.groupBy().get(i))));
+        }
+        rows.add("(" + String.join(", ", vals) + ")");
+      }
+      s.append(String.join(", ", rows)).append(") AS __t(")
+          .append(IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__k" + i)
+              .collect(Collectors.joining(", ")))
+          .append(")),\n");
+    }
+    s.append("src AS (SELECT ");
+    List<String> cols = new ArrayList<>();
+    spec.unitColumn().ifPresent(u -> cols.add(SqlText.quote(u) + " AS __u"));
+    for (int i = 0; i < groups.size(); i++) {
+      cols.add(SqlText.quote(spec.groupBy().get(i)) + " AS " + groups.get(i));
+    }
+    cols.addAll(valueColumns);
+    if (cols.isEmpty()) {
+      cols.add("1 AS __one");
+    }
+    s.append(String.join(", ", cols)).append(" FROM ").append(SqlText.from(spec.source()));
+    List<String> where = new ArrayList<>();
+    spec.filter().ifPresent(f -> where.add(SqlText.filter(f, schema)));
+    spec.unitColumn().ifPresent(u -> where.add(SqlText.quote(u) + " IS NOT NULL"));
+    if (spec.publicGroups().isPresent()) {
+      where.add("EXISTS (SELECT 1 FROM __keys WHERE "
+          + IntStream.range(0, groups.size()).mapToObj(i -> "__k" + i + " IS NOT DISTINCT FROM "
+              + SqlText.quote(spec.groupBy().get(i))).collect(Collectors.joining(" AND ")) + ")");
+    }
+    if (!where.isEmpty()) {
+      s.append(" WHERE ").append(String.join(" AND ", where));
+    }
+    return s.append(")").toString();
+  }
+
+  private String selectionOrder() {
+    String salt = "CAST(" + spec.salt() + " AS BIGINT)";
+    return "hash(__u, " + groupPrefix() + salt + ")" + (groups.isEmpty() ? "" : ", " + groupList());
+  }
+
+  String mainStatement() {
+    List<String> values = new ArrayList<>();
+    List<Measure> ms = spec.measures();
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        values.add("(" + fixedPoint(f) + ") AS __v" + i);
+      }
+    }
+    StringBuilder s = new StringBuilder(sourceCte(values)).append(",\n");
+    if (!unitLevel()) {
+      s.append("agg AS (SELECT ").append(groupPrefix()).append("COUNT(*) AS __units, ")
+          .append("COUNT(*) AS __rows");
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          s.append(", SUM(__v").append(i).append(") AS __s").append(i)
+              .append(", COUNT(__v").append(i).append(") AS __c").append(i);
+          if (f.squares()) {
+            s.append(", SUM(CAST(__v").append(i).append(" AS HUGEINT) * __v").append(i)
+                .append(") AS __q").append(i);
+          }
+        }
+      }
+      s.append(" FROM src").append(groupByClause()).append(")\n");
+    } else {
+      long l = spec.lInf();
+      s.append("pairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          s.append(", SUM(__v").append(i).append(") AS __s").append(i)
+              .append(", COUNT(__v").append(i).append(") AS __c").append(i);
+          if (f.squares()) {
+            s.append(", SUM(CAST(__v").append(i).append(" AS HUGEINT) * __v").append(i)
+                .append(") AS __q").append(i);
+          }
+        }
+      }
+      s.append(" FROM src GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList())
+          .append("),\n");
+      s.append("kept AS (SELECT ").append(groupPrefix()).append("LEAST(__n, ").append(l)
+          .append(") AS __n");
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __s")
+              .append(i).append(" ELSE (__s").append(i).append(" * ").append(l).append(") // __c")
+              .append(i).append(" END AS __s").append(i);
+          s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
+          if (f.squares()) {
+            s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __q")
+                .append(i).append(" ELSE (__q").append(i).append(" * ").append(l)
+                .append(") // __c").append(i).append(" END AS __q").append(i);
+          }
+        }
+      }
+      s.append(" FROM pairs");
+      if (!groups.isEmpty()) {
+        s.append(" QUALIFY ROW_NUMBER() OVER (PARTITION BY __u ORDER BY ")
+            .append(selectionOrder()).append(") <= ").append(spec.l0());
+      }
+      s.append("),\n");
+      s.append("agg AS (SELECT ").append(groupPrefix())
+          .append("COUNT(*) AS __units, SUM(__n) AS __rows");
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          s.append(", SUM(__s").append(i).append(") AS __s").append(i)
+              .append(", SUM(__c").append(i).append(") AS __c").append(i);
+          if (f.squares()) {
+            s.append(", SUM(__q").append(i).append(") AS __q").append(i);
+          }
+        }
+      }
+      s.append(" FROM kept").append(groupByClause()).append(")\n");
+    }
+    s.append("SELECT ").append(groupPrefix()).append("__units, __rows");
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        s.append(", __s").append(i).append(", __c").append(i);
+        if (f.squares()) {
+          s.append(", __q").append(i);
+        }
+      }
+    }
+    return s.append(" FROM agg").toString();
+  }
+
+  String binStatement(int index) {
+    Measure.Bins b = (Measure.Bins) spec.measures().get(index);
+    String cte = sourceCte(List.of("(" + cell(b) + ") AS __b"));
+    if (!unitLevel()) {
+      return cte + "\nSELECT " + groupPrefix() + "__b, COUNT(*) FROM src WHERE __b IS NOT NULL"
+          + " GROUP BY " + groupPrefix() + "__b";
+    }
+    String salt = "CAST(" + spec.salt() + " AS BIGINT)";
+    String partition = "__u" + (groups.isEmpty() ? "" : ", " + groupList());
+    String groupRank = groups.isEmpty() ? "1"
+        : "DENSE_RANK() OVER (PARTITION BY __u ORDER BY " + selectionOrder() + ")";
+    return cte + ",\nranked AS (SELECT " + groupPrefix() + "__b, " + groupRank + " AS __gr, "
+        + "ROW_NUMBER() OVER (PARTITION BY " + partition + " ORDER BY (__b IS NULL), "
+        + "hash(__u, __b, " + salt + "), __b) AS __rr FROM src)\n"
+        + "SELECT " + groupPrefix() + "__b, COUNT(*) FROM ranked WHERE __b IS NOT NULL AND __gr <= "
+        + spec.l0() + " AND __rr <= " + spec.lInf() + " GROUP BY " + groupPrefix() + "__b";
+  }
+}

@@ -1,0 +1,49 @@
+package org.privet.engine.spi;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.privet.engine.Filter;
+import org.privet.engine.Source;
+
+/**
+ * The exact transformation a backend must perform; the engine's sensitivity bounds rely on it
+ * (argument: {@code docs/proofs/engine-bounding.md}). In order:
+ *
+ * <ol>
+ *   <li>Read {@code source}; keep rows where {@code filter} is true; if {@code unitColumn} is
+ *       present drop rows whose unit is NULL; if {@code publicGroups} is present drop rows whose
+ *       group key is not listed (NULL equals NULL here).
+ *   <li>Row-level ({@code unitColumn} empty): every row is its own unit with L0 = L∞ = 1.
+ *   <li>Unit-level: form (unit, group) pairs. For each unit keep the {@code l0} pairs with the
+ *       smallest {@code hash(unit, group key, salt)} (ties broken by the group key); the choice
+ *       therefore depends only on that unit's own rows. Within a pair, row counts are capped at
+ *       {@code lInf} and value measures bounded as documented on {@link Measure}.
+ *   <li>Aggregate the kept pairs per group exactly.
+ * </ol>
+ *
+ * @param source where rows come from
+ * @param filter row filter, if any
+ * @param unitColumn privacy-unit column, empty for row-level units
+ * @param groupBy group columns (may be empty: one group)
+ * @param publicGroups listed group keys (values already typed for their columns), if public
+ * @param l0 max groups per unit
+ * @param lInf max rows per unit per group
+ * @param salt per-query random salt for hash-based selection
+ * @param measures value measures
+ */
+public record BoundedAggregation(Source source, Optional<Filter> filter, Optional<String> unitColumn,
+    List<String> groupBy, Optional<List<List<Object>>> publicGroups, int l0, int lInf, long salt,
+    List<Measure> measures) {
+  public BoundedAggregation {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(filter, "filter");
+    Objects.requireNonNull(unitColumn, "unitColumn");
+    groupBy = List.copyOf(groupBy);
+    Objects.requireNonNull(publicGroups, "publicGroups");
+    measures = List.copyOf(measures);
+    if (l0 < 1 || lInf < 1) {
+      throw new IllegalArgumentException("l0 and lInf must be positive");
+    }
+  }
+}

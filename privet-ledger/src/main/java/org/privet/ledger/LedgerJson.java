@@ -1,0 +1,191 @@
+package org.privet.ledger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.NeighbouringRelation;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Zcdp;
+
+/**
+ * The JSON form of ledger values, used both by the store and by {@code --format json} output, so
+ * that what scripts read is what the ledger keeps. Doubles are written in their shortest
+ * round-tripping form, so a stored cost reads back bit for bit.
+ */
+public final class LedgerJson {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private LedgerJson() {}
+
+  /** {@code {"measure":"pure","epsilon":…}}, {@code "approx"} with δ, or {@code "zcdp"} with ρ. */
+  public static ObjectNode privacyLoss(PrivacyLoss loss) {
+    ObjectNode n = MAPPER.createObjectNode();
+    if (loss instanceof PureDp p) {
+      n.put("measure", "pure").put("epsilon", p.epsilon());
+    } else if (loss instanceof ApproxDp a) {
+      n.put("measure", "approx").put("epsilon", a.epsilon()).put("delta", a.delta());
+    } else if (loss instanceof Zcdp z) {
+      n.put("measure", "zcdp").put("rho", z.rho());
+    } else {
+      throw new IllegalArgumentException("the ledger cannot store privacy loss " + loss);
+    }
+    return n;
+  }
+
+  static PrivacyLoss readPrivacyLoss(JsonNode n) {
+    String measure = n.path("measure").asText();
+    return switch (measure) {
+      case "pure" -> new PureDp(n.get("epsilon").asDouble());
+      case "approx" -> new ApproxDp(n.get("epsilon").asDouble(), n.get("delta").asDouble());
+      case "zcdp" -> new Zcdp(n.get("rho").asDouble());
+      default -> throw new IllegalStateException("unknown privacy measure in the ledger: " + measure);
+    };
+  }
+
+  static ArrayNode privacyLosses(List<? extends PrivacyLoss> losses) {
+    ArrayNode a = MAPPER.createArrayNode();
+    losses.forEach(l -> a.add(privacyLoss(l)));
+    return a;
+  }
+
+  static List<PrivacyLoss> readPrivacyLosses(JsonNode a) {
+    List<PrivacyLoss> out = new ArrayList<>();
+    a.forEach(n -> out.add(readPrivacyLoss(n)));
+    return out;
+  }
+
+  /** A dataset's registration. */
+  public static ObjectNode dataset(DatasetSpec spec) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("name", spec.name());
+    n.put("source", spec.source());
+    n.put("format", spec.format().name().toLowerCase(java.util.Locale.ROOT));
+    ObjectNode csv = n.putObject("csv");
+    csv.put("header", spec.csv().header());
+    csv.put("delimiter", spec.csv().delimiter());
+    spec.csv().columns().forEach(csv.putArray("columns")::add);
+    csv.put("nullString", spec.csv().nullString());
+    if (spec.privacyUnit().isRow()) {
+      n.putNull("privacyUnit");
+    } else {
+      n.put("privacyUnit", spec.privacyUnit().columnName().orElseThrow());
+    }
+    n.put("relation", spec.relation().name());
+    n.set("budget", privacyLoss(spec.budget()));
+    n.put("accountant", spec.accountant().cliName());
+    ObjectNode bounds = n.putObject("bounds");
+    spec.publicMetadata().bounds().forEach(
+        (col, b) -> bounds.putArray(col).add(b.lower()).add(b.upper()));
+    ObjectNode keys = n.putObject("publicKeys");
+    spec.publicMetadata().publicKeys().forEach((col, ks) -> {
+      ArrayNode a = keys.putArray(col);
+      ks.forEach(a::add);
+    });
+    return n;
+  }
+
+  static DatasetSpec readDataset(JsonNode n) {
+    Map<String, ColumnBounds> bounds = new LinkedHashMap<>();
+    n.path("bounds").fields().forEachRemaining(
+        e -> bounds.put(e.getKey(), new ColumnBounds(e.getValue().get(0).asDouble(), e.getValue().get(1).asDouble())));
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    n.path("publicKeys").fields().forEachRemaining(e -> {
+      List<String> ks = new ArrayList<>();
+      e.getValue().forEach(k -> ks.add(k.asText()));
+      keys.put(e.getKey(), ks);
+    });
+    JsonNode unit = n.get("privacyUnit");
+    JsonNode csv = n.get("csv");
+    List<String> columns = new ArrayList<>();
+    csv.path("columns").forEach(c -> columns.add(c.asText()));
+    CsvOptions csvOptions = new CsvOptions(csv.get("header").asBoolean(),
+        csv.get("delimiter").asText(), columns, csv.get("nullString").asText());
+    return new DatasetSpec(
+        n.get("name").asText(),
+        n.get("source").asText(),
+        SourceFormat.valueOf(n.get("format").asText().toUpperCase(java.util.Locale.ROOT)),
+        csvOptions,
+        unit == null || unit.isNull() ? PrivacyUnit.row() : PrivacyUnit.column(unit.asText()),
+        NeighbouringRelation.valueOf(n.get("relation").asText()),
+        readPrivacyLoss(n.get("budget")),
+        AccountantKind.parse(n.get("accountant").asText()),
+        new PublicMetadata(bounds, keys));
+  }
+
+  /** One charge of the history. */
+  public static ObjectNode charge(Charge c) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("id", c.id());
+    n.put("dataset", c.dataset());
+    n.put("analyst", c.analyst());
+    n.put("time", c.time().toString());
+    n.put("query", c.query());
+    n.set("cost", privacyLosses(c.cost()));
+    n.set("spent", privacyLoss(c.spent()));
+    n.set("analystSpent", privacyLoss(c.analystSpent()));
+    return n;
+  }
+
+  /** A history as a JSON array, oldest first. */
+  public static ArrayNode charges(List<Charge> charges) {
+    ArrayNode a = MAPPER.createArrayNode();
+    charges.forEach(c -> a.add(charge(c)));
+    return a;
+  }
+
+  /** A budget status. */
+  public static ObjectNode status(BudgetStatus s) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("dataset", s.dataset());
+    if (s.analyst().isPresent()) {
+      n.put("analyst", s.analyst().get());
+    } else {
+      n.putNull("analyst");
+    }
+    n.put("accountant", s.accountant().cliName());
+    n.set("total", privacyLoss(s.total()));
+    n.set("spent", privacyLoss(s.spent()));
+    n.set("remaining", privacyLoss(s.remaining()));
+    n.put("charges", s.charges());
+    return n;
+  }
+
+  /** Compact JSON text of a node. */
+  public static String write(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Indented JSON text of a node. */
+  public static String writePretty(JsonNode node) {
+    try {
+      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static JsonNode read(String text) {
+    try {
+      return MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("corrupt JSON in the ledger store", e);
+    }
+  }
+
+  static Instant readTime(String text) {
+    return Instant.parse(text);
+  }
+}

@@ -1,0 +1,145 @@
+package org.privet.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.accounting.ApproxDp;
+import org.privet.testing.SeededRandomSource;
+
+/**
+ * Several JVMs charging one workspace at once, and JVMs killed with SIGKILL at random points:
+ * the total never exceeds the budget, and every released answer has its committed charge.
+ */
+class MultiProcessLedgerTest {
+  @TempDir Path dir;
+
+  private void register(Path workspace, double epsilon) {
+    try (Ledger ledger = Ledger.open(workspace)) {
+      ledger.register(DatasetSpec.builder().name("tiny").source("/data/tiny.csv")
+          .privacyUnit(PrivacyUnit.column("id")).budget(new ApproxDp(epsilon, 0)).build());
+    }
+  }
+
+  private static Process start(Path workspace, String analyst, double epsilon, int max, Path released)
+      throws IOException {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    return new ProcessBuilder(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-cp", cp, ChargingProcess.class.getName(),
+        workspace.toString(), "tiny", analyst, Double.toString(epsilon), Integer.toString(max),
+        released.toString())
+        .redirectErrorStream(true)
+        .redirectOutput(workspace.resolveSibling(analyst + ".log").toFile())
+        .start();
+  }
+
+  /** Complete lines "id analyst n" of the released files, keyed by charge id. */
+  private static Map<Long, String> released(List<Path> files) throws IOException {
+    Map<Long, String> out = new HashMap<>();
+    for (Path f : files) {
+      if (!Files.exists(f)) {
+        continue;
+      }
+      String text = Files.readString(f, StandardCharsets.UTF_8);
+      int end = text.lastIndexOf('\n');
+      if (end < 0) {
+        continue;
+      }
+      for (String line : text.substring(0, end).split("\n")) {
+        String[] parts = line.split(" ");
+        String previous = out.put(Long.parseLong(parts[0]), parts[1] + " #" + parts[2]);
+        assertEquals(null, previous, "charge id released twice: " + line);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void charge_eightProcessesOnATinyBudget_neverJointlyExceedIt() throws Exception {
+    Path workspace = dir.resolve("ws");
+    register(workspace, 1.0);
+    List<Process> processes = new ArrayList<>();
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      Path f = dir.resolve("released-" + i);
+      files.add(f);
+      // 8 processes x 6 attempts of 1/16 = 3 times the budget (exactly 16 charges fit).
+      processes.add(start(workspace, "analyst" + i, 0.0625, 6, f));
+    }
+    for (Process p : processes) {
+      assertTrue(p.waitFor(90, TimeUnit.SECONDS), "a charging process hung");
+      assertEquals(0, p.exitValue(), "a charging process failed");
+    }
+    try (Ledger ledger = Ledger.open(workspace)) {
+      List<Charge> history = ledger.history("tiny");
+      assertEquals(16, history.size(), "exactly the budget's worth of charges commits");
+      ApproxDp spent = (ApproxDp) ledger.status("tiny").spent();
+      assertTrue(spent.epsilon() <= 1.0, "spent " + spent);
+      Map<Long, String> released = released(files);
+      assertEquals(16, released.size());
+      for (Charge c : history) {
+        assertEquals(c.analyst() + " #" + c.query().substring(c.query().indexOf('#') + 1),
+            released.get(c.id()), "charge " + c.id() + " has no matching release");
+      }
+    }
+  }
+
+  @Test
+  void charge_processesKilledAtRandomPoints_leaveAConsistentLedger() throws Exception {
+    Path workspace = dir.resolve("ws");
+    register(workspace, 1_000_000.0);
+    SeededRandomSource random = new SeededRandomSource(20261125L);
+    List<Path> files = new ArrayList<>();
+    int round = 0;
+    for (; round < 4; round++) {
+      List<Process> processes = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        Path f = dir.resolve("released-" + round + "-" + i);
+        files.add(f);
+        processes.add(start(workspace, "r" + round + "p" + i, 0.0625, 1_000_000, f));
+      }
+      for (Process p : processes) {
+        // Kill each 0.3 s to 1 s after the previous one: some before the ledger opens, most mid-charging.
+        Thread.sleep(300 + random.nextLong(2000) / 3);
+        p.destroyForcibly(); // SIGKILL on Unix
+      }
+      for (Process p : processes) {
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+      }
+    }
+    try (SqliteLedgerStore store = new SqliteLedgerStore(workspace.resolve(Ledger.DATABASE_FILE));
+        Ledger ledger = Ledger.using(store)) {
+      assertEquals("ok", store.pragma("integrity_check"));
+      List<Charge> history = ledger.history("tiny");
+      Map<Long, String> released = released(files);
+      assertTrue(released.size() > 0, "no process got to release anything; the test shows nothing");
+      Map<Long, Charge> byId = new HashMap<>();
+      history.forEach(c -> byId.put(c.id(), c));
+      for (Map.Entry<Long, String> r : released.entrySet()) {
+        Charge c = byId.get(r.getKey());
+        assertTrue(c != null, "released answer without a committed charge: " + r.getValue());
+        assertEquals(r.getValue(), c.analyst() + " #" + c.query().substring(c.query().indexOf('#') + 1));
+      }
+      // No committed charge is lost or rolled back: ids are dense and the stored running spend
+      // agrees with a fresh composition of the history.
+      for (int i = 0; i < history.size(); i++) {
+        assertEquals(i + 1, history.get(i).id(), "gap in the charge sequence");
+      }
+      assertTrue(history.size() >= released.size());
+      assertTrue(history.size() - released.size() <= 4 * 3,
+          "at most one unreleased (killed after commit) charge per process");
+      assertEquals(history.get(history.size() - 1).spent(), ledger.status("tiny").spent());
+    }
+  }
+}
