@@ -18,6 +18,12 @@ final class EventMeasures {
     if (event instanceof PureDp p) {
       return p.toApproxDp();
     }
+    if (event instanceof MechanismLoss m && !Double.isNaN(m.pureEpsilon())) {
+      return new ApproxDp(m.pureEpsilon(), 0.0);
+    }
+    if (event instanceof PoissonSubsampled s) {
+      return s.amplifiedApproxDp();
+    }
     return null;
   }
 
@@ -26,8 +32,17 @@ final class EventMeasures {
     if (event instanceof Zcdp z) {
       return z.rho();
     }
+    if (event instanceof MechanismLoss m) {
+      return m.zcdpRho();
+    }
+    if (event instanceof PoissonSubsampled s && s.base() instanceof MechanismLoss m) {
+      // Subsampling never hurts: Rényi divergence is jointly quasi-convex, so the mixture pair is
+      // bounded by the base pair at every order (van Erven & Harremoës 2014, Thm. 13).
+      return m.zcdpRho();
+    }
     throw new IllegalArgumentException(
-        accountant + " does not support events of type " + event.getClass().getSimpleName());
+        accountant + " does not support events of type " + event.getClass().getSimpleName()
+            + (event instanceof RdpCurve ? " (use RdpAccountant)" : ""));
   }
 
   /** Builds an ApproxDp from upward-rounded totals, failing loudly if δ reaches 1 or ε overflows. */

@@ -70,4 +70,12 @@ final class Normal {
     }
     return 1.0 / f;
   }
+
+  /** ln erfc(x), accurate also where erfc(x) underflows. */
+  static double logErfc(double x) {
+    if (x < 2.0) {
+      return Math.log(erfc(x));
+    }
+    return -x * x - 0.5 * Math.log(Math.PI) + Math.log(continuedFraction(x));
+  }
 }

@@ -43,6 +43,25 @@ public final class RenyiConversion {
   }
 
   /**
+   * Mironov's original conversion ε = min over orders of τ + ln(1/δ)/(α − 1) (Mironov 2017, Prop.
+   * 3), which older accountants (TF Privacy, Opacus before 1.4) report; kept to reproduce published
+   * numbers. Never smaller than {@link #epsilon}.
+   */
+  public static double classicEpsilon(double[] orders, double[] rdp, double delta) {
+    checkCurve(orders, rdp);
+    if (Double.isNaN(delta) || delta <= 0 || delta >= 1) {
+      throw new IllegalArgumentException("delta must be in (0, 1) to convert Renyi DP, was " + delta);
+    }
+    double logInv = -Math.log(delta);
+    double best = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < orders.length; i++) {
+      double t = orders[i] - 1.0;
+      best = Math.min(best, UpwardRounding.withMargin(rdp[i] + logInv / t, rdp[i] + logInv / t));
+    }
+    return best;
+  }
+
+  /**
    * The smallest δ over the given orders at which an RDP curve gives (ε, δ)-DP (capped at 1).
    */
   public static double delta(double[] orders, double[] rdp, double epsilon) {

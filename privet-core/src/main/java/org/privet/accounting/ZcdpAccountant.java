@@ -33,11 +33,10 @@ public final class ZcdpAccountant implements Accountant {
     double rho = 0.0;
     double deltaSum = 0.0;
     for (PrivacyLoss event : events) {
-      if (event instanceof ApproxDp a) {
+      ApproxDp a = EventMeasures.asApproxDpIfDirect(event);
+      if (a != null) {
         rho = UpwardRounding.add(rho, halfSquare(a.epsilon()));
         deltaSum = UpwardRounding.add(deltaSum, a.delta());
-      } else if (event instanceof PureDp p) {
-        rho = UpwardRounding.add(rho, halfSquare(p.epsilon()));
       } else {
         rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
       }
@@ -49,10 +48,9 @@ public final class ZcdpAccountant implements Accountant {
   public double totalRho(List<? extends PrivacyLoss> events) {
     double rho = 0.0;
     for (PrivacyLoss event : events) {
-      if (event instanceof ApproxDp a) {
+      ApproxDp a = EventMeasures.asApproxDpIfDirect(event);
+      if (a != null) {
         rho = UpwardRounding.add(rho, halfSquare(a.epsilon()));
-      } else if (event instanceof PureDp p) {
-        rho = UpwardRounding.add(rho, halfSquare(p.epsilon()));
       } else {
         rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
       }

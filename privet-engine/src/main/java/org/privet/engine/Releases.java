@@ -1,8 +1,10 @@
 package org.privet.engine;
 
 import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
 import org.privet.mechanisms.ConfidenceInterval;
 import org.privet.mechanisms.DiscreteGaussianMechanism;
+import org.privet.mechanisms.ExponentialMechanism;
 import org.privet.mechanisms.GeometricMechanism;
 import org.privet.random.RandomSource;
 
@@ -87,20 +89,31 @@ final class Releases {
 
   /** The exponential-mechanism quantile run once per group with ε/L0. */
   static final class Quantile {
-    int select(double[] utilities) {
-      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+    private final ExponentialMechanism mechanism;
+    private final int l0;
+
+    private Quantile(ExponentialMechanism mechanism, int l0) {
+      this.mechanism = mechanism;
+      this.l0 = l0;
     }
 
+    int select(double[] utilities) {
+      return mechanism.select(utilities);
+    }
+
+    /** The loss over the ≤ L0 groups one unit touches (basic composition), rounded up. */
     PrivacyLoss privacyLossOverGroups() {
-      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+      return new PureDp(Math.nextUp(mechanism.privacyLoss().epsilon() * l0));
     }
 
     double rankErrorBound(int candidates, double beta) {
-      throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+      return mechanism.utilityErrorBound(candidates, beta);
     }
   }
 
   static Quantile quantile(Slot s, RandomSource random) {
-    throw new UnsupportedOperationException("quantiles: ExponentialMechanism not merged yet");
+    ExponentialMechanism m = ExponentialMechanism.builder().epsilon(s.epsilon() / s.l0())
+        .sensitivity(s.sensitivity()).monotone(false).randomSource(random).build();
+    return new Quantile(m, s.l0());
   }
 }
