@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       DatasetCommand.class,
       BudgetCommand.class,
+      QueryCommand.class,
+      DemoCommand.class,
       org.privet.cli.mech.MechCommand.class,
     })
 public final class PrivetCommand implements Runnable {
