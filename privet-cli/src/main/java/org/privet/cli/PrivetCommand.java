@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       DatasetCommand.class,
       BudgetCommand.class,
       org.privet.cli.mech.MechCommand.class,
+      org.privet.cli.account.AccountCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 
