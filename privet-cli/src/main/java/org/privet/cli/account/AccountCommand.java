@@ -154,13 +154,11 @@ public final class AccountCommand implements Runnable {
         throw new IllegalStateException(e);
       }
     } else {
+      String lastKey = targetEpsilon != null ? "noise_multiplier" : "epsilon";
       for (Map.Entry<String, Object> e : out.entrySet()) {
-        if (!e.getKey().equals("epsilon") && !e.getKey().equals("noise_multiplier")) {
+        if (!e.getKey().equals(lastKey)) {
           w.println(e.getKey() + ": " + e.getValue());
         }
-      }
-      if (targetEpsilon != null) {
-        w.println("epsilon: " + out.get("epsilon"));
       }
       w.println(last);
     }
