@@ -1,0 +1,204 @@
+package org.privet.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.privet.engine.Budget;
+import org.privet.engine.NoiseKind;
+
+/**
+ * The validated {@code WITH DIFFERENTIAL_PRIVACY OPTIONS (...)} of one query. Names and meanings
+ * follow BigQuery's differential privacy clause where it has them ({@code epsilon}, {@code delta},
+ * {@code max_groups_contributed}, {@code privacy_unit_column}, {@code group_selection_strategy});
+ * {@code rho}, {@code max_rows_per_group}, {@code public_groups} and {@code noise} are Privet's.
+ *
+ * @param budget the query's total budget
+ * @param maxGroupsContributed L0, or 0 when not given
+ * @param maxRowsPerGroup L∞, or 0 when not given
+ * @param privacyUnitColumn the written privacy unit column, or null when not given
+ * @param publicGroupsRequested whether {@code group_selection_strategy = PUBLIC_GROUPS} or
+ *     {@code public_groups} was given
+ * @param publicGroups the keys from {@code public_groups}, or null when not given
+ * @param noise the noise family
+ * @param offsets where each given option's value starts in the user's text
+ */
+record DpOptions(
+    Budget budget,
+    int maxGroupsContributed,
+    int maxRowsPerGroup,
+    String privacyUnitColumn,
+    boolean publicGroupsRequested,
+    List<List<Object>> publicGroups,
+    NoiseKind noise,
+    Map<String, Integer> offsets) {
+
+  static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
+      "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
+      "noise");
+  static final int MAX_CONTRIBUTIONS = 1_000_000;
+  static final int MAX_PUBLIC_GROUPS = 100_000;
+
+  /** Validates the raw options (ranges, types, conflicts), refusing with positions. */
+  static DpOptions from(PreparedQuery q) {
+    SourceText src = q.source();
+    Map<String, OptionValue> opts = q.options();
+    for (Map.Entry<String, Integer> e : q.optionKeyOffsets().entrySet()) {
+      if (!NAMES.contains(e.getKey())) {
+        throw src.error(e.getValue(), "unknown option '" + e.getKey() + "'; known options: "
+            + String.join(", ", NAMES.stream().sorted().toList()));
+      }
+    }
+    Map<String, Integer> offsets = new java.util.LinkedHashMap<>();
+    opts.forEach((k, v) -> offsets.put(k, v.offset()));
+
+    OptionValue eps = opts.get("epsilon");
+    OptionValue rho = opts.get("rho");
+    OptionValue delta = opts.get("delta");
+    Budget budget;
+    if (rho != null) {
+      if (eps != null || delta != null) {
+        throw src.error(rho.offset(), "give either epsilon (with optional delta) or rho, not both");
+      }
+      budget = Budget.zcdp(positive(src, "rho", rho));
+    } else {
+      if (eps == null) {
+        throw src.error(q.selectOffset(), "the epsilon option is required, e.g. OPTIONS (epsilon = 1,"
+            + " delta = 1e-6)");
+      }
+      double e = positive(src, "epsilon", eps);
+      double d = 0;
+      if (delta != null) {
+        d = number(src, "delta", delta);
+        if (!(d >= 0 && d < 1)) {
+          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+        }
+      }
+      budget = Budget.approx(e, d);
+    }
+    int l0 = integer(src, "max_groups_contributed", opts.get("max_groups_contributed"));
+    int linf = integer(src, "max_rows_per_group", opts.get("max_rows_per_group"));
+
+    String unit = null;
+    OptionValue u = opts.get("privacy_unit_column");
+    if (u != null) {
+      if (u.kind() != OptionValue.Kind.IDENTIFIER && u.kind() != OptionValue.Kind.STRING) {
+        throw src.error(u.offset(), "privacy_unit_column must be a column name");
+      }
+      unit = u.text();
+    }
+
+    boolean publicRequested = false;
+    OptionValue strategy = opts.get("group_selection_strategy");
+    if (strategy != null) {
+      String s = word(src, "group_selection_strategy", strategy);
+      if (s.equals("PUBLIC_GROUPS")) {
+        publicRequested = true;
+      } else if (!s.equals("LAPLACE_THRESHOLD")) {
+        throw src.error(strategy.offset(), "group_selection_strategy must be LAPLACE_THRESHOLD"
+            + " (private selection) or PUBLIC_GROUPS");
+      }
+    }
+    List<List<Object>> groups = null;
+    OptionValue pg = opts.get("public_groups");
+    if (pg != null) {
+      if (strategy != null && !publicRequested) {
+        throw src.error(pg.offset(), "public_groups conflicts with group_selection_strategy ="
+            + " LAPLACE_THRESHOLD");
+      }
+      publicRequested = true;
+      groups = publicGroups(src, pg);
+    }
+
+    NoiseKind noise = NoiseKind.AUTO;
+    OptionValue n = opts.get("noise");
+    if (n != null) {
+      String s = word(src, "noise", n);
+      try {
+        noise = NoiseKind.valueOf(s);
+      } catch (IllegalArgumentException e) {
+        throw src.error(n.offset(), "noise must be AUTO, LAPLACE or GAUSSIAN");
+      }
+    }
+    return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, Map.copyOf(offsets));
+  }
+
+  private static double number(SourceText src, String name, OptionValue v) {
+    if (v.kind() != OptionValue.Kind.NUMBER) {
+      throw src.error(v.offset(), name + " must be a number, was a " + v.describe());
+    }
+    return v.number();
+  }
+
+  private static double positive(SourceText src, String name, OptionValue v) {
+    double x = number(src, name, v);
+    if (!(x > 0) || Double.isInfinite(x)) {
+      throw src.error(v.offset(), name + " must be a finite number > 0, was " + v.text());
+    }
+    if (x < Budget.MIN_EPSILON) {
+      throw src.error(v.offset(), name + " must be at least 2^-50, was " + v.text());
+    }
+    return x;
+  }
+
+  private static int integer(SourceText src, String name, OptionValue v) {
+    if (v == null) {
+      return 0;
+    }
+    double x = number(src, name, v);
+    if (!v.isIntegral() || x < 1 || x > MAX_CONTRIBUTIONS) {
+      throw src.error(v.offset(), name + " must be an integer in [1, " + MAX_CONTRIBUTIONS
+          + "], was " + v.text());
+    }
+    return (int) x;
+  }
+
+  private static String word(SourceText src, String name, OptionValue v) {
+    if (v.kind() != OptionValue.Kind.IDENTIFIER && v.kind() != OptionValue.Kind.STRING) {
+      throw src.error(v.offset(), name + " must be a name, was a " + v.describe());
+    }
+    return v.text().toUpperCase(Locale.ROOT);
+  }
+
+  /**
+   * {@code public_groups = ('a', 'b')} (one GROUP BY column) or {@code (('a', 1), ('b', 2))}
+   * (several). Each key is a list with one value per GROUP BY column.
+   */
+  private static List<List<Object>> publicGroups(SourceText src, OptionValue v) {
+    if (v.kind() != OptionValue.Kind.TUPLE || v.items().isEmpty()) {
+      throw src.error(v.offset(), "public_groups must be a non-empty list, e.g. ('a', 'b') or"
+          + " (('a', 1), ('b', 2))");
+    }
+    if (v.items().size() > MAX_PUBLIC_GROUPS) {
+      throw src.error(v.offset(), "public_groups may list at most " + MAX_PUBLIC_GROUPS + " keys");
+    }
+    List<List<Object>> keys = new ArrayList<>();
+    Set<List<Object>> seen = new java.util.HashSet<>();
+    for (OptionValue item : v.items()) {
+      List<Object> key = new ArrayList<>();
+      if (item.kind() == OptionValue.Kind.TUPLE) {
+        for (OptionValue part : item.items()) {
+          key.add(keyValue(src, part));
+        }
+      } else {
+        key.add(keyValue(src, item));
+      }
+      if (!seen.add(key)) {
+        throw src.error(item.offset(), "public_groups lists a key twice");
+      }
+      keys.add(java.util.Collections.unmodifiableList(key));
+    }
+    return List.copyOf(keys);
+  }
+
+  private static Object keyValue(SourceText src, OptionValue v) {
+    if (v.kind() == OptionValue.Kind.TUPLE) {
+      throw src.error(v.offset(), "public_groups keys cannot nest lists");
+    }
+    if (v.kind() == OptionValue.Kind.NUMBER && !Double.isFinite(v.number())) {
+      throw src.error(v.offset(), "public_groups values must be finite");
+    }
+    return v.asKey();
+  }
+}

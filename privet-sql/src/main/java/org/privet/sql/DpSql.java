@@ -1,0 +1,35 @@
+package org.privet.sql;
+
+import java.util.Objects;
+
+/**
+ * The entry point of Privet's DP SQL dialect, modelled on BigQuery's differential privacy clause:
+ *
+ * <pre>{@code
+ * SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6, max_groups_contributed = 1)
+ *   education, COUNT(*) AS n, AVG(hours_per_week, contribution_bounds_per_group => (0, 100)) AS hours
+ * FROM adult WHERE age >= 18 GROUP BY education ORDER BY n DESC LIMIT 5
+ * }</pre>
+ *
+ * <p>{@link #parse} validates the whole query and compiles it into an engine query before anything
+ * runs, so a refused query reads no data and charges nothing. The dialect is documented in {@code
+ * docs/sql.md}.
+ */
+public final class DpSql {
+  private DpSql() {}
+
+  /**
+   * Parses, validates and compiles one DP SQL statement.
+   *
+   * @param sql the query text (optionally starting with {@code EXPLAIN})
+   * @param catalog resolves the dataset named in FROM
+   * @return the compiled statement
+   * @throws DpSqlException if the query is refused (message: {@code line L, column C: reason};
+   *     never a value from the data)
+   */
+  public static DpStatement parse(String sql, DatasetCatalog catalog) {
+    Objects.requireNonNull(catalog, "catalog");
+    PreparedQuery prepared = DpClauseParser.prepare(sql);
+    return SelectCompiler.compile(prepared, catalog);
+  }
+}

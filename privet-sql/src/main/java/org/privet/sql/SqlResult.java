@@ -1,0 +1,32 @@
+package org.privet.sql;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.privet.engine.Receipt;
+
+/**
+ * The released answer of a DP SQL query, after post-processing (column order, ORDER BY, LIMIT,
+ * OFFSET). A cell of a group-key column holds the key value (String, Long, Double, Boolean,
+ * LocalDate, ... or null); a cell of an aggregate column holds an {@link org.privet.engine.Estimate}
+ * (noisy value and confidence interval).
+ *
+ * @param columns the columns in SELECT order
+ * @param rows the released rows
+ * @param receipt what the engine charged for the query
+ */
+public record SqlResult(List<OutputColumn> columns, List<List<Object>> rows, Receipt receipt) {
+  public SqlResult {
+    columns = List.copyOf(columns);
+    List<List<Object>> copy = new ArrayList<>(rows.size());
+    for (List<Object> r : rows) {
+      copy.add(Collections.unmodifiableList(new ArrayList<>(r)));
+    }
+    rows = Collections.unmodifiableList(copy);
+  }
+
+  /** The column names in SELECT order. */
+  public List<String> columnNames() {
+    return columns.stream().map(OutputColumn::name).toList();
+  }
+}

@@ -1,0 +1,3 @@
+-- error: 1:76
+-- reason: set operations
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM adult UNION ALL SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM adult

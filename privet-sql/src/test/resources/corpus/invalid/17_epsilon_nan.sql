@@ -1,0 +1,3 @@
+-- error: 1:53
+-- reason: epsilon must be a finite number > 0
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = NaN) COUNT(*) FROM adult

@@ -1,0 +1,3 @@
+-- error: 1:8
+-- reason: missing WITH DIFFERENTIAL_PRIVACY
+SELECT 'WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1)' AS x, COUNT(*) FROM adult

@@ -1,0 +1,3 @@
+-- error: 1:1
+-- reason: empty query
+-- nothing but a comment
