@@ -31,6 +31,8 @@ final class ExponentialWeights {
   private final long[] gaps;
   private final long num;
   private final long den;
+  /** ⌊(2^63 − 1)/den⌋: a lower bound on γ whenever num·g overflows a long. */
+  private final long wholeFloor;
 
   /**
    * @param gaps non-negative gaps, one of them zero
@@ -41,6 +43,7 @@ final class ExponentialWeights {
     this.gaps = gaps;
     this.num = num;
     this.den = den;
+    this.wholeFloor = Long.MAX_VALUE / den;
   }
 
   /** Returns true with probability exactly exp(−(num/den)·gaps[i]). */
@@ -54,8 +57,14 @@ final class ExponentialWeights {
     if (hi == 0 && lo >= 0) {
       return Bernoulli.sampleExpMinus(random, lo, den);
     }
-    return Bernoulli.sampleExpMinus(
-        random, BigInteger.valueOf(num).multiply(BigInteger.valueOf(g)), BigInteger.valueOf(den));
+    // num·g ≥ 2^63, so γ ≥ w0 = ⌊(2^63 − 1)/den⌋ ≥ 2^11. exp(−γ) = exp(−w0)·exp(−(γ − w0)), and the
+    // first factor almost always fails fast, before any BigInteger is built.
+    if (!Bernoulli.sampleExpMinus(random, wholeFloor, 1)) {
+      return false;
+    }
+    BigInteger rest = BigInteger.valueOf(num).multiply(BigInteger.valueOf(g))
+        .subtract(BigInteger.valueOf(wholeFloor).multiply(BigInteger.valueOf(den)));
+    return Bernoulli.sampleExpMinus(random, rest, BigInteger.valueOf(den));
   }
 
   /** Returns i with probability exactly w_i / Σ_j w_j. */
