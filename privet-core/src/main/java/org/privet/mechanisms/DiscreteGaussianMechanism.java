@@ -12,7 +12,8 @@ import org.privet.random.RandomSource;
  * exactly from N<sub>ℤ</sub>(0, σ²), P[Z = z] ∝ exp(−z²/(2σ²)).
  *
  * <p>Theorem (Canonne, Kamath, Steinke 2020, "The Discrete Gaussian for Differential Privacy",
- * Theorem 14): if ‖q(x) − q(x')‖<sub>2</sub> ≤ Δ for neighbours (integer vectors, independent
+ * Proposition 5, with additivity of Rényi divergence over independent coordinates for vectors):
+ * if ‖q(x) − q(x')‖<sub>2</sub> ≤ Δ for neighbours (integer vectors, independent
  * noise per coordinate), the release is ρ-zCDP with ρ = Δ²/(2σ²). Sampling is CKS20 Algorithm 3
  * ({@link DiscreteGaussian}).
  *
@@ -64,16 +65,12 @@ public final class DiscreteGaussianMechanism {
     return GeometricMechanism.saturatingAdd(value, DiscreteGaussian.sample(random, sigmaSqNum, sigmaSqDen));
   }
 
-  /** Releases each coordinate plus independent noise; ρ-zCDP for ℓ2 sensitivity Δ (CKS20 Thm 14). */
+  /** Releases each coordinate plus independent noise; ρ-zCDP for ℓ2 sensitivity Δ (CKS20 Prop. 5). */
   public long[] release(long[] values) {
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = release(values[i]);
-    }
-    return out;
+    return java.util.Arrays.stream(values).map(this::release).toArray();
   }
 
-  /** ρ-zCDP with ρ = Δ²/(2σ²) (CKS20, Theorem 14). */
+  /** ρ-zCDP with ρ = Δ²/(2σ²) (CKS20, Proposition 5). */
   public Zcdp privacyLoss() {
     return new Zcdp(rho);
   }

@@ -30,7 +30,7 @@ import org.privet.random.RandomSource;
  *       tails rigorously (integral sandwich) for μ = s (and every μ ≤ 256) and raise σ<sub>g</sub>
  *       until the bound is ≤ δ.
  *   <li>Vectors of dimension m ≥ 2: the snapped ℓ2 distance is below Δ/g + √m; the claim goes
- *       through ρ-zCDP of the multivariate discrete Gaussian (CKS20, Theorem 14) and the
+ *       through ρ-zCDP of the multivariate discrete Gaussian (CKS20, Proposition 5, summed over coordinates) and the
  *       zCDP-to-(ε, δ) conversion of {@link ZcdpConversion}, so vectors get a somewhat larger σ
  *       ({@link #sigma(int)}).
  * </ul>

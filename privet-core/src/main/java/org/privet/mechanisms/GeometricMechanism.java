@@ -55,11 +55,7 @@ public final class GeometricMechanism {
    * sensitivity at most {@code sensitivity}.
    */
   public long[] release(long[] values) {
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = release(values[i]);
-    }
-    return out;
+    return java.util.Arrays.stream(values).map(this::release).toArray();
   }
 
   /** Pure ε-DP (Ghosh et al. 2009). */

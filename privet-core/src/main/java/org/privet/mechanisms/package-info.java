@@ -10,7 +10,7 @@
  *       "Universally utility-maximizing privacy mechanisms"; sampler of Canonne, Kamath, Steinke
  *       (2020), "The Discrete Gaussian for Differential Privacy", Algorithm 2.
  *   <li>{@link org.privet.mechanisms.DiscreteGaussianMechanism}: Canonne, Kamath, Steinke (2020),
- *       Theorem 14 (ρ-zCDP) and Algorithm 3.
+ *       Proposition 5 (ρ-zCDP) and Algorithm 3.
  *   <li>{@code LaplaceMechanism}: Dwork, McSherry, Nissim, Smith (2006), "Calibrating noise to
  *       sensitivity in private data analysis", made floating-point safe against Mironov (2012),
  *       "On significance of the least significant bits for differential privacy".

@@ -116,8 +116,13 @@ public final class Bernoulli {
     return random.nextBigInteger(den).compareTo(num) < 0;
   }
 
-  /** Bernoulli(exp(−1)): draws Bernoulli(1/k) for k = 2, 3, … until a failure at K; K odd. */
+  /** Bernoulli(exp(−1)), exactly, in one random word with probability 1 − 2^−64. */
   static boolean expMinusOne(RandomSource random) {
+    return ExpMinusOneBits.sample(random);
+  }
+
+  /** CKS20 Algorithm 1 at γ = 1, kept as the reference for {@link ExpMinusOneBits}. */
+  static boolean expMinusOneByAlgorithm1(RandomSource random) {
     long k = 2;
     while (uniform(random, k) == 0) {
       k++;

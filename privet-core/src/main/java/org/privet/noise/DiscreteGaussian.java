@@ -12,7 +12,7 @@ import org.privet.random.RandomSource;
  * probability exp(−(|Y| − σ²/t)²/(2σ²)). In integers, with σ² = n/d, the exponent is
  * (|Y|·d·t − n)² / (2·n·d·t²). The expected number of rejections is below 2 for every σ (CKS20,
  * Theorem 24 ff.). Adding this noise to an integer query of ℓ2 sensitivity Δ is
- * ½(Δ/σ)²-zCDP (CKS20, Theorem 14).
+ * ½(Δ/σ)²-zCDP (CKS20, Proposition 5).
  *
  * <p>Decision: the exponent is computed with {@code Math.multiplyExact}; on overflow (huge σ² or
  * an extreme candidate Y) the same step runs in {@link BigInteger}, so the output is exact for

@@ -184,4 +184,34 @@ class SamplersTest {
     assertEquals(s - 1, DiscreteGaussian.floorSqrt(s * s - 1));
     assertEquals(s, DiscreteGaussian.floorSqrt(s * s));
   }
+
+  @Test
+  void expMinusOneBits_words_matchDecimalExpansion() {
+    // Reference: Python decimal, int(exp(-1) * 2**256) split into 64-bit words.
+    long[] expected = {0x5e2d58d8b3bcdf1aL, 0xbadec7829054f90dL, 0xda9805aab56c7733L, 0x3024b9d0a507daedL};
+    long[] words = ExpMinusOneBits.words(4);
+    for (int i = 0; i < 4; i++) {
+      assertEquals(expected[i], words[i], "word " + i);
+    }
+    long[] longer = ExpMinusOneBits.words(6);
+    for (int i = 0; i < 4; i++) {
+      assertEquals(expected[i], longer[i], "prefix word " + i);
+    }
+  }
+
+  @Test
+  void expMinusOne_fastAndReferenceAlgorithms_agreeInFrequency() {
+    RandomSource r = seeded(10);
+    int n = 300_000;
+    int fast = 0;
+    int reference = 0;
+    for (int i = 0; i < n; i++) {
+      fast += Bernoulli.expMinusOne(r) ? 1 : 0;
+      reference += Bernoulli.expMinusOneByAlgorithm1(r) ? 1 : 0;
+    }
+    double p = Math.exp(-1);
+    double sd = Math.sqrt(n * p * (1 - p));
+    assertEquals(n * p, fast, 6 * sd);
+    assertEquals(n * p, reference, 6 * sd);
+  }
 }

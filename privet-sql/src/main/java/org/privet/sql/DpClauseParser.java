@@ -21,6 +21,8 @@ import java.util.Map;
 final class DpClauseParser {
   /** Queries longer than this are refused outright (the parser is not meant for bulk text). */
   static final int MAX_QUERY_LENGTH = 100_000;
+  /** Deeper parenthesis nesting is refused (it only serves to exhaust parser stacks). */
+  static final int MAX_NESTING = 64;
 
   private final SourceText source;
   private final List<SqlToken> tokens;
@@ -48,6 +50,7 @@ final class DpClauseParser {
     if (tokens.isEmpty()) {
       throw source.error(0, "empty query: expected SELECT WITH DIFFERENTIAL_PRIVACY ...");
     }
+    refuseDeepNesting();
     boolean explain = false;
     if (peek().isWord("EXPLAIN")) {
       explain = true;
@@ -93,14 +96,8 @@ final class DpClauseParser {
           expectSymbol("=", "expected '=' after option '" + name + "'");
           options.put(name, parseValue());
           keyOffsets.put(name, key.start());
-          SqlToken sep = peek();
-          if (sep != null && sep.isSymbol(",")) {
-            pos++;
-          } else if (sep != null && sep.isSymbol(")")) {
-            pos++;
+          if (endOfListItem("expected ',' or ')' in OPTIONS")) {
             break;
-          } else {
-            throw errorAtCurrent("expected ',' or ')' in OPTIONS");
           }
         }
       }
@@ -117,6 +114,30 @@ final class DpClauseParser {
         where[0], where[1], new String(plain), tokens);
   }
 
+  /** After a list item: consumes ',' (false: more follow) or ')' (true: the list ended). */
+  private boolean endOfListItem(String message) {
+    SqlToken sep = peek();
+    if (sep != null && (sep.isSymbol(",") || sep.isSymbol(")"))) {
+      pos++;
+      return sep.isSymbol(")");
+    }
+    throw errorAtCurrent(message);
+  }
+
+  /** Bounds the recursion of every later stage (ours and JSqlParser's). */
+  private void refuseDeepNesting() {
+    int depth = 0;
+    for (SqlToken t : tokens) {
+      if (t.isSymbol("(")) {
+        if (++depth > MAX_NESTING) {
+          throw source.error(t.start(), "parentheses are nested more than " + MAX_NESTING + " deep");
+        }
+      } else if (t.isSymbol(")")) {
+        depth--;
+      }
+    }
+  }
+
   // --- OPTIONS values -----------------------------------------------------------------------
 
   private OptionValue parseValue() {
@@ -131,18 +152,9 @@ final class DpClauseParser {
         pos++;
         return new OptionValue(OptionValue.Kind.TUPLE, "()", Double.NaN, items, t.start());
       }
-      while (true) {
+      do {
         items.add(parseValue());
-        SqlToken sep = peek();
-        if (sep != null && sep.isSymbol(",")) {
-          pos++;
-        } else if (sep != null && sep.isSymbol(")")) {
-          pos++;
-          break;
-        } else {
-          throw errorAtCurrent("expected ',' or ')' in a value list");
-        }
-      }
+      } while (!endOfListItem("expected ',' or ')' in a value list"));
       return new OptionValue(OptionValue.Kind.TUPLE, "(...)", Double.NaN, items, t.start());
     }
     if (t.isSymbol("-") || t.isSymbol("+") || t.kind() == SqlToken.Kind.NUMBER) {

@@ -48,6 +48,10 @@ import org.privet.engine.spi.TableSchema;
  * Second parsing stage: parses the plain SQL left by {@link DpClauseParser} with JSqlParser,
  * validates it against the dialect and the dataset, and compiles it into an engine {@link Query}
  * plus post-processing. Every refusal carries the position of the offending text.
+ *
+ * <p>Why the rewrites (per-group bounds as one clamped row per unit and group, COUNT bounds as
+ * L∞, COUNT(column) as a NOT NULL filter, shared identical calls) keep the engine's guarantee:
+ * {@code docs/proofs/sql-rewrites.md}.
  */
 final class SelectCompiler {
   private static final Pattern ENGINE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -360,7 +364,7 @@ final class SelectCompiler {
       Expression e = (Expression) o;
       int at = at(e, pq.offsetOfWord("GROUP", pq.selectOffset()));
       if (e instanceof LongValue ordinal) {
-        long n = ordinal.getValue();
+        long n = integer(ordinal, at, "GROUP BY position");
         if (n < 1 || n > ps.getSelectItems().size()
             || !(ps.getSelectItems().get((int) n - 1).getExpression() instanceof Column)) {
           throw src.error(at, "GROUP BY " + n + " must name a selected column by position");
@@ -559,7 +563,7 @@ final class SelectCompiler {
       e = s.getExpression();
     }
     if (e instanceof LongValue l) {
-      return sign * l.getValue();
+      return sign * l.getBigIntegerValue().doubleValue();
     }
     if (e instanceof DoubleValue d) {
       return sign * d.getValue();
@@ -747,7 +751,7 @@ final class SelectCompiler {
       int at = at(e, pq.offsetOfWord("ORDER", pq.selectOffset()));
       int column = -1;
       if (e instanceof LongValue ordinal) {
-        long n = ordinal.getValue();
+        long n = integer(ordinal, at, "ORDER BY position");
         if (n < 1 || n > names.size()) {
           throw src.error(at, "ORDER BY " + n + " is not a selected column position (1 to "
               + names.size() + ")");
@@ -801,10 +805,19 @@ final class SelectCompiler {
   }
 
   private long nonNegative(Expression e, int at, String what) {
-    if (!(e instanceof LongValue v) || v.getValue() < 0) {
+    if (!(e instanceof LongValue v)) {
       throw src.error(at(e, at), what + " takes a non-negative integer literal");
     }
-    return v.getValue();
+    return integer(v, at, what);
+  }
+
+  /** The value of an integer literal in [0, 2^62), refusing larger ones (no overflow). */
+  private long integer(LongValue v, int at, String what) {
+    java.math.BigInteger b = v.getBigIntegerValue();
+    if (b.signum() < 0 || b.bitLength() > 62) {
+      throw src.error(at(v, at), what + " is out of range");
+    }
+    return b.longValue();
   }
 
   /** Whether a JSqlParser expression refers to the privacy unit column anywhere inside. */

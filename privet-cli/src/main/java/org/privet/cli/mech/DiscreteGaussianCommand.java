@@ -1,10 +1,7 @@
 package org.privet.cli.mech;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.privet.mechanisms.ConfidenceInterval;
 import org.privet.mechanisms.DiscreteGaussianMechanism;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,20 +37,11 @@ final class DiscreteGaussianCommand implements Runnable {
     }
     DiscreteGaussianMechanism.Builder b = DiscreteGaussianMechanism.builder().sensitivity(sensitivity);
     DiscreteGaussianMechanism m = (rho != null ? b.rho(rho) : b.sigma(sigma)).build();
-    int n = options.samples();
-    List<Long> values = new ArrayList<>();
-    List<ConfidenceInterval> cis = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      long r = m.release(value);
-      values.add(r);
-      if (options.json()) {
-        cis.add(m.confidenceInterval(r, options.beta()));
-      }
-    }
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("rho", m.privacyLoss().rho());
     p.put("sigma", m.sigma());
     p.put("sensitivity", sensitivity);
-    options.print(spec.commandLine().getOut(), "discrete-gaussian", p, values, cis, m.privacyLoss());
+    options.releaseAndPrint(spec.commandLine().getOut(), "discrete-gaussian", p,
+        () -> m.release(value), r -> m.confidenceInterval(r, options.beta()), m.privacyLoss());
   }
 }

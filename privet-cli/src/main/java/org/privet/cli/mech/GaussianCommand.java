@@ -1,10 +1,7 @@
 package org.privet.cli.mech;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.privet.mechanisms.ConfidenceInterval;
 import org.privet.mechanisms.GaussianCalibration;
 import org.privet.mechanisms.GaussianMechanism;
 import picocli.CommandLine;
@@ -41,15 +38,6 @@ final class GaussianCommand implements Runnable {
             .sensitivity(sensitivity)
             .calibration(calibration)
             .build();
-    List<Double> values = new ArrayList<>();
-    List<ConfidenceInterval> cis = new ArrayList<>();
-    for (int i = 0, n = options.samples(); i < n; i++) {
-      double r = m.release(value);
-      values.add(r);
-      if (options.json()) {
-        cis.add(m.confidenceInterval(r, options.beta()));
-      }
-    }
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("epsilon", options.epsilon());
     p.put("delta", delta);
@@ -57,6 +45,7 @@ final class GaussianCommand implements Runnable {
     p.put("calibration", calibration.name());
     p.put("sigma", m.sigma());
     p.put("granularity", m.granularity());
-    options.print(spec.commandLine().getOut(), "gaussian", p, values, cis, m.privacyLoss());
+    options.releaseAndPrint(spec.commandLine().getOut(), "gaussian", p,
+        () -> m.release(value), r -> m.confidenceInterval(r, options.beta()), m.privacyLoss());
   }
 }

@@ -1,10 +1,7 @@
 package org.privet.cli.mech;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.privet.mechanisms.ConfidenceInterval;
 import org.privet.mechanisms.GeometricMechanism;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,20 +25,11 @@ final class GeometricCommand implements Runnable {
   public void run() {
     GeometricMechanism m =
         GeometricMechanism.builder().epsilon(options.epsilon()).sensitivity(sensitivity).build();
-    int n = options.samples();
-    List<Long> values = new ArrayList<>();
-    List<ConfidenceInterval> cis = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      long r = m.release(value);
-      values.add(r);
-      if (options.json()) {
-        cis.add(m.confidenceInterval(r, options.beta()));
-      }
-    }
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("epsilon", options.epsilon());
     p.put("sensitivity", sensitivity);
     p.put("scale", m.scale());
-    options.print(spec.commandLine().getOut(), "geometric", p, values, cis, m.privacyLoss());
+    options.releaseAndPrint(spec.commandLine().getOut(), "geometric", p,
+        () -> m.release(value), r -> m.confidenceInterval(r, options.beta()), m.privacyLoss());
   }
 }

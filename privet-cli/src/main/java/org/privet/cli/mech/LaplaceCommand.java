@@ -1,10 +1,7 @@
 package org.privet.cli.mech;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.privet.mechanisms.ConfidenceInterval;
 import org.privet.mechanisms.LaplaceMechanism;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,20 +25,12 @@ final class LaplaceCommand implements Runnable {
   public void run() {
     LaplaceMechanism m =
         LaplaceMechanism.builder().epsilon(options.epsilon()).sensitivity(sensitivity).build();
-    List<Double> values = new ArrayList<>();
-    List<ConfidenceInterval> cis = new ArrayList<>();
-    for (int i = 0, n = options.samples(); i < n; i++) {
-      double r = m.release(value);
-      values.add(r);
-      if (options.json()) {
-        cis.add(m.confidenceInterval(r, options.beta()));
-      }
-    }
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("epsilon", options.epsilon());
     p.put("sensitivity", sensitivity);
     p.put("scale", m.scale());
     p.put("granularity", m.granularity());
-    options.print(spec.commandLine().getOut(), "laplace", p, values, cis, m.privacyLoss());
+    options.releaseAndPrint(spec.commandLine().getOut(), "laplace", p,
+        () -> m.release(value), r -> m.confidenceInterval(r, options.beta()), m.privacyLoss());
   }
 }

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -74,6 +76,25 @@ public final class MechanismOptions {
       throw new IllegalArgumentException("--confidence must be in (0, 1), was " + confidence);
     }
     return 1 - confidence;
+  }
+
+  /**
+   * Releases {@link #samples()} values with {@code release} (each a fresh use of the mechanism),
+   * computes their confidence intervals when {@code --json} asks for them, and prints them.
+   */
+  public <T> void releaseAndPrint(PrintWriter out, String mechanism, Map<String, Object> parameters,
+      Supplier<T> release, Function<T, ConfidenceInterval> interval, PrivacyLoss perRelease) {
+    int n = samples();
+    List<T> values = new ArrayList<>(n);
+    List<ConfidenceInterval> intervals = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      T value = release.get();
+      values.add(value);
+      if (json) {
+        intervals.add(interval.apply(value));
+      }
+    }
+    print(out, mechanism, parameters, values, intervals, perRelease);
   }
 
   /**

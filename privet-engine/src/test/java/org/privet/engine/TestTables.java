@@ -1,0 +1,33 @@
+package org.privet.engine;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.ColumnType;
+
+/** Shared test fixtures. */
+final class TestTables {
+  static final List<String> COLS = List.of("uid", "g", "x");
+  static final List<ColumnType> TYPES =
+      List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING);
+
+  private TestTables() {}
+
+  static void register(DuckDbBackend db, String name, List<? extends List<?>> rows) {
+    db.registerTable(name, COLS, TYPES, rows);
+  }
+
+  /** The repository root: walk up until data/adult-raw exists. */
+  static Path repoRoot() {
+    Path p = Paths.get("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("data/adult-raw"))) {
+      p = p.getParent();
+    }
+    if (p == null) {
+      throw new IllegalStateException("data/adult-raw not found above the working directory");
+    }
+    return p;
+  }
+}

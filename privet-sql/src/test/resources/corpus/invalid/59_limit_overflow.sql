@@ -1,0 +1,3 @@
+-- error: 1:82
+-- reason: LIMIT is out of range
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM adult LIMIT 99999999999999999999
