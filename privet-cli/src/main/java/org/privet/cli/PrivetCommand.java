@@ -13,7 +13,10 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       DatasetCommand.class,
       BudgetCommand.class,
+      QueryCommand.class,
+      DemoCommand.class,
       org.privet.cli.mech.MechCommand.class,
+      org.privet.cli.synth.SynthCommand.class,
       org.privet.cli.account.AccountCommand.class,
     })
 public final class PrivetCommand implements Runnable {
