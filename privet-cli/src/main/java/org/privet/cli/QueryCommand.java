@@ -60,9 +60,9 @@ final class QueryCommand implements Callable<Integer> {
   /** One line on what was charged and what the dataset has spent. */
   static String receiptLine(Ledger ledger, QueryExecution.Outcome outcome) {
     org.privet.ledger.Charge c = outcome.charge();
-    return "privet: charged " + Ledger.describe(outcome.result().receipt().charge().total())
+    return "privet: charged " + LossText.up(outcome.result().receipt().charge().total())
         + " (ledger charge #" + c.id() + ", " + c.cost().size() + " mechanism(s)); dataset '"
-        + c.dataset() + "' has now spent " + Ledger.describe(c.spent()) + " of "
+        + c.dataset() + "' has now spent " + LossText.up(c.spent()) + " of "
         + Ledger.describe(ledger.dataset(c.dataset()).budget());
   }
 }
