@@ -19,9 +19,9 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "query",
     description = {
-      "Run a DP SQL query (SELECT WITH DIFFERENTIAL_PRIVACY ... FROM <dataset>) and print the noisy",
-      "answer with confidence intervals. The cost is charged to the ledger first; a refused query",
-      "charges nothing. See docs/sql.md for the dialect."
+      "Run a DP SQL query on a registered dataset; the ledger is charged before release.",
+      "The query is SELECT WITH DIFFERENTIAL_PRIVACY ... FROM <dataset> (see docs/sql.md); the",
+      "answer is printed with confidence intervals. A refused query charges nothing."
     },
     mixinStandardHelpOptions = true)
 final class QueryCommand implements Callable<Integer> {
