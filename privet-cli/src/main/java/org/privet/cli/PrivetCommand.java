@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       QueryCommand.class,
       DemoCommand.class,
       org.privet.cli.mech.MechCommand.class,
+      org.privet.cli.synth.SynthCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 
