@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       org.privet.cli.mech.MechCommand.class,
       org.privet.cli.synth.SynthCommand.class,
+      org.privet.cli.account.AccountCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 
