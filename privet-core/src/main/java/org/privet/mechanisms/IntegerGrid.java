@@ -1,8 +1,6 @@
 package org.privet.mechanisms;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.RoundingMode;
 
 /**
  * Maps real scores (utilities, query answers) of sensitivity Δ to integers of integer
@@ -115,13 +113,24 @@ final class IntegerGrid {
     return gaps;
   }
 
-  /** ⌊u/h⌋ exactly, for any finite u. */
-  private BigInteger exactFloor(double u) {
-    BigDecimal scaled = new BigDecimal(u);
-    scaled = exponent >= 0
-        ? scaled.divide(BigDecimal.valueOf(2).pow(exponent))
-        : scaled.multiply(BigDecimal.valueOf(2).pow(-exponent));
-    return scaled.setScale(0, RoundingMode.FLOOR).toBigIntegerExact();
+  /** ⌊u/h⌋ exactly, for any finite u, from u's binary mantissa and exponent. */
+  BigInteger exactFloor(double u) {
+    if (u == 0) {
+      return BigInteger.ZERO;
+    }
+    double magnitude = Math.abs(u);
+    int p = Math.max(Math.getExponent(magnitude), Double.MIN_EXPONENT) - 52;
+    long mantissa = (long) Math.scalb(magnitude, -p); // |u| = mantissa·2^p exactly, < 2^53
+    int shift = p - exponent; // u/h = ±mantissa·2^shift
+    if (shift >= 0) {
+      BigInteger m = BigInteger.valueOf(mantissa).shiftLeft(shift);
+      return u < 0 ? m.negate() : m;
+    }
+    if (shift <= -63) {
+      return BigInteger.valueOf(u < 0 ? -1 : 0);
+    }
+    long signed = u < 0 ? -mantissa : mantissa;
+    return BigInteger.valueOf(signed >> -shift); // arithmetic shift = floor division by 2^-shift
   }
 
   private static final BigInteger MAX_GAP = BigInteger.ONE.shiftLeft(62);

@@ -46,4 +46,42 @@ class IntegerGridTest {
     assertEquals(0, gaps[1]);
     assertTrue(gaps[0] > 0 && gaps[2] > gaps[0]);
   }
+
+  @Property(tries = 3000)
+  boolean exactFloor_matchesBigDecimalReference(
+      @ForAll double u, @ForAll @net.jqwik.api.constraints.IntRange(min = -890, max = 890) int e) {
+    if (!Double.isFinite(u)) {
+      return true;
+    }
+    double delta = Math.scalb(3.0, e);
+    IntegerGrid g = IntegerGrid.forSensitivity(delta);
+    java.math.BigDecimal exact = new java.math.BigDecimal(u)
+        .divide(new java.math.BigDecimal(g.spacing()))
+        .setScale(0, java.math.RoundingMode.FLOOR);
+    boolean agrees = g.exactFloor(u).equals(exact.toBigIntegerExact());
+    long clamped = g.index(u);
+    java.math.BigInteger limit = java.math.BigInteger.valueOf(IntegerGrid.LIMIT);
+    java.math.BigInteger expected = exact.toBigIntegerExact().max(limit.negate()).min(limit);
+    return agrees && expected.longValueExact() == clamped;
+  }
+
+  @Test
+  void gaps_hugeUtilities_exactAndClamped() {
+    IntegerGrid g = IntegerGrid.forSensitivity(1);
+    long[] gaps = g.gaps(new double[] {1e300, 1e300 - 1e284, -1e300, 1e19, 1e19 + 4096});
+    assertEquals(0, gaps[0]);
+    assertEquals(1L << 62, gaps[1]); // 1e284 · 1024 grid steps, clamped
+    assertEquals(1L << 62, gaps[2]);
+    assertEquals(1L << 62, gaps[3]);
+  }
+
+  @Test
+  void gaps_largeButCloseUtilities_exact() {
+    IntegerGrid g = IntegerGrid.forSensitivity(1);
+    // 1e17 * 1024 exceeds 2^61: the exact path must still resolve a difference of 2048 steps.
+    long[] gaps = g.gaps(new double[] {1e17, 1e17 + 16, 1e17 - 16});
+    assertEquals(16 * 1024, gaps[0]);
+    assertEquals(0, gaps[1]);
+    assertEquals(32 * 1024, gaps[2]);
+  }
 }

@@ -17,7 +17,7 @@
  * (xerial sqlite-jdbc); a shared PostgreSQL store can implement the same interface with
  * {@code SELECT ... FOR UPDATE} on the dataset row.
  *
- * <p>References: composition theorems as implemented in {@code org.privet.accounting} (Dwork &amp;
+ * <p>Privacy argument: {@code docs/proofs/ledger-filter.md}. References: composition theorems as implemented in {@code org.privet.accounting} (Dwork &amp;
  * Roth 2014, Thm. 3.16 for basic composition; Bun &amp; Steinke 2016, Lemma 2.3 and Prop. 1.3 for
  * zCDP composition and conversion). The architecture follows convention 9 of the project
  * ("one budget service": transactional, append-only, safe under concurrent processes) and the

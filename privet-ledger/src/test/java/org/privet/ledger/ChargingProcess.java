@@ -13,7 +13,7 @@ import org.privet.accounting.PureDp;
  * A child process for the multi-process tests: charges {@code epsilon} to a dataset again and
  * again, and after each charge has committed "releases" an answer by appending
  * {@code <chargeId> <analyst> <n>} to a file. Stops at the first refusal or after {@code max}
- * charges. Writes are single small {@code write} calls, which survive a SIGKILL of this process
+ * charges. Prints {@code ready} once the ledger is open. Writes are single small {@code write} calls, which survive a SIGKILL of this process
  * (the kernel holds them); a line without its newline is a torn release and does not count.
  *
  * <p>Arguments: workspace dataset analyst epsilon max releasedFile
@@ -29,6 +29,8 @@ public final class ChargingProcess {
     int max = Integer.parseInt(args[4]);
     Path released = Path.of(args[5]);
     try (Ledger ledger = Ledger.open(workspace)) {
+      System.out.println("ready");
+      System.out.flush();
       for (int n = 0; n < max; n++) {
         Charge c;
         try {

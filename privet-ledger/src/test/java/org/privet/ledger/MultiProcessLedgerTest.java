@@ -102,17 +102,25 @@ class MultiProcessLedgerTest {
     SeededRandomSource random = new SeededRandomSource(20261125L);
     List<Path> files = new ArrayList<>();
     int round = 0;
-    for (; round < 4; round++) {
+    for (; round < 3; round++) {
       List<Process> processes = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         Path f = dir.resolve("released-" + round + "-" + i);
         files.add(f);
         processes.add(start(workspace, "r" + round + "p" + i, 0.0625, 1_000_000, f));
       }
-      for (Process p : processes) {
-        // Kill each 0.3 s to 1 s after the previous one: some before the ledger opens, most mid-charging.
-        Thread.sleep(300 + random.nextLong(2000) / 3);
-        p.destroyForcibly(); // SIGKILL on Unix
+      for (int i = 0; i < processes.size(); i++) {
+        // Wait until the process has opened the ledger, then SIGKILL it 0 to 1.5 s into its
+        // charging loop (each charge takes a few milliseconds to tens of them: the kill lands
+        // before, inside and after charge transactions and between commit and release).
+        Path log = dir.resolve("r" + round + "p" + i + ".log");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (processes.get(i).isAlive() && System.nanoTime() < deadline
+            && !(Files.exists(log) && Files.readString(log).contains("ready"))) {
+          Thread.sleep(5);
+        }
+        Thread.sleep(random.nextLong(1500));
+        processes.get(i).destroyForcibly(); // SIGKILL on Unix
       }
       for (Process p : processes) {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -137,8 +145,9 @@ class MultiProcessLedgerTest {
         assertEquals(i + 1, history.get(i).id(), "gap in the charge sequence");
       }
       assertTrue(history.size() >= released.size());
-      assertTrue(history.size() - released.size() <= 4 * 3,
+      assertTrue(history.size() - released.size() <= 3 * 3,
           "at most one unreleased (killed after commit) charge per process");
+      System.out.println("kill test: " + history.size() + " charges, " + released.size() + " released");
       assertEquals(history.get(history.size() - 1).spent(), ledger.status("tiny").spent());
     }
   }

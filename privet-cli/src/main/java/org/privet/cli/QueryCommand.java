@@ -1,0 +1,68 @@
+package org.privet.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.ledger.Ledger;
+import org.privet.sql.DpStatement;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code privet query [--format table|json|csv] [--explain] "<sql>"}: one DP SQL query against a
+ * registered dataset (the FROM), charged to the ledger before anything is released.
+ */
+@Command(
+    name = "query",
+    description = {
+      "Run a DP SQL query on a registered dataset; the ledger is charged before release.",
+      "The query is SELECT WITH DIFFERENTIAL_PRIVACY ... FROM <dataset> (see docs/sql.md); the",
+      "answer is printed with confidence intervals. A refused query charges nothing."
+    },
+    mixinStandardHelpOptions = true)
+final class QueryCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WorkspaceOption workspace;
+  @Mixin FormatOption format;
+  @Mixin AnalystOption analyst;
+
+  @Option(names = "--explain", description = "Show the plan (bounds, budget split, mechanisms, noise, expected errors); runs and charges nothing.")
+  boolean explain;
+
+  @Parameters(index = "0", paramLabel = "SQL", description = "The DP SQL query.")
+  String sql;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try (Ledger ledger = workspace.open();
+        DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      QueryExecution execution = new QueryExecution(ledger, backend);
+      DpStatement st = execution.parse(sql);
+      if (explain || st.explain()) {
+        out.print(execution.explain(st));
+        out.flush();
+        return ExitCodes.OK;
+      }
+      QueryExecution.Outcome outcome = execution.run(st, analyst.resolve(), err);
+      ResultPrinter.print(out, outcome, format.format);
+      err.println(receiptLine(ledger, outcome));
+      err.flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  /** One line on what was charged and what the dataset has spent. */
+  static String receiptLine(Ledger ledger, QueryExecution.Outcome outcome) {
+    org.privet.ledger.Charge c = outcome.charge();
+    return "privet: charged " + LossText.up(outcome.result().receipt().charge().total())
+        + " (ledger charge #" + c.id() + ", " + c.cost().size() + " mechanism(s)); dataset '"
+        + c.dataset() + "' has now spent " + LossText.up(c.spent()) + " of "
+        + Ledger.describe(ledger.dataset(c.dataset()).budget());
+  }
+}

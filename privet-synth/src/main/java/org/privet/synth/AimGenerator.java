@@ -1,0 +1,210 @@
+package org.privet.synth;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.Zcdp;
+import org.privet.mechanisms.ExponentialMechanism;
+import org.privet.random.RandomSource;
+
+/**
+ * AIM, the adaptive and iterative mechanism for marginal-preserving synthetic data (McKenna,
+ * Mullins, Sheldon &amp; Miklau 2022, VLDB, Algorithm 2), under ρ-zCDP:
+ *
+ * <ol>
+ *   <li>measure every 1-way marginal with Gaussian noise σ₀ = √(T/(2·0.9·ρ)), T = 16·d;
+ *   <li>each round, choose a marginal r among the workload's downward closure by the exponential
+ *       mechanism (ε = √(8·0.1·ρ/T), accounted as ε²/8-zCDP, bounded range) on the score
+ *       w<sub>r</sub>·(‖M<sub>r</sub>(D) − M<sub>r</sub>(p̂)‖₁ − √(2/π)·σ·n<sub>r</sub>),
+ *       restricted to candidates that keep the model below a size limit growing with the budget
+ *       spent; measure it with discrete Gaussian noise σ; re-estimate p̂ (Private-PGM);
+ *   <li>when the estimate of the chosen marginal barely moved, halve σ and double ε (annealing);
+ *       stop when the remaining budget would not cover two more rounds, spending it all in one
+ *       last round;
+ *   <li>sample D′ from the final model.
+ * </ol>
+ *
+ * <p>Departures from the paper, all data-independent: the model-size limit is in cells (default
+ * {@value #DEFAULT_MAX_CELLS}, instead of 80 MB) so that a run fits a few minutes on 2 cores;
+ * candidates whose model marginal would need more than a fixed amount of work to compute are
+ * skipped in that round; mirror descent runs a bounded number of iterations.
+ * Privacy argument: docs/proofs/synthetic-data.md.
+ */
+final class AimGenerator {
+  static final double DEFAULT_MAX_CELLS = 2_000_000;
+
+  private final double rho;
+  private final Workload workload;
+  private final RandomSource random;
+  private final Consumer<String> progress;
+  private final double maxCells;
+  private final int roundIterations;
+  private final int finalIterations;
+
+  AimGenerator(double rho, Workload workload, RandomSource random, Consumer<String> progress,
+      double maxCells, int roundIterations, int finalIterations) {
+    this.rho = rho;
+    this.workload = workload;
+    this.random = random;
+    this.progress = progress;
+    this.maxCells = maxCells;
+    this.roundIterations = roundIterations;
+    this.finalIterations = finalIterations;
+  }
+
+  /** The output of a run: the synthetic columns, the privacy events, the chosen marginals. */
+  record Run(int[][] columns, List<PrivacyLoss> events, List<int[]> selected) {}
+
+  Run run(Table data) {
+    Domain dom = data.domain();
+    int d = dom.size();
+    int[] card = new int[d];
+    for (int a = 0; a < d; a++) {
+      card[a] = dom.cardinality(a);
+    }
+    Map<String, int[]> candidates = new LinkedHashMap<>();
+    Map<String, Double> weight = new LinkedHashMap<>();
+    for (int[] q : workload.marginals()) {
+      for (int[] sub : nonEmptySubsets(q)) {
+        candidates.putIfAbsent(Arrays.toString(sub), sub);
+      }
+    }
+    for (var e : candidates.entrySet()) {
+      double wt = 0;
+      for (int[] q : workload.marginals()) {
+        wt += IndexMap.intersect(e.getValue(), q).length;
+      }
+      weight.put(e.getKey(), wt);
+    }
+    // True answers to every candidate (private; used only inside the exponential mechanism's scores).
+    Map<String, double[]> answers = new LinkedHashMap<>();
+    for (var e : candidates.entrySet()) {
+      answers.put(e.getKey(), data.marginal(e.getValue()));
+    }
+
+    int rounds = 16 * d;
+    // Plan slightly below ρ so that upward rounding of every event's cost stays within ρ.
+    double budget = rho * (1 - 1e-9);
+    double sigma = Math.sqrt(rounds / (2 * 0.9 * budget));
+    double epsilon = Math.sqrt(8 * 0.1 * budget / rounds);
+    var events = new ArrayList<PrivacyLoss>();
+    var measurements = new ArrayList<Measurement>();
+    var selected = new ArrayList<int[]>();
+    double used = 0;
+    for (int a = 0; a < d; a++) {
+      int[] one = {a};
+      var rel = NoisyMarginals.gaussian(one, answers.get(Arrays.toString(one)), sigma, random);
+      measurements.add(rel.measurement());
+      events.add(rel.loss());
+      used += rel.loss().rho();
+    }
+    var estimator = new MarginalEstimator(card);
+    GraphicalModel model = estimator.estimate(measurements, roundIterations);
+    progress.accept(String.format("aim: measured %d one-way marginals (sigma %.1f), rho used %.4g of %.4g", d, sigma,
+        used, rho));
+    boolean terminate = false;
+    int t = 0;
+    while (!terminate) {
+      t++;
+      double remaining = budget - used;
+      if (remaining < 2 * (0.5 / (sigma * sigma) + epsilon * epsilon / 8)) {
+        sigma = Math.sqrt(1 / (2 * 0.9 * remaining));
+        epsilon = Math.sqrt(8 * 0.1 * remaining);
+        terminate = true;
+      }
+      double sizeLimit = maxCells * (used + 0.5 / (sigma * sigma) + epsilon * epsilon / 8) / budget;
+      var cliques = new ArrayList<int[]>();
+      for (Measurement m : measurements) {
+        cliques.add(m.attrs());
+      }
+      var keys = new ArrayList<String>();
+      var scores = new ArrayList<Double>();
+      double maxWeight = 0;
+      for (var e : candidates.entrySet()) {
+        int[] r = e.getValue();
+        boolean free = model.tree.cliqueContaining(r) >= 0;
+        if (!free) {
+          cliques.add(r);
+          boolean fits = JunctionTree.size(card, cliques) <= sizeLimit;
+          cliques.remove(cliques.size() - 1);
+          if (!fits) {
+            continue;
+          }
+        }
+        double[] est = model.project(r, GraphicalModel.DEFAULT_PROJECTION_CAP);
+        if (est == null) {
+          continue;
+        }
+        double[] x = answers.get(e.getKey());
+        double l1 = 0;
+        for (int i = 0; i < x.length; i++) {
+          l1 += Math.abs(x[i] - est[i]);
+        }
+        double wt = weight.get(e.getKey());
+        keys.add(e.getKey());
+        scores.add(wt * (l1 - Math.sqrt(2 / Math.PI) * sigma * x.length));
+        maxWeight = Math.max(maxWeight, wt);
+      }
+      if (keys.isEmpty()) {
+        throw new IllegalStateException("no candidate marginal fits the model size limit");
+      }
+      ExponentialMechanism em = ExponentialMechanism.builder()
+          .epsilon(epsilon)
+          .sensitivity(maxWeight)
+          .monotone(false)
+          .randomSource(random)
+          .build();
+      int pick = em.select(scores.stream().mapToDouble(Double::doubleValue).toArray());
+      Zcdp selectionCost = SynthesisBudget.boundedRange(em.privacyLoss());
+      events.add(selectionCost);
+      int[] r = candidates.get(keys.get(pick));
+      double[] before = model.project(r, Double.POSITIVE_INFINITY);
+      var rel = NoisyMarginals.gaussian(r, answers.get(keys.get(pick)), sigma, random);
+      events.add(rel.loss());
+      used += selectionCost.rho() + rel.loss().rho();
+      measurements.add(rel.measurement());
+      selected.add(r);
+      model = estimator.estimate(measurements, roundIterations);
+      double[] after = model.project(r, Double.POSITIVE_INFINITY);
+      double moved = 0;
+      for (int i = 0; i < before.length; i++) {
+        moved += Math.abs(after[i] - before[i]);
+      }
+      progress.accept(String.format("aim: round %d selected %s (%d cells, sigma %.1f), rho used %.4g of %.4g", t,
+          dom.names(r), before.length, sigma, used, rho));
+      if (!terminate && moved <= Math.sqrt(2 / Math.PI) * sigma * before.length) {
+        sigma /= 2;
+        epsilon *= 2;
+      }
+    }
+    double spent = SynthesisBudget.totalRho(events);
+    if (spent > rho) {
+      throw new IllegalStateException("internal budget error: spent rho " + spent + " exceeds " + rho);
+    }
+    model = estimator.estimate(measurements, finalIterations);
+    int rows = (int) Math.max(1, Math.round(model.total));
+    progress.accept("aim: sampling " + rows + " rows");
+    return new Run(model.sample(rows, random), List.copyOf(events), List.copyOf(selected));
+  }
+
+  static List<int[]> nonEmptySubsets(int[] q) {
+    var out = new ArrayList<int[]>();
+    int k = q.length;
+    for (int mask = 1; mask < (1 << k); mask++) {
+      int[] s = new int[Integer.bitCount(mask)];
+      int j = 0;
+      for (int i = 0; i < k; i++) {
+        if ((mask & (1 << i)) != 0) {
+          s[j++] = q[i];
+        }
+      }
+      out.add(s);
+    }
+    out.sort((x, y) -> x.length - y.length);
+    return out;
+  }
+}

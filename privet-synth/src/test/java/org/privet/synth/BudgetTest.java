@@ -1,0 +1,84 @@
+package org.privet.synth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.BasicAccountant;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Zcdp;
+import org.privet.accounting.ZcdpAccountant;
+import org.privet.accounting.ZcdpConversion;
+import org.privet.testing.SeededRandomSource;
+
+class BudgetTest {
+  /** Six small-domain Adult columns: workclass, marital-status, relationship, race, sex, income. */
+  static Table smallAdult() throws IOException {
+    return AdultData.table().select(new int[] {1, 4, 6, 7, 8, 13});
+  }
+
+  @Test
+  void rhoFor_anyTarget_isLargestCertifiedRho() {
+    for (double[] ed : new double[][] {{0.1, 1e-9}, {1, 1e-9}, {10, 1e-9}, {1, 1e-5}}) {
+      double rho = SynthesisBudget.rhoFor(ed[0], ed[1]);
+      assertTrue(ZcdpConversion.tightEpsilon(rho, ed[1]) <= ed[0]);
+      assertTrue(ZcdpConversion.tightEpsilon(rho * (1 + 1e-6), ed[1]) > ed[0], "rho is not the largest");
+    }
+    // Reference value: rho for (1, 1e-9) is about 0.01497 with the CKS20 conversion.
+    assertEquals(0.01497, SynthesisBudget.rhoFor(1, 1e-9), 1e-4);
+  }
+
+  @Test
+  void synthesize_aim_totalLossEqualsRequestedBudget() throws IOException {
+    Table t = smallAdult();
+    double eps = 1.0;
+    double delta = 1e-6;
+    Synthesizer s = Synthesizer.builder().epsilon(eps).delta(delta).randomSource(new SeededRandomSource(1))
+        .estimationIterations(30).build();
+    double rho = ((Zcdp) s.privacyLoss()).rho();
+    SynthesisResult r = s.synthesize(t);
+    double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+    assertTrue(spent <= rho, "spent " + spent + " > " + rho);
+    assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
+    ApproxDp guarantee = ZcdpAccountant.INSTANCE.compose(r.events(), delta);
+    assertTrue(guarantee.epsilon() <= eps, "epsilon " + guarantee.epsilon());
+    assertTrue(guarantee.epsilon() >= eps * (1 - 1e-4), "epsilon " + guarantee.epsilon());
+    assertTrue(s.approxDp().epsilon() <= eps);
+    assertEquals(s.privacyLoss(), r.privacyLoss());
+    assertEquals(t.domain(), r.synthetic().domain());
+    assertTrue(Math.abs(r.synthetic().rows() - t.rows()) < 2000, "row count far from the noisy total");
+  }
+
+  @Test
+  void synthesize_mwem_totalLossEqualsRequestedEpsilon() throws IOException {
+    Table t = smallAdult();
+    double eps = 0.5;
+    Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.MWEM).epsilon(eps).rounds(5)
+        .randomSource(new SeededRandomSource(2)).build();
+    SynthesisResult r = s.synthesize(t);
+    assertEquals(1 + 2 * 5, r.events().size());
+    double spent = BasicAccountant.INSTANCE.compose(r.events(), 0).epsilon();
+    assertTrue(spent <= eps, "spent " + spent);
+    assertTrue(spent >= eps * (1 - 1e-6), "spent " + spent);
+    assertEquals(new PureDp(eps), s.privacyLoss());
+  }
+
+  @Test
+  void builder_badParameters_rejectedNamingTheParameter() {
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().epsilon(Double.NaN))
+        .getMessage().contains("epsilon"));
+    assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().epsilon(-1));
+    assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().epsilon(Double.POSITIVE_INFINITY));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().delta(1.0))
+        .getMessage().contains("delta"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().build())
+        .getMessage().contains("epsilon"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().epsilon(1).delta(0).build())
+        .getMessage().contains("delta"));
+    assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().rounds(0));
+    assertThrows(IllegalArgumentException.class, () -> Synthesizer.builder().maxModelCells(10));
+  }
+}
