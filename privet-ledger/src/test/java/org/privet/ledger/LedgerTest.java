@@ -206,6 +206,9 @@ class LedgerTest {
     assertThrows(IllegalArgumentException.class, () -> ledger.grant("adult", "ann", new PureDp(2)));
     assertThrows(IllegalArgumentException.class, () -> ledger.grant("adult", "ann", new Zcdp(0.1)));
     assertThrows(IllegalArgumentException.class, () -> ledger.grant("adult", " ", new PureDp(0.5)));
+    ledger.register(adult(1, 1e-6).name("tight").accountant(AccountantKind.ZCDP).build());
+    assertThrows(IllegalArgumentException.class, () -> ledger.grant("tight", "ann", new PureDp(0.5)));
+    ledger.grant("tight", "ann", new ApproxDp(0.5, 1e-7));
     assertTrue(ledger.grants("adult").isEmpty());
   }
 
