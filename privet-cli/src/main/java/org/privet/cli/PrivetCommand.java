@@ -25,7 +25,7 @@ public final class PrivetCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 
   /** Builds the command line with the project's exception-to-exit-code mapping. */
