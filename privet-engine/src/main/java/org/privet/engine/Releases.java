@@ -1,5 +1,7 @@
 package org.privet.engine;
 
+import java.util.function.BiFunction;
+import java.util.function.LongUnaryOperator;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.mechanisms.ConfidenceInterval;
@@ -29,62 +31,33 @@ final class Releases {
     if (s.kind() == Slot.Kind.LAPLACE) {
       GeometricMechanism m = GeometricMechanism.builder().epsilon(s.epsilon())
           .sensitivity(s.sensitivity()).randomSource(random).build();
-      return new Noise() {
-        @Override
-        public long release(long exact) {
-          return m.release(exact);
-        }
-
-        @Override
-        public ConfidenceInterval interval(long released, double beta) {
-          return m.confidenceInterval(released, beta);
-        }
-
-        @Override
-        public PrivacyLoss privacyLoss() {
-          return m.privacyLoss();
-        }
-
-        @Override
-        public double stddev() {
-          double q = Math.exp(-1 / m.scale());
-          return Math.sqrt(2 * q) / (1 - q);
-        }
-
-        @Override
-        public double halfWidth(double beta) {
-          return m.confidenceInterval(0, beta).upper();
-        }
-      };
+      double q = Math.exp(-1 / m.scale());
+      return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(),
+          Math.sqrt(2 * q) / (1 - q));
     }
     DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder().rho(s.rho())
         .sensitivity(s.sensitivity()).randomSource(random).build();
-    return new Noise() {
-      @Override
-      public long release(long exact) {
-        return m.release(exact);
-      }
+    return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), m.sigma());
+  }
 
-      @Override
-      public ConfidenceInterval interval(long released, double beta) {
-        return m.confidenceInterval(released, beta);
-      }
+  /** A core integer mechanism seen through {@link Noise}. */
+  private record Adapter(LongUnaryOperator releaser,
+      BiFunction<Long, Double, ConfidenceInterval> intervals, PrivacyLoss privacyLoss,
+      double stddev) implements Noise {
+    @Override
+    public long release(long exact) {
+      return releaser.applyAsLong(exact);
+    }
 
-      @Override
-      public PrivacyLoss privacyLoss() {
-        return m.privacyLoss();
-      }
+    @Override
+    public ConfidenceInterval interval(long released, double beta) {
+      return intervals.apply(released, beta);
+    }
 
-      @Override
-      public double stddev() {
-        return m.sigma();
-      }
-
-      @Override
-      public double halfWidth(double beta) {
-        return m.confidenceInterval(0, beta).upper();
-      }
-    };
+    @Override
+    public double halfWidth(double beta) {
+      return intervals.apply(0L, beta).upper();
+    }
   }
 
   /** The exponential-mechanism quantile run once per group with ε/L0. */

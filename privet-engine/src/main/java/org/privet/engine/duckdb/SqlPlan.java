@@ -149,30 +149,12 @@ final class SqlPlan {
     if (!unitLevel()) {
       s.append("agg AS (SELECT ").append(groupPrefix()).append("COUNT(*) AS __units, ")
           .append("COUNT(*) AS __rows");
-      for (int i = 0; i < ms.size(); i++) {
-        if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          s.append(", SUM(__v").append(i).append(") AS __s").append(i)
-              .append(", COUNT(__v").append(i).append(") AS __c").append(i);
-          if (f.squares()) {
-            s.append(", SUM(CAST(__v").append(i).append(" AS HUGEINT) * __v").append(i)
-                .append(") AS __q").append(i);
-          }
-        }
-      }
+      appendRowAggregates(s);
       s.append(" FROM src").append(groupByClause()).append(")\n");
     } else {
       long l = spec.lInf();
       s.append("pairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
-      for (int i = 0; i < ms.size(); i++) {
-        if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          s.append(", SUM(__v").append(i).append(") AS __s").append(i)
-              .append(", COUNT(__v").append(i).append(") AS __c").append(i);
-          if (f.squares()) {
-            s.append(", SUM(CAST(__v").append(i).append(" AS HUGEINT) * __v").append(i)
-                .append(") AS __q").append(i);
-          }
-        }
-      }
+      appendRowAggregates(s);
       s.append(" FROM src GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList())
           .append("),\n");
       s.append("kept AS (SELECT ").append(groupPrefix()).append("LEAST(__n, ").append(l)
@@ -224,6 +206,21 @@ final class SqlPlan {
           .collect(Collectors.joining(", ")));
     }
     return s.toString();
+  }
+
+  /** Σv, non-NULL count and (if requested) Σv² of every fixed-point measure, over rows. */
+  private void appendRowAggregates(StringBuilder s) {
+    List<Measure> ms = spec.measures();
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        s.append(", SUM(__v").append(i).append(") AS __s").append(i)
+            .append(", COUNT(__v").append(i).append(") AS __c").append(i);
+        if (f.squares()) {
+          s.append(", SUM(CAST(__v").append(i).append(" AS HUGEINT) * __v").append(i)
+              .append(") AS __q").append(i);
+        }
+      }
+    }
   }
 
   String binStatement(int index) {
