@@ -56,16 +56,12 @@ final class AimGenerator {
     this.finalIterations = finalIterations;
   }
 
-  /** The output of a run: the synthetic columns, the privacy events, the chosen marginals. */
-  record Run(int[][] columns, List<PrivacyLoss> events, List<int[]> selected) {}
 
-  Run run(Table data) {
+  /** Runs the generator; {@code total} is the planned cost reported in the result. */
+  SynthesisResult run(Table data, PrivacyLoss total) {
     Domain dom = data.domain();
     int d = dom.size();
-    int[] card = new int[d];
-    for (int a = 0; a < d; a++) {
-      card[a] = dom.cardinality(a);
-    }
+    int[] card = dom.cardinalities();
     Map<String, int[]> candidates = new LinkedHashMap<>();
     Map<String, Double> weight = new LinkedHashMap<>();
     for (int[] q : workload.marginals()) {
@@ -188,7 +184,7 @@ final class AimGenerator {
     model = estimator.estimate(measurements, finalIterations);
     int rows = (int) Math.max(1, Math.round(model.total));
     progress.accept("aim: sampling " + rows + " rows");
-    return new Run(model.sample(rows, random), List.copyOf(events), List.copyOf(selected));
+    return new SynthesisResult(Table.trusted(dom, model.sample(rows, random)), events, total, selected);
   }
 
   static List<int[]> nonEmptySubsets(int[] q) {
