@@ -32,4 +32,12 @@ public final class DpSql {
     PreparedQuery prepared = DpClauseParser.prepare(sql);
     return SelectCompiler.compile(prepared, catalog);
   }
+
+  /**
+   * Like {@link #parse}, but the statement is marked {@link DpStatement#explain() explain} whether
+   * or not the text starts with {@code EXPLAIN} (the API form of {@code privet query --explain}).
+   */
+  public static DpStatement explain(String sql, DatasetCatalog catalog) {
+    return parse(sql, catalog).asExplain();
+  }
 }

@@ -44,6 +44,11 @@ public final class DpStatement {
     this.offset = offset;
   }
 
+  /** This statement marked as EXPLAIN (plan only: run nothing, charge nothing). */
+  public DpStatement asExplain() {
+    return explain ? this : new DpStatement(sql, true, dataset, query, columns, orderBy, limit, offset);
+  }
+
   /** The SQL text as the user wrote it. */
   public String sql() {
     return sql;

@@ -351,7 +351,7 @@ final class FilterParser {
       case STRING -> v instanceof String;
       case BOOLEAN -> v instanceof Boolean;
       case DATE, TIMESTAMP -> v instanceof LocalDate || v instanceof String;
-      case OTHER -> true;
+      case OTHER -> v instanceof String;
     };
     if (!ok) {
       throw source.error(literal.offset(), "column '" + column.column().name() + "' has type "
