@@ -120,7 +120,13 @@ final class AimGenerator {
       var keys = new ArrayList<String>();
       var scores = new ArrayList<Double>();
       double maxWeight = 0;
-      for (var e : candidates.entrySet()) {
+      // Largest candidates first, so that a smaller one outside every clique can be summed from an
+      // already computed superset instead of running variable elimination again.
+      var computed = new ArrayList<int[]>();
+      var computedValues = new ArrayList<double[]>();
+      var ordered = new ArrayList<>(candidates.entrySet());
+      ordered.sort((x, y) -> y.getValue().length - x.getValue().length);
+      for (var e : ordered) {
         int[] r = e.getValue();
         boolean free = model.tree.cliqueContaining(r) >= 0;
         if (!free) {
@@ -131,9 +137,23 @@ final class AimGenerator {
             continue;
           }
         }
-        double[] est = model.project(r, GraphicalModel.DEFAULT_PROJECTION_CAP);
+        double[] est = null;
+        if (!free) {
+          for (int j = 0; j < computed.size() && est == null; j++) {
+            if (IndexMap.contains(computed.get(j), r)) {
+              est = IndexMap.sum(computedValues.get(j), IndexMap.of(card, computed.get(j), r), IndexMap.cells(card, r));
+            }
+          }
+        }
         if (est == null) {
-          continue;
+          est = model.project(r, GraphicalModel.DEFAULT_PROJECTION_CAP);
+          if (est == null) {
+            continue;
+          }
+          if (!free) {
+            computed.add(r);
+            computedValues.add(est);
+          }
         }
         double[] x = answers.get(e.getKey());
         double l1 = 0;
