@@ -37,9 +37,9 @@ final class BudgetHistoryCommand implements Callable<Integer> {
     }
     TextTable t = new TextTable(List.of("id", "time", "analyst", "cost", "spent after", "query"));
     for (Charge c : charges) {
-      t.add(List.of(Long.toString(c.id()), c.time().toString(), c.analyst(),
-          String.join(" + ", c.cost().stream().map(Ledger::describe).toList()),
-          Ledger.describe(c.spent()), c.query().replaceAll("\\s+", " ")));
+      t.add(List.of(Long.toString(c.id()), c.time().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), c.analyst(),
+          String.join(" + ", c.cost().stream().map(LossText::up).toList()),
+          LossText.up(c.spent()), c.query().replaceAll("\\s+", " ")));
     }
     t.print(out, format.format);
     return ExitCodes.OK;

@@ -45,7 +45,7 @@ final class BudgetShowCommand implements Callable<Integer> {
     }
     TextTable t = new TextTable(List.of("dataset", "analyst", "accountant", "total", "spent", "remaining", "charges"));
     t.add(List.of(s.dataset(), s.analyst().orElse("(all)"), s.accountant().cliName(),
-        Ledger.describe(s.total()), Ledger.describe(s.spent()), Ledger.describe(s.remaining()),
+        Ledger.describe(s.total()), LossText.up(s.spent()), LossText.down(s.remaining()),
         Integer.toString(s.charges())));
     t.print(out, format);
   }

@@ -136,7 +136,7 @@ final class DemoCommand implements Callable<Integer> {
         DpStatement st = execution.parse(q[1]);
         QueryExecution.Outcome outcome = execution.run(st, "demo", err);
         ResultPrinter.print(out, outcome, OutputFormat.TABLE);
-        out.println("  charged " + Ledger.describe(outcome.result().receipt().charge().total())
+        out.println("  charged " + LossText.up(outcome.result().receipt().charge().total())
             + " (ledger charge #" + outcome.charge().id() + ", committed before release)");
         out.flush();
         step++;

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       org.privet.cli.mech.MechCommand.class,
       org.privet.cli.synth.SynthCommand.class,
+      org.privet.cli.account.AccountCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 
@@ -24,7 +25,7 @@ public final class PrivetCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 
   /** Builds the command line with the project's exception-to-exit-code mapping. */

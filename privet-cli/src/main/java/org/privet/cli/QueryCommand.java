@@ -19,9 +19,9 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "query",
     description = {
-      "Run a DP SQL query (SELECT WITH DIFFERENTIAL_PRIVACY ... FROM <dataset>) and print the noisy",
-      "answer with confidence intervals. The cost is charged to the ledger first; a refused query",
-      "charges nothing. See docs/sql.md for the dialect."
+      "Run a DP SQL query on a registered dataset; the ledger is charged before release.",
+      "The query is SELECT WITH DIFFERENTIAL_PRIVACY ... FROM <dataset> (see docs/sql.md); the",
+      "answer is printed with confidence intervals. A refused query charges nothing."
     },
     mixinStandardHelpOptions = true)
 final class QueryCommand implements Callable<Integer> {
@@ -60,9 +60,9 @@ final class QueryCommand implements Callable<Integer> {
   /** One line on what was charged and what the dataset has spent. */
   static String receiptLine(Ledger ledger, QueryExecution.Outcome outcome) {
     org.privet.ledger.Charge c = outcome.charge();
-    return "privet: charged " + Ledger.describe(outcome.result().receipt().charge().total())
+    return "privet: charged " + LossText.up(outcome.result().receipt().charge().total())
         + " (ledger charge #" + c.id() + ", " + c.cost().size() + " mechanism(s)); dataset '"
-        + c.dataset() + "' has now spent " + Ledger.describe(c.spent()) + " of "
+        + c.dataset() + "' has now spent " + LossText.up(c.spent()) + " of "
         + Ledger.describe(ledger.dataset(c.dataset()).budget());
   }
 }

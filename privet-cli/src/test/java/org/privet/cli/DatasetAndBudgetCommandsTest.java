@@ -124,6 +124,14 @@ class DatasetAndBudgetCommandsTest {
   }
 
   @Test
+  void lossText_sixDigits_roundedInTheSafeDirection() {
+    assertEquals("epsilon=2", LossText.up(new PureDp(1.9999999999980005)));
+    assertEquals("epsilon=1.99999", LossText.down(new PureDp(1.9999999999980005)));
+    assertEquals("epsilon=0.333334, delta=0.000001", LossText.up(new org.privet.accounting.ApproxDp(1.0 / 3, 9.99999999999E-7)));
+    assertEquals("rho=1.23456E-7", LossText.down(new org.privet.accounting.Zcdp(1.234567e-7)));
+  }
+
+  @Test
   void textTable_csvQuoting_followsRfc4180() {
     assertEquals("a,\"b,c\",\"say \"\"hi\"\"\"", TextTable.csvLine(List.of("a", "b,c", "say \"hi\"")));
   }

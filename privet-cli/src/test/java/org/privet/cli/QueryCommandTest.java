@@ -138,6 +138,24 @@ class QueryCommandTest {
   }
 
   @Test
+  void query_rhoBudget_zcdpAccountantAddsRhos() {
+    CliRun reg = CliRun.of("dataset", "register", "--workspace", ws.toString(), "--name", "rhos",
+        "--source", dir.resolve("visits.csv").toString(), "--privacy-unit", "user_id", "--rho", "0.25",
+        "--public-keys", "city=Lima,Oslo");
+    assertEquals(ExitCodes.OK, reg.code(), reg.toString());
+    assertTrue(reg.out().contains("zcdp accountant"), reg.out());
+    String sql = COUNT_BY_CITY.replace("epsilon = 1", "rho = 0.1").replace("FROM visits", "FROM rhos");
+    assertEquals(ExitCodes.OK, query(sql).code());
+    assertEquals(ExitCodes.OK, query(sql).code());
+    CliRun third = query(sql);
+    assertEquals(ExitCodes.BUDGET_EXCEEDED, third.code(), third.toString());
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(2, ledger.history("rhos").size());
+      assertTrue(((org.privet.accounting.Zcdp) ledger.status("rhos").spent()).rho() <= 0.25);
+    }
+  }
+
+  @Test
   void query_boundsFromRegistration_usedWhenQueryGivesNone() {
     CliRun r = query("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5) AVG(minutes) AS m FROM visits");
     assertEquals(ExitCodes.OK, r.code(), r.toString());

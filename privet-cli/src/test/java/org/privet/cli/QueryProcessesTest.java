@@ -50,12 +50,15 @@ class QueryProcessesTest {
     assertEquals(ExitCodes.OK, r.code(), r.toString());
   }
 
+  /** A {@code privet query} JVM; the workspace comes from {@code PRIVET_HOME}, as scripts set it. */
   private Process start(String analyst, Path out) throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    return new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-cp", cp, PrivetCommand.class.getName(),
-        "query", "--workspace", ws.toString(), "--analyst", analyst, "--format", "json", SQL)
+        "query", "--analyst", analyst, "--format", "json", SQL);
+    pb.environment().put("PRIVET_HOME", ws.toString());
+    return pb
         .redirectOutput(out.toFile())
         .redirectError(out.resolveSibling(out.getFileName() + ".err").toFile())
         .start();

@@ -70,7 +70,15 @@ public final class PldAccountant implements Accountant {
       return BasicAccountant.INSTANCE.compose(pureOnly(events), 0.0);
     }
     PrivacyLossDistribution pld = distribution(events, delta);
-    return EventMeasures.approxDp(pld.epsilon(delta), delta, "PLD composition");
+    double eps = pld.epsilon(delta);
+    // Basic composition is also valid; for few pure events it can beat the grid by up to Δ.
+    if (events.stream().allMatch(e -> EventMeasures.asApproxDpIfDirect(e) != null)) {
+      ApproxDp basic = BasicAccountant.INSTANCE.compose(events, delta);
+      if (basic.delta() <= delta && basic.epsilon() <= eps) {
+        return basic;
+      }
+    }
+    return EventMeasures.approxDp(eps, delta, "PLD composition");
   }
 
   /** An upper bound on δ(ε) of the composition. */

@@ -53,16 +53,7 @@ public final class Subsampling {
 
   /** The base's own (ε, δ) if it has one (pure or approximate DP, or a pure-DP mechanism). */
   static ApproxDp baseApproxDp(PrivacyLoss base) {
-    if (base instanceof ApproxDp a) {
-      return a;
-    }
-    if (base instanceof PureDp p) {
-      return p.toApproxDp();
-    }
-    if (base instanceof MechanismLoss m && !Double.isNaN(m.pureEpsilon())) {
-      return new ApproxDp(m.pureEpsilon(), 0.0);
-    }
-    return null;
+    return base instanceof PoissonSubsampled ? null : EventMeasures.asApproxDpIfDirect(base);
   }
 
   private static void checkRate(String name, double q) {

@@ -1,6 +1,5 @@
 package org.privet.mechanisms;
 
-import org.privet.accounting.PureDp;
 import org.privet.random.RandomSource;
 
 /**
@@ -30,12 +29,11 @@ import org.privet.random.RandomSource;
  *
  * <p>Immutable and thread-safe (if its {@link RandomSource} is).
  */
-public final class ExponentialMechanism {
+public final class ExponentialMechanism extends SelectionMechanism {
 
-  private final SelectionScale scale;
 
   private ExponentialMechanism(SelectionScale scale) {
-    this.scale = scale;
+    super(scale);
   }
 
   public static Builder builder() {
@@ -48,13 +46,9 @@ public final class ExponentialMechanism {
    * @param utilities one finite utility per candidate (higher is better)
    * @throws IllegalArgumentException if {@code utilities} is empty or holds NaN or an infinity
    */
+  @Override
   public int select(double[] utilities) {
     return scale.weights(utilities).sampleProportional(scale.random);
-  }
-
-  /** The privacy loss of one {@link #select} call: pure ε-DP. */
-  public PureDp privacyLoss() {
-    return new PureDp(scale.epsilon);
   }
 
   /**
@@ -66,20 +60,9 @@ public final class ExponentialMechanism {
    * @param candidates the number of candidates k ≥ 1
    * @param beta the failure probability, in (0, 1)
    */
+  @Override
   public double utilityErrorBound(int candidates, double beta) {
     return scale.exponentialErrorBound(candidates, beta);
-  }
-
-  public double epsilon() {
-    return scale.epsilon;
-  }
-
-  public double sensitivity() {
-    return scale.sensitivity;
-  }
-
-  public boolean monotone() {
-    return scale.monotone;
   }
 
   /** Validating builder; ε and the sensitivity are required. */

@@ -1,6 +1,5 @@
 package org.privet.mechanisms;
 
-import org.privet.accounting.PureDp;
 import org.privet.random.RandomSource;
 
 /**
@@ -25,12 +24,11 @@ import org.privet.random.RandomSource;
  * exact Bernoulli(exp(−γ)) of rational γ; see {@code docs/proofs/exponential-mechanism.md}.
  * At most k coins per release. Immutable and thread-safe (if its {@link RandomSource} is).
  */
-public final class PermuteAndFlip {
+public final class PermuteAndFlip extends SelectionMechanism {
 
-  private final SelectionScale scale;
 
   private PermuteAndFlip(SelectionScale scale) {
-    this.scale = scale;
+    super(scale);
   }
 
   public static Builder builder() {
@@ -43,33 +41,18 @@ public final class PermuteAndFlip {
    * @param utilities one finite utility per candidate (higher is better)
    * @throws IllegalArgumentException if {@code utilities} is empty or holds NaN or an infinity
    */
+  @Override
   public int select(double[] utilities) {
     return scale.weights(utilities).permuteAndFlip(scale.random);
-  }
-
-  /** The privacy loss of one {@link #select} call: pure ε-DP. */
-  public PureDp privacyLoss() {
-    return new PureDp(scale.epsilon);
   }
 
   /**
    * A bound b with P[u(output) ≥ max u − b] ≥ 1 − β: (c·Δ'/ε̃)·ln(k/β) + h as for
    * {@link ExponentialMechanism#utilityErrorBound}.
    */
+  @Override
   public double utilityErrorBound(int candidates, double beta) {
     return scale.exponentialErrorBound(candidates, beta);
-  }
-
-  public double epsilon() {
-    return scale.epsilon;
-  }
-
-  public double sensitivity() {
-    return scale.sensitivity;
-  }
-
-  public boolean monotone() {
-    return scale.monotone;
   }
 
   /** Validating builder; ε and the sensitivity are required. */

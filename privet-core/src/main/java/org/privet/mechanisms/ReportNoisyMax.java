@@ -2,7 +2,6 @@ package org.privet.mechanisms;
 
 import java.math.BigInteger;
 import java.util.Objects;
-import org.privet.accounting.PureDp;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
 
@@ -28,7 +27,7 @@ import org.privet.random.RandomSource;
  * <p>Both are ε-DP. Accuracy: with probability at least 1 − β the output's utility is at least
  * max u − {@link #utilityErrorBound}. Immutable and thread-safe (if its {@link RandomSource} is).
  */
-public final class ReportNoisyMax {
+public final class ReportNoisyMax extends SelectionMechanism {
 
   /** The noise distribution added to each utility. */
   public enum Noise {
@@ -38,14 +37,13 @@ public final class ReportNoisyMax {
     GUMBEL
   }
 
-  private final SelectionScale scale;
   private final Noise noise;
   /** Discrete Laplace scale t = c·Δint/ε̃ = noiseNum/noiseDen, in grid units. */
   private final long noiseNum;
   private final long noiseDen;
 
   private ReportNoisyMax(SelectionScale scale, Noise noise) {
-    this.scale = scale;
+    super(scale);
     this.noise = noise;
     this.noiseNum = scale.rateDen; // c·Δint·2^j
     this.noiseDen = scale.rateNum; // ε̃·2^j
@@ -61,6 +59,7 @@ public final class ReportNoisyMax {
    * @param utilities one finite utility per candidate (for example counts)
    * @throws IllegalArgumentException if {@code utilities} is empty or holds NaN or an infinity
    */
+  @Override
   public int select(double[] utilities) {
     if (noise == Noise.GUMBEL) {
       return scale.weights(utilities).sampleProportional(scale.random);
@@ -91,17 +90,13 @@ public final class ReportNoisyMax {
     return best;
   }
 
-  /** The privacy loss of one {@link #select} call: pure ε-DP. */
-  public PureDp privacyLoss() {
-    return new PureDp(scale.epsilon);
-  }
-
   /**
    * A bound b with P[u(output) ≥ max u − b] ≥ 1 − β. Gumbel: the exponential mechanism's
    * (c·Δ'/ε̃)·ln(k/β) + h. Laplace: every one of the k discrete Laplace draws satisfies |Z| &lt;
    * t·ln(2k/β) except with probability β (P[|Z| ≥ m] ≤ 2e<sup>−m/t</sup>), so b =
    * 2·(c·Δ'/ε̃)·ln(2k/β) + h. Rounded upward.
    */
+  @Override
   public double utilityErrorBound(int candidates, double beta) {
     if (noise == Noise.GUMBEL) {
       return scale.exponentialErrorBound(candidates, beta);
@@ -111,18 +106,6 @@ public final class ReportNoisyMax {
 
   public Noise noise() {
     return noise;
-  }
-
-  public double epsilon() {
-    return scale.epsilon;
-  }
-
-  public double sensitivity() {
-    return scale.sensitivity;
-  }
-
-  public boolean monotone() {
-    return scale.monotone;
   }
 
   /** Validating builder; ε and the sensitivity are required, the noise defaults to Laplace. */

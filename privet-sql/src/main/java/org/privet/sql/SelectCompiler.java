@@ -55,6 +55,8 @@ import org.privet.engine.spi.TableSchema;
  */
 final class SelectCompiler {
   private static final Pattern ENGINE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+  /** JSqlParser's lexical errors carry their position only in the message. */
+  private static final Pattern LEXICAL_POSITION = Pattern.compile("line (\\d{1,9}), column (\\d{1,9})");
   private static final String BOUNDS_PER_GROUP = "contribution_bounds_per_group";
   private static final String BOUNDS_PER_ROW = "contribution_bounds_per_row";
 
@@ -237,6 +239,11 @@ final class SelectCompiler {
           return src.error(src.text().length(), "syntax error: the query ended unexpectedly");
         }
         return src.error(offset, "syntax error" + (image == null ? "" : " near '" + image + "'"));
+      }
+      java.util.regex.Matcher m = t.getMessage() == null ? null : LEXICAL_POSITION.matcher(t.getMessage());
+      if (m != null && m.find()) {
+        return src.error(src.offset(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))),
+            "syntax error: unexpected character");
       }
     }
     return src.error(pq.selectOffset(), "syntax error");

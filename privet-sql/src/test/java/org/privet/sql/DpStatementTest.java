@@ -76,6 +76,16 @@ class DpStatementTest {
     assertEquals(st.query().toString(), ex.query().toString());
   }
 
+  @Test
+  void parse_crlfAndTabsBeforeJsqlParserError_positionCountsUserText() {
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY\r\n\tOPTIONS (epsilon = 1)\r\n\tCOUNT(*),\tx\r\nFROM t";
+    DpSqlException e = org.junit.jupiter.api.Assertions.assertThrows(DpSqlException.class,
+        () -> DpSql.parse(sql, CATALOG));
+    assertEquals(3, e.line());
+    assertEquals(12, e.column());
+    assertTrue(e.reason().contains("'x'"), e.getMessage());
+  }
+
   private static Object[] row(String key, double n) {
     return new Object[] {key, n};
   }

@@ -1,35 +1,28 @@
 package org.privet.cli.mech;
 
 import org.privet.mechanisms.PermuteAndFlip;
-import picocli.CommandLine;
+import org.privet.mechanisms.SelectionMechanism;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code privet mech permute-and-flip}: McKenna and Sheldon's permute-and-flip selection. */
 @Command(name = "permute-and-flip", mixinStandardHelpOptions = true,
     description = "Permute-and-flip selection (McKenna & Sheldon 2020, exact); prints the 0-based "
         + "index.")
-final class PermuteAndFlipCommand implements Runnable {
-  @Mixin MechanismOptions options;
-  @Mixin SelectionOptions selection;
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Option(names = "--utilities", required = true, split = ",",
-      description = "Comma-separated utility of each candidate (higher is better).")
-  double[] utilities;
+final class PermuteAndFlipCommand extends UtilitySelectionCommand {
 
   @Override
-  public void run() {
-    PermuteAndFlip m = PermuteAndFlip.builder()
-        .epsilon(options.epsilon())
-        .sensitivity(selection.sensitivity)
-        .monotone(selection.monotone)
-        .build();
-    SelectionOptions.release(spec, options, "permute-and-flip",
-        selection.parameters(options, utilities, "utilities"), utilities.length,
-        () -> m.select(utilities), m.privacyLoss(),
-        m.utilityErrorBound(utilities.length, options.beta()),
-        "union bound, as for the exponential mechanism");
+  String mechanism() {
+    return "permute-and-flip";
+  }
+
+  @Override
+  String boundSource() {
+    return "union bound, as for the exponential mechanism";
+  }
+
+  @Override
+  SelectionMechanism build(double epsilon, double sensitivity, boolean monotone) {
+    return PermuteAndFlip.builder()
+        .epsilon(epsilon).sensitivity(sensitivity).monotone(monotone).build();
   }
 }
