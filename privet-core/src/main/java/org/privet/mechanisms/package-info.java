@@ -30,6 +30,8 @@
  *       (2020), "Implementing the exponential mechanism with base-2 differential privacy".
  *   <li>{@link org.privet.mechanisms.ReportNoisyMax}: Dwork &amp; Roth (2014), Claim 3.9 (Laplace),
  *       and the Gumbel-max equivalence with the exponential mechanism.
+ *   <li>{@link org.privet.mechanisms.SelectionMechanism}: the common face of the three selection
+ *       mechanisms (exponential, report noisy max, permute-and-flip).
  *   <li>{@link org.privet.mechanisms.PermuteAndFlip}: McKenna &amp; Sheldon (2020),
  *       "Permute-and-Flip: A new mechanism for differentially private selection".
  *   <li>{@link org.privet.mechanisms.SparseVector}: Lyu, Su, Li (2017), "Understanding the Sparse

@@ -71,6 +71,9 @@ public final class Ledger implements AutoCloseable {
       throw new IllegalArgumentException("share must be in the dataset's budget measure ("
           + BudgetRule.describe(spec.budget()) + "), was " + BudgetRule.describe(share));
     }
+    if (spec.accountant() == AccountantKind.ZCDP && !(share instanceof Zcdp) && DatasetSpec.deltaOf(share) == 0) {
+      throw new IllegalArgumentException("share needs delta > 0 on a dataset with the zcdp accountant");
+    }
     PrivacyLoss asSpend = share instanceof Zcdp
         ? share
         : new ApproxDp(BudgetRule.epsilonOf(share), DatasetSpec.deltaOf(share));

@@ -145,24 +145,26 @@ class LedgerTest {
   }
 
   @Test
-  void charge_zcdpAccountant_admitsManyMoreSmallChargesThanBasic() {
+  void charge_zcdpAccountant_admitsManyMoreSmallReleasesThanBasic() {
     ledger.register(adult(1, 1e-6).name("basic").build());
     ledger.register(adult(1, 1e-6).name("tight").accountant(AccountantKind.ZCDP).build());
-    int basic = chargeUntilRefused("basic", new PureDp(0.01));
-    int tight = chargeUntilRefused("tight", new PureDp(0.01));
-    // Basic composition: at most 100 charges of 0.01 fit in 1 (the upward-rounded sum may stop at 99).
-    assertTrue(basic == 100 || basic == 99, "basic admitted " + basic);
-    // zCDP: rho = 0.00005 per charge; about 0.02 of rho converts to epsilon = 1 at delta = 1e-6.
-    assertTrue(tight > 2 * basic, "zcdp admitted " + tight);
+    // Each charge pays for ten releases of epsilon = 0.01.
+    List<PureDp> tenReleases = java.util.Collections.nCopies(10, new PureDp(0.01));
+    int basic = chargeUntilRefused("basic", tenReleases);
+    int tight = chargeUntilRefused("tight", tenReleases);
+    // Basic composition: at most 100 releases of 0.01 fit in 1 (the upward-rounded sum may stop at 99).
+    assertTrue(basic == 10 || basic == 9, "basic admitted " + basic + " charges");
+    // zCDP: rho = 0.00005 per release; about 0.02 of rho converts to epsilon = 1 at delta = 1e-6.
+    assertTrue(tight > 2 * basic, "zcdp admitted " + tight + " charges");
     ApproxDp spent = (ApproxDp) ledger.status("tight").spent();
     assertTrue(spent.epsilon() <= 1.0 && spent.delta() <= 1e-6, spent.toString());
   }
 
-  private int chargeUntilRefused(String dataset, PureDp cost) {
+  private int chargeUntilRefused(String dataset, List<PureDp> cost) {
     int n = 0;
     while (true) {
       try {
-        ledger.charge(dataset, "ann", "q", List.of(cost));
+        ledger.charge(dataset, "ann", "q", cost);
         n++;
       } catch (BudgetExceededException e) {
         return n;
@@ -206,6 +208,9 @@ class LedgerTest {
     assertThrows(IllegalArgumentException.class, () -> ledger.grant("adult", "ann", new PureDp(2)));
     assertThrows(IllegalArgumentException.class, () -> ledger.grant("adult", "ann", new Zcdp(0.1)));
     assertThrows(IllegalArgumentException.class, () -> ledger.grant("adult", " ", new PureDp(0.5)));
+    ledger.register(adult(1, 1e-6).name("tight").accountant(AccountantKind.ZCDP).build());
+    assertThrows(IllegalArgumentException.class, () -> ledger.grant("tight", "ann", new PureDp(0.5)));
+    ledger.grant("tight", "ann", new ApproxDp(0.5, 1e-7));
     assertTrue(ledger.grants("adult").isEmpty());
   }
 

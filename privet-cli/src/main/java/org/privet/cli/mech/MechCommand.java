@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       ExponentialCommand.class,
       NoisyMaxCommand.class,
       PermuteAndFlipCommand.class,
+      SparseVectorCommand.class,
     })
 public final class MechCommand implements Runnable {
 

@@ -143,4 +143,35 @@ class ChoiceCommandsTest {
     assertTrue(doc.get("parameters").get("accuracy").get("statement").asText()
         .contains("with probability at least"));
   }
+
+  @Test
+  void sparseVector_plain_printsBitsUntilHalting() {
+    String[] r = run("mech", "sparse-vector", "--epsilon", "20", "--threshold", "10",
+        "--answers", "-1000,1000,-1000,1000,1000", "--max-positives", "2", "--samples", "3");
+    assertEquals("0", r[0], r[2]);
+    String[] lines = lines(r[1]);
+    assertEquals(3, lines.length);
+    for (String line : lines) {
+      // Noise scales are ~0.1 and ~0.5 against gaps of 1000: the pattern is certain.
+      assertEquals("false,true,false,true", line);
+    }
+  }
+
+  @Test
+  void sparseVector_json_hasCost() throws Exception {
+    String[] r = run("mech", "sparse-vector", "--epsilon", "1", "--threshold", "0",
+        "--answers", "1,2,3", "--json");
+    assertEquals("0", r[0], r[2]);
+    JsonNode doc = new ObjectMapper().readTree(r[1]);
+    assertEquals("sparse-vector", doc.get("mechanism").asText());
+    assertEquals(1.0, doc.get("privacyLoss").get("perRelease").get("epsilon").asDouble(), 0);
+  }
+
+  @Test
+  void sparseVector_zeroSensitivity_exitsUsageNamingSensitivity() {
+    String[] r = run("mech", "sparse-vector", "--epsilon", "1", "--threshold", "0",
+        "--answers", "1", "--sensitivity", "0");
+    assertEquals(Integer.toString(ExitCodes.USAGE), r[0]);
+    assertTrue(r[2].contains("sensitivity"), r[2]);
+  }
 }
