@@ -18,6 +18,9 @@ import org.privet.engine.spi.TableSchema;
  * ({@link Slot}s) and optional {@link PartitionSelection}: rewrites for bounding (L0, L∞, clamping,
  * fixed-point scale), mechanism choice and the budget split. Afterwards it asserts that the charge
  * equals the composition of the mechanisms' losses and stays within the budget.
+ *
+ * <p>Privacy arguments: {@code docs/proofs/engine-bounding.md} (sensitivities),
+ * {@code docs/proofs/engine-fixed-point.md} (grid), {@code docs/proofs/engine-budget-split.md}.
  */
 final class Compiler {
   /** Fixed-point values of sums and means stay within ±2^30 grid steps per row. */
@@ -55,13 +58,14 @@ final class Compiler {
       long pg = perGroup.get(i)[0];
       if (s.kind() == Slot.Kind.EXPONENTIAL) {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-            s.measure(), pg, 0, split.pureEpsilon, 0, s.rank(), l0));
+            s.measure(), pg, 0, split.pureEpsilon, 0, s.rank(), l0, 0));
       } else if (noise == NoiseKind.LAPLACE) {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.LAPLACE, s.field(), s.measure(),
-            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.pureEpsilon, 0, 0, l0));
+            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.pureEpsilon, 0, 0, l0,
+            s.center()));
       } else {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
-            l2(pg, l0), s.scaleExponent(), 0, split.rho, 0, l0));
+            l2(pg, l0), s.scaleExponent(), 0, split.rho, 0, l0, s.center()));
       }
     }
     PartitionSelection sel = selection
@@ -117,19 +121,20 @@ final class Compiler {
         perGroup.add(new long[] {1});
       } else if (a instanceof Aggregation.Sum s) {
         Grid g = Grid.of(s.lower(), s.upper(), sumBits, false);
-        measures.add(new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false));
+        int mi = measureIndex(measures,
+            new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false));
         bounds.add(g.describe(s.name(), s.column(), s.lower(), s.upper()));
-        slots.add(slot(s.name(), "noisy sum of " + s.column(), Slot.Field.SUM,
-            measures.size() - 1, g.k));
+        slots.add(slot(s.name(), "noisy sum of " + s.column(), Slot.Field.SUM, mi, g.k));
         perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
       } else if (a instanceof Aggregation.Mean m) {
         Grid g = Grid.of(m.lower(), m.upper(), sumBits, true);
-        measures.add(new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, g.center,
-            false));
+        int mi = measureIndex(measures,
+            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false));
         bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
-        int mi = measures.size() - 1;
-        slots.add(slot(m.name(), "noisy centred sum of " + m.column() + " (mean = sum/count)",
-            Slot.Field.SUM, mi, g.k));
+        Slot centred = slot(m.name(), "noisy centred sum of " + m.column()
+            + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
+        slots.add(new Slot(centred.output(), centred.purpose(), centred.kind(), centred.field(),
+            mi, 0, g.k, 0, 0, 0, 1, g.center));
         perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
         slots.add(slot(m.name(), "noisy count of non-null " + m.column() + " (mean)",
             Slot.Field.COUNT, mi, 0));
@@ -171,7 +176,7 @@ final class Compiler {
           Slot s = slot(qs.name(), "exponential-mechanism quantile " + r + " of " + qs.column(),
               Slot.Field.QUANTILE, measures.size() - 1, 0);
           slots.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-              s.measure(), 0, 0, 0, 0, r, l0));
+              s.measure(), 0, 0, 0, 0, r, l0, 0));
           perGroup.add(new long[] {lInf});
         }
       }
@@ -188,8 +193,18 @@ final class Compiler {
   private record Rewrite(List<Measure> measures, List<Slot> slots, List<int[]> outputSlots,
       List<String> bounds, List<long[]> perGroup) {}
 
+  /** The index of {@code m} in {@code measures}, adding it if absent (shared by SUM and MEAN). */
+  private static int measureIndex(List<Measure> measures, Measure m) {
+    int i = measures.indexOf(m);
+    if (i >= 0) {
+      return i;
+    }
+    measures.add(m);
+    return measures.size() - 1;
+  }
+
   private static Slot slot(String output, String purpose, Slot.Field field, int measure, int k) {
-    return new Slot(output, purpose, Slot.Kind.LAPLACE, field, measure, 0, k, 0, 0, 0, 1);
+    return new Slot(output, purpose, Slot.Kind.LAPLACE, field, measure, 0, k, 0, 0, 0, 1, 0);
   }
 
   /** ⌈√(l0 · pg²)⌉: the L2 norm of a unit's contributions over l0 groups, rounded up. */

@@ -52,6 +52,8 @@ final class PartitionSelection {
       num++;
     }
     double t = (double) num / den;
+    // The release direction D → D' needs δ/L0 ≤ 1 − e^{−ε/L0} (docs/proofs): spend no more δ.
+    delta = Math.min(delta, Math.nextDown(-Math.expm1(-epsilon / l0)) * l0 * (1 - 1e-12));
     double logQ = -1 / t; // ln q
     double target = Math.log(delta / l0);
     // m·ln q − ln(1 + q) ≤ ln(δ/L0), with a safety margin against rounding.

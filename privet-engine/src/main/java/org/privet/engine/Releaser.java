@@ -13,7 +13,8 @@ import org.privet.random.RandomSource;
 /**
  * Turns one group's exact bounded aggregates into released estimates: adds noise through the
  * query's mechanisms and post-processes (ratios, clamping to the value range, sorting quantiles).
- * Everything after the noisy releases is post-processing and costs no privacy.
+ * Everything after the noisy releases is post-processing and costs no privacy
+ * ({@code docs/proofs/engine-fixed-point.md}).
  */
 final class Releaser {
   private final CompiledQuery compiled;
@@ -106,13 +107,14 @@ final class Releaser {
   private Estimate mean(int[] idx, GroupAggregate g, double lower, double upper) {
     Slot sumSlot = slot(idx[0]);
     int m = sumSlot.measure();
-    Measure.FixedPointSum f = (Measure.FixedPointSum) compiled.spec().measures().get(m);
-    long s = noises.get(idx[0]).release(g.sums()[m]);
+    long center = sumSlot.center();
+    long exactCentred = Math.subtractExact(g.sums()[m], Math.multiplyExact(center, g.counts()[m]));
+    long s = noises.get(idx[0]).release(exactCentred);
     long n = noises.get(idx[1]).release(g.counts()[m]);
     ConfidenceInterval si = noises.get(idx[0]).interval(s, beta / 2);
     ConfidenceInterval ni = noises.get(idx[1]).interval(n, beta / 2);
     double unit = sumSlot.unit();
-    double c = f.center();
+    double c = center;
     double value = n > 0 ? clamp((c + (double) s / n) * unit, lower, upper)
         : clamp(c * unit, lower, upper);
     double lo = lower;

@@ -20,9 +20,11 @@ import org.privet.accounting.Zcdp;
  * @param rho ρ of a GAUSSIAN slot
  * @param rank quantile rank (EXPONENTIAL only)
  * @param l0 L0, by which an EXPONENTIAL slot's ε is divided per group
+ * @param center for a centred SUM slot: subtracted (times the non-null count) from the measure's
+ *     exact uncentred sum before noise, so one backend measure serves SUM and MEAN
  */
 record Slot(String output, String purpose, Kind kind, Field field, int measure, long sensitivity,
-    int scaleExponent, double epsilon, double rho, double rank, int l0) {
+    int scaleExponent, double epsilon, double rho, double rank, int l0, long center) {
 
   enum Kind { LAPLACE, GAUSSIAN, EXPONENTIAL }
 

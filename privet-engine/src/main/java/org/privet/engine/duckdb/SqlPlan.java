@@ -55,11 +55,16 @@ final class SqlPlan {
         + ") THEN NULL ELSE ";
   }
 
-  /** ROUND(clamp(x)·2^k) − center as BIGINT, NULL for NULL/NaN. */
+  /**
+   * CAST(clamp(x)·2^k AS BIGINT) − center, NULL for NULL/NaN. The multiplication by a power of two
+   * is exact; DuckDB's cast rounds to the nearest integer, and any monotone rounding keeps the
+   * result within [⌊lower·2^k⌋, ⌈upper·2^k⌉], which is all the sensitivity bound needs.
+   */
   static String fixedPoint(Measure.FixedPointSum f) {
-    return ignoredGuard(f.column()) + "CAST(ROUND(" + clamp(f.column(), f.lower(), f.upper())
-        + " * " + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + ") AS BIGINT) - "
-        + f.center() + " END";
+    String scaled = "CAST(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+        + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + " AS BIGINT)";
+    return ignoredGuard(f.column()) + scaled + (f.center() == 0 ? "" : " - " + f.center())
+        + " END";
   }
 
   static String cell(Measure.Bins b) {
@@ -121,9 +126,15 @@ final class SqlPlan {
     return "hash(xor(hash(" + args + "), CAST(" + (spec.salt() >>> 1) + " AS UBIGINT)))";
   }
 
-  private String selectionOrder() {
-    return salted("__u" + (groups.isEmpty() ? "" : ", " + groupList()))
-        + (groups.isEmpty() ? "" : ", " + groupList());
+  /**
+   * Keeps a unit's pair iff at most L0 of the unit's pairs have a salted hash ≤ its own. This is
+   * the L0 smallest hashes, except that pairs tied at the boundary (64-bit hash collisions) are all
+   * dropped: deterministic without an extra sort key, and still at most L0 pairs per unit.
+   */
+  private String keepL0(String prefix) {
+    return "COUNT(*) OVER (PARTITION BY " + prefix + "__u ORDER BY "
+        + salted(prefix + "__u, " + groups.stream().map(g -> prefix + g)
+            .collect(Collectors.joining(", "))) + ") <= " + spec.l0();
   }
 
   String mainStatement() {
@@ -181,8 +192,7 @@ final class SqlPlan {
       }
       s.append(" FROM pairs");
       if (!groups.isEmpty()) {
-        s.append(" QUALIFY ROW_NUMBER() OVER (PARTITION BY __u ORDER BY ")
-            .append(selectionOrder()).append(") <= ").append(spec.l0());
+        s.append(" QUALIFY ").append(keepL0(""));
       }
       s.append("),\n");
       s.append("agg AS (SELECT ").append(groupPrefix())
@@ -223,13 +233,23 @@ final class SqlPlan {
       return cte + "\nSELECT " + groupPrefix() + "__b, COUNT(*) FROM src WHERE __b IS NOT NULL"
           + " GROUP BY " + groupPrefix() + "__b";
     }
-    String partition = "__u" + (groups.isEmpty() ? "" : ", " + groupList());
-    String groupRank = groups.isEmpty() ? "1"
-        : "DENSE_RANK() OVER (PARTITION BY __u ORDER BY " + selectionOrder() + ")";
-    return cte + ",\nranked AS (SELECT " + groupPrefix() + "__b, " + groupRank + " AS __gr, "
-        + "ROW_NUMBER() OVER (PARTITION BY " + partition + " ORDER BY (__b IS NULL), "
-        + salted("__u, __b") + ", __b) AS __rr FROM src)\n"
-        + "SELECT " + groupPrefix() + "__b, COUNT(*) FROM ranked WHERE __b IS NOT NULL AND __gr <= "
-        + spec.l0() + " AND __rr <= " + spec.lInf() + " GROUP BY " + groupPrefix() + "__b";
+    String partition = "s.__u" + (groups.isEmpty() ? ""
+        : ", " + groups.stream().map(g -> "s." + g).collect(Collectors.joining(", ")));
+    String kept = "";
+    String join = "";
+    if (!groups.isEmpty()) {
+      kept = ",\nkeptpairs AS (SELECT __u, " + groupList() + " FROM (SELECT DISTINCT __u, "
+          + groupList() + " FROM src) QUALIFY " + keepL0("") + ")";
+      join = " JOIN keptpairs k ON s.__u = k.__u AND " + groups.stream()
+          .map(g -> "s." + g + " IS NOT DISTINCT FROM k." + g)
+          .collect(Collectors.joining(" AND "));
+    }
+    String sPrefix = groups.isEmpty() ? "" : groups.stream().map(g -> "s." + g + " AS " + g)
+        .collect(Collectors.joining(", ")) + ", ";
+    return cte + kept + ",\nranked AS (SELECT " + sPrefix + "s.__b, "
+        + "ROW_NUMBER() OVER (PARTITION BY " + partition + " ORDER BY (s.__b IS NULL), "
+        + salted("s.__u, s.__b") + ", s.__b) AS __rr FROM src s" + join + ")\n"
+        + "SELECT " + groupPrefix() + "__b, COUNT(*) FROM ranked WHERE __b IS NOT NULL AND __rr <= "
+        + spec.lInf() + " GROUP BY " + groupPrefix() + "__b";
   }
 }

@@ -15,9 +15,10 @@ import org.privet.engine.Source;
  *       present drop rows whose unit is NULL; if {@code publicGroups} is present drop rows whose
  *       group key is not listed (NULL equals NULL here).
  *   <li>Row-level ({@code unitColumn} empty): every row is its own unit with L0 = L∞ = 1.
- *   <li>Unit-level: form (unit, group) pairs. For each unit keep the {@code l0} pairs with the
- *       smallest {@code hash(unit, group key, salt)} (ties broken by the group key); the choice
- *       therefore depends only on that unit's own rows. Within a pair, row counts are capped at
+ *   <li>Unit-level: form (unit, group) pairs. For each unit keep a pair iff at most {@code l0} of
+ *       the unit's pairs have a salted hash of (unit, group key) ≤ its own (the l0 smallest; pairs
+ *       tied at the boundary are all dropped); the choice therefore depends only on that unit's
+ *       own rows and the salt. Within a pair, row counts are capped at
  *       {@code lInf} and value measures bounded as documented on {@link Measure}.
  *   <li>Aggregate the kept pairs per group exactly.
  * </ol>

@@ -10,8 +10,8 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
 
   /**
    * A fixed-point sum. Per row: x = CAST(column AS DOUBLE); NULL or NaN → ignored; otherwise
-   * v = ROUND(clamp(x, lower, upper) · 2^scaleExponent) − center, an exact 64-bit integer
-   * (|v| ≤ 2^31 guaranteed by the engine). Per (unit, group) pair: s = Σv, c = number of non-ignored
+   * v = rnd(clamp(x, lower, upper) · 2^scaleExponent) − center, an exact 64-bit integer, where rnd
+   * is any monotone rounding to an integer (|v| ≤ 2^31 guaranteed by the engine). Per (unit, group) pair: s = Σv, c = number of non-ignored
    * rows, q = Σv² (if {@code squares}), then when c &gt; L∞ scaled to L∞ rows: s ← ⌊s·L∞/c⌋,
    * q ← ⌊q·L∞/c⌋, c ← L∞. Per group: the sums over the kept pairs, exactly (128-bit or wider).
    *
@@ -32,7 +32,7 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
   /**
    * Counts per cell: x = CAST(column AS DOUBLE); NULL or NaN → ignored; otherwise cell
    * i = min(⌊(clamp(x) − lower) · bins / (upper − lower)⌋, bins − 1). Per (unit, group) pair at most
-   * L∞ non-ignored rows are kept, chosen by smallest hash(salt, unit, cell) (ties by cell).
+   * L∞ non-ignored rows are kept, chosen by smallest salted hash of (unit, cell) (ties by cell).
    *
    * @param column the source column (numeric)
    * @param lower lower edge
