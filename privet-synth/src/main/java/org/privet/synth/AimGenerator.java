@@ -56,16 +56,12 @@ final class AimGenerator {
     this.finalIterations = finalIterations;
   }
 
-  /** The output of a run: the synthetic columns, the privacy events, the chosen marginals. */
-  record Run(int[][] columns, List<PrivacyLoss> events, List<int[]> selected) {}
 
-  Run run(Table data) {
+  /** Runs the generator; {@code total} is the planned cost reported in the result. */
+  SynthesisResult run(Table data, PrivacyLoss total) {
     Domain dom = data.domain();
     int d = dom.size();
-    int[] card = new int[d];
-    for (int a = 0; a < d; a++) {
-      card[a] = dom.cardinality(a);
-    }
+    int[] card = dom.cardinalities();
     Map<String, int[]> candidates = new LinkedHashMap<>();
     Map<String, Double> weight = new LinkedHashMap<>();
     for (int[] q : workload.marginals()) {
@@ -124,7 +120,13 @@ final class AimGenerator {
       var keys = new ArrayList<String>();
       var scores = new ArrayList<Double>();
       double maxWeight = 0;
-      for (var e : candidates.entrySet()) {
+      // Largest candidates first, so that a smaller one outside every clique can be summed from an
+      // already computed superset instead of running variable elimination again.
+      var computed = new ArrayList<int[]>();
+      var computedValues = new ArrayList<double[]>();
+      var ordered = new ArrayList<>(candidates.entrySet());
+      ordered.sort((x, y) -> y.getValue().length - x.getValue().length);
+      for (var e : ordered) {
         int[] r = e.getValue();
         boolean free = model.tree.cliqueContaining(r) >= 0;
         if (!free) {
@@ -135,9 +137,23 @@ final class AimGenerator {
             continue;
           }
         }
-        double[] est = model.project(r, GraphicalModel.DEFAULT_PROJECTION_CAP);
+        double[] est = null;
+        if (!free) {
+          for (int j = 0; j < computed.size() && est == null; j++) {
+            if (IndexMap.contains(computed.get(j), r)) {
+              est = IndexMap.sum(computedValues.get(j), IndexMap.of(card, computed.get(j), r), IndexMap.cells(card, r));
+            }
+          }
+        }
         if (est == null) {
-          continue;
+          est = model.project(r, GraphicalModel.DEFAULT_PROJECTION_CAP);
+          if (est == null) {
+            continue;
+          }
+          if (!free) {
+            computed.add(r);
+            computedValues.add(est);
+          }
         }
         double[] x = answers.get(e.getKey());
         double l1 = 0;
@@ -188,7 +204,7 @@ final class AimGenerator {
     model = estimator.estimate(measurements, finalIterations);
     int rows = (int) Math.max(1, Math.round(model.total));
     progress.accept("aim: sampling " + rows + " rows");
-    return new Run(model.sample(rows, random), List.copyOf(events), List.copyOf(selected));
+    return new SynthesisResult(Table.trusted(dom, model.sample(rows, random)), events, total, selected);
   }
 
   static List<int[]> nonEmptySubsets(int[] q) {

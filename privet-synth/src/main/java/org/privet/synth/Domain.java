@@ -201,6 +201,11 @@ public final class Domain {
     return attributes.get(i).size();
   }
 
+  /** The number of codes of every attribute, in order. */
+  public int[] cardinalities() {
+    return attributes.stream().mapToInt(Attribute::size).toArray();
+  }
+
   /** Index of the attribute with this name, if any. */
   public Optional<Integer> indexOf(String name) {
     for (int i = 0; i < attributes.size(); i++) {

@@ -202,7 +202,7 @@ final class GraphicalModel {
   /** Message from clique c (within the subtree) to its parent: Σ over non-kept vars of P(c | sep) Π children. */
   private Factor eliminate(int c, Set<Integer> sub, int[] keep, double cap) {
     var msgs = new ArrayList<Factor>();
-    int[] vars = tree.cliques[c];
+    int[] carried = new int[0];
     for (int child : tree.children.get(c)) {
       if (sub.contains(child)) {
         Factor m = eliminate(child, sub, keep, cap);
@@ -210,30 +210,39 @@ final class GraphicalModel {
           return null;
         }
         msgs.add(m);
-        vars = IndexMap.union(vars, m.attrs);
+        carried = IndexMap.union(carried, m.attrs);
       }
     }
-    if (IndexMap.cellsApprox(tree.card, vars) > cap) {
-      return null;
-    }
-    double[] local = prob[c].clone();
     boolean isRoot = !sub.contains(tree.parent[c]) || tree.parent[c] < 0;
     int[] sep = isRoot ? new int[0] : tree.separator[c];
+    int[] clique = tree.cliques[c];
+    double[] local = prob[c];
     if (!isRoot) {
       int[] map = sepMap[c];
       double[] ps = IndexMap.sum(prob[c], map, IndexMap.cells(tree.card, sep));
+      local = new double[prob[c].length];
       for (int x = 0; x < local.length; x++) {
         double s = ps[map[x]];
-        local[x] = s > 0 ? local[x] / s : 0;
+        local[x] = s > 0 ? prob[c][x] / s : 0;
       }
+    }
+    // Sum out, before any product, the clique's variables needed neither above nor below.
+    final int[] below = carried;
+    int[] needed = Arrays.stream(clique).filter(a -> IndexMap.indexOf(keep, a) >= 0
+        || IndexMap.indexOf(sep, a) >= 0 || IndexMap.indexOf(below, a) >= 0).toArray();
+    if (needed.length < clique.length) {
+      local = IndexMap.sum(local, IndexMap.of(tree.card, clique, needed), IndexMap.cells(tree.card, needed));
+    }
+    int[] vars = IndexMap.union(needed, carried);
+    if (IndexMap.cellsApprox(tree.card, vars) > cap) {
+      return null;
     }
     double[] prod;
     if (msgs.isEmpty()) {
       prod = local;
-      vars = tree.cliques[c];
     } else {
       prod = new double[IndexMap.cells(tree.card, vars)];
-      int[] m0 = IndexMap.of(tree.card, vars, tree.cliques[c]);
+      int[] m0 = IndexMap.of(tree.card, vars, needed);
       for (int x = 0; x < prod.length; x++) {
         prod[x] = local[m0[x]];
       }
@@ -245,6 +254,9 @@ final class GraphicalModel {
       }
     }
     int[] out = Arrays.stream(vars).filter(a -> IndexMap.indexOf(keep, a) >= 0 || IndexMap.indexOf(sep, a) >= 0).toArray();
+    if (out.length == vars.length) {
+      return new Factor(out, prod);
+    }
     return new Factor(out, IndexMap.sum(prod, IndexMap.of(tree.card, vars, out), IndexMap.cells(tree.card, out)));
   }
 

@@ -60,15 +60,12 @@ final class MwemGenerator {
     }
   }
 
-  record Run(int[][] columns, List<PrivacyLoss> events, List<int[]> selected) {}
 
-  Run run(Table data) {
+  /** Runs the generator; {@code total} is the planned cost reported in the result. */
+  SynthesisResult run(Table data, PrivacyLoss total) {
     Domain dom = data.domain();
     int d = dom.size();
-    int[] card = new int[d];
-    for (int a = 0; a < d; a++) {
-      card[a] = dom.cardinality(a);
-    }
+    int[] card = dom.cardinalities();
     var events = new ArrayList<PrivacyLoss>();
     double budget = epsilon * (1 - 1e-9);
     var countRelease = NoisyMarginals.laplace(new double[] {data.rows()}, budget * COUNT_SHARE, random);
@@ -173,7 +170,7 @@ final class MwemGenerator {
         cols[b.attrs[j]] = col;
       }
     }
-    return new Run(cols, List.copyOf(events), List.copyOf(selected));
+    return new SynthesisResult(Table.trusted(dom, cols), events, total, selected);
   }
 
   private static int[] strides(int[] attrs, int[] card) {

@@ -107,14 +107,10 @@ public final class Synthesizer {
       }
     }
     if (method == Method.AIM) {
-      var run = new AimGenerator(rho, w, random, progress, maxModelCells, estimationIterations,
-          5 * estimationIterations).run(data);
-      return new SynthesisResult(Table.trusted(data.domain(), run.columns()), run.events(), privacyLoss(),
-          run.selected());
+      return new AimGenerator(rho, w, random, progress, maxModelCells, estimationIterations,
+          5 * estimationIterations).run(data, privacyLoss());
     }
-    var run = new MwemGenerator(epsilon, rounds, w, random, progress, maxModelCells).run(data);
-    return new SynthesisResult(Table.trusted(data.domain(), run.columns()), run.events(), privacyLoss(),
-        run.selected());
+    return new MwemGenerator(epsilon, rounds, w, random, progress, maxModelCells).run(data, privacyLoss());
   }
 
   /** Validating builder: every parameter is checked when set, conflicts at {@link #build()}. */

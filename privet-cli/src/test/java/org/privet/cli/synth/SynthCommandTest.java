@@ -1,0 +1,90 @@
+package org.privet.cli.synth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.cli.ExitCodes;
+import org.privet.cli.PrivetCommand;
+import picocli.CommandLine;
+
+/** {@code privet synth} and {@code privet synth evaluate} on a small coded table. */
+class SynthCommandTest {
+  @TempDir Path dir;
+
+  private static String[] run(String... args) {
+    CommandLine cl = PrivetCommand.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+  }
+
+  private Path[] smallTable() throws Exception {
+    Path domain = dir.resolve("domain.json");
+    Files.writeString(domain, "{\"a\": 3, \"b\": 2, \"c\": 4}");
+    StringBuilder sb = new StringBuilder("a,b,c\n");
+    for (int i = 0; i < 600; i++) {
+      sb.append(i % 3).append(',').append(i % 2).append(',').append((i / 7) % 4).append('\n');
+    }
+    Path data = dir.resolve("data.csv");
+    Files.writeString(data, sb);
+    return new Path[] {data, domain};
+  }
+
+  @Test
+  void synth_aimThenEvaluate_writesTableAndReport() throws Exception {
+    Path[] in = smallTable();
+    Path out = dir.resolve("syn.csv");
+    String[] r = run("synth", "--data", in[0].toString(), "--domain", in[1].toString(), "--epsilon", "2",
+        "--method", "aim", "--out", out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[2].contains("aim: round"), "progress on stderr: " + r[2]);
+    assertTrue(Files.readAllLines(out).get(0).equals("a,b,c"));
+    assertTrue(Files.readAllLines(out).size() > 400);
+    Path report = dir.resolve("report.html");
+    String[] e = run("synth", "evaluate", "--real", in[0].toString(), "--synthetic", out.toString(),
+        "--domain", in[1].toString(), "--workload", "all-2way", "--report", report.toString());
+    assertEquals("0", e[0], e[2]);
+    assertTrue(e[1].contains("workload all-2way (3 marginals): error"), e[1]);
+    String html = Files.readString(report);
+    assertTrue(html.contains("<svg") && html.contains("Workload error"));
+  }
+
+  @Test
+  void synth_mwemWithoutDomainForEvaluate_works() throws Exception {
+    Path[] in = smallTable();
+    Path out = dir.resolve("syn.csv");
+    String[] r = run("synth", "--data", in[0].toString(), "--domain", in[1].toString(), "--epsilon", "1",
+        "--method", "mwem", "--workload", "all-2way", "--out", out.toString());
+    assertEquals("0", r[0], r[2]);
+    String[] e = run("synth", "evaluate", "--real", in[0].toString(), "--synthetic", out.toString(),
+        "--workload", "all-1way");
+    assertEquals("0", e[0], e[2]);
+  }
+
+  @Test
+  void synth_badInput_usageExitWithoutDataValues() throws Exception {
+    Path[] in = smallTable();
+    Path out = dir.resolve("syn.csv");
+    assertEquals(Integer.toString(ExitCodes.USAGE),
+        run("synth", "--data", in[0].toString(), "--domain", in[1].toString(), "--out", out.toString())[0]);
+    assertEquals(Integer.toString(ExitCodes.USAGE), run("synth", "--data", in[0].toString(), "--domain",
+        in[1].toString(), "--epsilon", "1", "--method", "gan", "--out", out.toString())[0]);
+    Path bad = dir.resolve("bad.csv");
+    Files.writeString(bad, "a,b,c\n0,1,2\n0,1,31337\n");
+    String[] r = run("synth", "--data", bad.toString(), "--domain", in[1].toString(), "--epsilon", "1",
+        "--out", out.toString());
+    assertEquals(Integer.toString(ExitCodes.USAGE), r[0]);
+    assertTrue(r[2].contains("'c'") && r[2].contains("outside the declared domain"), r[2]);
+    assertFalse(r[2].contains("31337"), r[2]);
+  }
+}
