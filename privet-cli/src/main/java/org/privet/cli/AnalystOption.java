@@ -6,14 +6,14 @@ import picocli.CommandLine.Option;
  * Shared option: who is asking (charges and per-analyst shares are recorded under this name).
  * Default: the {@code PRIVET_ANALYST} environment variable, else the operating-system user.
  */
-final class AnalystOption {
+public final class AnalystOption {
   @Option(
       names = "--analyst",
       paramLabel = "NAME",
       description = "Analyst name (default: $PRIVET_ANALYST, else the OS user).")
   String analyst;
 
-  String resolve() {
+  public String resolve() {
     if (analyst != null) {
       return analyst;
     }

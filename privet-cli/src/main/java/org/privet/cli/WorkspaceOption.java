@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
  * Shared option: the workspace folder holding the ledger. Precedence: {@code --workspace}, then
  * the {@code PRIVET_HOME} environment variable, then {@code ~/.privet}.
  */
-final class WorkspaceOption {
+public final class WorkspaceOption {
   static final String ENVIRONMENT_VARIABLE = "PRIVET_HOME";
 
   @Option(
@@ -19,7 +19,7 @@ final class WorkspaceOption {
   Path workspace;
 
   /** The workspace folder to use. */
-  Path resolve() {
+  public Path resolve() {
     return resolve(workspace, System.getenv(), System.getProperty("user.home"));
   }
 
@@ -35,7 +35,7 @@ final class WorkspaceOption {
   }
 
   /** Opens the workspace's ledger. */
-  Ledger open() {
+  public Ledger open() {
     return Ledger.open(resolve());
   }
 }

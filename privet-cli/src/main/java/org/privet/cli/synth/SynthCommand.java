@@ -3,9 +3,15 @@ package org.privet.cli.synth;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.privet.accounting.ApproxDp;
+import org.privet.cli.AnalystOption;
+import org.privet.cli.WorkspaceOption;
+import org.privet.ledger.Charge;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
 import org.privet.synth.Domain;
 import org.privet.synth.SynthesisResult;
 import org.privet.synth.Synthesizer;
@@ -13,6 +19,7 @@ import org.privet.synth.Table;
 import org.privet.synth.Workload;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,8 +39,16 @@ public final class SynthCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--data", paramLabel = "FILE", description = "the CSV table to protect")
+  @Option(names = "--data", paramLabel = "FILE", description = "the CSV table to protect (or use --dataset)")
   Path data;
+
+  @Option(names = "--dataset", paramLabel = "NAME",
+      description = "a registered dataset (each row a privacy unit): its source is read, and the whole"
+          + " synthesis is charged once to its budget in the ledger before anything is written")
+  String dataset;
+
+  @Mixin WorkspaceOption workspace;
+  @Mixin AnalystOption analyst;
 
   @Option(names = "--domain", paramLabel = "DOMAIN.json",
       description = "the public domain (Private-PGM sizes or declared attributes)")
@@ -57,7 +72,9 @@ public final class SynthCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    require(data, "--data");
+    if ((data == null) == (dataset == null)) {
+      throw new IllegalArgumentException("give exactly one of --data FILE or --dataset NAME");
+    }
     require(domain, "--domain");
     require(epsilon, "--epsilon");
     require(out, "--out");
@@ -82,14 +99,42 @@ public final class SynthCommand implements Callable<Integer> {
     ApproxDp guarantee = synthesizer.approxDp();
     err.printf(Locale.ROOT, "privet synth: method %s, cost %s = (%.6g, %.3g)-DP%n",
         m.name().toLowerCase(Locale.ROOT), synthesizer.privacyLoss(), guarantee.epsilon(), guarantee.delta());
-    Table table = Table.read(data, dom);
-    SynthesisResult result = synthesizer.synthesize(table);
+    SynthesisResult result;
+    if (dataset == null) {
+      result = synthesizer.synthesize(Table.read(data, dom));
+    } else {
+      result = synthesizeRegistered(synthesizer, dom, m, err);
+    }
     result.synthetic().write(out);
     PrintWriter o = spec.commandLine().getOut();
     o.printf(Locale.ROOT, "wrote %d synthetic rows to %s (%s, privacy loss %s)%n",
         result.synthetic().rows(), out, m.name().toLowerCase(Locale.ROOT), result.privacyLoss());
     o.flush();
     return 0;
+  }
+
+  /**
+   * Reads the registered dataset's source, charges the ledger once for the whole synthesis
+   * (committed before any synthetic row exists), then synthesizes. A refusal (unknown dataset, a
+   * privacy unit other than one row, a malformed source, an exhausted budget) charges nothing.
+   */
+  private SynthesisResult synthesizeRegistered(
+      Synthesizer synthesizer, Domain dom, Synthesizer.Method m, PrintWriter err) throws IOException {
+    try (Ledger ledger = workspace.open()) {
+      DatasetSpec spec = ledger.dataset(dataset);
+      if (!spec.privacyUnit().isRow()) {
+        throw new IllegalArgumentException("--dataset: synthesis protects one row at a time, but dataset '"
+            + dataset + "' has a privacy-unit column; register a table with one row per unit (--row-privacy)");
+      }
+      Table table = Table.read(Path.of(spec.source()), dom);
+      String request = String.format(Locale.ROOT, "privet synth --method %s --epsilon %s%s --workload %s",
+          m.name().toLowerCase(Locale.ROOT), epsilon, delta == null ? "" : " --delta " + delta, workload);
+      Charge charge = ledger.charge(dataset, analyst.resolve(), request, List.of(synthesizer.privacyLoss()));
+      err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
+          synthesizer.privacyLoss(), dataset, charge.id());
+      err.flush();
+      return synthesizer.synthesize(table);
+    }
   }
 
   static void require(Object value, String option) {

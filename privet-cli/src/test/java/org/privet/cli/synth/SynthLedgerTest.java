@@ -1,0 +1,100 @@
+package org.privet.cli.synth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.accounting.PureDp;
+import org.privet.cli.ExitCodes;
+import org.privet.cli.PrivetCommand;
+import org.privet.ledger.Ledger;
+import picocli.CommandLine;
+
+/** {@code privet synth --dataset NAME}: one durable ledger charge per synthesis, before release. */
+class SynthLedgerTest {
+  @TempDir Path dir;
+  private Path ws;
+  private Path data;
+  private Path domain;
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    CommandLine cl = PrivetCommand.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    ws = dir.resolve("ws");
+    domain = dir.resolve("domain.json");
+    Files.writeString(domain, "{\"a\": 3, \"b\": 2, \"c\": 4}");
+    StringBuilder sb = new StringBuilder("a,b,c\n");
+    for (int i = 0; i < 400; i++) {
+      sb.append(i % 3).append(',').append(i % 2).append(',').append((i / 7) % 4).append('\n');
+    }
+    data = dir.resolve("tiny.csv");
+    Files.writeString(data, sb);
+    Run r = run("dataset", "register", "--workspace", ws.toString(), "--name", "tiny",
+        "--source", data.toString(), "--row-privacy", "--epsilon", "1.5");
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+  }
+
+  private Run synth(String epsilon, Path out) {
+    return run("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--domain", domain.toString(),
+        "--epsilon", epsilon, "--method", "mwem", "--workload", "all-2way", "--out", out.toString());
+  }
+
+  @Test
+  void synth_registeredDataset_chargesLedgerOnceBeforeWriting() throws Exception {
+    Path out = dir.resolve("syn.csv");
+    Run r = synth("1", out);
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    assertTrue(r.err().contains("ledger charge #"), r.err());
+    assertTrue(Files.readAllLines(out).size() > 300);
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(1, ledger.history("tiny").size());
+      assertEquals(java.util.List.of(new PureDp(1.0)), ledger.history("tiny").get(0).cost());
+    }
+  }
+
+  @Test
+  void synth_budgetExhausted_refusedWithoutChargeOrOutput() throws Exception {
+    assertEquals(ExitCodes.OK, synth("1", dir.resolve("first.csv")).code());
+    Path out = dir.resolve("second.csv");
+    Run r = synth("1", out);
+    assertEquals(ExitCodes.BUDGET_EXCEEDED, r.code(), r.err());
+    assertFalse(Files.exists(out), "nothing released after a refused charge");
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(1, ledger.history("tiny").size());
+    }
+  }
+
+  @Test
+  void synth_unknownDatasetOrBothSources_refusedWithoutCharge() throws Exception {
+    Path out = dir.resolve("syn.csv");
+    Run unknown = run("synth", "--workspace", ws.toString(), "--dataset", "nope", "--domain",
+        domain.toString(), "--epsilon", "1", "--method", "mwem", "--out", out.toString());
+    assertEquals(ExitCodes.NOT_FOUND, unknown.code(), unknown.err());
+    Run both = run("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--data", data.toString(),
+        "--domain", domain.toString(), "--epsilon", "1", "--out", out.toString());
+    assertEquals(ExitCodes.USAGE, both.code(), both.err());
+    assertTrue(both.err().contains("--dataset"), both.err());
+    assertFalse(Files.exists(out));
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(0, ledger.history("tiny").size());
+    }
+  }
+}
