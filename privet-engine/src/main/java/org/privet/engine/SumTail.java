@@ -12,7 +12,8 @@ package org.privet.engine;
  *       (1−q)²/((1−qe<sup>λ</sup>)(1−qe<sup>−λ</sup>)).
  *   <li>Discrete Gaussian N<sub>ℤ</sub>(0, σ²): it is σ²-subgaussian, E[e<sup>λX</sup>] ≤
  *       e<sup>λ²σ²/2</sup> (Canonne, Kamath, Steinke 2020, "The discrete Gaussian for differential
- *       privacy", NeurIPS, §2), so P[S ≥ x] ≤ e<sup>−x²/(2mσ²)</sup>.
+ *       privacy", NeurIPS: its moment generating function is at most the continuous Gaussian's),
+ *       so P[S ≥ x] ≤ e<sup>−x²/(2mσ²)</sup>.
  * </ul>
  */
 final class SumTail {
