@@ -294,9 +294,16 @@ public final class Query {
       return aggregate(new Aggregation.StdDev(name, column, lower, upper));
     }
 
+    /** Quantiles by the quantile tree (value intervals; one budget share for all ranks). */
     public Builder quantiles(String name, String column, double lower, double upper,
         double... ranks) {
-      return aggregate(Aggregation.Quantiles.of(name, column, lower, upper, ranks));
+      return quantiles(name, column, lower, upper, Aggregation.Quantiles.Method.TREE, ranks);
+    }
+
+    /** Quantiles by the given method (see {@link Aggregation.Quantiles.Method}). */
+    public Builder quantiles(String name, String column, double lower, double upper,
+        Aggregation.Quantiles.Method method, double... ranks) {
+      return aggregate(Aggregation.Quantiles.of(name, column, lower, upper, method, ranks));
     }
 
     public Builder histogram(String name, String column, double lower, double upper, int bins) {
