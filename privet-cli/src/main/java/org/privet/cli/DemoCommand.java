@@ -156,7 +156,8 @@ final class DemoCommand implements Callable<Integer> {
       BudgetShowCommand.print(out, status, OutputFormat.TABLE);
       out.println();
       out.println("Intervals are 95% confidence intervals for the noise (they cover the exact value of");
-      out.println("the clamped data); the median is chosen by the exponential mechanism and has none.");
+      out.println("the clamped data); the median's interval, from a noisy quantile tree, contains the");
+      out.println("grid cell (width 100/1024) of the exact median of the clamped ages.");
       out.println("Try it on your data: ./privet dataset register --help, ./privet query --help.");
       out.flush();
     }
