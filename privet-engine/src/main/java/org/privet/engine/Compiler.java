@@ -7,7 +7,6 @@ import java.util.List;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
-import org.privet.accounting.Zcdp;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.Measure;
@@ -36,7 +35,8 @@ final class Compiler {
     Rewrite first = rewrite(q, SUM_BITS, SQUARE_BITS);
     boolean selection = q.usesPrivatePartitionSelection();
     NoiseKind noise = resolveNoise(q, first.slots(), selection, l0);
-    Split split = Split.of(q.budget(), noise, first.slots(), selection);
+    PartitionSelection.Kind selKind = thresholding(q, noise);
+    Split split = Split.of(q.budget(), noise, first.slots(), selKind);
     // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
     // mechanisms (scale or σ² as 63-bit rationals) stay representable.
     double room = Math.log(noise == NoiseKind.GAUSSIAN ? Math.scalb(Math.sqrt(2 * split.rho), 29)
@@ -72,15 +72,19 @@ final class Compiler {
             l2, s.scaleExponent(), 0, split.rho, 0, l0, s.center()));
       }
     }
-    PartitionSelection sel = selection
-        ? PartitionSelection.of(split.selectionEpsilon, split.selectionDelta, l0) : null;
+    PartitionSelection sel = selKind == null ? null
+        : selKind == PartitionSelection.Kind.LAPLACE
+            ? PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0)
+            : PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
 
     // 3. The charge, and the assertion that it is the composition of the mechanisms' losses.
     List<MechanismCost> costs = new ArrayList<>();
     List<PrivacyLoss> losses = new ArrayList<>();
     if (sel != null) {
-      costs.add(new MechanismCost("<groups>", "private partition selection (Laplace threshold "
-          + sel.threshold() + " on distinct units)", sel.describe(), sel.privacyLoss()));
+      costs.add(new MechanismCost("<groups>", "private partition selection ("
+          + (sel.kind() == PartitionSelection.Kind.LAPLACE ? "Laplace" : "Gaussian")
+          + " threshold " + sel.threshold() + " on distinct units)", sel.describe(),
+          sel.privacyLoss()));
       losses.add(sel.privacyLoss());
     }
     for (Slot s : planned) {
@@ -232,6 +236,22 @@ final class Compiler {
     return r.longValueExact();
   }
 
+  /**
+   * The thresholding of private partition selection (null without it): the query's override, else
+   * Gaussian when the value noise is Gaussian or the budget is zCDP, else Laplace.
+   */
+  static PartitionSelection.Kind thresholding(Query q, NoiseKind noise) {
+    if (!q.usesPrivatePartitionSelection()) {
+      return null;
+    }
+    return switch (q.thresholding()) {
+      case LAPLACE -> PartitionSelection.Kind.LAPLACE;
+      case GAUSSIAN -> PartitionSelection.Kind.GAUSSIAN;
+      case AUTO -> noise == NoiseKind.GAUSSIAN || q.budget().isZcdp()
+          ? PartitionSelection.Kind.GAUSSIAN : PartitionSelection.Kind.LAPLACE;
+    };
+  }
+
   private static NoiseKind resolveNoise(Query q, List<Slot> slots, boolean selection, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
       return q.noise();
@@ -240,58 +260,83 @@ final class Compiler {
     if (b instanceof PureDp) {
       return NoiseKind.LAPLACE;
     }
-    if (b instanceof Zcdp) {
+    if (q.budget().isZcdp()) {
       return NoiseKind.GAUSSIAN;
     }
     // (ε, δ): the kind whose per-release noise variance (relative to per-group sensitivity) is
     // smaller; both splits are computed exactly as they would be used.
-    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, slots, selection);
-    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, slots, selection);
+    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, slots,
+        selection ? thresholding(q, NoiseKind.LAPLACE) : null);
+    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, slots,
+        selection ? thresholding(q, NoiseKind.GAUSSIAN) : null);
     double lapVar = 2 * Math.pow(l0 / lap.pureEpsilon, 2);
     double gauVar = gau.rho > 0 ? l0 / (2 * gau.rho) : Double.POSITIVE_INFINITY;
     return gauVar < lapVar ? NoiseKind.GAUSSIAN : NoiseKind.LAPLACE;
   }
 
-  /** The budget split: equal shares over selection and every noisy release. */
+  /**
+   * The budget split: equal shares over partition selection (if any) and every noisy release.
+   *
+   * <ul>
+   *   <li>ε budget: ε/n per release (no selection).
+   *   <li>ρ or ρ-plus-δ budget: ρ/(n + 1) per release and for selection (pure parts use ε with
+   *       ε²/2 = their share); selection takes all of δ.
+   *   <li>(ε, δ) budget: pure parts (Laplace/exponential releases, Laplace selection) take ε/(n +
+   *       1) each; the zCDP parts (Gaussian releases, Gaussian selection) share one ρ whose
+   *       conversion at δ − δ<sub>sel</sub> spends the rest of ε; δ<sub>sel</sub> = δ/2 when some
+   *       part is converted (as Google's Gaussian thresholding splits δ), else all of δ.
+   * </ul>
+   */
   static final class Split {
     double pureEpsilon; // per LAPLACE/EXPONENTIAL slot
     double rho; // per GAUSSIAN slot
-    double selectionEpsilon;
+    double selectionEpsilon; // Laplace thresholding
+    double selectionRho; // Gaussian thresholding
     double selectionDelta;
 
-    static Split of(Budget budget, NoiseKind noise, List<Slot> slots, boolean selection) {
+    static Split of(Budget budget, NoiseKind noise, List<Slot> slots,
+        PartitionSelection.Kind selection) {
       final double shrink = 1 - 1e-12; // keeps the upward-rounded composition within the budget
       Split s = new Split();
       int n = slots.size();
       long em = slots.stream().filter(x -> x.kind() == Slot.Kind.EXPONENTIAL).count();
+      int shares = n + (selection != null ? 1 : 0);
       PrivacyLoss b = budget.loss();
       if (b instanceof PureDp p) {
         s.pureEpsilon = p.epsilon() / n * shrink;
-      } else if (b instanceof Zcdp z) {
-        double rhoEach = z.rho() / n * shrink;
+      } else if (budget.isZcdp()) {
+        double rhoEach = budget.rho() / shares * shrink;
         s.rho = rhoEach;
         s.pureEpsilon = Math.sqrt(2 * rhoEach) * shrink; // ε-DP ⇒ ε²/2-zCDP
+        if (selection != null) {
+          s.selectionDelta = budget.delta() * shrink;
+          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+            s.selectionRho = rhoEach;
+          } else {
+            s.selectionEpsilon = s.pureEpsilon;
+          }
+        }
       } else {
         ApproxDp a = (ApproxDp) b;
-        int shares = n + (selection ? 1 : 0);
         double epsShare = a.epsilon() / shares * shrink;
-        if (selection) {
+        s.pureEpsilon = epsShare;
+        long zParts = (noise == NoiseKind.GAUSSIAN ? n - em : 0)
+            + (selection == PartitionSelection.Kind.GAUSSIAN ? 1 : 0);
+        long pureParts = shares - zParts;
+        if (selection == PartitionSelection.Kind.LAPLACE) {
           s.selectionEpsilon = epsShare;
         }
-        s.pureEpsilon = epsShare;
-        if (noise == NoiseKind.LAPLACE) {
-          s.selectionDelta = selection ? a.delta() * shrink : 0;
+        if (zParts == 0) {
+          s.selectionDelta = selection != null ? a.delta() * shrink : 0;
         } else {
-          // Pure parts (selection, exponential mechanisms) take equal ε shares by basic
-          // composition; the Gaussian releases share the rest as one ρ converted at δ − δ_sel.
-          s.selectionDelta = selection ? a.delta() / 2 * shrink : 0;
-          long gaussians = n - em;
-          long pureParts = em + (selection ? 1 : 0);
-          if (gaussians > 0) {
-            double conversionDelta = a.delta() - s.selectionDelta;
-            double epsRest = (a.epsilon() - pureParts * epsShare) * shrink;
-            double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
-            s.rho = rhoTotal / gaussians * shrink;
+          s.selectionDelta = selection != null ? a.delta() / 2 * shrink : 0;
+          double conversionDelta = a.delta() - s.selectionDelta;
+          double epsRest = (a.epsilon() - pureParts * epsShare) * shrink;
+          double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
+          double rhoEach = rhoTotal / zParts * shrink;
+          s.rho = noise == NoiseKind.GAUSSIAN ? rhoEach : 0;
+          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+            s.selectionRho = rhoEach;
           }
         }
       }

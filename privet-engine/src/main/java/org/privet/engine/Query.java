@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
@@ -32,7 +33,8 @@ import org.privet.accounting.Zcdp;
  * column whose value identifies the person, or {@link Builder#eachRowIsAUnit()}.
  *
  * <p>Without {@link Builder#publicGroups public groups}, grouped queries select the released
- * groups privately (this needs δ &gt; 0); with them, exactly the listed groups are released, empty
+ * groups privately (this needs δ &gt; 0: an (ε, δ) budget or a ρ-plus-δ budget {@link
+ * Builder#rhoDelta}; Laplace or Gaussian {@link Thresholding}); with them, exactly the listed groups are released, empty
  * ones too, and no δ is spent on selection.
  */
 public final class Query {
@@ -46,6 +48,7 @@ public final class Query {
   private final List<Aggregation> aggregations;
   private final Budget budget;
   private final NoiseKind noise;
+  private final Thresholding thresholding;
 
   private Query(Builder b) {
     this.source = b.source;
@@ -60,6 +63,7 @@ public final class Query {
     this.aggregations = List.copyOf(b.aggregations);
     this.budget = b.budget;
     this.noise = b.noise;
+    this.thresholding = b.thresholding;
   }
 
   /** Starts a query over {@code source}. */
@@ -116,6 +120,11 @@ public final class Query {
     return noise;
   }
 
+  /** The requested partition-selection thresholding (AUTO unless overridden). */
+  public Thresholding thresholding() {
+    return thresholding;
+  }
+
   /** True when groups are chosen by DP partition selection. */
   public boolean usesPrivatePartitionSelection() {
     return !groupBy.isEmpty() && publicGroups == null;
@@ -135,7 +144,11 @@ public final class Query {
       s.append(", filtered");
     }
     s.append(", aggregations=").append(aggregations.stream().map(Aggregation::name).toList());
-    s.append(", budget ").append(budget).append(", noise=").append(noise).append(']');
+    s.append(", budget ").append(budget).append(", noise=").append(noise);
+    if (thresholding != Thresholding.AUTO) {
+      s.append(", thresholding=").append(thresholding);
+    }
+    s.append(']');
     return s.toString();
   }
 
@@ -161,6 +174,7 @@ public final class Query {
     private final List<Aggregation> aggregations = new ArrayList<>();
     private Budget budget;
     private NoiseKind noise = NoiseKind.AUTO;
+    private Thresholding thresholding = Thresholding.AUTO;
 
     private Builder(Source source) {
       this.source = source;
@@ -309,12 +323,24 @@ public final class Query {
       return budget(Budget.approx(epsilon, delta));
     }
 
+    /** A pure ρ-zCDP budget (private partition selection then needs {@link #rhoDelta}). */
     public Builder rho(double rho) {
       return budget(Budget.zcdp(rho));
     }
 
+    /** A δ-approximate ρ-zCDP budget: ρ for the releases, δ for private partition selection. */
+    public Builder rhoDelta(double rho, double delta) {
+      return budget(Budget.zcdp(rho, delta));
+    }
+
     public Builder noise(NoiseKind kind) {
       this.noise = Objects.requireNonNull(kind, "noise");
+      return this;
+    }
+
+    /** Overrides the partition-selection thresholding (default {@link Thresholding#AUTO}). */
+    public Builder thresholding(Thresholding kind) {
+      this.thresholding = Objects.requireNonNull(kind, "thresholding");
       return this;
     }
 
@@ -383,13 +409,20 @@ public final class Query {
             + "give publicGroups or an (ε, δ) budget");
       }
       if (privateSelection && budget.loss() instanceof Zcdp) {
-        throw new IllegalArgumentException("budget: private partition selection is not supported "
-            + "under a ρ-zCDP budget; give publicGroups or an (ε, δ) budget");
+        throw new IllegalArgumentException("budget: private partition selection needs a delta > 0 "
+            + "(the probability of releasing a group that one unit alone creates), which a pure "
+            + "ρ-zCDP budget lacks; use rhoDelta(rho, delta) / Budget.zcdp(rho, delta), an (ε, δ) "
+            + "budget, or publicGroups");
+      }
+      if (thresholding != Thresholding.AUTO && !privateSelection) {
+        throw new IllegalArgumentException("thresholding: applies only to private partition "
+            + "selection (groupBy without publicGroups)");
       }
       if (noise == NoiseKind.GAUSSIAN && budget.loss() instanceof PureDp) {
         throw new IllegalArgumentException("noise: GAUSSIAN needs δ > 0 or a ρ-zCDP budget");
       }
-      assert budget.loss() instanceof ApproxDp || !privateSelection;
+      assert budget.loss() instanceof ApproxDp || budget.loss() instanceof ApproxZcdp
+          || !privateSelection;
       return new Query(this);
     }
 
