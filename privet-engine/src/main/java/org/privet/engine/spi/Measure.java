@@ -14,6 +14,8 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * is any monotone rounding to an integer (|v| ≤ 2^31 guaranteed by the engine). Per (unit, group) pair: s = Σv, c = number of non-ignored
    * rows, q = Σv² (if {@code squares}), then when c &gt; L∞ scaled to L∞ rows: s ← ⌊s·L∞/c⌋,
    * q ← ⌊q·L∞/c⌋, c ← L∞. Per group: the sums over the kept pairs, exactly (128-bit or wider).
+   * Every step must be exact in whatever types the backend uses (DuckDB sums a pair's values in
+   * DOUBLE only while c·max|v| ≤ 2^53, else in 128 bits: {@code docs/proofs/engine-fixed-point.md}).
    *
    * @param column the source column (numeric)
    * @param lower clamping lower bound
