@@ -35,12 +35,15 @@ final class Compiler {
     int l0 = q.maxGroupsContributed();
     Rewrite first = rewrite(q, SUM_BITS, SQUARE_BITS);
     boolean selection = q.usesPrivatePartitionSelection();
-    NoiseKind noise = resolveNoise(q, first.slots(), selection, l0);
-    Split split = Split.of(q.budget(), noise, first.slots(), selection);
+    double selectionWeight = q.selectionBudgetWeight().orElse(1.0);
+    NoiseKind noise = resolveNoise(q, first, selection, selectionWeight, l0);
+    Split split = Split.of(q.budget(), noise, first.slots(), first.weights(), selection,
+        selectionWeight);
     // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
-    // mechanisms (scale or σ² as 63-bit rationals) stay representable.
-    double room = Math.log(noise == NoiseKind.GAUSSIAN ? Math.scalb(Math.sqrt(2 * split.rho), 29)
-        : Math.scalb(split.pureEpsilon, 56)) / Math.log(2)
+    // mechanisms (scale or σ² as 63-bit rationals) stay representable for the smallest share.
+    double room = Math.log(noise == NoiseKind.GAUSSIAN
+        ? Math.scalb(Math.sqrt(2 * split.smallest(split.rho, first.slots())), 29)
+        : Math.scalb(split.smallest(split.epsilon, first.slots()), 56)) / Math.log(2)
         - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
     int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
     int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
@@ -58,14 +61,14 @@ final class Compiler {
       long pg = perGroup.get(i)[0];
       if (s.kind() == Slot.Kind.EXPONENTIAL) {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-            s.measure(), pg, 0, split.pureEpsilon, 0, s.rank(), l0, 0));
+            s.measure(), pg, 0, split.epsilon[i], 0, s.rank(), l0, 0));
       } else if (noise == NoiseKind.LAPLACE) {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.LAPLACE, s.field(), s.measure(),
-            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.pureEpsilon, 0, 0, l0,
+            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.epsilon[i], 0, 0, l0,
             s.center()));
       } else {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
-            l2(pg, l0), s.scaleExponent(), 0, split.rho, 0, l0, s.center()));
+            l2(pg, l0), s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
       }
     }
     PartitionSelection sel = selection
@@ -76,11 +79,17 @@ final class Compiler {
     List<PrivacyLoss> losses = new ArrayList<>();
     if (sel != null) {
       costs.add(new MechanismCost("<groups>", "private partition selection (Laplace threshold "
-          + sel.threshold() + " on distinct units)", sel.describe(), sel.privacyLoss()));
+          + sel.threshold() + " on distinct units)", sel.describe(), sel.privacyLoss(),
+          selectionWeight / split.totalWeight, shareReason(q.selectionBudgetWeight().isPresent()
+              ? "selectionBudgetWeight = " + Slot.fmt(selectionWeight)
+              : "default weight 1 for partition selection", selectionWeight, split.totalWeight)));
       losses.add(sel.privacyLoss());
     }
-    for (Slot s : planned) {
-      costs.add(new MechanismCost(s.output(), s.purpose(), s.mechanismName(), s.loss()));
+    for (int i = 0; i < planned.size(); i++) {
+      Slot s = planned.get(i);
+      double w = rw.weights().get(i);
+      costs.add(new MechanismCost(s.output(), s.purpose(), s.mechanismName(), s.loss(),
+          w / split.totalWeight, shareReason(rw.reasons().get(i), w, split.totalWeight)));
       losses.add(s.loss());
     }
     PrivacyLoss total = Composition.total(q.budget(), losses);
@@ -111,6 +120,8 @@ final class Compiler {
 
     // 1. Per-aggregation rewrites: measures and per-group sensitivities (grid units).
     List<long[]> perGroup = new ArrayList<>(); // per slot: {per-group sensitivity}
+    List<Double> weights = new ArrayList<>(); // per slot: budget shares
+    List<String> reasons = new ArrayList<>(); // per slot: why those shares
     for (Aggregation a : q.aggregations()) {
       int first = slots.size();
       if (a instanceof Aggregation.Count c) {
@@ -120,22 +131,37 @@ final class Compiler {
         slots.add(slot(c.name(), "noisy count of distinct units", Slot.Field.UNITS, -1, 0));
         perGroup.add(new long[] {1});
       } else if (a instanceof Aggregation.Sum s) {
-        Grid g = Grid.of(s.lower(), s.upper(), sumBits, false);
+        Grid g = Grid.of(s.lower(), s.upper(), sumBits, false, pairMagnitude(s.perGroup(), lInf));
+        Measure.PairClamp pc = g.pairClamp(s.perGroup());
         int mi = measureIndex(measures,
-            new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false));
+            new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(s.name(), s.column(), s.lower(), s.upper()));
+        long sens = pairSensitivity(g.a, g.b, pc, lInf, 0);
+        if (pc != null) {
+          bounds.add(g.describePair(s.name(), s.perGroup(), pc, lInf, sens));
+        }
         slots.add(slot(s.name(), "noisy sum of " + s.column(), Slot.Field.SUM, mi, g.k));
-        perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
+        perGroup.add(new long[] {sens});
       } else if (a instanceof Aggregation.Mean m) {
-        Grid g = Grid.of(m.lower(), m.upper(), sumBits, true);
+        Grid g = Grid.of(m.lower(), m.upper(), sumBits, true, pairMagnitude(m.perGroup(), lInf));
+        Measure.PairClamp pc = g.pairClamp(m.perGroup());
         int mi = measureIndex(measures,
-            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false));
+            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
-        Slot centred = slot(m.name(), "noisy centred sum of " + m.column()
-            + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
+        // Centre the released sum where that lowers its sensitivity (always, without a pair
+        // clamp; with one, the clamp acts on uncentred sums, so centring may not help).
+        long centredSens = pairSensitivity(g.a, g.b, pc, lInf, g.center);
+        long plainSens = pc == null ? centredSens : pairSensitivity(g.a, g.b, pc, lInf, 0);
+        long center = centredSens <= plainSens ? g.center : 0;
+        long sens = Math.min(centredSens, plainSens);
+        if (pc != null) {
+          bounds.add(g.describePair(m.name(), m.perGroup(), pc, lInf, sens));
+        }
+        Slot centred = slot(m.name(), "noisy " + (center != 0 ? "centred " : "") + "sum of "
+            + m.column() + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
         slots.add(new Slot(centred.output(), centred.purpose(), centred.kind(), centred.field(),
-            mi, 0, g.k, 0, 0, 0, 1, g.center));
-        perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
+            mi, 0, g.k, 0, 0, 0, 1, center));
+        perGroup.add(new long[] {sens});
         slots.add(slot(m.name(), "noisy count of non-null " + m.column() + " (mean)",
             Slot.Field.COUNT, mi, 0));
         perGroup.add(new long[] {lInf});
@@ -185,13 +211,69 @@ final class Compiler {
         idx[i] = first + i;
       }
       outputSlots.add(idx);
+      Double explicit = q.budgetWeights().get(a.name());
+      for (int i = 0; i < idx.length; i++) {
+        if (explicit == null) {
+          weights.add(1.0);
+          reasons.add("default weight: one share per noisy release");
+        } else {
+          weights.add(explicit / idx.length);
+          reasons.add("budgetWeight('" + a.name() + "') = " + Slot.fmt(explicit)
+              + (idx.length > 1 ? ", split evenly over its " + idx.length + " noisy releases"
+                  : ""));
+        }
+      }
     }
 
-    return new Rewrite(measures, slots, outputSlots, bounds, perGroup);
+    return new Rewrite(measures, slots, outputSlots, bounds, perGroup, weights, reasons);
   }
 
   private record Rewrite(List<Measure> measures, List<Slot> slots, List<int[]> outputSlots,
-      List<String> bounds, List<long[]> perGroup) {}
+      List<String> bounds, List<long[]> perGroup, List<Double> weights, List<String> reasons) {}
+
+  private static String shareReason(String reason, double weight, double total) {
+    return reason + " (weight " + Slot.fmt(weight) + " of " + Slot.fmt(total) + ")";
+  }
+
+  /**
+   * The magnitude a pair clamp may force onto the grid, per row: with {@code allRows} the group
+   * bound over L∞ (so the grid's per-group range stays within L∞ rows' worth), else 0 (a capped
+   * pair sum is already within L∞ × the row bound).
+   */
+  private static double pairMagnitude(Aggregation.GroupBounds gb, long lInf) {
+    if (gb == null || !gb.allRows()) {
+      return 0;
+    }
+    return Math.max(Math.abs(gb.lower()), Math.abs(gb.upper())) / lInf;
+  }
+
+  /**
+   * The per-group sensitivity (grid units) of a fixed-point sum over one unit's pair, centred at
+   * {@code center}: the largest |s − center·k| over every value s a pair with k ∈ [0, L∞] bounded
+   * values can produce under the {@link Measure.FixedPointSum} contract. Without a pair clamp this
+   * is L∞·max(|a − center|, |b − center|); with a capped clamp, k values give a sum in [k·a, k·b]
+   * clamped to [A, B]; with an all-rows clamp (center 0 only), any sum clamped to [A, B]. A pair
+   * with no values contributes 0. ({@code docs/proofs/engine-bounding.md}.)
+   */
+  static long pairSensitivity(long a, long b, Measure.PairClamp pc, long lInf, long center) {
+    if (pc == null) {
+      return Math.multiplyExact(lInf, Math.max(Math.abs(a - center), Math.abs(b - center)));
+    }
+    if (pc.allRows()) {
+      if (center != 0) {
+        throw new IllegalStateException("an all-rows pair clamp cannot be centred");
+      }
+      return Math.max(Math.abs(pc.lower()), Math.abs(pc.upper()));
+    }
+    long m = 0;
+    for (long k = 1; k <= lInf; k++) {
+      long c = Math.multiplyExact(center, k);
+      long lo = Math.max(pc.lower(), Math.min(pc.upper(), Math.multiplyExact(k, a)));
+      long hi = Math.max(pc.lower(), Math.min(pc.upper(), Math.multiplyExact(k, b)));
+      m = Math.max(m, Math.max(Math.abs(lo - c), Math.abs(hi - c)));
+    }
+    return m;
+  }
 
   /** The index of {@code m} in {@code measures}, adding it if absent (shared by SUM and MEAN). */
   private static int measureIndex(List<Measure> measures, Measure m) {
@@ -217,7 +299,8 @@ final class Compiler {
     return r.longValueExact();
   }
 
-  private static NoiseKind resolveNoise(Query q, List<Slot> slots, boolean selection, int l0) {
+  private static NoiseKind resolveNoise(Query q, Rewrite rw, boolean selection,
+      double selectionWeight, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
       return q.noise();
     }
@@ -228,59 +311,106 @@ final class Compiler {
     if (b instanceof Zcdp) {
       return NoiseKind.GAUSSIAN;
     }
-    // (ε, δ): the kind whose per-release noise variance (relative to per-group sensitivity) is
-    // smaller; both splits are computed exactly as they would be used.
-    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, slots, selection);
-    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, slots, selection);
-    double lapVar = 2 * Math.pow(l0 / lap.pureEpsilon, 2);
-    double gauVar = gau.rho > 0 ? l0 / (2 * gau.rho) : Double.POSITIVE_INFINITY;
+    // (ε, δ): the kind whose total noise variance over the releases (relative to per-group
+    // sensitivity) is smaller; both splits are computed exactly as they would be used.
+    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.slots(), rw.weights(), selection,
+        selectionWeight);
+    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.slots(), rw.weights(), selection,
+        selectionWeight);
+    double lapVar = 0;
+    double gauVar = 0;
+    for (int i = 0; i < rw.slots().size(); i++) {
+      if (rw.slots().get(i).kind() != Slot.Kind.EXPONENTIAL) {
+        lapVar += 2 * Math.pow(l0 / lap.epsilon[i], 2);
+        gauVar += gau.rho[i] > 0 ? l0 / (2 * gau.rho[i]) : Double.POSITIVE_INFINITY;
+      }
+    }
     return gauVar < lapVar ? NoiseKind.GAUSSIAN : NoiseKind.LAPLACE;
   }
 
-  /** The budget split: equal shares over selection and every noisy release. */
+  /**
+   * The budget split: each part (partition selection, every noisy release) gets the fraction
+   * weight/Σweights of the budget ({@code docs/proofs/engine-budget-split.md}). With equal weights
+   * (the default, one per release) these are equal shares.
+   */
   static final class Split {
-    double pureEpsilon; // per LAPLACE/EXPONENTIAL slot
-    double rho; // per GAUSSIAN slot
+    double[] epsilon; // per LAPLACE/EXPONENTIAL slot
+    double[] rho; // per GAUSSIAN slot
     double selectionEpsilon;
     double selectionDelta;
+    double totalWeight;
 
-    static Split of(Budget budget, NoiseKind noise, List<Slot> slots, boolean selection) {
+    static Split of(Budget budget, NoiseKind noise, List<Slot> slots, List<Double> weights,
+        boolean selection, double selectionWeight) {
       final double shrink = 1 - 1e-12; // keeps the upward-rounded composition within the budget
       Split s = new Split();
       int n = slots.size();
-      long em = slots.stream().filter(x -> x.kind() == Slot.Kind.EXPONENTIAL).count();
+      s.epsilon = new double[n];
+      s.rho = new double[n];
+      double total = selection ? selectionWeight : 0;
+      for (double w : weights) {
+        total += w;
+      }
+      s.totalWeight = total;
       PrivacyLoss b = budget.loss();
       if (b instanceof PureDp p) {
-        s.pureEpsilon = p.epsilon() / n * shrink;
+        for (int i = 0; i < n; i++) {
+          s.epsilon[i] = p.epsilon() * weights.get(i) / total * shrink;
+        }
       } else if (b instanceof Zcdp z) {
-        double rhoEach = z.rho() / n * shrink;
-        s.rho = rhoEach;
-        s.pureEpsilon = Math.sqrt(2 * rhoEach) * shrink; // ε-DP ⇒ ε²/2-zCDP
+        for (int i = 0; i < n; i++) {
+          double rhoEach = z.rho() * weights.get(i) / total * shrink;
+          s.rho[i] = rhoEach;
+          s.epsilon[i] = Math.sqrt(2 * rhoEach) * shrink; // ε-DP ⇒ ε²/2-zCDP
+        }
       } else {
         ApproxDp a = (ApproxDp) b;
-        int shares = n + (selection ? 1 : 0);
-        double epsShare = a.epsilon() / shares * shrink;
         if (selection) {
-          s.selectionEpsilon = epsShare;
+          s.selectionEpsilon = a.epsilon() * selectionWeight / total * shrink;
         }
-        s.pureEpsilon = epsShare;
+        for (int i = 0; i < n; i++) {
+          s.epsilon[i] = a.epsilon() * weights.get(i) / total * shrink;
+        }
         if (noise == NoiseKind.LAPLACE) {
           s.selectionDelta = selection ? a.delta() * shrink : 0;
         } else {
-          // Pure parts (selection, exponential mechanisms) take equal ε shares by basic
-          // composition; the Gaussian releases share the rest as one ρ converted at δ − δ_sel.
+          // Pure parts (selection, exponential mechanisms) take their ε shares by basic
+          // composition; the Gaussian releases share the rest as one ρ converted at δ − δ_sel,
+          // in proportion to their weights.
           s.selectionDelta = selection ? a.delta() / 2 * shrink : 0;
-          long gaussians = n - em;
-          long pureParts = em + (selection ? 1 : 0);
-          if (gaussians > 0) {
+          double pure = s.selectionEpsilon;
+          double gaussianWeight = 0;
+          for (int i = 0; i < n; i++) {
+            if (slots.get(i).kind() == Slot.Kind.EXPONENTIAL) {
+              pure += s.epsilon[i];
+            } else {
+              gaussianWeight += weights.get(i);
+            }
+          }
+          if (gaussianWeight > 0) {
             double conversionDelta = a.delta() - s.selectionDelta;
-            double epsRest = (a.epsilon() - pureParts * epsShare) * shrink;
+            double epsRest = (a.epsilon() - pure) * shrink;
             double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
-            s.rho = rhoTotal / gaussians * shrink;
+            for (int i = 0; i < n; i++) {
+              if (slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+                s.rho[i] = rhoTotal * weights.get(i) / gaussianWeight * shrink;
+              }
+            }
           }
         }
       }
       return s;
+    }
+
+    /** The smallest entry of {@code values} over non-exponential slots (1 if there are none). */
+    double smallest(double[] values, List<Slot> slots) {
+      double m = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < values.length; i++) {
+        if (slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+          m = Math.min(m, values[i]);
+        }
+      }
+      return Double.isInfinite(m) ? 1 : m;
     }
   }
 
@@ -300,7 +430,12 @@ final class Compiler {
 
     /** The largest k ≤ 60 with max(|lower|, |upper|)·2^k ≤ 2^bits. */
     static Grid of(double lower, double upper, int bits, boolean centred) {
-      double m = Math.max(Math.abs(lower), Math.abs(upper));
+      return of(lower, upper, bits, centred, 0);
+    }
+
+    /** The largest k ≤ 60 with max(|lower|, |upper|, extra)·2^k ≤ 2^bits. */
+    static Grid of(double lower, double upper, int bits, boolean centred, double extra) {
+      double m = Math.max(Math.max(Math.abs(lower), Math.abs(upper)), extra);
       int k = bits - Math.getExponent(m) - 1;
       while (k < 60 && Math.scalb(m, k + 1) <= Math.scalb(1.0, bits)) {
         k++;
@@ -313,6 +448,30 @@ final class Compiler {
       long b = (long) Math.ceil(Math.scalb(upper, k));
       long c = centred ? Math.floorDiv(a + b, 2) : 0;
       return new Grid(k, a, b, c);
+    }
+
+    /**
+     * The pair clamp for group bounds on this grid ([⌊lower·2^k⌋, ⌈upper·2^k⌉], saturated at
+     * ±2^62, far beyond any reachable pair sum), or null without group bounds.
+     */
+    Measure.PairClamp pairClamp(Aggregation.GroupBounds gb) {
+      if (gb == null) {
+        return null;
+      }
+      double cap = 0x1p62;
+      long lo = (long) Math.floor(Math.max(-cap, Math.min(cap, Math.scalb(gb.lower(), k))));
+      long hi = (long) Math.ceil(Math.max(-cap, Math.min(cap, Math.scalb(gb.upper(), k))));
+      return new Measure.PairClamp(lo, hi, gb.allRows());
+    }
+
+    String describePair(String name, Aggregation.GroupBounds gb, Measure.PairClamp pc, long lInf,
+        long sensitivity) {
+      return name + ": each unit's total in a group " + (gb.allRows()
+          ? "(over all its rows, not scaled to L∞)" : "(over its L∞-bounded rows)")
+          + " clamped to [" + gb.lower() + ", " + gb.upper() + "] (integers " + pc.lower() + ".."
+          + pc.upper() + "); per-group sensitivity " + sensitivity + " grid steps"
+          + (gb.allRows() ? "" : " (the tighter of L∞ × row bound = "
+              + pairSensitivity(a, b, null, lInf, 0) + " and the group bound)");
     }
 
     /** Largest |value − center| of a clamped, scaled value. */

@@ -67,6 +67,24 @@ final class SqlPlan {
         + " END";
   }
 
+  /** {@code expr} clamped to the pair clamp's integer bounds (expr must not be NULL here). */
+  private static String pairClamped(String expr, Measure.PairClamp pc) {
+    return "LEAST(GREATEST(" + expr + ", " + pc.lower() + "), " + pc.upper() + ")";
+  }
+
+  /**
+   * The per-row value: with row-level units each row is its own pair, so a pair clamp applies to
+   * the row's value (inside the NULL/NaN guard).
+   */
+  private String rowValue(Measure.FixedPointSum f) {
+    if (unitLevel() || f.pairClamp() == null) {
+      return fixedPoint(f);
+    }
+    String scaled = "CAST(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+        + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + " AS BIGINT)";
+    return ignoredGuard(f.column()) + pairClamped(scaled, f.pairClamp()) + " END";
+  }
+
   static String cell(Measure.Bins b) {
     double perUnit = b.bins() / (b.upper() - b.lower());
     return ignoredGuard(b.column()) + "LEAST(CAST(FLOOR((" + clamp(b.column(), b.lower(), b.upper())
@@ -142,7 +160,7 @@ final class SqlPlan {
     List<Measure> ms = spec.measures();
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
-        values.add("(" + fixedPoint(f) + ") AS __v" + i);
+        values.add("(" + rowValue(f) + ") AS __v" + i);
       }
     }
     StringBuilder s = new StringBuilder(sourceCte(values)).append(",\n");
@@ -161,9 +179,15 @@ final class SqlPlan {
           .append(") AS __n");
       for (int i = 0; i < ms.size(); i++) {
         if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __s")
-              .append(i).append(" ELSE (__s").append(i).append(" * ").append(l).append(") // __c")
-              .append(i).append(" END AS __s").append(i);
+          String bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE (__s" + i
+              + " * " + l + ") // __c" + i + " END";
+          Measure.PairClamp pc = f.pairClamp();
+          if (pc != null) {
+            // Pair clamp (Measure.FixedPointSum step 3); pairs without values keep NULL (0).
+            bounded = "CASE WHEN __c" + i + " = 0 THEN __s" + i + " ELSE "
+                + pairClamped(pc.allRows() ? "__s" + i : "(" + bounded + ")", pc) + " END";
+          }
+          s.append(", ").append(bounded).append(" AS __s").append(i);
           s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
           if (f.squares()) {
             s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __q")
