@@ -81,7 +81,7 @@ final class Compiler {
       costs.add(new MechanismCost("<groups>", "private partition selection (Laplace threshold "
           + sel.threshold() + " on distinct units)", sel.describe(), sel.privacyLoss(),
           selectionWeight / split.totalWeight, shareReason(q.selectionBudgetWeight().isPresent()
-              ? "selectionBudgetWeight = " + Slot.fmt(selectionWeight)
+              ? "selectionBudgetWeight = " + weight(selectionWeight)
               : "default weight 1 for partition selection", selectionWeight, split.totalWeight)));
       losses.add(sel.privacyLoss());
     }
@@ -218,7 +218,7 @@ final class Compiler {
           reasons.add("default weight: one share per noisy release");
         } else {
           weights.add(explicit / idx.length);
-          reasons.add("budgetWeight('" + a.name() + "') = " + Slot.fmt(explicit)
+          reasons.add("budgetWeight('" + a.name() + "') = " + weight(explicit)
               + (idx.length > 1 ? ", split evenly over its " + idx.length + " noisy releases"
                   : ""));
         }
@@ -232,7 +232,13 @@ final class Compiler {
       List<String> bounds, List<long[]> perGroup, List<Double> weights, List<String> reasons) {}
 
   private static String shareReason(String reason, double weight, double total) {
-    return reason + " (weight " + Slot.fmt(weight) + " of " + Slot.fmt(total) + ")";
+    return reason + " (weight " + weight(weight) + " of " + weight(total) + ")";
+  }
+
+  /** A weight for receipts: plain decimal, at most 6 significant digits. */
+  private static String weight(double w) {
+    return new java.math.BigDecimal(w).round(new java.math.MathContext(6)).stripTrailingZeros()
+        .toPlainString();
   }
 
   /**
