@@ -1,5 +1,7 @@
 package org.privet.accounting;
 
+import org.privet.math.Normal;
+
 /**
  * The exact privacy profile of the Gaussian mechanism (Balle &amp; Wang 2018, "Improving the Gaussian
  * mechanism for differential privacy", Thm. 8): with μ = Δ/σ,

@@ -1,6 +1,7 @@
 package org.privet.accounting;
 
 import java.util.Arrays;
+import org.privet.math.Normal;
 
 /**
  * Builds the pessimistically discretised privacy loss distribution of one privacy event, in one

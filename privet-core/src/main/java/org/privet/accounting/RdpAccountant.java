@@ -2,6 +2,7 @@ package org.privet.accounting;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.privet.math.Normal;
 
 /**
  * The Rényi DP ("moments") accountant (Abadi et al. 2016; Mironov 2017): each event becomes an RDP

@@ -1,69 +1,26 @@
 package org.privet.mechanisms;
 
+import org.privet.math.Normal;
+
 /**
- * Gaussian tail probabilities and the bounds on discrete Gaussian tails that the Gaussian
- * mechanisms use for calibration, certification and confidence intervals.
- *
- * <p>Q(z) = P[N(0,1) &gt; z] is computed to about 14 significant digits in the relevant range:
- * for z &lt; 3 as 1 − Φ via the all-positive series erf(x) = (2/√π)e<sup>−x²</sup>Σ 2<sup>n</sup>
- * x<sup>2n+1</sup>/(2n+1)!! (no cancellation inside the series), beyond as e<sup>−z²/2</sup> times
- * Laplace's continued fraction evaluated bottom-up (Abramowitz &amp; Stegun 7.1.14). Callers that
- * certify privacy add an explicit relative margin for this error.
+ * Gaussian tail probabilities ({@link Normal}, about 14 significant digits) and the bounds on
+ * discrete Gaussian tails that the Gaussian mechanisms use for calibration, certification and
+ * confidence intervals. Callers that certify privacy add an explicit relative margin for
+ * floating-point error.
  */
 final class GaussianTails {
   private GaussianTails() {}
 
   private static final double SQRT_2PI = Math.sqrt(2 * Math.PI);
-  private static final double SQRT_PI = Math.sqrt(Math.PI);
 
-  /** Q(z) = P[N(0,1) &gt; z]. */
+  /** Q(z) = P[N(0,1) &gt; z] ({@link Normal#upperTail}). */
   static double upperTail(double z) {
-    return scaledUpperTail(z, 0.0);
+    return Normal.upperTail(z);
   }
 
   /** e<sup>logScale</sup>·Q(z), computed without overflow when Q is tiny and the scale huge. */
   static double scaledUpperTail(double z, double logScale) {
-    if (Double.isNaN(z)) {
-      return Double.NaN;
-    }
-    if (z >= 3.0) {
-      double x = z / Math.sqrt(2);
-      return Math.exp(logScale - z * z / 2) / (2 * SQRT_PI * continuedFraction(x));
-    }
-    double q = z > 0 ? 0.5 * erfc(z / Math.sqrt(2)) : 1 - 0.5 * erfc(-z / Math.sqrt(2));
-    return Math.exp(logScale) * q;
-  }
-
-  /** erfc(x) for x ≥ 0: the positive series below 2.12, the continued fraction beyond. */
-  private static double erfc(double x) {
-    if (x >= 2.12) {
-      return Math.exp(-x * x) / (SQRT_PI * continuedFraction(x));
-    }
-    double x2 = x * x;
-    double term = x;
-    double sum = x;
-    for (int n = 1; n < 300; n++) {
-      term *= 2 * x2 / (2 * n + 1);
-      sum += term;
-      if (term < 1e-17 * sum) {
-        break;
-      }
-    }
-    return 1 - 2 / SQRT_PI * Math.exp(-x2) * sum;
-  }
-
-  /** x + (1/2)/(x + 1/(x + (3/2)/(x + …))), evaluated from depth 250 upward (x ≥ 2). */
-  private static double continuedFraction(double x) {
-    double t = x;
-    for (int k = 250; k >= 1; k--) {
-      t = x + (k / 2.0) / t;
-    }
-    return t;
-  }
-
-  /** Φ(z) = P[N(0,1) ≤ z]. */
-  static double cdf(double z) {
-    return upperTail(-z);
+    return Normal.scaledUpperTail(z, logScale);
   }
 
   // ---- Discrete Gaussian N_Z(0, σ²): bounds on P[Y ≥ m] for integer m ----

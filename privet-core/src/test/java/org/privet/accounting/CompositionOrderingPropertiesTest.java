@@ -30,7 +30,10 @@ class CompositionOrderingPropertiesTest {
         Collections.nCopies(steps, q < 1 ? new PoissonSubsampled(new MechanismLoss.Gaussian(sigma), q) : new MechanismLoss.Gaussian(sigma));
     double pld = PLD.compose(events, delta).epsilon();
     double rdp = new RdpAccountant().compose(events, delta).epsilon();
-    assertTrue(pld <= rdp, "pld " + pld + " > rdp " + rdp);
+    // Both are upper bounds; PLD is the tighter one except where RDP is itself nearly tight, and
+    // then the PLD's pessimistic rounding on its 10⁻³ grid may exceed it slightly (seen: σ = 2.85,
+    // q = 10^-2.52, 2602 steps, δ = 10^-6.82 gives 0.259285 vs 0.259273). Allow one grid step.
+    assertTrue(pld <= rdp + 1e-3, "pld " + pld + " > rdp " + rdp + " + 1e-3");
   }
 
   @Property(tries = 20)
