@@ -148,12 +148,21 @@ final class Compiler {
         int mi = measureIndex(measures,
             new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
-        // Centre the released sum where that lowers its sensitivity (always, without a pair
-        // clamp; with one, the clamp acts on uncentred sums, so centring may not help).
-        long centredSens = pairSensitivity(g.a, g.b, pc, lInf, g.center);
-        long plainSens = pc == null ? centredSens : pairSensitivity(g.a, g.b, pc, lInf, 0);
-        long center = centredSens <= plainSens ? g.center : 0;
-        long sens = Math.min(centredSens, plainSens);
+        // Centre the released sum where that lowers its sensitivity (the row range's centre
+        // without a pair clamp; with one, the clamp acts on uncentred sums, so another centre
+        // may be tighter).
+        // Candidates: the row range's centre, 0, and the pair bounds' centre.
+        long center = g.center;
+        long sens = pairSensitivity(g.a, g.b, pc, lInf, g.center);
+        if (pc != null) {
+          for (long c : new long[] {0, Math.floorDiv(pc.lower(), 2) + Math.floorDiv(pc.upper(), 2)}) {
+            long cs = pairSensitivity(g.a, g.b, pc, lInf, c);
+            if (cs < sens) {
+              sens = cs;
+              center = c;
+            }
+          }
+        }
         if (pc != null) {
           bounds.add(g.describePair(m.name(), m.perGroup(), pc, lInf, sens));
         }
