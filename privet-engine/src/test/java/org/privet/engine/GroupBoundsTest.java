@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.Aggregation.GroupBounds;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.duckdb.PairClampFixture;
 import org.privet.testing.SeededRandomSource;
 
 /** Per-unit-per-group clamping through the public API: sensitivities, receipts, exact sums. */
@@ -22,25 +21,9 @@ class GroupBoundsTest {
   @BeforeEach
   void open() {
     db = DuckDbBackend.inMemory();
-    List<List<?>> rows = new ArrayList<>();
-    // Same table as DuckDbPairClampTest: g0 unit totals 50, 6, 70, 2, (NULL), 10 (row clamp
-    // [0, 10]); g1 unit 1 total 27.
-    for (int r = 0; r < 5; r++) {
-      rows.add(Arrays.asList(1L, "g0", 10.0));
-    }
-    rows.add(Arrays.asList(2L, "g0", 3.0));
-    rows.add(Arrays.asList(2L, "g0", 3.0));
-    for (int r = 0; r < 7; r++) {
-      rows.add(Arrays.asList(3L, "g0", 10.0));
-    }
-    rows.add(Arrays.asList(4L, "g0", 2.0));
-    rows.add(Arrays.asList(5L, "g0", null));
-    rows.add(Arrays.asList(6L, "g0", 40.0));
-    rows.add(Arrays.asList(6L, "g0", -3.0));
-    for (int r = 0; r < 3; r++) {
-      rows.add(Arrays.asList(1L, "g1", 9.0));
-    }
-    TestTables.register(db, "t", rows);
+    // The crafted table of PairClampFixture: g0 unit totals 50, 6, 70, 2, (NULL), 10 (row
+    // clamp [0, 10]); g1 unit 1 total 27.
+    TestTables.register(db, "t", PairClampFixture.rows());
   }
 
   @AfterEach
