@@ -1,4 +1,4 @@
--- PERCENTILE_CONT with per-row bounds (the exponential-mechanism quantile of the engine).
+-- PERCENTILE_CONT with per-row bounds (the engine's quantile tree, one per column).
 -- columns: sex, median_age, p90_hours
 -- group_by: sex
 -- aggregations: Quantiles(median_age, age, 17, 90, 0.5); Quantiles(p90_hours, hours_per_week, 0, 100, 0.9)

@@ -136,11 +136,32 @@ public sealed interface Aggregation
   /**
    * Quantiles of a numeric column at the given ranks (each in [0, 1]), values clamped to [lower,
    * upper]. Released on a grid of {@code bins} equal cells over [lower, upper].
+   *
+   * <p>{@link Method#TREE} (the default) releases one noisy quantile tree for all ranks and gives
+   * each quantile a value interval; {@link Method#EXPONENTIAL} runs Smith's exponential mechanism
+   * once per rank and gives no value interval (only the plan's rank-error bound).
    */
   record Quantiles(String name, String column, double lower, double upper, List<Double> ranks,
-      int bins) implements Aggregation {
+      int bins, Method method) implements Aggregation {
     /** Default number of grid cells for quantiles. */
     public static final int DEFAULT_BINS = 1024;
+
+    /** How the quantiles are released. */
+    public enum Method {
+      /**
+       * A hierarchical histogram (branching factor 16) with exact geometric or discrete Gaussian
+       * noise on every node: one release (one budget share) for all ranks of the column, monotone
+       * in the rank, each value with a confidence interval covering the true quantile's grid cell
+       * (simultaneously over the ranks). See {@code docs/proofs/engine-quantiles.md}.
+       */
+      TREE,
+      /**
+       * Smith (2011)'s exponential mechanism over the grid edges, one run (one budget share) per
+       * rank, sorted across ranks afterwards. No value interval: its accuracy is a rank-error bound
+       * shown in the plan.
+       */
+      EXPONENTIAL
+    }
 
     public Quantiles {
       Names.requireIdentifier("name", name);
@@ -155,14 +176,27 @@ public sealed interface Aggregation
           throw new IllegalArgumentException("ranks must be in [0, 1], was " + r);
         }
       }
+      if (new java.util.HashSet<>(ranks).size() != ranks.size()) {
+        throw new IllegalArgumentException("ranks must not repeat a rank");
+      }
       if (bins < 2 || bins > 1 << 16) {
         throw new IllegalArgumentException("bins must be in [2, 65536], was " + bins);
       }
+      if (method == null) {
+        throw new IllegalArgumentException("method must not be null");
+      }
     }
 
-    static Quantiles of(String name, String column, double lower, double upper, double... ranks) {
+    /** Quantiles by the default method ({@link Method#TREE}). */
+    public Quantiles(String name, String column, double lower, double upper, List<Double> ranks,
+        int bins) {
+      this(name, column, lower, upper, ranks, bins, Method.TREE);
+    }
+
+    static Quantiles of(String name, String column, double lower, double upper, Method method,
+        double... ranks) {
       return new Quantiles(name, column, lower, upper,
-          Arrays.stream(ranks).boxed().toList(), DEFAULT_BINS);
+          Arrays.stream(ranks).boxed().toList(), DEFAULT_BINS, method);
     }
   }
 

@@ -67,8 +67,12 @@ final class Compiler {
             Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.epsilon[i], 0, 0, l0,
             s.center()));
       } else {
+        // A quantile tree's per-group L2 norm is L∞·√H (one node per level, H levels).
+        long l2 = s.field() == Slot.Field.TREE
+            ? l2(q.maxRowsPerGroup(), Math.multiplyExact(l0, (int) perGroup.get(i)[1]))
+            : l2(pg, l0);
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
-            l2(pg, l0), s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
+            l2, s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
       }
     }
     PartitionSelection sel = selection
@@ -207,12 +211,23 @@ final class Compiler {
         bounds.add(qs.name() + ": quantiles on a grid of " + qs.bins() + " cells over ["
             + qs.lower() + ", " + qs.upper() + "] of " + qs.column()
             + ", NULL/NaN ignored, ≤ L∞ rows per unit per group");
-        for (double r : qs.ranks()) {
-          Slot s = slot(qs.name(), "exponential-mechanism quantile " + r + " of " + qs.column(),
-              Slot.Field.QUANTILE, measures.size() - 1, 0);
-          slots.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-              s.measure(), 0, 0, 0, 0, r, l0, 0));
-          perGroup.add(new long[] {lInf});
+        if (qs.method() == Aggregation.Quantiles.Method.TREE) {
+          // One noisy quantile tree for all ranks: each kept row counts in one node per level.
+          QuantileTree tree = new QuantileTree(qs.bins(), QuantileTree.BRANCHING);
+          int levels = tree.levels();
+          slots.add(slot(qs.name(), "quantile tree of " + qs.column() + " for ranks "
+              + qs.ranks() + " (branching " + QuantileTree.BRANCHING + ", " + levels
+              + " levels, " + tree.size() + " noisy node counts per group)", Slot.Field.TREE,
+              measures.size() - 1, 0));
+          perGroup.add(new long[] {Math.multiplyExact(lInf, (long) levels), levels});
+        } else {
+          for (double r : qs.ranks()) {
+            Slot s = slot(qs.name(), "exponential-mechanism quantile " + r + " of "
+                + qs.column(), Slot.Field.QUANTILE, measures.size() - 1, 0);
+            slots.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
+                s.measure(), 0, 0, 0, 0, r, l0, 0));
+            perGroup.add(new long[] {lInf});
+          }
         }
       }
       int[] idx = new int[slots.size() - first];

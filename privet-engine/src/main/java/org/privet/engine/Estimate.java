@@ -5,8 +5,11 @@ package org.privet.engine;
  *
  * <p>The interval accounts for the noise only: it covers the <em>bounded</em> exact value (after
  * clamping and contribution bounding) with probability at least {@code level}. For means and
- * variances it is a conservative interval (union bound over their parts). Quantiles carry no
- * interval ({@code level} = 0, bounds NaN): see {@link Plan} for their rank-error bound.
+ * variances it is a conservative interval (union bound over their parts). Quantile-tree
+ * quantiles carry an interval of grid edges that contains the grid cell of the true quantile of
+ * the bounded values (all ranks of one aggregation simultaneously; {@code
+ * docs/proofs/engine-quantiles.md}). Exponential-mechanism quantiles carry no interval ({@code
+ * level} = 0, bounds NaN): see {@link Plan} for their rank-error bound.
  *
  * @param value the noisy value
  * @param lower lower end, or NaN when there is no interval

@@ -132,7 +132,8 @@ public final class Query {
   /**
    * The budget weights set explicitly with {@link Builder#budgetWeight}, by output name. An
    * aggregation without one weighs as many shares as it has noisy releases (COUNT, SUM, HISTOGRAM
-   * 1; MEAN 2; VARIANCE/STDDEV 3; QUANTILES one per rank).
+   * 1; MEAN 2; VARIANCE/STDDEV 3; QUANTILES 1 as a tree, one per rank by the exponential
+   * mechanism).
    */
   public Map<String, Double> budgetWeights() {
     return budgetWeights;
@@ -333,9 +334,16 @@ public final class Query {
       return aggregate(new Aggregation.StdDev(name, column, lower, upper));
     }
 
+    /** Quantiles by the quantile tree (value intervals; one budget share for all ranks). */
     public Builder quantiles(String name, String column, double lower, double upper,
         double... ranks) {
-      return aggregate(Aggregation.Quantiles.of(name, column, lower, upper, ranks));
+      return quantiles(name, column, lower, upper, Aggregation.Quantiles.Method.TREE, ranks);
+    }
+
+    /** Quantiles by the given method (see {@link Aggregation.Quantiles.Method}). */
+    public Builder quantiles(String name, String column, double lower, double upper,
+        Aggregation.Quantiles.Method method, double... ranks) {
+      return aggregate(Aggregation.Quantiles.of(name, column, lower, upper, method, ranks));
     }
 
     public Builder histogram(String name, String column, double lower, double upper, int bins) {

@@ -21,6 +21,8 @@ final class Releaser {
   private final List<Releases.Noise> noises;
   private final List<Releases.Quantile> quantiles;
   private final double beta;
+  private final QuantileTree[] trees; // per slot, for quantile-tree slots
+  private final long[][] bands; // per slot: the simultaneous band's half-widths by term count
 
   Releaser(CompiledQuery compiled, List<Releases.Noise> noises,
       List<Releases.Quantile> quantiles, RandomSource random, double beta) {
@@ -28,6 +30,18 @@ final class Releaser {
     this.noises = noises;
     this.quantiles = quantiles;
     this.beta = beta;
+    int n = compiled.slots().size();
+    this.trees = new QuantileTree[n];
+    this.bands = new long[n][];
+    for (int i = 0; i < n; i++) {
+      Slot s = compiled.slots().get(i);
+      if (s.field() == Slot.Field.TREE) {
+        Measure.Bins b = (Measure.Bins) compiled.spec().measures().get(s.measure());
+        trees[i] = new QuantileTree(b.bins(), QuantileTree.BRANCHING);
+        Releases.Noise noise = noises.get(i);
+        bands[i] = trees[i].band(noise::sumHalfWidth, beta);
+      }
+    }
   }
 
   /** An all-zero aggregate for a group that has no rows. */
@@ -92,7 +106,11 @@ final class Releaser {
           values.put(h.name() + "[" + i + "]", scalar(idx[0], cells[i]));
         }
       } else if (a instanceof Aggregation.Quantiles q) {
-        quantiles(q, idx, g, values);
+        if (slot(idx[0]).field() == Slot.Field.TREE) {
+          treeQuantiles(q, idx[0], g, values);
+        } else {
+          quantiles(q, idx, g, values);
+        }
       }
     }
     return new ResultRow(key, values);
@@ -170,6 +188,32 @@ final class Releaser {
       return new Estimate(Math.sqrt(value), Math.sqrt(lo), Math.sqrt(hi), 1 - beta);
     }
     return new Estimate(value, lo, hi, 1 - beta);
+  }
+
+  /**
+   * Quantile-tree quantiles: one noisy release of all tree nodes, then post-processing into a
+   * monotone value per rank and an interval that covers the true quantile's grid cell for all
+   * ranks at once with probability ≥ 1 − β ({@link QuantileTree}).
+   */
+  private void treeQuantiles(Aggregation.Quantiles q, int slotIndex, GroupAggregate g,
+      Map<String, Estimate> values) {
+    QuantileTree tree = trees[slotIndex];
+    long[] cells = g.bins()[slot(slotIndex).measure()];
+    Releases.Noise noise = noises.get(slotIndex);
+    long[] noisy = QuantileTree.release(tree.counts(cells), noise::release);
+    double[] ranks = q.ranks().stream().mapToDouble(Double::doubleValue).toArray();
+    QuantileTree.Answer ans = tree.quantiles(noisy, ranks, bands[slotIndex]);
+    int b = tree.cells();
+    for (int r = 0; r < ranks.length; r++) {
+      String name = ranks.length > 1 ? q.name() + "[" + q.ranks().get(r) + "]" : q.name();
+      values.put(name, new Estimate(edgeValue(q, ans.edge()[r], b),
+          edgeValue(q, ans.lowerEdge()[r], b), edgeValue(q, ans.upperEdge()[r], b), 1 - beta));
+    }
+  }
+
+  /** lower + (upper − lower)·j/B, exactly lower at j = 0 and upper at j = B. */
+  private static double edgeValue(Aggregation.Quantiles q, double j, int b) {
+    return j >= b ? q.upper() : q.lower() + (q.upper() - q.lower()) * j / b;
   }
 
   /**

@@ -2,6 +2,7 @@ package org.privet.engine;
 
 import java.util.function.BiFunction;
 import java.util.function.LongUnaryOperator;
+import java.util.function.ToLongBiFunction;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.mechanisms.ConfidenceInterval;
@@ -25,6 +26,13 @@ final class Releases {
     double stddev();
 
     double halfWidth(double beta);
+
+    /**
+     * The smallest a found with P[|Z₁ + … + Z<sub>m</sub>| &gt; a] ≤ γ for m independent copies
+     * of this noise: the exact single-noise interval for m = 1, else the smaller of a union bound
+     * (m times the single half-width at γ/m) and the tail bound of {@link SumTail}.
+     */
+    long sumHalfWidth(int m, double gamma);
   }
 
   static Noise noise(Slot s, RandomSource random) {
@@ -32,18 +40,21 @@ final class Releases {
       GeometricMechanism m = GeometricMechanism.builder().epsilon(s.epsilon())
           .sensitivity(s.sensitivity()).randomSource(random).build();
       double q = Math.exp(-1 / m.scale());
+      double scale = m.scale();
       return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(),
-          Math.sqrt(2 * q) / (1 - q));
+          Math.sqrt(2 * q) / (1 - q), (k, g) -> SumTail.laplace(scale, k, g));
     }
     DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder().rho(s.rho())
         .sensitivity(s.sensitivity()).randomSource(random).build();
-    return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), m.sigma());
+    double sigma = m.sigma();
+    return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), sigma,
+        (k, g) -> SumTail.gaussian(sigma, k, g));
   }
 
   /** A core integer mechanism seen through {@link Noise}. */
   private record Adapter(LongUnaryOperator releaser,
       BiFunction<Long, Double, ConfidenceInterval> intervals, PrivacyLoss privacyLoss,
-      double stddev) implements Noise {
+      double stddev, ToLongBiFunction<Integer, Double> sumTail) implements Noise {
     @Override
     public long release(long exact) {
       return releaser.applyAsLong(exact);
@@ -57,6 +68,16 @@ final class Releases {
     @Override
     public double halfWidth(double beta) {
       return intervals.apply(0L, beta).upper();
+    }
+
+    @Override
+    public long sumHalfWidth(int m, double gamma) {
+      long single = (long) intervals.apply(0L, gamma / m).upper();
+      if (m == 1) {
+        return single;
+      }
+      long union = single > Long.MAX_VALUE / m ? Long.MAX_VALUE : single * m;
+      return Math.min(union, sumTail.applyAsLong(m, gamma));
     }
   }
 

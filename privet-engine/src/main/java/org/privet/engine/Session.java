@@ -1,6 +1,7 @@
 package org.privet.engine;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -64,6 +65,14 @@ public final class Session {
         int candidates = ((Measure.Bins) c.spec().measures().get(s.measure())).bins() + 1;
         planned.add(new Plan.PlannedMechanism(cost, s.sensitivity(), Double.NaN,
             q.rankErrorBound(candidates, 0.05)));
+      } else if (s.field() == Slot.Field.TREE) {
+        // Per node noise; error95: the widest half-width of the 95% simultaneous band on the
+        // prefix counts, i.e. a bound on every quantile's rank error (in rows).
+        Releases.Noise n = Releases.noise(s, random);
+        int bins = ((Measure.Bins) c.spec().measures().get(s.measure())).bins();
+        long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, 0.05);
+        planned.add(new Plan.PlannedMechanism(cost, s.sensitivity(), n.stddev(),
+            Arrays.stream(band).max().orElse(0)));
       } else {
         Releases.Noise n = Releases.noise(s, random);
         double unit = s.unit();

@@ -14,7 +14,8 @@ import org.privet.accounting.Zcdp;
  * @param field which exact aggregate it perturbs
  * @param measure index of the backend measure (or −1)
  * @param sensitivity L1 (LAPLACE), L2 (GAUSSIAN, rounded up) over all groups, or the per-group
- *     utility sensitivity (EXPONENTIAL), in fixed-point units
+ *     utility sensitivity (EXPONENTIAL), in fixed-point units; for a quantile tree (field TREE)
+ *     over all its nodes in all groups: L0·L∞·H (L1) or ⌈L∞·√(L0·H)⌉ (L2), H its levels
  * @param scaleExponent k of the fixed-point grid 2^-k (for squares 2k), 0 for counts
  * @param epsilon ε of a LAPLACE slot, or of an EXPONENTIAL slot summed over the L0 groups
  * @param rho ρ of a GAUSSIAN slot
@@ -28,7 +29,7 @@ record Slot(String output, String purpose, Kind kind, Field field, int measure, 
 
   enum Kind { LAPLACE, GAUSSIAN, EXPONENTIAL }
 
-  enum Field { UNITS, ROWS, SUM, COUNT, SQUARES, BINS, QUANTILE }
+  enum Field { UNITS, ROWS, SUM, COUNT, SQUARES, BINS, QUANTILE, TREE }
 
   /** The privacy loss this slot's mechanism states. */
   PrivacyLoss loss() {

@@ -13,7 +13,8 @@
  *
  * <p>Privacy arguments: {@code docs/proofs/engine-bounding.md} (stability of contribution
  * bounding), {@code engine-fixed-point.md} (exact integer sums), {@code
- * engine-partition-selection.md}, {@code engine-budget-split.md}. References:
+ * engine-partition-selection.md}, {@code engine-budget-split.md}, {@code engine-quantiles.md}
+ * (quantile tree and its value intervals). References:
  *
  * <ul>
  *   <li>Contribution bounding and user-level DP: Wilson, Zhang, Lam, Desfontaines, Simmons-Marengo,
@@ -26,7 +27,11 @@
  *       underestimation of sensitivity in differentially private libraries and how to fix it", CCS.
  *   <li>Noise: geometric mechanism (Ghosh, Roughgarden, Sundararajan 2009); discrete Gaussian
  *       (Canonne, Kamath, Steinke 2020); zCDP composition and conversion (Bun &amp; Steinke 2016).
- *   <li>Quantiles: exponential mechanism over a grid (McSherry &amp; Talwar 2007; Smith 2011,
+ *   <li>Quantiles: by default a quantile tree (hierarchical histogram: Hay, Rastogi, Miklau, Suciu
+ *       2010, VLDB; Qardaji, Yang, Li 2013, VLDB; Google's differential-privacy
+ *       {@code BoundedQuantiles}/{@code QuantileTree} and PipelineDP, branching factor 16) with
+ *       value confidence intervals from a simultaneous band on its prefix counts; optionally the
+ *       exponential mechanism over a grid (McSherry &amp; Talwar 2007; Smith 2011,
  *       "Privacy-preserving statistical estimation with optimal convergence rates", STOC).
  *   <li>Architecture: Tumult Analytics (plan tree, compile-time check that the charge equals the
  *       measurement's loss); PipelineDP4j (engine written once against a small backend SPI).

@@ -80,6 +80,11 @@ final class SelectCompiler {
       return function + "|" + distinct + "|" + column + "|" + lower + "|" + upper + "|" + percentile
           + "|" + countCap;
     }
+
+    /** Percentile calls with the same key share one engine quantile aggregation. */
+    String quantileKey() {
+      return "quantiles|" + column + "|" + lower + "|" + upper;
+    }
   }
 
   private SelectCompiler(PreparedQuery pq, DatasetCatalog catalog) {
@@ -166,11 +171,35 @@ final class SelectCompiler {
     Map<String, String> engineNameByCall = new HashMap<>();
     Set<String> engineNames = new HashSet<>();
     groupBy.forEach(g -> engineNames.add(g.toLowerCase(Locale.ROOT)));
+    // All percentiles of one column (same bounds) become one engine quantile tree: one noisy
+    // release and one budget share for the whole rank list.
+    Map<String, List<Double>> ranksByColumn = new LinkedHashMap<>();
+    for (AggregateCall call : calls) {
+      if (call != null && call.function() == DpFunctions.PERCENTILE_CONT) {
+        List<Double> ranks = ranksByColumn.computeIfAbsent(call.quantileKey(), k -> new ArrayList<>());
+        if (!ranks.contains(call.percentile())) {
+          ranks.add(call.percentile());
+        }
+      }
+    }
     List<OutputColumn> outputs = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
       AggregateCall call = calls.get(i);
       if (call == null) {
         outputs.add(new OutputColumn(names.get(i), keyIndexes.get(i), null));
+        continue;
+      }
+      if (call.function() == DpFunctions.PERCENTILE_CONT) {
+        List<Double> ranks = ranksByColumn.get(call.quantileKey());
+        String engineName = engineNameByCall.get(call.quantileKey());
+        if (engineName == null) {
+          engineName = engineName(names.get(i), engineNames);
+          engineNameByCall.put(call.quantileKey(), engineName);
+          b.aggregate(new Aggregation.Quantiles(engineName, call.column(), call.lower(),
+              call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS));
+        }
+        outputs.add(new OutputColumn(names.get(i), -1,
+            ranks.size() > 1 ? engineName + "[" + call.percentile() + "]" : engineName));
         continue;
       }
       String engineName = engineNameByCall.get(call.key());
@@ -770,8 +799,7 @@ final class SelectCompiler {
       case AVG -> new Aggregation.Mean(name, c.column(), c.lower(), c.upper());
       case VARIANCE -> new Aggregation.Variance(name, c.column(), c.lower(), c.upper());
       case STDDEV -> new Aggregation.StdDev(name, c.column(), c.lower(), c.upper());
-      case PERCENTILE_CONT -> new Aggregation.Quantiles(name, c.column(), c.lower(), c.upper(),
-          List.of(c.percentile()), Aggregation.Quantiles.DEFAULT_BINS);
+      case PERCENTILE_CONT -> throw new IllegalStateException("percentiles are grouped per column");
     };
   }
 

@@ -57,6 +57,21 @@ final class ExactOracle {
     return a instanceof Aggregation.StdDev ? Math.sqrt(var) : var;
   }
 
+  /**
+   * The k-th smallest clamped non-null value, k = max(1, ⌈r·n⌉) with r as written in decimal (NaN
+   * without values): the quantile a tree interval must cover.
+   */
+  double quantile(Aggregation.Quantiles a, List<Object[]> rows, double r) {
+    double[] v = values(a, rows);
+    if (v.length == 0) {
+      return Double.NaN;
+    }
+    Arrays.sort(v);
+    long k = new java.math.BigDecimal(Double.toString(r)).multiply(java.math.BigDecimal.valueOf(v.length))
+        .setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+    return v[(int) Math.max(1, k) - 1];
+  }
+
   /** The fraction of the (clamped, non-null) values of {@code a}'s column that are ≤ x. */
   double rank(Aggregation.Quantiles a, List<Object[]> rows, double x) {
     double[] v = values(a, rows);

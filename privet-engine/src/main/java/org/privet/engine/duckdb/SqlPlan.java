@@ -19,10 +19,29 @@ final class SqlPlan {
   private final TableSchema schema;
   private final List<String> groups; // __g0, __g1, ...
 
+  /** 0, or (tests only) a modulus applied to the salted hash to provoke ties. */
+  private final long hashModulus;
+  /** Whether an L0 = 1 plan may use the minimum-hash join (tests compare both plans). */
+  private final boolean minHashJoin;
+
   SqlPlan(BoundedAggregation spec, TableSchema schema) {
+    this(spec, schema, 0, true);
+  }
+
+  SqlPlan(BoundedAggregation spec, TableSchema schema, long hashModulus, boolean minHashJoin) {
     this.spec = spec;
     this.schema = schema;
     this.groups = IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__g" + i).toList();
+    this.hashModulus = hashModulus;
+    this.minHashJoin = minHashJoin;
+  }
+
+  /**
+   * Whether the unit-level plan selects each unit's group by the minimum-hash join (L0 = 1 with
+   * groups): a per-unit MIN over rows and a join instead of a window over all (unit, group) pairs.
+   */
+  boolean usesMinHashJoin() {
+    return minHashJoin && unitLevel() && !groups.isEmpty() && spec.l0() == 1;
   }
 
   private boolean unitLevel() {
@@ -94,6 +113,15 @@ final class SqlPlan {
 
   /** The WITH clause defining {@code src} (and {@code __keys} for public groups). */
   private String sourceCte(List<String> valueColumns) {
+    return sourceCte(valueColumns, false);
+  }
+
+  /**
+   * As {@link #sourceCte(List)}; with {@code pairHash} also the salted hash of (unit, group key)
+   * per row as {@code __h} (the same value the pair-level plan computes per pair), and the CTE
+   * marked NOT MATERIALIZED: it is read twice, and re-reading is cheaper than holding it.
+   */
+  private String sourceCte(List<String> valueColumns, boolean pairHash) {
     StringBuilder s = new StringBuilder("WITH ");
     if (spec.publicGroups().isPresent()) {
       s.append("__keys AS (SELECT * FROM (VALUES ");
@@ -110,13 +138,18 @@ final class SqlPlan {
               .collect(Collectors.joining(", ")))
           .append(")),\n");
     }
-    s.append("src AS (SELECT ");
+    s.append(pairHash ? "src AS NOT MATERIALIZED (SELECT " : "src AS (SELECT ");
     List<String> cols = new ArrayList<>();
     spec.unitColumn().ifPresent(u -> cols.add(SqlText.quote(u) + " AS __u"));
     for (int i = 0; i < groups.size(); i++) {
       cols.add(SqlText.quote(spec.groupBy().get(i)) + " AS " + groups.get(i));
     }
     cols.addAll(valueColumns);
+    if (pairHash) {
+      cols.add(salted(SqlText.quote(spec.unitColumn().orElseThrow()) + ", "
+          + spec.groupBy().stream().map(SqlText::quote).collect(Collectors.joining(", ")))
+          + " AS __h");
+    }
     if (cols.isEmpty()) {
       cols.add("1 AS __one");
     }
@@ -141,7 +174,8 @@ final class SqlPlan {
    * an outer hash instead.
    */
   private String salted(String args) {
-    return "hash(xor(hash(" + args + "), CAST(" + (spec.salt() >>> 1) + " AS UBIGINT)))";
+    String h = "hash(xor(hash(" + args + "), CAST(" + (spec.salt() >>> 1) + " AS UBIGINT)))";
+    return hashModulus == 0 ? h : "(" + h + " % " + hashModulus + ")";
   }
 
   /**
@@ -163,7 +197,8 @@ final class SqlPlan {
         values.add("(" + rowValue(f) + ") AS __v" + i);
       }
     }
-    StringBuilder s = new StringBuilder(sourceCte(values)).append(",\n");
+    boolean minHash = usesMinHashJoin();
+    StringBuilder s = new StringBuilder(sourceCte(values, minHash)).append(",\n");
     if (!unitLevel()) {
       s.append("agg AS (SELECT ").append(groupPrefix()).append("COUNT(*) AS __units, ")
           .append("COUNT(*) AS __rows");
@@ -171,9 +206,14 @@ final class SqlPlan {
       s.append(" FROM src").append(groupByClause()).append(")\n");
     } else {
       long l = spec.lInf();
+      if (minHash) {
+        // Each unit's smallest pair hash, over its rows (rows of a pair share the pair's hash).
+        s.append("firsth AS (SELECT __u, MIN(__h) AS __h FROM src GROUP BY __u),\n");
+      }
       s.append("pairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
       appendRowAggregates(s);
-      s.append(" FROM src GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList())
+      s.append(minHash ? " FROM src JOIN firsth USING (__u, __h)" : " FROM src")
+          .append(" GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList())
           .append("),\n");
       s.append("kept AS (SELECT ").append(groupPrefix()).append("LEAST(__n, ").append(l)
           .append(") AS __n");
@@ -197,7 +237,10 @@ final class SqlPlan {
         }
       }
       s.append(" FROM pairs");
-      if (!groups.isEmpty()) {
+      if (minHash) {
+        // Only the unit's pairs with the smallest hash reached here: keep one, drop a tie.
+        s.append(" QUALIFY COUNT(*) OVER (PARTITION BY __u) = 1");
+      } else if (!groups.isEmpty()) {
         s.append(" QUALIFY ").append(keepL0(""));
       }
       s.append("),\n");

@@ -1,0 +1,357 @@
+package org.privet.engine.spark;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.privet.engine.Session;
+import org.privet.engine.Source;
+import org.privet.engine.spi.Backend;
+import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.GroupAggregate;
+import org.privet.engine.spi.GroupSink;
+import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * {@link Backend} on Apache Spark: the bounded aggregation runs as one Spark SQL statement on the
+ * given {@link SparkSession} (local or on a cluster), and only one row per group comes back to the
+ * driver, streamed with {@code toLocalIterator}. Sources: tables and views of the session's
+ * catalog (including DataFrames registered with {@link #registerDataFrame}), CSV files and Parquet
+ * files (read by Spark, so paths may be anything Spark reads, e.g. HDFS or S3 URIs resolved by the
+ * session's Hadoop configuration; a {@link java.nio.file.Path} names a local file).
+ *
+ * <p>No privacy logic lives here: the engine ({@link Session}) compiles the query, charges the
+ * budget, and adds noise and selects partitions in Java, exactly as with DuckDB.
+ *
+ * <p>The backend does not own the session: {@link #close()} drops the temporary views it created
+ * but leaves the session running.
+ *
+ * <p>Exceptions never carry Spark's own messages about query execution, which can quote data
+ * values; they name the failing step and the exception class. (Spark's executor logs are Spark's:
+ * configure its logging on the cluster accordingly.)
+ *
+ * <p>Thread-safety: one statement at a time (methods are synchronized).
+ */
+public final class SparkBackend implements Backend {
+  private final SparkSession spark;
+  /** File sources read so far: their temporary view names (schemas are inferred once). */
+  private final Map<Source, String> fileViews = new LinkedHashMap<>();
+
+  private SparkBackend(SparkSession spark) {
+    this.spark = spark;
+  }
+
+  /** A backend on {@code spark}. */
+  public static SparkBackend on(SparkSession spark) {
+    return new SparkBackend(Objects.requireNonNull(spark, "spark"));
+  }
+
+  /**
+   * A session builder already holding a Spark backend on {@code spark}: add a budget charger (and
+   * optionally a random source) and build.
+   */
+  public static Session.Builder session(SparkSession spark) {
+    return Session.builder().backend(on(spark));
+  }
+
+  /**
+   * The Spark session, for the data owner's trusted use only (loading data, benchmarks). Never hand
+   * it to an analyst: it bypasses every privacy protection.
+   */
+  public SparkSession trustedSession() {
+    return spark;
+  }
+
+  /**
+   * Makes {@code data} queryable as {@code Source.table(name)} (a temporary view of the session).
+   *
+   * @throws IllegalArgumentException on a bad name
+   */
+  public synchronized void registerDataFrame(String name, Dataset<Row> data) {
+    Objects.requireNonNull(data, "data");
+    Source.table(name); // validates the name
+    try {
+      data.createOrReplaceTempView(name);
+    } catch (Exception e) {
+      throw new IllegalArgumentException("cannot register view '" + name + "' ("
+          + e.getClass().getSimpleName() + ")");
+    }
+  }
+
+  /**
+   * Registers {@code rows} (one list of values per row, in column order; nulls allowed) as view
+   * {@code name}. The rows are copied to the driver's memory first: meant for small tables and
+   * tests; register a DataFrame for anything large.
+   *
+   * @throws IllegalArgumentException on a bad name, type or row width (messages without values)
+   */
+  public synchronized void registerTable(String name, List<String> columns,
+      List<ColumnType> types, Iterable<? extends List<?>> rows) {
+    Objects.requireNonNull(rows, "rows");
+    if (columns.size() != types.size() || columns.isEmpty()) {
+      throw new IllegalArgumentException("columns and types must be non-empty and of equal length");
+    }
+    StructField[] fields = new StructField[columns.size()];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = DataTypes.createStructField(columns.get(i), sparkType(types.get(i)), true);
+    }
+    List<Row> copy = new ArrayList<>();
+    long rowNumber = 0;
+    for (List<?> row : rows) {
+      rowNumber++;
+      if (row.size() != columns.size()) {
+        throw new IllegalArgumentException("row " + rowNumber + " has " + row.size()
+            + " values, expected " + columns.size());
+      }
+      Object[] values = new Object[row.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = sparkValue(types.get(i), row.get(i), rowNumber, columns.get(i));
+      }
+      copy.add(RowFactory.create(values));
+    }
+    registerDataFrame(name, spark.createDataFrame(copy, DataTypes.createStructType(fields)));
+  }
+
+  private static DataType sparkType(ColumnType t) {
+    return switch (t) {
+      case INTEGER -> DataTypes.LongType;
+      case FLOATING, DECIMAL -> DataTypes.DoubleType;
+      case STRING -> DataTypes.StringType;
+      case BOOLEAN -> DataTypes.BooleanType;
+      case DATE -> DataTypes.DateType;
+      case TIMESTAMP -> DataTypes.TimestampType;
+      default -> throw new IllegalArgumentException("unsupported column type " + t);
+    };
+  }
+
+  private static Object sparkValue(ColumnType type, Object v, long row, String column) {
+    if (v == null) {
+      return null;
+    }
+    try {
+      return switch (type) {
+        case INTEGER -> ((Number) v).longValue();
+        case FLOATING -> ((Number) v).doubleValue();
+        case DECIMAL -> v instanceof BigDecimal b ? b.doubleValue() : ((Number) v).doubleValue();
+        case STRING -> (String) v;
+        case BOOLEAN -> (Boolean) v;
+        case DATE -> java.sql.Date.valueOf((LocalDate) v);
+        case TIMESTAMP -> java.sql.Timestamp.valueOf((LocalDateTime) v);
+        default -> throw new IllegalArgumentException("unsupported column type " + type);
+      };
+    } catch (ClassCastException e) {
+      throw new IllegalArgumentException("row " + row + ", column '" + column
+          + "': value of Java type " + v.getClass().getSimpleName() + " does not fit " + type);
+    }
+  }
+
+  /** The source as SQL text: a quoted table/view name; files get a temporary view first. */
+  private String from(Source source) {
+    if (source instanceof Source.Table t) {
+      return SparkSqlText.qualified(t.name());
+    }
+    String view = fileViews.get(source);
+    if (view == null) {
+      view = "__privet_file_" + HexFormat.of().toHexDigits(fileViews.size() + 1L)
+          + "_" + HexFormat.of().toHexDigits(System.identityHashCode(this));
+      read(source).createOrReplaceTempView(view);
+      fileViews.put(source, view);
+    }
+    return SparkSqlText.quote(view);
+  }
+
+  private Dataset<Row> read(Source source) {
+    if (source instanceof Source.ParquetFile p) {
+      return spark.read().parquet(p.path().toString());
+    }
+    Source.CsvFile c = (Source.CsvFile) source;
+    DataFrameReader r = spark.read().option("header", c.header()).option("sep", c.delimiter())
+        .option("inferSchema", true);
+    if (!c.nullString().isEmpty()) {
+      r = r.option("nullValue", c.nullString());
+    }
+    Dataset<Row> df = r.csv(c.path().toString());
+    if (!c.columnNames().isEmpty()) {
+      if (c.columnNames().size() != df.columns().length) {
+        throw new IllegalArgumentException(describeSource(source) + " has " + df.columns().length
+            + " columns, but " + c.columnNames().size() + " names were given");
+      }
+      df = df.toDF(c.columnNames().toArray(new String[0]));
+    }
+    return df;
+  }
+
+  static String describeSource(Source source) {
+    if (source instanceof Source.Table t) {
+      return "table '" + t.name() + "'";
+    } else if (source instanceof Source.CsvFile c) {
+      return "CSV file '" + c.path().getFileName() + "'";
+    }
+    return "Parquet file '" + ((Source.ParquetFile) source).path().getFileName() + "'";
+  }
+
+  @Override
+  public synchronized TableSchema describe(Source source) {
+    StructType st;
+    try {
+      st = spark.sql("SELECT * FROM " + from(source)).schema();
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalArgumentException("source " + describeSource(source)
+          + " cannot be read (does it exist? " + e.getClass().getSimpleName() + ")");
+    }
+    List<TableSchema.Column> cols = new ArrayList<>();
+    for (StructField f : st.fields()) {
+      cols.add(new TableSchema.Column(f.name(), classify(f.dataType()), f.dataType().sql()));
+    }
+    return new TableSchema(cols);
+  }
+
+  static ColumnType classify(DataType t) {
+    if (t instanceof DecimalType) {
+      return ColumnType.DECIMAL;
+    }
+    if (t.equals(DataTypes.ByteType) || t.equals(DataTypes.ShortType)
+        || t.equals(DataTypes.IntegerType) || t.equals(DataTypes.LongType)) {
+      return ColumnType.INTEGER;
+    }
+    if (t.equals(DataTypes.FloatType) || t.equals(DataTypes.DoubleType)) {
+      return ColumnType.FLOATING;
+    }
+    if (t.equals(DataTypes.StringType)) {
+      return ColumnType.STRING;
+    }
+    if (t.equals(DataTypes.BooleanType)) {
+      return ColumnType.BOOLEAN;
+    }
+    if (t.equals(DataTypes.DateType)) {
+      return ColumnType.DATE;
+    }
+    return t.typeName().startsWith("timestamp") ? ColumnType.TIMESTAMP : ColumnType.OTHER;
+  }
+
+  private SparkPlan plan(BoundedAggregation spec) {
+    TableSchema schema = describe(spec.source());
+    return new SparkPlan(spec, schema, from(spec.source()));
+  }
+
+  @Override
+  public synchronized String physicalPlan(BoundedAggregation spec) {
+    String sql = plan(spec).statement();
+    if (spec.source() instanceof Source.Table) {
+      return sql;
+    }
+    return "-- " + from(spec.source()) + " = " + describeSource(spec.source()) + "\n" + sql;
+  }
+
+  @Override
+  public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
+    Objects.requireNonNull(sink, "sink");
+    String sql = plan(spec).statement();
+    int g = spec.groupBy().size();
+    int m = spec.measures().size();
+    Iterator<Row> it;
+    try {
+      it = spark.sql(sql).toLocalIterator();
+    } catch (Exception e) {
+      throw failure(e);
+    }
+    while (true) {
+      Row r;
+      try {
+        if (!it.hasNext()) {
+          break;
+        }
+        r = it.next();
+      } catch (Exception e) {
+        throw failure(e);
+      }
+      sink.accept(group(spec, r, g, m));
+    }
+  }
+
+  private static GroupAggregate group(BoundedAggregation spec, Row r, int g, int m) {
+    List<Object> key = new ArrayList<>(g);
+    for (int i = 0; i < g; i++) {
+      key.add(r.get(i));
+    }
+    long units = toLong(r.get(g));
+    long rows = toLong(r.get(g + 1));
+    long[] sums = new long[m];
+    long[] counts = new long[m];
+    long[] squares = new long[m];
+    long[][] bins = new long[m][];
+    int col = g + 2;
+    for (int i = 0; i < m; i++) {
+      Measure measure = spec.measures().get(i);
+      if (measure instanceof Measure.FixedPointSum f) {
+        sums[i] = toLong(r.get(col++));
+        counts[i] = toLong(r.get(col++));
+        if (f.squares()) {
+          squares[i] = toLong(r.get(col++));
+        }
+      } else {
+        int n = ((Measure.Bins) measure).bins();
+        bins[i] = new long[n];
+        Object cells = r.get(col++);
+        if (cells != null) {
+          for (Map.Entry<Object, Object> e : r.<Object, Object>getJavaMap(col - 1).entrySet()) {
+            int cell = (int) toLong(e.getKey());
+            if (cell >= 0 && cell < n) {
+              bins[i][cell] += toLong(e.getValue());
+            }
+          }
+        }
+      }
+    }
+    return new GroupAggregate(key, units, rows, sums, counts, squares, bins);
+  }
+
+  private static long toLong(Object o) {
+    return o == null ? 0L : ((Number) o).longValue();
+  }
+
+  private static RuntimeException failure(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains(SparkPlan.OVERFLOW_MARKER)) {
+        return new IllegalStateException(
+            "an exact aggregate exceeds the 64-bit range; narrow the clamping bounds");
+      }
+    }
+    // Spark's message can quote a data value (e.g. a failed cast): withhold it.
+    return new IllegalStateException("Spark bounded aggregation failed ("
+        + e.getClass().getSimpleName()
+        + "); Spark's message is withheld because it may contain data values");
+  }
+
+  @Override
+  public synchronized void close() {
+    for (String view : fileViews.values()) {
+      try {
+        spark.catalog().dropTempView(view);
+      } catch (Exception e) {
+        // the session may already be stopped: nothing left to drop
+      }
+    }
+    fileViews.clear();
+  }
+}

@@ -1,0 +1,343 @@
+package org.privet.engine.spark;
+
+import static org.privet.engine.spark.SparkSqlText.bigint;
+import static org.privet.engine.spark.SparkSqlText.dbl;
+import static org.privet.engine.spark.SparkSqlText.quote;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * Translates a {@link BoundedAggregation} into one Spark SQL statement that returns one row per
+ * group: the group key, unit and row counts, per fixed-point measure its sum, count (and sum of
+ * squares), and per binned measure a map from cell to count. The contract implemented is the one
+ * documented on {@code BoundedAggregation} and argued in {@code docs/proofs/engine-bounding.md};
+ * the Spark-specific arithmetic is argued in {@code docs/proofs/engine-spark.md}.
+ *
+ * <p>Exactness: fixed-point values are BIGINT with |v| ≤ 2^31 (checked before anything runs), so
+ * v² fits; sums that could exceed 64 bits use {@code try_sum}, which is NULL on overflow instead of
+ * wrapping as Spark's SUM(BIGINT) does outside ANSI mode, and a NULL there raises an error; the L∞
+ * rescaling ⌊s·L∞/c⌋ is computed in DECIMAL(38,0) with an exact floor division. No floating point
+ * touches a sum.
+ */
+final class SparkPlan {
+  /** Marker of the error raised in Spark when an exact sum leaves the 64-bit range. */
+  static final String OVERFLOW_MARKER = "privet: exact aggregate overflow";
+  private static final long MAX_ABS_VALUE = 1L << 31;
+
+  private final BoundedAggregation spec;
+  private final TableSchema schema;
+  private final String from;
+  private final List<String> groups; // __g0, __g1, ...
+
+  /**
+   * @param spec the aggregation
+   * @param schema the source's columns
+   * @param from the source as SQL text (a quoted table or view name)
+   */
+  SparkPlan(BoundedAggregation spec, TableSchema schema, String from) {
+    this.spec = spec;
+    this.schema = schema;
+    this.from = from;
+    this.groups = IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__g" + i).toList();
+    for (Measure m : spec.measures()) {
+      SparkSqlText.column(schema, m.column());
+      if (m instanceof Measure.FixedPointSum f) {
+        requireSmallValues(f);
+      } else if (m instanceof Measure.Bins b && b.bins() < 1) {
+        throw new IllegalArgumentException("bins must be positive");
+      }
+    }
+    spec.unitColumn().ifPresent(u -> SparkSqlText.column(schema, u));
+    spec.groupBy().forEach(g -> SparkSqlText.column(schema, g));
+  }
+
+  /**
+   * The contract promises |v| ≤ 2^31; checked here because the no-overflow argument for v² and for
+   * the per-pair sums relies on it.
+   */
+  private static void requireSmallValues(Measure.FixedPointSum f) {
+    double scale = Math.scalb(1.0, f.scaleExponent());
+    double a = Math.floor(f.lower() * scale);
+    double b = Math.ceil(f.upper() * scale);
+    double bound = Math.max(Math.abs(a - f.center()), Math.abs(b - f.center()));
+    if (!(f.lower() <= f.upper()) || !(bound <= MAX_ABS_VALUE)) {
+      throw new IllegalArgumentException("fixed-point measure on column '" + f.column()
+          + "': clamped, scaled and centred values must lie within ±2^31");
+    }
+  }
+
+  private boolean unitLevel() {
+    return spec.unitColumn().isPresent();
+  }
+
+  private String groupList(String prefix) {
+    return groups.stream().map(g -> prefix + g).collect(Collectors.joining(", "));
+  }
+
+  private String groupPrefix() {
+    return groups.isEmpty() ? "" : groupList("") + ", ";
+  }
+
+  private String groupByClause() {
+    return groups.isEmpty() ? "" : " GROUP BY " + groupList("");
+  }
+
+  private static String x(String column) {
+    return "CAST(" + quote(column) + " AS DOUBLE)";
+  }
+
+  private static String clamp(String column, double lower, double upper) {
+    return "LEAST(GREATEST(" + x(column) + ", " + dbl(lower) + "), " + dbl(upper) + ")";
+  }
+
+  private static String ignoredGuard(String column) {
+    return "CASE WHEN " + x(column) + " IS NULL OR isnan(" + x(column) + ") THEN NULL ELSE ";
+  }
+
+  /**
+   * CAST(rint(clamp(x)·2^k) AS BIGINT) − center, NULL for NULL/NaN. Clamping is exact, the
+   * multiplication by a power of two is exact, rint rounds half to even (as DuckDB's cast does), so
+   * both backends produce the same integers; any monotone rounding keeps v within
+   * [⌊lo·2^k⌋, ⌈hi·2^k⌉]. NaN must be tested first: Spark orders NaN above +∞, so GREATEST/LEAST
+   * would turn it into the upper bound.
+   */
+  static String fixedPoint(Measure.FixedPointSum f) {
+    String scaled = "CAST(rint(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+        + dbl(Math.scalb(1.0, f.scaleExponent())) + ") AS BIGINT)";
+    return ignoredGuard(f.column()) + scaled
+        + (f.center() == 0 ? "" : " - " + bigint(f.center())) + " END";
+  }
+
+  static String cell(Measure.Bins b) {
+    double perUnit = b.bins() / (b.upper() - b.lower());
+    return ignoredGuard(b.column()) + "LEAST(CAST(FLOOR((" + clamp(b.column(), b.lower(), b.upper())
+        + " - " + dbl(b.lower()) + ") * " + dbl(perUnit) + ") AS BIGINT), "
+        + bigint(b.bins() - 1L) + ") END";
+  }
+
+  /** Σ of a BIGINT expression, exactly: 0 when there is no non-NULL value, an error on overflow. */
+  private static String exactSum(String expr, String nonNullCount) {
+    return "CASE WHEN " + nonNullCount + " = 0 THEN CAST(0 AS BIGINT) ELSE COALESCE(TRY_SUM("
+        + expr + "), RAISE_ERROR('" + OVERFLOW_MARKER + "')) END";
+  }
+
+  /** ⌊a·l/c⌋ for BIGINT a, c &gt; 0: a·l exactly in DECIMAL(38,0) (|a·l| &lt; 2^94), floor division. */
+  private static String scaledToLinf(String a, String c, long l) {
+    String num = "(CAST(" + a + " AS DECIMAL(38,0)) * " + l + ")";
+    return "CAST((" + num + " DIV " + c + ") - CASE WHEN " + num + " % " + c
+        + " < 0 THEN 1 ELSE 0 END AS BIGINT)";
+  }
+
+  /** The salted 64-bit hash: xxhash64 seeded through the salt as its first argument. */
+  private String salted(String args) {
+    return "xxhash64(" + bigint(spec.salt()) + ", " + args + ")";
+  }
+
+  /** The WITH clause: {@code __keys} for public groups, then {@code src}. */
+  private String sourceCte(List<String> valueColumns) {
+    StringBuilder s = new StringBuilder("WITH ");
+    boolean semiJoin = spec.publicGroups().isPresent() && !spec.publicGroups().get().isEmpty()
+        && !groups.isEmpty();
+    if (semiJoin) {
+      List<String> rows = new ArrayList<>();
+      for (List<Object> key : spec.publicGroups().get()) {
+        List<String> vals = new ArrayList<>();
+        for (int i = 0; i < key.size(); i++) {
+          vals.add(SparkSqlText.literal(key.get(i),
+              SparkSqlText.column(schema, spec.groupBy().get(i))));
+        }
+        rows.add("(" + String.join(", ", vals) + ")");
+      }
+      s.append("__keys AS (SELECT * FROM VALUES ").append(String.join(", ", rows))
+          .append(" AS __t(").append(IntStream.range(0, groups.size()).mapToObj(i -> "__k" + i)
+              .collect(Collectors.joining(", "))).append(")),\n");
+    }
+    s.append("src AS (SELECT ");
+    List<String> cols = new ArrayList<>();
+    spec.unitColumn().ifPresent(u -> cols.add("__s." + quote(u) + " AS __u"));
+    for (int i = 0; i < groups.size(); i++) {
+      cols.add("__s." + quote(spec.groupBy().get(i)) + " AS " + groups.get(i));
+    }
+    cols.addAll(valueColumns);
+    if (cols.isEmpty()) {
+      cols.add("1 AS __one");
+    }
+    s.append(String.join(", ", cols)).append(" FROM ").append(from).append(" AS __s");
+    if (semiJoin) {
+      s.append(" LEFT SEMI JOIN __keys ON ").append(IntStream.range(0, groups.size())
+          .mapToObj(i -> "__s." + quote(spec.groupBy().get(i)) + " <=> __keys.__k" + i)
+          .collect(Collectors.joining(" AND ")));
+    }
+    List<String> where = new ArrayList<>();
+    spec.filter().ifPresent(f -> where.add(SparkSqlText.filter(f, schema)));
+    spec.unitColumn().ifPresent(u -> where.add("__s." + quote(u) + " IS NOT NULL"));
+    if (spec.publicGroups().isPresent() && !semiJoin) {
+      // No listed key, or no group column (one group, listed or not).
+      where.add(spec.publicGroups().get().isEmpty() ? "FALSE" : "TRUE");
+    }
+    if (!where.isEmpty()) {
+      s.append(" WHERE ").append(String.join(" AND ", where));
+    }
+    return s.append(")").toString();
+  }
+
+  /** The single statement: one row per group, in key order (so seeded runs are reproducible). */
+  String statement() {
+    List<Measure> ms = spec.measures();
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        values.add("(" + fixedPoint(f) + ") AS __v" + i);
+      } else {
+        values.add("(" + cell((Measure.Bins) ms.get(i)) + ") AS __b" + i);
+      }
+    }
+    StringBuilder s = new StringBuilder(sourceCte(values));
+    long l = spec.lInf();
+    if (!unitLevel()) {
+      s.append(",\nagg AS (SELECT ").append(groupPrefix())
+          .append("COUNT(*) AS __units, COUNT(*) AS __rows");
+      appendRowAggregates(s);
+      s.append(" FROM src").append(groupByClause()).append(")");
+    } else {
+      s.append(",\npairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
+      appendRowAggregates(s);
+      s.append(" FROM src GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList(""))
+          .append(")");
+      String keptSource = "pairs";
+      if (!groups.isEmpty()) {
+        // Keep a pair iff at most L0 of the unit's pairs hash at or below it (RANGE frame: ties
+        // at the boundary are all dropped).
+        s.append(",\nranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u ORDER BY ")
+            .append(salted("__u, " + groupList(""))).append(") AS __r FROM pairs)");
+        s.append(",\nkeptpairs AS (SELECT * FROM ranked WHERE __r <= ").append(spec.l0())
+            .append(")");
+        keptSource = "keptpairs";
+      }
+      s.append(",\nkept AS (SELECT ").append(groupPrefix()).append("LEAST(__n, ").append(l)
+          .append(") AS __n");
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __s")
+              .append(i).append(" ELSE ").append(scaledToLinf("__s" + i, "__c" + i, l))
+              .append(" END AS __s").append(i);
+          s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
+          if (f.squares()) {
+            s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __q")
+                .append(i).append(" ELSE ").append(scaledToLinf("__q" + i, "__c" + i, l))
+                .append(" END AS __q").append(i);
+          }
+        }
+      }
+      s.append(" FROM ").append(keptSource).append(")");
+      // Σ n' ≤ number of rows and Σ c' ≤ number of rows: plain SUM cannot overflow there.
+      s.append(",\nagg AS (SELECT ").append(groupPrefix())
+          .append("COUNT(*) AS __units, SUM(__n) AS __rows");
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          s.append(", ").append(exactSum("__s" + i, "COUNT(*)")).append(" AS __s").append(i)
+              .append(", SUM(__c").append(i).append(") AS __c").append(i);
+          if (f.squares()) {
+            s.append(", ").append(exactSum("__q" + i, "COUNT(*)")).append(" AS __q").append(i);
+          }
+        }
+      }
+      s.append(" FROM kept").append(groupByClause()).append(")");
+    }
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.Bins) {
+        appendBins(s, i);
+      }
+    }
+    s.append("\nSELECT ").append(groups.isEmpty() ? "" : groupList("a.") + ", ")
+        .append("a.__units, a.__rows");
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        s.append(", a.__s").append(i).append(", a.__c").append(i);
+        if (f.squares()) {
+          s.append(", a.__q").append(i);
+        }
+      } else {
+        s.append(", h").append(i).append(".__cells");
+      }
+    }
+    s.append(" FROM agg a");
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.Bins) {
+        if (groups.isEmpty()) {
+          s.append(" CROSS JOIN bins").append(i).append(" h").append(i);
+        } else {
+          String h = "h" + i;
+          s.append(" LEFT JOIN bins").append(i).append(' ').append(h).append(" ON ")
+              .append(groups.stream().map(g -> "a." + g + " <=> " + h + "." + g)
+                  .collect(Collectors.joining(" AND ")));
+        }
+      }
+    }
+    if (!groups.isEmpty()) {
+      s.append(" ORDER BY ").append(groups.stream().map(g -> "a." + g + " ASC NULLS LAST")
+          .collect(Collectors.joining(", ")));
+    }
+    return s.toString();
+  }
+
+  /** Σv, non-NULL count and (if requested) Σv² of every fixed-point measure, over rows. */
+  private void appendRowAggregates(StringBuilder s) {
+    List<Measure> ms = spec.measures();
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        String v = "__v" + i;
+        String c = "COUNT(" + v + ")";
+        s.append(", ").append(exactSum(v, c)).append(" AS __s").append(i)
+            .append(", ").append(c).append(" AS __c").append(i);
+        if (f.squares()) {
+          // |v| ≤ 2^31, so v·v ≤ 2^62 fits in BIGINT.
+          s.append(", ").append(exactSum(v + " * " + v, c)).append(" AS __q").append(i);
+        }
+      }
+    }
+  }
+
+  /**
+   * CTE {@code bins<i>}: per group a map cell → count. Unit-level: per kept (unit, group) pair the
+   * non-ignored rows are counted per cell; cells are taken in order of (salted hash of (unit, cell),
+   * cell) and each keeps min(its rows, what is left of L∞): exactly the rows that "at most L∞ rows,
+   * chosen by smallest hash of (unit, cell), ties by cell" keeps.
+   */
+  private void appendBins(StringBuilder s, int i) {
+    String b = "__b" + i;
+    String perCell;
+    if (!unitLevel()) {
+      perCell = "SELECT " + groupPrefix() + b + " AS __b, COUNT(*) AS __k FROM src WHERE " + b
+          + " IS NOT NULL GROUP BY " + groupPrefix() + b;
+    } else {
+      s.append(",\ncells").append(i).append(" AS (SELECT c.__u, ")
+          .append(groups.isEmpty() ? "" : groupList("c.") + ", ").append("c.").append(b)
+          .append(" AS __b, COUNT(*) AS __m FROM src c");
+      if (!groups.isEmpty()) {
+        s.append(" LEFT SEMI JOIN keptpairs k ON c.__u = k.__u AND ").append(groups.stream()
+            .map(g -> "c." + g + " <=> k." + g).collect(Collectors.joining(" AND ")));
+      }
+      s.append(" WHERE c.").append(b).append(" IS NOT NULL GROUP BY c.__u, ")
+          .append(groups.isEmpty() ? "" : groupList("c.") + ", ").append("c.").append(b)
+          .append(")");
+      s.append(",\ncapped").append(i).append(" AS (SELECT ").append(groupPrefix())
+          .append("__b, GREATEST(CAST(0 AS BIGINT), LEAST(__m, ").append(spec.lInf())
+          .append(" - (SUM(__m) OVER (PARTITION BY __u").append(groups.isEmpty() ? "" : ", ")
+          .append(groupList("")).append(" ORDER BY ").append(salted("__u, __b"))
+          .append(", __b ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - __m))) AS __k")
+          .append(" FROM cells").append(i).append(")");
+      perCell = "SELECT " + groupPrefix() + "__b, SUM(__k) AS __k FROM capped" + i
+          + " WHERE __k > 0 GROUP BY " + groupPrefix() + "__b";
+    }
+    s.append(",\nbins").append(i).append(" AS (SELECT ").append(groupPrefix())
+        .append("map_from_entries(collect_list(struct(__b, __k))) AS __cells FROM (")
+        .append(perCell).append(")").append(groupByClause()).append(")");
+  }
+}

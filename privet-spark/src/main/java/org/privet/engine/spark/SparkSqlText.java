@@ -1,0 +1,92 @@
+package org.privet.engine.spark;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.HexFormat;
+import java.util.stream.Collectors;
+import org.privet.engine.Filter;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * Rendering of identifiers, literals and filters as Spark SQL text. String literals never depend on
+ * Spark's escaping rules ({@code spark.sql.parser.escapedStringLiterals}): text with a quote, a
+ * backslash or a control character is written as {@code decode(unhex('...'), 'UTF-8')}, which
+ * Spark folds to a constant (so filters still push down to Parquet).
+ */
+final class SparkSqlText {
+  private SparkSqlText() {}
+
+  static String quote(String identifier) {
+    return '`' + identifier.replace("`", "``") + '`';
+  }
+
+  /** A dotted name (database.table) with each part quoted. */
+  static String qualified(String name) {
+    StringBuilder s = new StringBuilder();
+    String[] parts = name.split("\\.");
+    for (int i = 0; i < parts.length; i++) {
+      s.append(i > 0 ? "." : "").append(quote(parts[i]));
+    }
+    return s.toString();
+  }
+
+  static String string(String s) {
+    boolean plain = s.chars().allMatch(c -> c >= 0x20 && c != '\'' && c != '\\' && c != 0x7f);
+    if (plain) {
+      return '\'' + s + '\'';
+    }
+    return "decode(unhex('" + HexFormat.of().formatHex(s.getBytes(StandardCharsets.UTF_8))
+        + "'), 'UTF-8')";
+  }
+
+  static String dbl(double d) {
+    return "CAST('" + d + "' AS DOUBLE)";
+  }
+
+  static String bigint(long v) {
+    return "CAST('" + v + "' AS BIGINT)";
+  }
+
+  /** A literal cast to the column's native (Spark SQL) type. */
+  static String literal(Object v, TableSchema.Column column) {
+    if (v == null) {
+      return "CAST(NULL AS " + column.nativeType() + ")";
+    }
+    String text;
+    if (v instanceof BigDecimal b) {
+      text = b.toPlainString();
+    } else if (v instanceof LocalDate d) {
+      text = d.toString();
+    } else {
+      text = v.toString();
+    }
+    return "CAST(" + string(text) + " AS " + column.nativeType() + ")";
+  }
+
+  static String filter(Filter f, TableSchema schema) {
+    if (f instanceof Filter.Compare c) {
+      return "(" + quote(c.column()) + " " + c.op().sql() + " "
+          + literal(c.literal(), column(schema, c.column())) + ")";
+    } else if (f instanceof Filter.In in) {
+      TableSchema.Column col = column(schema, in.column());
+      return "(" + quote(in.column()) + " IN (" + in.literals().stream()
+          .map(v -> literal(v, col)).collect(Collectors.joining(", ")) + "))";
+    } else if (f instanceof Filter.IsNull n) {
+      column(schema, n.column());
+      return "(" + quote(n.column()) + " IS NULL)";
+    } else if (f instanceof Filter.And a) {
+      return "(" + a.operands().stream().map(x -> filter(x, schema))
+          .collect(Collectors.joining(" AND ")) + ")";
+    } else if (f instanceof Filter.Or o) {
+      return "(" + o.operands().stream().map(x -> filter(x, schema))
+          .collect(Collectors.joining(" OR ")) + ")";
+    }
+    return "(NOT " + filter(((Filter.Not) f).operand(), schema) + ")";
+  }
+
+  static TableSchema.Column column(TableSchema schema, String name) {
+    return schema.column(name).orElseThrow(
+        () -> new IllegalArgumentException("unknown column '" + name + "'"));
+  }
+}

@@ -1,0 +1,44 @@
+package org.privet.engine.spark;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * One local Spark session for every test class of the module (starting Spark costs seconds):
+ * two cores, two shuffle partitions, no UI, quiet logging (src/test/resources/log4j2.properties).
+ */
+final class LocalSpark {
+  private static SparkSession session;
+
+  private LocalSpark() {}
+
+  static synchronized SparkSession session() {
+    if (session == null) {
+      session = SparkSession.builder().master("local[2]").appName("privet-spark-tests")
+          .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.default.parallelism", "2")
+          .config("spark.ui.enabled", "false")
+          .config("spark.sql.session.timeZone", "UTC")
+          // Test tables are tiny: adaptive re-planning per stage and whole-stage code generation
+          // cost far more than they save here (both stay on by default for real sessions).
+          .config("spark.sql.adaptive.enabled", "false")
+          .config("spark.sql.codegen.wholeStage", "false")
+          .getOrCreate();
+    }
+    return session;
+  }
+
+  /** The repository root: the first directory above the working directory holding data/adult-raw. */
+  static Path repoRoot() {
+    Path p = Paths.get("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("data/adult-raw"))) {
+      p = p.getParent();
+    }
+    if (p == null) {
+      throw new IllegalStateException("data/adult-raw not found above the working directory");
+    }
+    return p;
+  }
+}
