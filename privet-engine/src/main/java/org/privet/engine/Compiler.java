@@ -67,10 +67,7 @@ final class Compiler {
             Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.epsilon[i], 0, 0, l0,
             s.center()));
       } else {
-        // A quantile tree's per-group L2 norm is L∞·√H (one node per level, H levels).
-        long l2 = s.field() == Slot.Field.TREE
-            ? l2(q.maxRowsPerGroup(), Math.multiplyExact(l0, (int) perGroup.get(i)[1]))
-            : l2(pg, l0);
+        long l2 = l2Sensitivity(s, perGroup.get(i), l0, q.maxRowsPerGroup());
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
             l2, s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
       }
@@ -140,7 +137,8 @@ final class Compiler {
         int mi = measureIndex(measures,
             new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(s.name(), s.column(), s.lower(), s.upper()));
-        long sens = pairSensitivity(g.a, g.b, pc, lInf, 0);
+        // At least one grid step: a degenerate group bound [c, c] still gets a valid mechanism.
+        long sens = Math.max(1, pairSensitivity(g.a, g.b, pc, lInf, 0));
         if (pc != null) {
           bounds.add(g.describePair(s.name(), s.perGroup(), pc, lInf, sens));
         }
@@ -161,12 +159,13 @@ final class Compiler {
         if (pc != null) {
           for (long c : new long[] {0, Math.floorDiv(pc.lower(), 2) + Math.floorDiv(pc.upper(), 2)}) {
             long cs = pairSensitivity(g.a, g.b, pc, lInf, c);
-            if (cs < sens) {
+            if (cs < sens && cs > 0) {
               sens = cs;
               center = c;
             }
           }
         }
+        sens = Math.max(1, sens); // at least one grid step (degenerate group bounds)
         if (pc != null) {
           bounds.add(g.describePair(m.name(), m.perGroup(), pc, lInf, sens));
         }
@@ -319,6 +318,17 @@ final class Compiler {
     return new Slot(output, purpose, Slot.Kind.LAPLACE, field, measure, 0, k, 0, 0, 0, 1, 0);
   }
 
+  /**
+   * The L2 sensitivity over all groups of a Gaussian slot with per-group entry {@code pg}: a
+   * quantile tree's per-group L2 norm is L∞·√H (one node per level, H = pg[1] levels), others
+   * ⌈√L0·pg[0]⌉.
+   */
+  private static long l2Sensitivity(Slot s, long[] pg, int l0, int lInf) {
+    return s.field() == Slot.Field.TREE
+        ? l2(lInf, Math.multiplyExact(l0, (int) pg[1]))
+        : l2(pg[0], l0);
+  }
+
   /** ⌈√(l0 · pg²)⌉: the L2 norm of a unit's contributions over l0 groups, rounded up. */
   static long l2(long pg, int l0) {
     BigInteger sq = BigInteger.valueOf(pg).pow(2).multiply(BigInteger.valueOf(l0));
@@ -341,8 +351,9 @@ final class Compiler {
     if (b instanceof Zcdp) {
       return NoiseKind.GAUSSIAN;
     }
-    // (ε, δ): the kind whose total noise variance over the releases (relative to per-group
-    // sensitivity) is smaller; both splits are computed exactly as they would be used.
+    // (ε, δ): the kind whose total noise variance over the releases (each relative to its
+    // per-group sensitivity) is smaller; both splits are computed exactly as they would be used,
+    // with each slot's actual L1 (L0·pg) and L2 sensitivities.
     Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.slots(), rw.weights(), selection,
         selectionWeight);
     Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.slots(), rw.weights(), selection,
@@ -350,9 +361,12 @@ final class Compiler {
     double lapVar = 0;
     double gauVar = 0;
     for (int i = 0; i < rw.slots().size(); i++) {
-      if (rw.slots().get(i).kind() != Slot.Kind.EXPONENTIAL) {
+      Slot s = rw.slots().get(i);
+      if (s.kind() != Slot.Kind.EXPONENTIAL) {
+        double pg = rw.perGroup().get(i)[0];
+        double l2 = l2Sensitivity(s, rw.perGroup().get(i), l0, q.maxRowsPerGroup()) / pg;
         lapVar += 2 * Math.pow(l0 / lap.epsilon[i], 2);
-        gauVar += gau.rho[i] > 0 ? l0 / (2 * gau.rho[i]) : Double.POSITIVE_INFINITY;
+        gauVar += gau.rho[i] > 0 ? l2 * l2 / (2 * gau.rho[i]) : Double.POSITIVE_INFINITY;
       }
     }
     return gauVar < lapVar ? NoiseKind.GAUSSIAN : NoiseKind.LAPLACE;

@@ -118,6 +118,16 @@ class GroupBoundsTest {
   }
 
   @Test
+  void run_degenerateGroupBounds_releaseTheConstantTotals() {
+    // Every unit's total is clamped to exactly 2: g0 has 5 units with values (unit 5 has none).
+    Query q = base().sum("s", "x", 0, 10, GroupBounds.of(2, 2))
+        .mean("m", "x", 0, 10, GroupBounds.of(2, 2)).maxRowsPerGroup(1).epsilon(1e6).build();
+    ResultRow g0 = session(4).run(q).rows().get(0);
+    assertEquals(10, g0.get("s").value(), 0.01);
+    assertEquals(2, g0.get("m").value(), 0.01);
+  }
+
+  @Test
   void groupBounds_badValues_areRejectedNamingThem() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> GroupBounds.of(2, 1));
