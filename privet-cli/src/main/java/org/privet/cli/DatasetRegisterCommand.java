@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.privet.accounting.NeighbouringRelation;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.Zcdp;
 import org.privet.ledger.AccountantKind;
 import org.privet.ledger.ColumnBounds;
@@ -116,7 +117,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     }
     if (accountant != null) {
       b.accountant(AccountantKind.parse(accountant));
-    } else if (budget.budget() instanceof Zcdp) {
+    } else if (budget.budget() instanceof Zcdp || budget.budget() instanceof ApproxZcdp) {
       b.accountant(AccountantKind.ZCDP);
     }
     DatasetSpec registered;

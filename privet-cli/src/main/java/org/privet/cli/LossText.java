@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -30,6 +31,9 @@ final class LossText {
   private static String describe(PrivacyLoss loss, RoundingMode mode) {
     if (loss instanceof Zcdp z) {
       return "rho=" + number(z.rho(), mode);
+    }
+    if (loss instanceof ApproxZcdp z) {
+      return "rho=" + number(z.rho(), mode) + ", delta=" + number(z.delta(), mode);
     }
     if (loss instanceof PureDp p) {
       return "epsilon=" + number(p.epsilon(), mode);

@@ -156,6 +156,31 @@ class QueryCommandTest {
   }
 
   @Test
+  void query_privateGroupsUnderRhoDeltaDataset_chargedInRhoAndDeltaUntilDeltaRunsOut() {
+    CliRun reg = CliRun.of("dataset", "register", "--workspace", ws.toString(), "--name", "rd",
+        "--source", dir.resolve("visits.csv").toString(), "--privacy-unit", "user_id", "--rho", "1",
+        "--delta", "1.5e-6");
+    assertEquals(ExitCodes.OK, reg.code(), reg.toString());
+    assertTrue(reg.out().contains("rho=1.0, delta=1.5E-6") && reg.out().contains("zcdp"), reg.out());
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (rho = 0.1, delta = 1e-6,"
+        + " max_groups_contributed = 1) city, COUNT(*) AS n FROM rd GROUP BY city";
+    CliRun first = query(sql);
+    assertEquals(ExitCodes.OK, first.code(), first.toString());
+    assertTrue(first.out().contains("Oslo") && first.out().contains("Lima"), first.out());
+    CliRun second = query(sql);
+    assertEquals(ExitCodes.BUDGET_EXCEEDED, second.code(), "δ 1.5e-6 pays one selection only");
+    CliRun show = CliRun.of("budget", "show", "--workspace", ws.toString(), "--dataset", "rd");
+    assertEquals(ExitCodes.OK, show.code(), show.toString());
+    assertTrue(show.out().contains("delta="), show.out());
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(1, ledger.history("rd").size());
+      org.privet.accounting.ApproxZcdp spent =
+          (org.privet.accounting.ApproxZcdp) ledger.status("rd").spent();
+      assertTrue(spent.rho() <= 0.1 && spent.delta() <= 1e-6, spent.toString());
+    }
+  }
+
+  @Test
   void query_boundsFromRegistration_usedWhenQueryGivesNone() {
     CliRun r = query("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5) AVG(minutes) AS m FROM visits");
     assertEquals(ExitCodes.OK, r.code(), r.toString());

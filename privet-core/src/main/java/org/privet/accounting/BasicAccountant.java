@@ -9,7 +9,10 @@ import java.util.List;
  * <p>ρ-zCDP events (and mechanism events whose tightest simple description is zCDP) are first
  * composed by adding their ρ's (Bun &amp; Steinke 2016, Lemma 2.3), then converted once to
  * (ε<sub>z</sub>, δ<sub>z</sub>) with the tight conversion ({@link ZcdpConversion#tightEpsilon}) at
- * δ<sub>z</sub> = target δ − Σδ<sub>i</sub>, and added to the rest. Sums are rounded up.
+ * δ<sub>z</sub> = target δ − Σδ<sub>i</sub>, and added to the rest. δ-approximate zCDP events
+ * ({@link ApproxZcdp}) join the zCDP part with their ρ, and their δ joins Σδ<sub>i</sub> (Bun &amp;
+ * Steinke 2016, Lemma 8.2 and Sec. 8: (Σρ, Σδ)-approximate zCDP gives (ε(Σρ, δ′), Σδ + δ′)-DP).
+ * Sums are rounded up.
  */
 public final class BasicAccountant implements Accountant {
 
@@ -31,6 +34,7 @@ public final class BasicAccountant implements Accountant {
         deltaSum = UpwardRounding.add(deltaSum, direct.delta());
       } else {
         rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "BasicAccountant"));
+        deltaSum = UpwardRounding.add(deltaSum, EventMeasures.zcdpDelta(event));
       }
     }
     if (rho == 0) {

@@ -27,10 +27,16 @@ final class EventMeasures {
     return null;
   }
 
-  /** The ρ of a zCDP-like event, or an exception naming the accountant that cannot handle it. */
+  /**
+   * The ρ of a zCDP-like event, or an exception naming the accountant that cannot handle it. For a
+   * δ-approximate zCDP event this is its ρ only: callers must add {@link #zcdpDelta} to their δ.
+   */
   static double zcdpRho(PrivacyLoss event, String accountant) {
     if (event instanceof Zcdp z) {
       return z.rho();
+    }
+    if (event instanceof ApproxZcdp a) {
+      return a.rho();
     }
     if (event instanceof MechanismLoss m) {
       return m.zcdpRho();
@@ -43,6 +49,11 @@ final class EventMeasures {
     throw new IllegalArgumentException(
         accountant + " does not support events of type " + event.getClass().getSimpleName()
             + (event instanceof RdpCurve ? " (use RdpAccountant)" : ""));
+  }
+
+  /** The δ of a zCDP-like event ({@link ApproxZcdp}'s δ, else 0). */
+  static double zcdpDelta(PrivacyLoss event) {
+    return event instanceof ApproxZcdp a ? a.delta() : 0.0;
   }
 
   /** Builds an ApproxDp from upward-rounded totals, failing loudly if δ reaches 1 or ε overflows. */

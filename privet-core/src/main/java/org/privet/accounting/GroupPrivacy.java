@@ -37,7 +37,10 @@ public final class GroupPrivacy {
     return new Zcdp(UpwardRounding.multiply(UpwardRounding.multiply(groupSize, groupSize), loss.rho()));
   }
 
-  /** Dispatches on the value's type (pure, approximate or zCDP). */
+  /**
+   * Dispatches on the value's type (pure, approximate or zCDP; δ-approximate zCDP only with δ = 0,
+   * since Bun &amp; Steinke's group-privacy bound does not cover the conditioning events).
+   */
   public static PrivacyLoss of(PrivacyLoss loss, int groupSize) {
     if (loss instanceof PureDp p) {
       return of(p, groupSize);
@@ -48,7 +51,15 @@ public final class GroupPrivacy {
     if (loss instanceof Zcdp z) {
       return of(z, groupSize);
     }
-    throw new IllegalArgumentException("group privacy is defined here for PureDp, ApproxDp and Zcdp only");
+    if (loss instanceof ApproxZcdp a) {
+      if (a.delta() == 0) {
+        return of(new Zcdp(a.rho()), groupSize);
+      }
+      throw new IllegalArgumentException("group privacy of delta-approximate zCDP with delta > 0 is "
+          + "not supported; convert it to (epsilon, delta)-DP first (ApproxZcdp.toApproxDp)");
+    }
+    throw new IllegalArgumentException(
+        "group privacy is defined here for PureDp, ApproxDp, Zcdp and ApproxZcdp (delta = 0) only");
   }
 
   private static void check(int groupSize) {

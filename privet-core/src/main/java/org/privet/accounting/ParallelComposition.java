@@ -13,7 +13,8 @@ public final class ParallelComposition {
 
   /**
    * The loss of running each event on its own disjoint part: the maximum ε (and δ, ρ). All pure →
-   * {@link PureDp}; all zCDP → {@link Zcdp}; pure and approximate mixed → {@link ApproxDp} with the
+   * {@link PureDp}; all zCDP → {@link Zcdp}; zCDP and δ-approximate zCDP → {@link ApproxZcdp}
+   * with the maximum ρ and δ; pure and approximate mixed → {@link ApproxDp} with the
    * maximum ε and the maximum δ.
    */
   public static PrivacyLoss of(List<? extends PrivacyLoss> events) {
@@ -23,6 +24,15 @@ public final class ParallelComposition {
     if (events.stream().allMatch(e -> e instanceof Zcdp)) {
       return new Zcdp(events.stream().mapToDouble(e -> ((Zcdp) e).rho()).max().orElse(0));
     }
+    if (events.stream().allMatch(e -> e instanceof Zcdp || e instanceof ApproxZcdp)) {
+      double rho = 0;
+      double delta = 0;
+      for (PrivacyLoss e : events) {
+        rho = Math.max(rho, EventMeasures.zcdpRho(e, "parallel composition"));
+        delta = Math.max(delta, EventMeasures.zcdpDelta(e));
+      }
+      return new ApproxZcdp(rho, delta);
+    }
     double eps = 0;
     double delta = 0;
     boolean pure = true;
@@ -30,7 +40,7 @@ public final class ParallelComposition {
       ApproxDp a = EventMeasures.asApproxDpIfDirect(e);
       if (a == null) {
         throw new IllegalArgumentException(
-            "parallel composition needs all events pure/approximate DP or all zCDP; got "
+            "parallel composition needs all events pure/approximate DP or all (approximate) zCDP; got "
                 + e.getClass().getSimpleName());
       }
       pure &= a.delta() == 0;

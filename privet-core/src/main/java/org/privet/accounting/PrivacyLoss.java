@@ -7,14 +7,15 @@ package org.privet.accounting;
  * accountants compose them. Values are immutable and validated on construction: no NaN, no
  * negative or infinite parameters.
  *
- * <p>Besides the three summary measures ({@link PureDp}, {@link ApproxDp}, {@link Zcdp}) there are
+ * <p>Besides the four summary measures ({@link PureDp}, {@link ApproxDp}, {@link Zcdp} and
+ * δ-approximate zCDP {@link ApproxZcdp}) there are
  * finer descriptions that tight accountants exploit: a Rényi DP curve ({@link RdpCurve}), the
  * mechanism itself ({@link MechanismLoss}: Gaussian, Laplace, discrete Laplace/Gaussian, randomized
  * response), and its Poisson-subsampled version ({@link PoissonSubsampled}). Code that only needs a
- * simple measure can switch on the first three and treat the rest through an accountant.
+ * simple measure can switch on the first four and treat the rest through an accountant.
  */
 public sealed interface PrivacyLoss
-    permits PureDp, ApproxDp, Zcdp, RdpCurve, MechanismLoss, PoissonSubsampled {
+    permits PureDp, ApproxDp, Zcdp, ApproxZcdp, RdpCurve, MechanismLoss, PoissonSubsampled {
 
   /** Validates a non-negative finite parameter and returns it. */
   static double requireNonNegativeFinite(String name, double value) {

@@ -24,8 +24,9 @@ import org.privet.math.Normal;
  *       since RDP is non-decreasing in α). Other subsampled bases use the amplified ε' = ln(1 +
  *       q(e^ε − 1)) through randomized response (valid, looser than Zhu &amp; Wang 2019); subsampled
  *       discrete Gaussians use the base curve (subsampling never hurts, by quasi-convexity).
- *   <li>RDP curves: their value at the next grid order at or above α. (ε, δ) events with δ &gt; 0
- *       have no RDP curve and are refused.
+ *   <li>RDP curves: their value at the next grid order at or above α. (ε, δ) events and
+ *       δ-approximate zCDP events with δ &gt; 0 have no RDP curve and are refused (0-approximate
+ *       ρ-zCDP reads as αρ).
  * </ul>
  */
 public final class RdpAccountant implements Accountant {
@@ -101,6 +102,13 @@ public final class RdpAccountant implements Accountant {
     }
     if (event instanceof RdpCurve c) {
       return c.upperBoundAt(alpha);
+    }
+    if (event instanceof ApproxZcdp z) {
+      if (z.delta() > 0) {
+        throw new IllegalArgumentException("RdpAccountant cannot account delta-approximate zCDP "
+            + "events with delta > 0 (they have no RDP curve); use basic or zcdp");
+      }
+      return UpwardRounding.multiply(alpha, z.rho());
     }
     if (event instanceof PureDp p) {
       return pure(p.epsilon(), alpha);

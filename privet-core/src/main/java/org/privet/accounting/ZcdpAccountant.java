@@ -13,6 +13,7 @@ import java.util.List;
  *   <li>(ε, δ)-DP with δ &gt; 0 → δ-approximate (ε²/2)-zCDP (Bun &amp; Steinke 2016, Sec. 8,
  *       approximate zCDP): the δ's add alongside the ρ's, and δ-approximate ρ-zCDP gives
  *       (ε(ρ, δ'), δ + δ')-DP. The conversion therefore uses δ' = target δ − Σδ<sub>i</sub>.
+ *   <li>δ-approximate ρ-zCDP ({@link ApproxZcdp}) → its ρ and δ, both added.
  *   <li>Gaussian-type mechanism events use their exact ρ (e.g. Δ²/(2σ²)); other mechanism events
  *       use their pure ε when they have one.
  * </ul>
@@ -39,9 +40,36 @@ public final class ZcdpAccountant implements Accountant {
         deltaSum = UpwardRounding.add(deltaSum, a.delta());
       } else {
         rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
+        deltaSum = UpwardRounding.add(deltaSum, EventMeasures.zcdpDelta(event));
       }
     }
     return convert(rho, deltaSum, delta);
+  }
+
+  /**
+   * The events' composition as δ-approximate ρ-zCDP (Bun &amp; Steinke 2016, Lemma 8.2): ρ's add
+   * (pure and approximate DP parts as ε²/2) and so do the δ's, rounded up. With no δ part the
+   * result is plain ρ-zCDP (δ = 0).
+   *
+   * @throws IllegalArgumentException if an event has no zCDP reading or the δ's reach 1
+   */
+  public ApproxZcdp totalApproxZcdp(List<? extends PrivacyLoss> events) {
+    double rho = 0.0;
+    double deltaSum = 0.0;
+    for (PrivacyLoss event : events) {
+      ApproxDp a = EventMeasures.asApproxDpIfDirect(event);
+      if (a != null) {
+        rho = UpwardRounding.add(rho, halfSquare(a.epsilon()));
+        deltaSum = UpwardRounding.add(deltaSum, a.delta());
+      } else {
+        rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
+        deltaSum = UpwardRounding.add(deltaSum, EventMeasures.zcdpDelta(event));
+      }
+    }
+    if (!(deltaSum < 1)) {
+      throw new IllegalArgumentException("composition: total delta reaches 1 (" + deltaSum + ")");
+    }
+    return new ApproxZcdp(rho, deltaSum);
   }
 
   /** The total ρ of the events, ignoring δ parts (exposed for budget planning). */

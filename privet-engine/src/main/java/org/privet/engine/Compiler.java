@@ -7,7 +7,6 @@ import java.util.List;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
-import org.privet.accounting.Zcdp;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.Measure;
@@ -37,7 +36,8 @@ final class Compiler {
     boolean selection = q.usesPrivatePartitionSelection();
     double selectionWeight = q.selectionBudgetWeight().orElse(1.0);
     NoiseKind noise = resolveNoise(q, first, selection, selectionWeight, l0);
-    Split split = Split.of(q.budget(), noise, first.slots(), first.weights(), selection,
+    PartitionSelection.Kind selKind = thresholding(q, noise);
+    Split split = Split.of(q.budget(), noise, first.slots(), first.weights(), selKind,
         selectionWeight);
     // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
     // mechanisms (scale or σ² as 63-bit rationals) stay representable for the smallest share.
@@ -72,16 +72,20 @@ final class Compiler {
             l2, s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
       }
     }
-    PartitionSelection sel = selection
-        ? PartitionSelection.of(split.selectionEpsilon, split.selectionDelta, l0) : null;
+    PartitionSelection sel = selKind == null ? null
+        : selKind == PartitionSelection.Kind.LAPLACE
+            ? PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0)
+            : PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
 
     // 3. The charge, and the assertion that it is the composition of the mechanisms' losses.
     List<MechanismCost> costs = new ArrayList<>();
     List<PrivacyLoss> losses = new ArrayList<>();
     if (sel != null) {
-      costs.add(new MechanismCost("<groups>", "private partition selection (Laplace threshold "
-          + sel.threshold() + " on distinct units)", sel.describe(), sel.privacyLoss(),
-          selectionWeight / split.totalWeight, shareReason(q.selectionBudgetWeight().isPresent()
+      costs.add(new MechanismCost("<groups>", "private partition selection ("
+          + (sel.kind() == PartitionSelection.Kind.LAPLACE ? "Laplace" : "Gaussian")
+          + " threshold " + sel.threshold() + " on distinct units)", sel.describe(),
+          sel.privacyLoss(), selectionWeight / split.totalWeight,
+          shareReason(q.selectionBudgetWeight().isPresent()
               ? "selectionBudgetWeight = " + weight(selectionWeight)
               : "default weight 1 for partition selection", selectionWeight, split.totalWeight)));
       losses.add(sel.privacyLoss());
@@ -339,6 +343,22 @@ final class Compiler {
     return r.longValueExact();
   }
 
+  /**
+   * The thresholding of private partition selection (null without it): the query's override, else
+   * Gaussian when the value noise is Gaussian or the budget is zCDP, else Laplace.
+   */
+  static PartitionSelection.Kind thresholding(Query q, NoiseKind noise) {
+    if (!q.usesPrivatePartitionSelection()) {
+      return null;
+    }
+    return switch (q.thresholding()) {
+      case LAPLACE -> PartitionSelection.Kind.LAPLACE;
+      case GAUSSIAN -> PartitionSelection.Kind.GAUSSIAN;
+      case AUTO -> noise == NoiseKind.GAUSSIAN || q.budget().isZcdp()
+          ? PartitionSelection.Kind.GAUSSIAN : PartitionSelection.Kind.LAPLACE;
+    };
+  }
+
   private static NoiseKind resolveNoise(Query q, Rewrite rw, boolean selection,
       double selectionWeight, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
@@ -348,16 +368,16 @@ final class Compiler {
     if (b instanceof PureDp) {
       return NoiseKind.LAPLACE;
     }
-    if (b instanceof Zcdp) {
+    if (q.budget().isZcdp()) {
       return NoiseKind.GAUSSIAN;
     }
     // (ε, δ): the kind whose total noise variance over the releases (each relative to its
     // per-group sensitivity) is smaller; both splits are computed exactly as they would be used,
     // with each slot's actual L1 (L0·pg) and L2 sensitivities.
-    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.slots(), rw.weights(), selection,
-        selectionWeight);
-    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.slots(), rw.weights(), selection,
-        selectionWeight);
+    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.slots(), rw.weights(),
+        selection ? thresholding(q, NoiseKind.LAPLACE) : null, selectionWeight);
+    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.slots(), rw.weights(),
+        selection ? thresholding(q, NoiseKind.GAUSSIAN) : null, selectionWeight);
     double lapVar = 0;
     double gauVar = 0;
     for (int i = 0; i < rw.slots().size(); i++) {
@@ -374,24 +394,36 @@ final class Compiler {
 
   /**
    * The budget split: each part (partition selection, every noisy release) gets the fraction
-   * weight/Σweights of the budget ({@code docs/proofs/engine-budget-split.md}). With equal weights
-   * (the default, one per release) these are equal shares.
+   * weight/Σweights of the budget ({@code docs/proofs/engine-budget-split.md}); with the default
+   * weights (one per release, 1 for selection) these are equal shares.
+   *
+   * <ul>
+   *   <li>ε budget: ε·w/W per release (no selection).
+   *   <li>ρ or ρ-plus-δ budget: ρ·w/W per release and for selection (pure parts use ε with
+   *       ε²/2 = their share); selection takes all of δ.
+   *   <li>(ε, δ) budget: pure parts (Laplace/exponential releases, Laplace selection) take ε·w/W
+   *       each; the zCDP parts (Gaussian releases, Gaussian selection) share one ρ, in proportion
+   *       to their weights, whose conversion at δ − δ<sub>sel</sub> spends the rest of ε;
+   *       δ<sub>sel</sub> = δ/2 when some part is converted (as Google's Gaussian thresholding
+   *       splits δ), else all of δ.
+   * </ul>
    */
   static final class Split {
     double[] epsilon; // per LAPLACE/EXPONENTIAL slot
     double[] rho; // per GAUSSIAN slot
-    double selectionEpsilon;
+    double selectionEpsilon; // Laplace thresholding
+    double selectionRho; // Gaussian thresholding
     double selectionDelta;
     double totalWeight;
 
     static Split of(Budget budget, NoiseKind noise, List<Slot> slots, List<Double> weights,
-        boolean selection, double selectionWeight) {
+        PartitionSelection.Kind selection, double selectionWeight) {
       final double shrink = 1 - 1e-12; // keeps the upward-rounded composition within the budget
       Split s = new Split();
       int n = slots.size();
       s.epsilon = new double[n];
       s.rho = new double[n];
-      double total = selection ? selectionWeight : 0;
+      double total = selection != null ? selectionWeight : 0;
       for (double w : weights) {
         total += w;
       }
@@ -401,45 +433,54 @@ final class Compiler {
         for (int i = 0; i < n; i++) {
           s.epsilon[i] = p.epsilon() * weights.get(i) / total * shrink;
         }
-      } else if (b instanceof Zcdp z) {
+      } else if (budget.isZcdp()) {
         for (int i = 0; i < n; i++) {
-          double rhoEach = z.rho() * weights.get(i) / total * shrink;
+          double rhoEach = budget.rho() * weights.get(i) / total * shrink;
           s.rho[i] = rhoEach;
           s.epsilon[i] = Math.sqrt(2 * rhoEach) * shrink; // ε-DP ⇒ ε²/2-zCDP
         }
+        if (selection != null) {
+          double selRho = budget.rho() * selectionWeight / total * shrink;
+          s.selectionDelta = budget.delta() * shrink;
+          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+            s.selectionRho = selRho;
+          } else {
+            s.selectionEpsilon = Math.sqrt(2 * selRho) * shrink;
+          }
+        }
       } else {
         ApproxDp a = (ApproxDp) b;
-        if (selection) {
-          s.selectionEpsilon = a.epsilon() * selectionWeight / total * shrink;
-        }
+        boolean gaussian = noise == NoiseKind.GAUSSIAN;
+        double pure = 0;
+        double zWeight = 0;
         for (int i = 0; i < n; i++) {
           s.epsilon[i] = a.epsilon() * weights.get(i) / total * shrink;
+          if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+            zWeight += weights.get(i);
+          } else {
+            pure += s.epsilon[i];
+          }
         }
-        if (noise == NoiseKind.LAPLACE) {
-          s.selectionDelta = selection ? a.delta() * shrink : 0;
+        if (selection == PartitionSelection.Kind.LAPLACE) {
+          s.selectionEpsilon = a.epsilon() * selectionWeight / total * shrink;
+          pure += s.selectionEpsilon;
+        } else if (selection == PartitionSelection.Kind.GAUSSIAN) {
+          zWeight += selectionWeight;
+        }
+        if (zWeight == 0) {
+          s.selectionDelta = selection != null ? a.delta() * shrink : 0;
         } else {
-          // Pure parts (selection, exponential mechanisms) take their ε shares by basic
-          // composition; the Gaussian releases share the rest as one ρ converted at δ − δ_sel,
-          // in proportion to their weights.
-          s.selectionDelta = selection ? a.delta() / 2 * shrink : 0;
-          double pure = s.selectionEpsilon;
-          double gaussianWeight = 0;
+          s.selectionDelta = selection != null ? a.delta() / 2 * shrink : 0;
+          double conversionDelta = a.delta() - s.selectionDelta;
+          double epsRest = (a.epsilon() - pure) * shrink;
+          double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
           for (int i = 0; i < n; i++) {
-            if (slots.get(i).kind() == Slot.Kind.EXPONENTIAL) {
-              pure += s.epsilon[i];
-            } else {
-              gaussianWeight += weights.get(i);
+            if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+              s.rho[i] = rhoTotal * weights.get(i) / zWeight * shrink;
             }
           }
-          if (gaussianWeight > 0) {
-            double conversionDelta = a.delta() - s.selectionDelta;
-            double epsRest = (a.epsilon() - pure) * shrink;
-            double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
-            for (int i = 0; i < n; i++) {
-              if (slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
-                s.rho[i] = rhoTotal * weights.get(i) / gaussianWeight * shrink;
-              }
-            }
+          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+            s.selectionRho = rhoTotal * selectionWeight / zWeight * shrink;
           }
         }
       }

@@ -1,44 +1,75 @@
 package org.privet.engine;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.noise.DiscreteGaussian;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
 
 /**
- * Private partition selection by Laplace thresholding on the number of distinct privacy units per
- * group (Korolova, Kenthapadi, Mishra, Ntoulas 2009, "Releasing search queries and clicks
- * privately"; Desfontaines, Voss, Gipson, Mandayam 2022, "Differentially private partition
- * selection", PoPETs; Google's {@code PreAggSelectPartition}/Laplace thresholding strategy).
- *
- * <p>After L0 bounding each unit adds 1 to the unit count of at most L0 groups. A group is released
- * iff units + Z ≥ τ, with Z exact discrete Laplace of scale t ≥ L0/ε (so each group's noisy count
- * is (ε/L0)-DP and the vector over all groups ε-DP), and τ = m + 1 with m the least integer ≥ 1
- * such that P[Z ≥ m] = q<sup>m</sup>/(1+q) ≤ δ/L0, q = e<sup>−1/t</sup>. A group that exists only
- * because of the added unit has count 1 and is released with probability ≤ δ/L0; at most L0 such
- * groups exist, so the selection is (ε, δ)-DP. Groups with no units are never released. Argument:
+ * Private partition selection by thresholding a noisy number of distinct privacy units per group
+ * (Korolova, Kenthapadi, Mishra, Ntoulas 2009, "Releasing search queries and clicks privately";
+ * Desfontaines, Voss, Gipson, Mandayam 2022, "Differentially private partition selection", PoPETs;
+ * Google's {@code PreAggSelectPartition} and its Laplace and Gaussian thresholding strategies).
+ * After L0 bounding each unit adds 1 to the unit count of at most L0 groups. A group is released iff
+ * units + Z ≥ τ; groups with no units are never released. Argument (both kinds):
  * {@code docs/proofs/engine-partition-selection.md}.
+ *
+ * <p><b>Laplace thresholding</b> ({@link #laplace}): Z exact discrete Laplace of scale t ≥ L0/ε,
+ * τ = m + 1 with m the least integer ≥ 1 such that P[Z ≥ m] = q<sup>m</sup>/(1+q) ≤ δ/L0,
+ * q = e<sup>−1/t</sup>. Loss: (ε, δ)-DP (δ capped at L0·(1 − e<sup>−ε/L0</sup>)).
+ *
+ * <p><b>Gaussian thresholding</b> ({@link #gaussian}): Z exact discrete Gaussian N<sub>ℤ</sub>(0,
+ * σ²) (Canonne, Kamath, Steinke 2020, Algorithm 3) with σ² ≥ L0/(2ρ): the counts of the groups
+ * present in both neighbours move by 1 in at most L0 coordinates, an ℓ2 change of at most √L0, so
+ * their noisy counts are ρ-zCDP (CKS20, Prop. 5 and Thm. 14 for independent coordinates). τ = m + 1
+ * with m the least integer ≥ 1 such that L0·P[Z ≥ m] ≤ δ, where P[Z ≥ m] is bounded above with
+ * the explicit sum of the first terms, an integral bound on the rest and the Poisson-summation
+ * lower bound σ√(2π) on the normaliser. The at most L0 groups that exist only because of the added
+ * unit are then released with total probability ≤ δ; conditioned on none being released the
+ * output is post-processing of the ρ-zCDP vector, so the selection is δ-approximately ρ-zCDP (Bun
+ * &amp; Steinke 2016, Def. 8.1), stated as {@link ApproxZcdp}(ρ, δ). This is the zCDP form of
+ * Google's Gaussian thresholding (Desfontaines et al. 2022, Sec. 4; Wilkins, Kifer, Zhang, Karrer
+ * 2024, "Exact privacy analysis of the Gaussian sparse histogram mechanism", give a tighter exact
+ * (ε, δ) analysis that this class does not use).
  */
 final class PartitionSelection {
-  private final double epsilon;
+  /** The two thresholding mechanisms. */
+  enum Kind { LAPLACE, GAUSSIAN }
+
+  /** Terms of the discrete Gaussian tail and normaliser summed explicitly. */
+  private static final int EXPLICIT_TERMS = 4096;
+  /** Relative safety factor on floating-point tail bounds (errors are below 1e-12 relative). */
+  private static final double SLACK = 1e-9;
+
+  private final Kind kind;
+  private final double epsilon; // LAPLACE
+  private final double rho; // GAUSSIAN
   private final double delta;
   private final int l0;
-  private final long scaleNum;
-  private final long scaleDen;
+  private final long paramNum; // LAPLACE: scale t = num/den; GAUSSIAN: σ² = num/den
+  private final long paramDen;
   private final long threshold;
 
-  private PartitionSelection(double epsilon, double delta, int l0, long num, long den, long tau) {
+  private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
+      long num, long den, long tau) {
+    this.kind = kind;
     this.epsilon = epsilon;
+    this.rho = rho;
     this.delta = delta;
     this.l0 = l0;
-    this.scaleNum = num;
-    this.scaleDen = den;
+    this.paramNum = num;
+    this.paramDen = den;
     this.threshold = tau;
   }
 
-  static PartitionSelection of(double epsilon, double delta, int l0) {
-    if (!(delta > 0 && delta < 1)) {
-      throw new IllegalArgumentException("delta for partition selection must be in (0, 1)");
-    }
+  /** Laplace thresholding with an (ε, δ) share. */
+  static PartitionSelection laplace(double epsilon, double delta, int l0) {
+    requireDelta(delta);
     // scale t = num/den ≥ l0/ε, rounded upward on a power-of-two denominator.
     double ratio = l0 / epsilon;
     int j = Math.min(40, 60 - Math.getExponent(ratio));
@@ -63,21 +94,116 @@ final class PartitionSelection {
     while (m * logQ - lnOnePlusQ > target - 1e-12 * Math.abs(target)) {
       m++;
     }
-    return new PartitionSelection(epsilon, delta, l0, num, den, Math.addExact(m, 1));
+    return new PartitionSelection(Kind.LAPLACE, epsilon, 0, delta, l0, num, den,
+        Math.addExact(m, 1));
+  }
+
+  /** Gaussian thresholding with a δ-approximate ρ-zCDP share. */
+  static PartitionSelection gaussian(double rho, double delta, int l0) {
+    requireDelta(delta);
+    if (!(rho > 0) || Double.isInfinite(rho)) {
+      throw new IllegalArgumentException("rho for partition selection must be positive and finite");
+    }
+    // σ² = L0/(2ρ) rounded upward to n/2^j (n around 2^40, as the value mechanisms do).
+    BigDecimal sigmaSq = BigDecimal.valueOf(l0)
+        .divide(new BigDecimal(2 * rho), new MathContext(40, RoundingMode.CEILING));
+    int j = Math.max(0, Math.min(40, 40 - Math.getExponent(sigmaSq.doubleValue())));
+    BigDecimal scaled = sigmaSq.multiply(BigDecimal.valueOf(1L << j))
+        .setScale(0, RoundingMode.CEILING);
+    if (scaled.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 4)) > 0) {
+      throw new IllegalArgumentException(
+          "rho too small for partition selection with maxGroupsContributed " + l0);
+    }
+    long num = scaled.longValueExact();
+    long den = 1L << j;
+    double s2 = (double) num / den;
+    double target = delta / l0;
+    // Least m ≥ 1 whose tail bound is ≤ δ/L0: grow an upper end, then bisect.
+    long hi = 1;
+    while (gaussianTailBound(hi, s2) > target) {
+      hi = Math.multiplyExact(hi, 2);
+    }
+    long lo = hi / 2; // tail(lo) > target unless lo == 0
+    while (hi - lo > 1) {
+      long mid = lo + (hi - lo) / 2;
+      if (gaussianTailBound(mid, s2) <= target) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return new PartitionSelection(Kind.GAUSSIAN, 0, rho, delta, l0, num, den,
+        Math.addExact(hi, 1));
+  }
+
+  private static void requireDelta(double delta) {
+    if (!(delta > 0 && delta < 1)) {
+      throw new IllegalArgumentException("delta for partition selection must be in (0, 1)");
+    }
+  }
+
+  /**
+   * An upper bound on P[Z ≥ m], Z ~ N<sub>ℤ</sub>(0, σ²), m ≥ 1: with f(z) = e<sup>−z²/(2σ²)</sup>
+   * and n = m + K, Σ<sub>z≥m</sub> f(z) ≤ Σ<sub>z=m</sub><sup>n−1</sup> f(z) + f(n) +
+   * ∫<sub>n</sub><sup>∞</sup> f ≤ Σ<sub>z=m</sub><sup>n−1</sup> f(z) + f(n)(1 + σ²/n) (f decreasing;
+   * Gaussian Mills-ratio bound ∫<sub>n</sub><sup>∞</sup> f ≤ (σ²/n) f(n)), divided by a lower bound
+   * on the normaliser Σ<sub>z∈ℤ</sub> f(z) ≥ max(σ√(2π), Σ<sub>|z|&lt;K</sub> f(z)) (Poisson
+   * summation: Σ f(z) = σ√(2π)·Σ<sub>k</sub> e<sup>−2π²σ²k²</sup> ≥ σ√(2π)). Floating-point errors
+   * (well below 1e-12 relative) are covered by a relative slack of 1e-9 in each direction.
+   */
+  static double gaussianTailBound(long m, double sigmaSq) {
+    if (m < 1) {
+      throw new IllegalArgumentException("m must be at least 1");
+    }
+    double twoS2 = 2 * sigmaSq;
+    double upper = 0;
+    long n = m + EXPLICIT_TERMS;
+    for (long z = m; z < n; z++) {
+      double term = Math.exp(-((double) z * z) / twoS2);
+      upper += term;
+      if (term == 0) {
+        break;
+      }
+    }
+    upper += Math.exp(-((double) n * n) / twoS2) * (1 + sigmaSq / n);
+    upper += Double.MIN_NORMAL * (1 + sigmaSq); // covers terms that underflowed to 0
+    double partial = 1; // z = 0
+    for (long z = 1; z < EXPLICIT_TERMS; z++) {
+      double term = Math.exp(-((double) z * z) / twoS2);
+      if (term == 0) {
+        break;
+      }
+      partial += 2 * term;
+    }
+    double normaliser = Math.max(Math.sqrt(sigmaSq * 2 * Math.PI), partial) * (1 - SLACK);
+    return Math.min(1.0, upper * (1 + SLACK) / normaliser);
+  }
+
+  Kind kind() {
+    return kind;
+  }
+
+  /** The noisy distinct-unit count of a group (fresh noise). */
+  long noisyCount(long units, RandomSource random) {
+    long z = kind == Kind.LAPLACE ? DiscreteLaplace.sample(random, paramNum, paramDen)
+        : DiscreteGaussian.sample(random, paramNum, paramDen);
+    return Math.addExact(units, z);
   }
 
   /** Whether a group with {@code units} distinct units is released (draws fresh noise). */
   boolean keep(long units, RandomSource random) {
-    if (units <= 0) {
-      return false;
-    }
-    long noisy = units + DiscreteLaplace.sample(random, scaleNum, scaleDen);
-    return noisy >= threshold;
+    return units > 0 && noisyCount(units, random) >= threshold;
   }
 
-  /** Exact probability that a group with exactly one unit is released: q^m/(1+q). */
+  /**
+   * Probability that a group with exactly one unit is released: exact q^m/(1+q) for Laplace, the
+   * proven upper bound on P[Z ≥ m] for Gaussian thresholding.
+   */
   double singleUnitReleaseProbability() {
-    double q = Math.exp(-(double) scaleDen / scaleNum);
+    if (kind == Kind.GAUSSIAN) {
+      return gaussianTailBound(threshold - 1, sigmaSquared());
+    }
+    double q = Math.exp(-(double) paramDen / paramNum);
     return Math.pow(q, threshold - 1) / (1 + q);
   }
 
@@ -85,15 +211,40 @@ final class PartitionSelection {
     return threshold;
   }
 
+  /** Laplace scale t (LAPLACE only). */
   double scale() {
-    return (double) scaleNum / scaleDen;
+    return (double) paramNum / paramDen;
   }
 
-  ApproxDp privacyLoss() {
-    return new ApproxDp(epsilon, delta);
+  /** σ² of the discrete Gaussian (GAUSSIAN only). */
+  double sigmaSquared() {
+    return (double) paramNum / paramDen;
+  }
+
+  /** σ² as the exact rational num/den used by the sampler (GAUSSIAN only). */
+  long[] sigmaSquaredRational() {
+    return new long[] {paramNum, paramDen};
+  }
+
+  /** Standard deviation of the noise on a group's count (for Gaussian, at most σ). */
+  double noiseStddev() {
+    if (kind == Kind.GAUSSIAN) {
+      return Math.sqrt(sigmaSquared());
+    }
+    double q = Math.exp(-1 / scale());
+    return Math.sqrt(2 * q) / (1 - q);
+  }
+
+  /** (ε, δ)-DP for Laplace thresholding; δ-approximate ρ-zCDP for Gaussian thresholding. */
+  PrivacyLoss privacyLoss() {
+    return kind == Kind.LAPLACE ? new ApproxDp(epsilon, delta) : new ApproxZcdp(rho, delta);
   }
 
   String describe() {
+    if (kind == Kind.GAUSSIAN) {
+      return "GaussianThreshold(ρ=" + Slot.fmt(rho) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
+          + ", σ=" + Slot.fmt(Math.sqrt(sigmaSquared())) + ", τ=" + threshold + ")";
+    }
     return "LaplaceThreshold(ε=" + Slot.fmt(epsilon) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
         + ", scale=" + Slot.fmt(scale()) + ", τ=" + threshold + ")";
   }

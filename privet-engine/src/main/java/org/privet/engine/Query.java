@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
@@ -36,7 +37,8 @@ import org.privet.accounting.Zcdp;
  * column whose value identifies the person, or {@link Builder#eachRowIsAUnit()}.
  *
  * <p>Without {@link Builder#publicGroups public groups}, grouped queries select the released
- * groups privately (this needs δ &gt; 0); with them, exactly the listed groups are released, empty
+ * groups privately (this needs δ &gt; 0: an (ε, δ) budget or a ρ-plus-δ budget {@link
+ * Builder#rhoDelta}; Laplace or Gaussian {@link Thresholding}); with them, exactly the listed groups are released, empty
  * ones too, and no δ is spent on selection.
  */
 public final class Query {
@@ -57,6 +59,7 @@ public final class Query {
   private final NoiseKind noise;
   private final Map<String, Double> budgetWeights; // explicit weights by output name
   private final double selectionBudgetWeight; // NaN: default
+  private final Thresholding thresholding;
 
   private Query(Builder b) {
     this.source = b.source;
@@ -73,6 +76,7 @@ public final class Query {
     this.noise = b.noise;
     this.budgetWeights = Collections.unmodifiableMap(new LinkedHashMap<>(b.budgetWeights));
     this.selectionBudgetWeight = b.selectionBudgetWeight;
+    this.thresholding = b.thresholding;
   }
 
   /** Starts a query over {@code source}. */
@@ -145,6 +149,11 @@ public final class Query {
         : OptionalDouble.of(selectionBudgetWeight);
   }
 
+  /** The requested partition-selection thresholding (AUTO unless overridden). */
+  public Thresholding thresholding() {
+    return thresholding;
+  }
+
   /** True when groups are chosen by DP partition selection. */
   public boolean usesPrivatePartitionSelection() {
     return !groupBy.isEmpty() && publicGroups == null;
@@ -170,7 +179,11 @@ public final class Query {
     if (!Double.isNaN(selectionBudgetWeight)) {
       s.append(", selectionBudgetWeight=").append(selectionBudgetWeight);
     }
-    s.append(", budget ").append(budget).append(", noise=").append(noise).append(']');
+    s.append(", budget ").append(budget).append(", noise=").append(noise);
+    if (thresholding != Thresholding.AUTO) {
+      s.append(", thresholding=").append(thresholding);
+    }
+    s.append(']');
     return s.toString();
   }
 
@@ -198,6 +211,7 @@ public final class Query {
     private NoiseKind noise = NoiseKind.AUTO;
     private final Map<String, Double> budgetWeights = new LinkedHashMap<>();
     private double selectionBudgetWeight = Double.NaN;
+    private Thresholding thresholding = Thresholding.AUTO;
 
     private Builder(Source source) {
       this.source = source;
@@ -363,6 +377,7 @@ public final class Query {
       return budget(Budget.approx(epsilon, delta));
     }
 
+    /** A pure ρ-zCDP budget (private partition selection then needs {@link #rhoDelta}). */
     public Builder rho(double rho) {
       return budget(Budget.zcdp(rho));
     }
@@ -402,8 +417,19 @@ public final class Query {
       }
     }
 
+    /** A δ-approximate ρ-zCDP budget: ρ for the releases, δ for private partition selection. */
+    public Builder rhoDelta(double rho, double delta) {
+      return budget(Budget.zcdp(rho, delta));
+    }
+
     public Builder noise(NoiseKind kind) {
       this.noise = Objects.requireNonNull(kind, "noise");
+      return this;
+    }
+
+    /** Overrides the partition-selection thresholding (default {@link Thresholding#AUTO}). */
+    public Builder thresholding(Thresholding kind) {
+      this.thresholding = Objects.requireNonNull(kind, "thresholding");
       return this;
     }
 
@@ -472,8 +498,14 @@ public final class Query {
             + "give publicGroups or an (ε, δ) budget");
       }
       if (privateSelection && budget.loss() instanceof Zcdp) {
-        throw new IllegalArgumentException("budget: private partition selection is not supported "
-            + "under a ρ-zCDP budget; give publicGroups or an (ε, δ) budget");
+        throw new IllegalArgumentException("budget: private partition selection needs a delta > 0 "
+            + "(the probability of releasing a group that one unit alone creates), which a pure "
+            + "ρ-zCDP budget lacks; use rhoDelta(rho, delta) / Budget.zcdp(rho, delta), an (ε, δ) "
+            + "budget, or publicGroups");
+      }
+      if (thresholding != Thresholding.AUTO && !privateSelection) {
+        throw new IllegalArgumentException("thresholding: applies only to private partition "
+            + "selection (groupBy without publicGroups)");
       }
       if (noise == NoiseKind.GAUSSIAN && budget.loss() instanceof PureDp) {
         throw new IllegalArgumentException("noise: GAUSSIAN needs δ > 0 or a ρ-zCDP budget");
@@ -488,7 +520,8 @@ public final class Query {
         throw new IllegalArgumentException("selectionBudgetWeight: the query has no private "
             + "partition selection (no groupBy, or public groups)");
       }
-      assert budget.loss() instanceof ApproxDp || !privateSelection;
+      assert budget.loss() instanceof ApproxDp || budget.loss() instanceof ApproxZcdp
+          || !privateSelection;
       return new Query(this);
     }
 

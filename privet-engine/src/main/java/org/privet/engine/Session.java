@@ -55,8 +55,10 @@ public final class Session {
     int i = 0;
     if (c.selection() != null) {
       PartitionSelection s = c.selection();
-      planned.add(new Plan.PlannedMechanism(c.costs().get(i++), query.maxGroupsContributed(),
-          Math.sqrt(2) * s.scale(), s.threshold()));
+      int l0 = query.maxGroupsContributed();
+      planned.add(new Plan.PlannedMechanism(c.costs().get(i++),
+          s.kind() == PartitionSelection.Kind.LAPLACE ? l0 : Math.sqrt(l0), s.noiseStddev(),
+          s.threshold()));
     }
     for (Slot s : c.slots()) {
       MechanismCost cost = c.costs().get(i++);

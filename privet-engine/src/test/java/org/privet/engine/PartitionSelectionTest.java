@@ -61,7 +61,7 @@ class PartitionSelectionTest {
   void threshold_singleUnitGroup_releasedWithProbabilityAtMostDeltaOverL0() {
     for (int l0 : new int[] {1, 3}) {
       for (double delta : new double[] {1e-2, 1e-6}) {
-        PartitionSelection sel = PartitionSelection.of(0.8, delta, l0);
+        PartitionSelection sel = PartitionSelection.laplace(0.8, delta, l0);
         double p = sel.singleUnitReleaseProbability();
         assertTrue(p <= delta / l0, "P = " + p + " > δ/L0 = " + delta / l0);
         // Tight: one step lower would exceed δ/L0.
@@ -73,7 +73,7 @@ class PartitionSelectionTest {
 
   @Test
   void keep_releaseFrequencies_matchExactProbabilities() {
-    PartitionSelection sel = PartitionSelection.of(1.0, 0.05, 1);
+    PartitionSelection sel = PartitionSelection.laplace(1.0, 0.05, 1);
     SeededRandomSource r = new SeededRandomSource(11);
     // keep() is the code under test: measure it through its own decisions.
     long tau = sel.threshold();
@@ -97,7 +97,7 @@ class PartitionSelectionTest {
 
   @Test
   void check_noiseThirtyPercentTooSmall_isRejected() {
-    PartitionSelection sel = PartitionSelection.of(1.0, 0.05, 1);
+    PartitionSelection sel = PartitionSelection.laplace(1.0, 0.05, 1);
     double t = sel.scale();
     long den = 1L << 20;
     SeededRandomSource r = new SeededRandomSource(12);
@@ -132,7 +132,7 @@ class PartitionSelectionTest {
         }
       }
       // The selection gets ε = 1 and all of δ; its exact single-unit release probability:
-      double p = PartitionSelection.of(1.0 * (1 - 1e-12), delta * (1 - 1e-12), 1)
+      double p = PartitionSelection.laplace(1.0 * (1 - 1e-12), delta * (1 - 1e-12), 1)
           .singleUnitReleaseProbability();
       ClopperPearson.Interval ci = ClopperPearson.interval(solo, runs, CONFIDENCE);
       assertTrue(ci.lower() <= delta, "solo released " + solo + "/" + runs + " > δ");

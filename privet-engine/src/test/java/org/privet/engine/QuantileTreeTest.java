@@ -160,25 +160,25 @@ class QuantileTreeTest {
 
   /**
    * Coverage ≥ 1 − β: fails wrongly only if a one-sided Clopper–Pearson upper bound at level
-   * 1 − 1e-4 falls below 1 − β (probability ≤ 1e-4 per assertion, 4 assertions). Power: a band
-   * computed as if the noise were 30% smaller (ε/0.7) must under-cover.
+   * 1 − 1e-4 falls below 1 − β (probability ≤ 1e-4 per noise kind). Power: a band computed as if
+   * the noise were 30% smaller (ε/0.7) must under-cover.
    */
-  @Test
-  void band_geometricNoise_holdsAtStatedRateAndRejectsThirtyPercentLessNoise() {
-    long ok = bandHits(NoiseKind.LAPLACE, 0.1, 0.1, 11);
+  private static void assertBandCalibrated(NoiseKind kind, long seed) {
+    long ok = bandHits(kind, 0.1, 0.1, seed);
     assertTrue(ClopperPearson.upperBound(ok, TRIALS, 1e-4) >= 1 - BETA, ok + "/" + TRIALS);
-    long narrow = bandHits(NoiseKind.LAPLACE, 0.1, 0.1 / 0.7, 12);
+    long narrow = bandHits(kind, 0.1, 0.1 / 0.7, seed + 1);
     assertFalse(ClopperPearson.upperBound(narrow, TRIALS, 1e-4) >= 1 - BETA,
         "a 30%-too-small band must under-cover: " + narrow + "/" + TRIALS);
   }
 
   @Test
+  void band_geometricNoise_holdsAtStatedRateAndRejectsThirtyPercentLessNoise() {
+    assertBandCalibrated(NoiseKind.LAPLACE, 11);
+  }
+
+  @Test
   void band_discreteGaussianNoise_holdsAtStatedRateAndRejectsThirtyPercentLessNoise() {
-    long ok = bandHits(NoiseKind.GAUSSIAN, 0.1, 0.1, 13);
-    assertTrue(ClopperPearson.upperBound(ok, TRIALS, 1e-4) >= 1 - BETA, ok + "/" + TRIALS);
-    long narrow = bandHits(NoiseKind.GAUSSIAN, 0.1, 0.1 / 0.7, 14);
-    assertFalse(ClopperPearson.upperBound(narrow, TRIALS, 1e-4) >= 1 - BETA,
-        "a 30%-too-small band must under-cover: " + narrow + "/" + TRIALS);
+    assertBandCalibrated(NoiseKind.GAUSSIAN, 13);
   }
 
   /** Sums of several noises: the Chernoff/subgaussian half-widths really bound the tails. */

@@ -52,8 +52,30 @@ class QueryTest {
   }
 
   @Test
-  void build_privateSelectionUnderZcdp_isRejected() {
-    assertRejected("budget", () -> base().maxGroupsContributed(1).groupBy("g").rho(1).build());
+  void build_privateSelectionUnderPureZcdp_isRejectedNamingTheMissingDelta() {
+    assertRejected("delta", () -> base().maxGroupsContributed(1).groupBy("g").rho(1).build());
+  }
+
+  @Test
+  void build_privateSelectionUnderRhoDelta_isAccepted() {
+    Query q = base().maxGroupsContributed(2).groupBy("g").rhoDelta(0.5, 1e-6).build();
+    assertTrue(q.budget().isZcdp());
+    assertEquals(1e-6, q.budget().delta());
+    assertEquals(0.5, q.budget().rho());
+  }
+
+  @Test
+  void build_thresholdingWithoutPrivateSelection_isRejected() {
+    assertRejected("thresholding",
+        () -> base().thresholding(Thresholding.GAUSSIAN).epsilonDelta(1, 1e-6).build());
+  }
+
+  @Test
+  void budget_zcdpWithBadDelta_isRejectedNamingDelta() {
+    assertRejected("delta", () -> Budget.zcdp(0.5, 1.0));
+    assertRejected("delta", () -> Budget.zcdp(0.5, Double.NaN));
+    assertRejected("rho", () -> Budget.zcdp(0, 1e-6));
+    assertEquals(Budget.zcdp(0.5), Budget.zcdp(0.5, 0));
   }
 
   @Test

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -182,10 +183,69 @@ class SessionTest {
     session(7, seen::add).run(q);
     Charge c = seen.get(0);
     assertEquals("<groups>", c.mechanisms().get(0).output());
-    assertTrue(c.mechanisms().get(0).loss() instanceof ApproxDp);
+    // Gaussian value noise: AUTO thresholding is Gaussian, charged as approximate zCDP.
+    assertTrue(c.mechanisms().get(0).loss() instanceof ApproxZcdp);
     ApproxDp total = (ApproxDp) c.total();
     assertTrue(total.epsilon() <= 2 && total.delta() <= 1e-5, total.toString());
     assertTrue(total.epsilon() > 1.999, total.toString());
+  }
+
+  @Test
+  void run_privateSelectionUnderEveryBudgetAndThresholding_chargesTheCompositionWithinBudget() {
+    List<Budget> budgets = List.of(Budget.approx(2, 1e-5), Budget.zcdp(0.5, 1e-5));
+    for (Budget b : budgets) {
+      for (NoiseKind noise : NoiseKind.values()) {
+        for (Thresholding th : Thresholding.values()) {
+          List<Charge> seen = new ArrayList<>();
+          Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(3)
+              .groupBy("g").count("n").sum("s", "x", 0, 10).quantiles("q", "x", 0, 10, 0.5)
+              .budget(b).noise(noise).thresholding(th).build();
+          Result r = session(17, seen::add).run(q);
+          Charge c = seen.get(0);
+          String what = b + " " + noise + " " + th;
+          MechanismCost sel = c.mechanisms().get(0);
+          assertEquals("<groups>", sel.output());
+          if (th != Thresholding.AUTO || noise != NoiseKind.AUTO || b.isZcdp()) {
+            boolean gaussianSelection = th == Thresholding.GAUSSIAN || (th == Thresholding.AUTO
+                && (b.isZcdp() || noise == NoiseKind.GAUSSIAN));
+            assertEquals(gaussianSelection, sel.loss() instanceof ApproxZcdp, what);
+          }
+          assertTrue(sel.mechanism().contains("τ="), sel.mechanism());
+          assertTrue(Composition.same(c.total(),
+              Composition.total(b, c.mechanisms().stream().map(MechanismCost::loss).toList())),
+              what);
+          assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+          if (b.loss() instanceof ApproxDp a) {
+            ApproxDp t = (ApproxDp) c.total();
+            assertEquals(a.epsilon(), t.epsilon(), 1e-6, what + " spends ε");
+            assertTrue(t.delta() <= a.delta(), what);
+          } else {
+            ApproxZcdp t = (ApproxZcdp) c.total();
+            assertEquals(b.rho(), t.rho(), 1e-6 * b.rho(), what + " spends ρ");
+            assertTrue(t.delta() <= b.delta() && t.delta() > 0.99 * b.delta(), what);
+          }
+          assertTrue(r.rows().stream().anyMatch(row -> row.key().equals(List.of("big"))), what);
+        }
+      }
+    }
+  }
+
+  @Test
+  void run_privateSelectionAutoUnderZcdp_usesGaussianThresholdAndExplainsIt() {
+    Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(2)
+        .groupBy("g").count("n").rhoDelta(0.5, 1e-6).build();
+    String plan = session(18).explain(q).render();
+    assertTrue(plan.contains("GaussianThreshold(ρ="), plan);
+    assertTrue(plan.contains("σ=") && plan.contains("δ=") && plan.contains("τ="), plan);
+    assertTrue(plan.contains("Gaussian threshold"), plan);
+  }
+
+  @Test
+  void run_privateSelectionUnderPureRho_isRefusedNamingDelta() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(2)
+            .groupBy("g").count("n").rho(0.5).build());
+    assertTrue(e.getMessage().contains("delta"), e.getMessage());
   }
 
   @Test

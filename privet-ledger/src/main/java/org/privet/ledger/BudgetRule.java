@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -17,8 +18,11 @@ import org.privet.accounting.ZcdpAccountant;
  * <ul>
  *   <li>(ε, δ) or ε budget: the accountant composes every event at the budget's δ, and the result
  *       must satisfy ε ≤ ε<sub>budget</sub> and δ ≤ δ<sub>budget</sub>.
- *   <li>ρ budget: the events' ρ's add ({@link ZcdpAccountant#totalRho}); events with a δ part have
- *       no pure ρ and are refused.
+ *   <li>ρ budget: the events' ρ's add ({@link ZcdpAccountant#totalApproxZcdp}); events with a δ
+ *       part (an (ε, δ) release, or δ-approximate zCDP such as Gaussian partition selection) cannot
+ *       be paid in ρ alone and are refused.
+ *   <li>ρ-plus-δ budget (δ-approximate ρ-zCDP): the events' ρ's add and so do their δ's ((ε, δ)
+ *       events as δ-approximate ε²/2-zCDP; Bun &amp; Steinke 2016, Lemma 8.2); both must fit.
  * </ul>
  *
  * <p>A budget check on a growing, adaptively chosen sequence is a privacy filter; basic and zCDP
@@ -33,14 +37,22 @@ final class BudgetRule {
    * {@code cap} (the dataset's budget or an analyst's share), at the cap's δ.
    */
   static PrivacyLoss spent(DatasetSpec spec, PrivacyLoss cap, List<? extends PrivacyLoss> events) {
-    if (cap instanceof Zcdp) {
-      for (PrivacyLoss e : events) {
-        if (e instanceof ApproxDp a && a.delta() > 0) {
-          throw new BudgetExceededException(
-              "a rho budget cannot pay for an (epsilon, delta) release with delta > 0");
-        }
+    if (DatasetSpec.isZcdp(cap)) {
+      ApproxZcdp total;
+      try {
+        total = ZcdpAccountant.INSTANCE.totalApproxZcdp(events);
+      } catch (IllegalArgumentException e) {
+        throw new BudgetExceededException("the budget cannot cover this charge: " + e.getMessage());
       }
-      return new Zcdp(ZcdpAccountant.INSTANCE.totalRho(events));
+      if (cap instanceof Zcdp) {
+        if (total.delta() > 0) {
+          throw new BudgetExceededException("a rho budget cannot pay for a release with delta > 0 "
+              + "(e.g. an (epsilon, delta) release or private partition selection); register the "
+              + "dataset with rho and delta");
+        }
+        return new Zcdp(total.rho());
+      }
+      return total;
     }
     if (events.isEmpty()) {
       return new ApproxDp(0.0, 0.0);
@@ -55,7 +67,10 @@ final class BudgetRule {
   /** Whether a composed spend is within a budget (or grant). */
   static boolean fits(PrivacyLoss spent, PrivacyLoss budget) {
     if (budget instanceof Zcdp b) {
-      return ((Zcdp) spent).rho() <= b.rho();
+      return rhoOf(spent) <= b.rho() && DatasetSpec.deltaOf(spent) == 0;
+    }
+    if (budget instanceof ApproxZcdp b) {
+      return rhoOf(spent) <= b.rho() && DatasetSpec.deltaOf(spent) <= b.delta();
     }
     ApproxDp s = (ApproxDp) spent;
     return s.epsilon() <= epsilonOf(budget) && s.delta() <= DatasetSpec.deltaOf(budget);
@@ -64,7 +79,11 @@ final class BudgetRule {
   /** Budget minus spend, per parameter, rounded down and never negative. */
   static PrivacyLoss remaining(PrivacyLoss budget, PrivacyLoss spent) {
     if (budget instanceof Zcdp b) {
-      return new Zcdp(subtractDown(b.rho(), ((Zcdp) spent).rho()));
+      return new Zcdp(subtractDown(b.rho(), rhoOf(spent)));
+    }
+    if (budget instanceof ApproxZcdp b) {
+      return new ApproxZcdp(subtractDown(b.rho(), rhoOf(spent)),
+          subtractDown(b.delta(), DatasetSpec.deltaOf(spent)));
     }
     ApproxDp s = (ApproxDp) spent;
     return new ApproxDp(
@@ -117,11 +136,22 @@ final class BudgetRule {
     if (loss instanceof Zcdp z) {
       return "rho=" + z.rho();
     }
+    if (loss instanceof ApproxZcdp z) {
+      return "rho=" + z.rho() + ", delta=" + z.delta();
+    }
     if (loss instanceof PureDp p) {
       return "epsilon=" + p.epsilon();
     }
     ApproxDp a = (ApproxDp) loss;
     return "epsilon=" + a.epsilon() + ", delta=" + a.delta();
+  }
+
+  /** ρ of a zCDP or approximate-zCDP spend. */
+  static double rhoOf(PrivacyLoss loss) {
+    if (loss instanceof ApproxZcdp z) {
+      return z.rho();
+    }
+    return ((Zcdp) loss).rho();
   }
 
   static double epsilonOf(PrivacyLoss budget) {

@@ -2,6 +2,7 @@ package org.privet.ledger;
 
 import java.util.regex.Pattern;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -18,7 +19,8 @@ import org.privet.accounting.Zcdp;
  * @param csv how to read a CSV source (ignored for Parquet)
  * @param privacyUnit the unit of protection
  * @param relation the neighbouring relation the budget is stated under
- * @param budget the total budget: {@link PureDp}, {@link ApproxDp} or {@link Zcdp}
+ * @param budget the total budget: {@link PureDp}, {@link ApproxDp}, {@link Zcdp} or {@link
+ *     ApproxZcdp} (ρ plus δ, which private partition selection needs under zCDP)
  * @param accountant the accountant composing charges against the budget
  * @param publicMetadata public bounds and key sets
  */
@@ -47,10 +49,10 @@ public record DatasetSpec(
     requireNonNull("accountant", accountant);
     requireNonNull("publicMetadata", publicMetadata);
     requirePositiveBudget("budget", budget);
-    if (budget instanceof Zcdp && accountant != AccountantKind.ZCDP) {
+    if (isZcdp(budget) && accountant != AccountantKind.ZCDP) {
       throw new IllegalArgumentException("a rho budget needs accountant zcdp, was " + accountant.cliName());
     }
-    if (accountant == AccountantKind.ZCDP && !(budget instanceof Zcdp) && deltaOf(budget) == 0) {
+    if (accountant == AccountantKind.ZCDP && !isZcdp(budget) && deltaOf(budget) == 0) {
       throw new IllegalArgumentException(
           "accountant zcdp needs delta > 0 (or a rho budget); use accountant basic for pure DP");
     }
@@ -86,12 +88,24 @@ public record DatasetSpec(
     if (budget instanceof Zcdp z && z.rho() > 0) {
       return budget;
     }
-    throw new IllegalArgumentException(
-        parameter + " must be epsilon > 0 (with delta in [0, 1)) or rho > 0, was " + budget);
+    if (budget instanceof ApproxZcdp z && z.rho() > 0) {
+      return budget;
+    }
+    throw new IllegalArgumentException(parameter
+        + " must be epsilon > 0 (with delta in [0, 1)) or rho > 0 (with delta in [0, 1)), was "
+        + budget);
   }
 
   static double deltaOf(PrivacyLoss budget) {
+    if (budget instanceof ApproxZcdp z) {
+      return z.delta();
+    }
     return budget instanceof ApproxDp a ? a.delta() : 0.0;
+  }
+
+  /** True for budgets stated in ρ: ρ-zCDP, or δ-approximate ρ-zCDP. */
+  static boolean isZcdp(PrivacyLoss budget) {
+    return budget instanceof Zcdp || budget instanceof ApproxZcdp;
   }
 
   /** Validating builder for {@link DatasetSpec}. */
@@ -142,7 +156,10 @@ public record DatasetSpec(
       return this;
     }
 
-    /** The total budget: (ε, δ) as {@link ApproxDp}, ε as {@link PureDp}, or ρ as {@link Zcdp}. */
+    /**
+     * The total budget: (ε, δ) as {@link ApproxDp}, ε as {@link PureDp}, ρ as {@link Zcdp}, or ρ
+     * plus δ as {@link ApproxZcdp}.
+     */
     public Builder budget(PrivacyLoss budget) {
       this.budget = requirePositiveBudget("budget", budget);
       return this;

@@ -10,7 +10,6 @@ import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
-import org.privet.accounting.Zcdp;
 
 /**
  * The privacy-budget ledger: registered datasets, analysts' shares, and the append-only history of
@@ -67,14 +66,14 @@ public final class Ledger implements AutoCloseable {
     requireName("analyst", analyst);
     DatasetSpec spec = dataset(dataset);
     DatasetSpec.requirePositiveBudget("share", share);
-    if ((share instanceof Zcdp) != (spec.budget() instanceof Zcdp)) {
+    if (DatasetSpec.isZcdp(share) != DatasetSpec.isZcdp(spec.budget())) {
       throw new IllegalArgumentException("share must be in the dataset's budget measure ("
           + BudgetRule.describe(spec.budget()) + "), was " + BudgetRule.describe(share));
     }
-    if (spec.accountant() == AccountantKind.ZCDP && !(share instanceof Zcdp) && DatasetSpec.deltaOf(share) == 0) {
+    if (spec.accountant() == AccountantKind.ZCDP && !DatasetSpec.isZcdp(share) && DatasetSpec.deltaOf(share) == 0) {
       throw new IllegalArgumentException("share needs delta > 0 on a dataset with the zcdp accountant");
     }
-    PrivacyLoss asSpend = share instanceof Zcdp
+    PrivacyLoss asSpend = DatasetSpec.isZcdp(share)
         ? share
         : new ApproxDp(BudgetRule.epsilonOf(share), DatasetSpec.deltaOf(share));
     if (!BudgetRule.fits(asSpend, spec.budget())) {

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -26,7 +27,10 @@ public final class LedgerJson {
 
   private LedgerJson() {}
 
-  /** {@code {"measure":"pure","epsilon":…}}, {@code "approx"} with δ, or {@code "zcdp"} with ρ. */
+  /**
+   * {@code {"measure":"pure","epsilon":…}}, {@code "approx"} with δ, {@code "zcdp"} with ρ, or
+   * {@code "approx-zcdp"} with ρ and δ (δ-approximate ρ-zCDP).
+   */
   public static ObjectNode privacyLoss(PrivacyLoss loss) {
     ObjectNode n = MAPPER.createObjectNode();
     if (loss instanceof PureDp p) {
@@ -35,6 +39,8 @@ public final class LedgerJson {
       n.put("measure", "approx").put("epsilon", a.epsilon()).put("delta", a.delta());
     } else if (loss instanceof Zcdp z) {
       n.put("measure", "zcdp").put("rho", z.rho());
+    } else if (loss instanceof ApproxZcdp z) {
+      n.put("measure", "approx-zcdp").put("rho", z.rho()).put("delta", z.delta());
     } else {
       throw new IllegalArgumentException("the ledger cannot store privacy loss " + loss);
     }
@@ -47,6 +53,7 @@ public final class LedgerJson {
       case "pure" -> new PureDp(n.get("epsilon").asDouble());
       case "approx" -> new ApproxDp(n.get("epsilon").asDouble(), n.get("delta").asDouble());
       case "zcdp" -> new Zcdp(n.get("rho").asDouble());
+      case "approx-zcdp" -> new ApproxZcdp(n.get("rho").asDouble(), n.get("delta").asDouble());
       default -> throw new IllegalStateException("unknown privacy measure in the ledger: " + measure);
     };
   }

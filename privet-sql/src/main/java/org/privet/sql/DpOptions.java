@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.privet.engine.Budget;
 import org.privet.engine.NoiseKind;
+import org.privet.engine.Thresholding;
 
 /**
  * The validated {@code WITH DIFFERENTIAL_PRIVACY OPTIONS (...)} of one query. Names and meanings
@@ -22,6 +23,8 @@ import org.privet.engine.NoiseKind;
  *     {@code public_groups} was given
  * @param publicGroups the keys from {@code public_groups}, or null when not given
  * @param noise the noise family
+ * @param thresholding the private group selection's thresholding ({@code LAPLACE_THRESHOLD},
+ *     {@code GAUSSIAN_THRESHOLD}, or AUTO when no strategy is given)
  * @param offsets where each given option's value starts in the user's text
  */
 record DpOptions(
@@ -32,6 +35,7 @@ record DpOptions(
     boolean publicGroupsRequested,
     List<List<Object>> publicGroups,
     NoiseKind noise,
+    Thresholding thresholding,
     Map<String, Integer> offsets) {
 
   static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
@@ -58,10 +62,19 @@ record DpOptions(
     OptionValue delta = opts.get("delta");
     Budget budget;
     if (rho != null) {
-      if (eps != null || delta != null) {
-        throw src.error(rho.offset(), "give either epsilon (with optional delta) or rho, not both");
+      if (eps != null) {
+        throw src.error(rho.offset(), "give either epsilon (with optional delta) or rho (with"
+            + " optional delta), not both");
       }
-      budget = Budget.zcdp(positive(src, "rho", rho));
+      double d = 0;
+      if (delta != null) {
+        d = number(src, "delta", delta);
+        if (!(d >= 0 && d < 1)) {
+          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+        }
+      }
+      // ρ-zCDP, or with δ > 0 δ-approximate ρ-zCDP (δ pays for private group selection).
+      budget = Budget.zcdp(positive(src, "rho", rho), d);
     } else {
       if (eps == null) {
         throw src.error(q.selectOffset(), "the epsilon option is required, e.g. OPTIONS (epsilon = 1,"
@@ -90,14 +103,19 @@ record DpOptions(
     }
 
     boolean publicRequested = false;
+    Thresholding thresholding = Thresholding.AUTO;
     OptionValue strategy = opts.get("group_selection_strategy");
     if (strategy != null) {
       String s = word(src, "group_selection_strategy", strategy);
       if (s.equals("PUBLIC_GROUPS")) {
         publicRequested = true;
-      } else if (!s.equals("LAPLACE_THRESHOLD")) {
+      } else if (s.equals("LAPLACE_THRESHOLD")) {
+        thresholding = Thresholding.LAPLACE;
+      } else if (s.equals("GAUSSIAN_THRESHOLD")) {
+        thresholding = Thresholding.GAUSSIAN;
+      } else {
         throw src.error(strategy.offset(), "group_selection_strategy must be LAPLACE_THRESHOLD"
-            + " (private selection) or PUBLIC_GROUPS");
+            + " or GAUSSIAN_THRESHOLD (private selection) or PUBLIC_GROUPS");
       }
     }
     List<List<Object>> groups = null;
@@ -105,7 +123,7 @@ record DpOptions(
     if (pg != null) {
       if (strategy != null && !publicRequested) {
         throw src.error(pg.offset(), "public_groups conflicts with group_selection_strategy ="
-            + " LAPLACE_THRESHOLD");
+            + " " + thresholding + "_THRESHOLD");
       }
       publicRequested = true;
       groups = publicGroups(src, pg);
@@ -121,7 +139,8 @@ record DpOptions(
         throw src.error(n.offset(), "noise must be AUTO, LAPLACE or GAUSSIAN");
       }
     }
-    return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, Map.copyOf(offsets));
+    return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, thresholding,
+        Map.copyOf(offsets));
   }
 
   private static double number(SourceText src, String name, OptionValue v) {

@@ -228,6 +228,10 @@ final class SelectCompiler {
       b.where(filter);
     }
     b.budget(options.budget()).noise(options.noise());
+    if (options.thresholding() != org.privet.engine.Thresholding.AUTO && !groupBy.isEmpty()
+        && !options.publicGroupsRequested()) {
+      b.thresholding(options.thresholding());
+    }
     Query query;
     try {
       query = b.build();
@@ -690,8 +694,8 @@ final class SelectCompiler {
     if (!options.publicGroupsRequested()) {
       if (!groupBy.isEmpty() && options.budget().delta() == 0) {
         throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), "GROUP BY with private group"
-            + " selection needs delta > 0 (e.g. delta = 1e-6 in OPTIONS), or public groups"
-            + " (public_groups = (...))");
+            + " selection needs delta > 0 (e.g. delta = 1e-6 in OPTIONS, also with rho), or public"
+            + " groups (public_groups = (...))");
       }
       return null;
     }

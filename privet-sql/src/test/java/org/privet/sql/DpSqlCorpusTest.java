@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -337,6 +338,9 @@ class DpSqlCorpusTest {
       out.put("delta", a.delta());
     } else if (loss instanceof Zcdp z) {
       out.put("rho", z.rho());
+    } else if (loss instanceof ApproxZcdp z) {
+      out.put("rho", z.rho());
+      out.put("delta", z.delta());
     } else {
       fail("unexpected budget " + loss);
     }

@@ -36,6 +36,30 @@ class DpStatementTest {
       "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6) ";
 
   @Test
+  void parse_rhoDeltaWithPrivateGroups_buildsApproximateZcdpBudgetAndThresholding() {
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (rho = 0.5, delta = 1e-6,"
+        + " max_groups_contributed = 1) dept, COUNT(*) AS n FROM t GROUP BY dept", CATALOG);
+    assertEquals(Budget.zcdp(0.5, 1e-6), st.query().budget());
+    assertEquals(org.privet.engine.Thresholding.AUTO, st.query().thresholding());
+    DpStatement laplace = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (rho = 0.5,"
+        + " delta = 1e-6, max_groups_contributed = 1, group_selection_strategy = LAPLACE_THRESHOLD)"
+        + " dept, COUNT(*) AS n FROM t GROUP BY dept", CATALOG);
+    assertEquals(org.privet.engine.Thresholding.LAPLACE, laplace.query().thresholding());
+    DpStatement gaussian = DpSql.parse(PREFIX.replace("delta = 1e-6", "delta = 1e-6,"
+        + " group_selection_strategy = GAUSSIAN_THRESHOLD") + "dept, COUNT(*) AS n FROM t"
+        + " GROUP BY dept", CATALOG);
+    assertEquals(org.privet.engine.Thresholding.GAUSSIAN, gaussian.query().thresholding());
+  }
+
+  @Test
+  void parse_rhoWithoutDeltaAndPrivateGroups_isRefusedNamingDelta() {
+    DpSqlException e = org.junit.jupiter.api.Assertions.assertThrows(DpSqlException.class,
+        () -> DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (rho = 0.5) dept, COUNT(*) AS n"
+            + " FROM t GROUP BY dept", CATALOG));
+    assertTrue(e.getMessage().contains("delta"), e.getMessage());
+  }
+
+  @Test
   void present_orderByNoisyValueDescThenLimit_keepsTopRowsInSelectOrder() {
     DpStatement st = DpSql.parse(PREFIX + "COUNT(*) AS n, dept FROM t GROUP BY dept ORDER BY n DESC LIMIT 2", CATALOG);
     SqlResult r = st.present(result(st, row("a", 5), row("b", 9), row("c", 7)));

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -156,6 +157,10 @@ public final class MechanismOptions {
     } else if (loss instanceof Zcdp z) {
       m.put("measure", "zCDP");
       m.put("rho", times(z.rho(), k));
+    } else if (loss instanceof ApproxZcdp z) {
+      m.put("measure", "approximate zCDP");
+      m.put("rho", times(z.rho(), k));
+      m.put("delta", times(z.delta(), k));
     } else {
       m.put("measure", loss.toString());
     }
