@@ -116,6 +116,23 @@ class BudgetWeightTest {
   }
 
   @Test
+  void run_selectionWeightWithGaussianThresholding_isChargedWithinTheBudget() {
+    for (Budget b : List.of(Budget.zcdp(0.5, 1e-6), Budget.approx(1, 1e-6))) {
+      List<Charge> seen = new ArrayList<>();
+      Query q = base().groupBy("g").count("n").sum("s", "x", 0, 1).budgetWeight("n", 3)
+          .selectionBudgetWeight(2).budget(b).noise(NoiseKind.GAUSSIAN).build();
+      session(8, seen::add).run(q); // the session asserts charge == composed mechanism losses
+      Charge c = seen.get(0);
+      assertEquals("<groups>", c.mechanisms().get(0).output());
+      assertEquals(2 / 6.0, c.mechanisms().get(0).share(), 1e-12);
+      assertEquals(3 / 6.0, c.mechanisms().get(1).share(), 1e-12);
+      assertTrue(c.mechanisms().get(0).mechanism().contains("Gaussian")
+          || c.mechanisms().get(0).purpose().contains("Gaussian"), c.mechanisms().get(0).toString());
+      assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+    }
+  }
+
+  @Test
   void run_weightsUnderEveryBudget_chargeTheCompositionWithinTheBudget() {
     List<Budget> budgets = List.of(Budget.pure(1), Budget.approx(1, 1e-6), Budget.zcdp(0.5));
     for (Budget b : budgets) {
