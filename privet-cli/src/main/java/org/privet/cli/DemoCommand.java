@@ -155,8 +155,8 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Budget of 'adult' after " + status.charges() + " charges:");
       BudgetShowCommand.print(out, status, OutputFormat.TABLE);
       out.println();
-      out.println("Intervals are 95% confidence intervals for the noise (they cover the exact value of");
-      out.println("the clamped data); the median is chosen by the exponential mechanism and has none.");
+      out.println("Intervals are 95% confidence intervals: they cover the exact value of the clamped");
+      out.println("data (the median's: its grid cell, from a noisy quantile tree) at that rate.");
       out.println("Try it on your data: ./privet dataset register --help, ./privet query --help.");
       out.flush();
     }

@@ -133,8 +133,14 @@ final class Compiler {
         slots.add(slot(c.name(), "noisy row count", Slot.Field.ROWS, -1, 0));
         perGroup.add(new long[] {lInf});
       } else if (a instanceof Aggregation.CountDistinctUnits c) {
-        slots.add(slot(c.name(), "noisy count of distinct units", Slot.Field.UNITS, -1, 0));
-        perGroup.add(new long[] {1});
+        if (q.postAggregationThresholding()) {
+          // No release of its own: the selection's thresholded noisy count is the output.
+          bounds.add(c.name() + ": the partition selection's noisy distinct-unit count "
+              + "(post-aggregation thresholding, no extra cost)");
+        } else {
+          slots.add(slot(c.name(), "noisy count of distinct units", Slot.Field.UNITS, -1, 0));
+          perGroup.add(new long[] {1});
+        }
       } else if (a instanceof Aggregation.Sum s) {
         Grid g = Grid.of(s.lower(), s.upper(), sumBits, false, pairMagnitude(s.perGroup(), lInf));
         Measure.PairClamp pc = g.pairClamp(s.perGroup());

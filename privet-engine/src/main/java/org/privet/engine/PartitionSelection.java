@@ -192,7 +192,46 @@ final class PartitionSelection {
 
   /** Whether a group with {@code units} distinct units is released (draws fresh noise). */
   boolean keep(long units, RandomSource random) {
-    return units > 0 && noisyCount(units, random) >= threshold;
+    return units > 0 && passes(noisyCount(units, random));
+  }
+
+  /** Whether a noisy count reaches the threshold (for a group with at least one unit). */
+  boolean passes(long noisyCount) {
+    return noisyCount >= threshold;
+  }
+
+  /**
+   * The least h with P[|Z| &gt; h] ≤ β (Laplace exactly: 2q^{h+1}/(1+q); Gaussian through the
+   * tail bound): noisy count ± h covers the exact unit count with probability ≥ 1 − β, before
+   * thresholding.
+   */
+  double halfWidth(double beta) {
+    if (!(beta > 0 && beta < 1)) {
+      throw new IllegalArgumentException("beta must be in (0, 1)");
+    }
+    long h = 0;
+    while (twoSidedTail(h) > beta) {
+      h = h == 0 ? 1 : Math.multiplyExact(h, 2);
+    }
+    long lo = h / 2 - 1; // twoSidedTail(lo) > β unless h ≤ 1
+    while (h - lo > 1 && lo >= 0) {
+      long mid = lo + (h - lo) / 2;
+      if (twoSidedTail(mid) <= beta) {
+        h = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return h;
+  }
+
+  /** An upper bound on P[|Z| &gt; h] = 2·P[Z ≥ h + 1]. */
+  private double twoSidedTail(long h) {
+    if (kind == Kind.GAUSSIAN) {
+      return Math.min(1.0, 2 * gaussianTailBound(h + 1, sigmaSquared()));
+    }
+    double q = Math.exp(-(double) paramDen / paramNum);
+    return Math.min(1.0, 2 * Math.pow(q, h + 1) / (1 + q));
   }
 
   /**

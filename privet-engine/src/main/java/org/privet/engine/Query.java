@@ -60,6 +60,7 @@ public final class Query {
   private final Map<String, Double> budgetWeights; // explicit weights by output name
   private final double selectionBudgetWeight; // NaN: default
   private final Thresholding thresholding;
+  private final boolean postAggregationThresholding;
 
   private Query(Builder b) {
     this.source = b.source;
@@ -77,6 +78,7 @@ public final class Query {
     this.budgetWeights = Collections.unmodifiableMap(new LinkedHashMap<>(b.budgetWeights));
     this.selectionBudgetWeight = b.selectionBudgetWeight;
     this.thresholding = b.thresholding;
+    this.postAggregationThresholding = b.postAggregationThresholding;
   }
 
   /** Starts a query over {@code source}. */
@@ -149,6 +151,14 @@ public final class Query {
         : OptionalDouble.of(selectionBudgetWeight);
   }
 
+  /**
+   * True when COUNT(DISTINCT unit) outputs release partition selection's own noisy unit count
+   * (see {@link Builder#postAggregationThresholding()}).
+   */
+  public boolean postAggregationThresholding() {
+    return postAggregationThresholding;
+  }
+
   /** The requested partition-selection thresholding (AUTO unless overridden). */
   public Thresholding thresholding() {
     return thresholding;
@@ -183,6 +193,9 @@ public final class Query {
     if (thresholding != Thresholding.AUTO) {
       s.append(", thresholding=").append(thresholding);
     }
+    if (postAggregationThresholding) {
+      s.append(", postAggregationThresholding");
+    }
     s.append(']');
     return s.toString();
   }
@@ -212,6 +225,7 @@ public final class Query {
     private final Map<String, Double> budgetWeights = new LinkedHashMap<>();
     private double selectionBudgetWeight = Double.NaN;
     private Thresholding thresholding = Thresholding.AUTO;
+    private boolean postAggregationThresholding;
 
     private Builder(Source source) {
       this.source = source;
@@ -427,6 +441,20 @@ public final class Query {
       return this;
     }
 
+    /**
+     * Releases every {@link #countDistinctUnits} output as the noisy unit count that private
+     * partition selection already thresholded, at no extra cost (as PipelineDP's post-aggregation
+     * thresholding and Google's {@code PreAggSelectPartition} reuse): the released set and counts
+     * are one post-processing of the selection's noisy counts. Because only counts at or above the
+     * threshold τ are shown, small groups' counts are biased upward; the interval covers the
+     * selection noise, not that bias. Needs private partition selection and a countDistinctUnits
+     * aggregation.
+     */
+    public Builder postAggregationThresholding() {
+      this.postAggregationThresholding = true;
+      return this;
+    }
+
     /** Overrides the partition-selection thresholding (default {@link Thresholding#AUTO}). */
     public Builder thresholding(Thresholding kind) {
       this.thresholding = Objects.requireNonNull(kind, "thresholding");
@@ -502,6 +530,11 @@ public final class Query {
             + "(the probability of releasing a group that one unit alone creates), which a pure "
             + "ρ-zCDP budget lacks; use rhoDelta(rho, delta) / Budget.zcdp(rho, delta), an (ε, δ) "
             + "budget, or publicGroups");
+      }
+      if (postAggregationThresholding && (!privateSelection || aggregations.stream()
+          .noneMatch(a -> a instanceof Aggregation.CountDistinctUnits))) {
+        throw new IllegalArgumentException("postAggregationThresholding: needs private partition "
+            + "selection (groupBy without publicGroups) and a countDistinctUnits aggregation");
       }
       if (thresholding != Thresholding.AUTO && !privateSelection) {
         throw new IllegalArgumentException("thresholding: applies only to private partition "

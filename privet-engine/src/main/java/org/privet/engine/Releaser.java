@@ -76,12 +76,24 @@ final class Releaser {
   }
 
   ResultRow release(List<Object> key, GroupAggregate g) {
+    return release(key, g, 0);
+  }
+
+  /**
+   * Releases one group; {@code selectionCount} is the partition selection's noisy unit count of
+   * the group, output for COUNT(DISTINCT unit) under post-aggregation thresholding.
+   */
+  ResultRow release(List<Object> key, GroupAggregate g, long selectionCount) {
     Map<String, Estimate> values = new LinkedHashMap<>();
     List<Aggregation> aggs = compiled.query().aggregations();
     for (int ai = 0; ai < aggs.size(); ai++) {
       Aggregation a = aggs.get(ai);
       int[] idx = compiled.outputSlots().get(ai);
-      if (a instanceof Aggregation.Count || a instanceof Aggregation.CountDistinctUnits) {
+      if (a instanceof Aggregation.CountDistinctUnits && idx.length == 0) {
+        double h = compiled.selection().halfWidth(beta);
+        values.put(a.name(), new Estimate(selectionCount, selectionCount - h, selectionCount + h,
+            1 - beta));
+      } else if (a instanceof Aggregation.Count || a instanceof Aggregation.CountDistinctUnits) {
         values.put(a.name(), scalar(idx[0], a instanceof Aggregation.Count ? g.rows() : g.units()));
       } else if (a instanceof Aggregation.Sum) {
         Slot s = slot(idx[0]);

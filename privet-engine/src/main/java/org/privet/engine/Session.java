@@ -145,9 +145,13 @@ public final class Session {
       GroupAggregate g = all.isEmpty() ? releaser.empty(List.of()) : all.get(0);
       rows.add(releaser.release(List.of(), g));
     } else {
+      PartitionSelection sel = c.selection();
       backend.aggregate(spec, g -> {
-        if (c.selection().keep(g.units(), random)) {
-          rows.add(releaser.release(g.key(), g));
+        if (g.units() > 0) {
+          long noisy = sel.noisyCount(g.units(), random);
+          if (sel.passes(noisy)) {
+            rows.add(releaser.release(g.key(), g, noisy));
+          }
         }
       });
     }

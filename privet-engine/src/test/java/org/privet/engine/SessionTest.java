@@ -249,6 +249,52 @@ class SessionTest {
   }
 
   @Test
+  void run_postAggregationThresholding_releasesSelectionCountForFreeWithCoveringIntervals() {
+    // Interval coverage over 200 runs of the 500-unit group (far above τ, so thresholding does not
+    // bias it): two-sided Clopper–Pearson at level 1 − 1e-4 must admit a rate ≥ 0.95; the test
+    // fails by chance with probability below 1e-4.
+    for (Budget b : List.of(Budget.approx(1, 1e-6), Budget.zcdp(0.2, 1e-6))) {
+      List<Charge> seen = new ArrayList<>();
+      Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(2)
+          .groupBy("g").countDistinctUnits("users").count("n").budget(b)
+          .postAggregationThresholding().build();
+      Session s = session(19, seen::add);
+      int covered = 0;
+      int runs = 200;
+      for (int i = 0; i < runs; i++) {
+        Result r = s.run(q);
+        for (ResultRow row : r.rows()) {
+          Estimate users = row.get("users");
+          assertTrue(users.value() >= Double.parseDouble(
+              seen.get(0).mechanisms().get(0).mechanism().replaceAll(".*τ=(\\d+).*", "$1")),
+              "released counts reach the threshold");
+          if (row.key().equals(List.of("big")) && users.lower() <= 500 && users.upper() >= 500) {
+            covered++;
+          }
+        }
+      }
+      Charge c = seen.get(0);
+      assertEquals(2, c.mechanisms().size(), "selection and the row count only: " + c);
+      assertTrue(c.mechanisms().stream().noneMatch(m -> m.output().equals("users")));
+      assertTrue(Composition.within(c.total(), b));
+      assertTrue(org.privet.testing.ClopperPearson.interval(covered, runs, 1 - 1e-4).upper() >= 0.95,
+          b + ": covered " + covered + "/" + runs);
+    }
+  }
+
+  @Test
+  void build_postAggregationThresholdingWithoutPrivateSelectionOrUnitCount_isRejected() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(2)
+            .groupBy("g").count("n").epsilonDelta(1, 1e-6).postAggregationThresholding().build());
+    assertTrue(e.getMessage().contains("postAggregationThresholding"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(2)
+            .groupBy("g").publicGroups("big").countDistinctUnits("u").epsilonDelta(1, 1e-6)
+            .postAggregationThresholding().build());
+  }
+
+  @Test
   void run_sameSeed_isReproducible() {
     Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(1)
         .groupBy("g").count("n").mean("m", "x", 0, 10).epsilonDelta(1, 1e-6).build();

@@ -184,6 +184,11 @@ final class SparkPlan {
     if (!where.isEmpty()) {
       s.append(" WHERE ").append(String.join(" AND ", where));
     }
+    if (unitLevel() && !groups.isEmpty()) {
+      // One shuffle by unit serves the pair aggregation (clustered by unit and group) and the
+      // per-unit window alike; without it Spark shuffles by (unit, group) and again by unit.
+      s.append(" DISTRIBUTE BY __u");
+    }
     return s.append(")").toString();
   }
 

@@ -50,18 +50,21 @@ public final class SparkBench {
     Query dp = Query.from("events").privacyUnit("uid").maxGroupsContributed(1)
         .maxRowsPerGroup(1).groupBy("grp").count("n").sum("total", "amount", 0, 500)
         .mean("avg", "amount", 0, 500).epsilonDelta(1.0, 1e-6).build();
-    System.out.println(session.explain(dp).render());
+    String rendered = session.explain(dp).render();
+    System.out.println(rendered);
+    String sql = rendered.substring(rendered.indexOf("physical plan:\n") + 15).trim();
+    boolean variants = Boolean.getBoolean("privet.bench.variants");
+    if (variants) {
+      String unsorted = sql.substring(0, sql.lastIndexOf(" ORDER BY "));
+      for (int round = 0; round <= reps; round++) {
+        System.out.printf("variant round %d: statement (fixed salt) %.3f s, unsorted %.3f s%n",
+            round, time(() -> drain(spark, sql)), time(() -> drain(spark, unsorted)));
+      }
+    }
     List<Double> hand = new ArrayList<>();
     List<Double> dpTimes = new ArrayList<>();
     for (int round = 0; round <= reps; round++) {
-      double h = time(() -> {
-        long n = 0;
-        for (java.util.Iterator<Row> it = spark.sql(BOUNDED_BY_HAND).toLocalIterator();
-            it.hasNext(); it.next()) {
-          n++;
-        }
-        return n;
-      });
+      double h = time(() -> drain(spark, BOUNDED_BY_HAND));
       double d = time(() -> {
         Result r = session.run(dp);
         return r.rows().size();
@@ -80,6 +83,14 @@ public final class SparkBench {
     System.out.println("load average " + ManagementFactory.getOperatingSystemMXBean()
         .getSystemLoadAverage());
     spark.stop();
+  }
+
+  private static long drain(SparkSession spark, String sql) {
+    long n = 0;
+    for (java.util.Iterator<Row> it = spark.sql(sql).toLocalIterator(); it.hasNext(); it.next()) {
+      n++;
+    }
+    return n;
   }
 
   private interface Job {
