@@ -31,19 +31,8 @@ public final class ZcdpAccountant implements Accountant {
   @Override
   public ApproxDp compose(List<? extends PrivacyLoss> events, double delta) {
     PrivacyLoss.requireDelta("delta", delta);
-    double rho = 0.0;
-    double deltaSum = 0.0;
-    for (PrivacyLoss event : events) {
-      ApproxDp a = EventMeasures.asApproxDpIfDirect(event);
-      if (a != null) {
-        rho = UpwardRounding.add(rho, halfSquare(a.epsilon()));
-        deltaSum = UpwardRounding.add(deltaSum, a.delta());
-      } else {
-        rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
-        deltaSum = UpwardRounding.add(deltaSum, EventMeasures.zcdpDelta(event));
-      }
-    }
-    return convert(rho, deltaSum, delta);
+    double[] sums = sums(events);
+    return convert(sums[0], sums[1], delta);
   }
 
   /**
@@ -54,6 +43,20 @@ public final class ZcdpAccountant implements Accountant {
    * @throws IllegalArgumentException if an event has no zCDP reading or the δ's reach 1
    */
   public ApproxZcdp totalApproxZcdp(List<? extends PrivacyLoss> events) {
+    double[] sums = sums(events);
+    if (!(sums[1] < 1)) {
+      throw new IllegalArgumentException("composition: total delta reaches 1 (" + sums[1] + ")");
+    }
+    return new ApproxZcdp(sums[0], sums[1]);
+  }
+
+  /** The total ρ of the events, ignoring δ parts (exposed for budget planning). */
+  public double totalRho(List<? extends PrivacyLoss> events) {
+    return sums(events)[0];
+  }
+
+  /** {Σρ, Σδ} of the events read as approximate zCDP, each sum rounded up. */
+  private static double[] sums(List<? extends PrivacyLoss> events) {
     double rho = 0.0;
     double deltaSum = 0.0;
     for (PrivacyLoss event : events) {
@@ -66,24 +69,7 @@ public final class ZcdpAccountant implements Accountant {
         deltaSum = UpwardRounding.add(deltaSum, EventMeasures.zcdpDelta(event));
       }
     }
-    if (!(deltaSum < 1)) {
-      throw new IllegalArgumentException("composition: total delta reaches 1 (" + deltaSum + ")");
-    }
-    return new ApproxZcdp(rho, deltaSum);
-  }
-
-  /** The total ρ of the events, ignoring δ parts (exposed for budget planning). */
-  public double totalRho(List<? extends PrivacyLoss> events) {
-    double rho = 0.0;
-    for (PrivacyLoss event : events) {
-      ApproxDp a = EventMeasures.asApproxDpIfDirect(event);
-      if (a != null) {
-        rho = UpwardRounding.add(rho, halfSquare(a.epsilon()));
-      } else {
-        rho = UpwardRounding.add(rho, EventMeasures.zcdpRho(event, "ZcdpAccountant"));
-      }
-    }
-    return rho;
+    return new double[] {rho, deltaSum};
   }
 
   static ApproxDp convert(double rho, double deltaSum, double delta) {

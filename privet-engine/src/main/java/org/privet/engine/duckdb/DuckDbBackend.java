@@ -198,41 +198,21 @@ public final class DuckDbBackend implements Backend {
     int m = spec.measures().size();
     boolean hasBins = spec.measures().stream().anyMatch(x -> x instanceof Measure.Bins);
     Map<List<Object>, GroupAggregate> held = hasBins ? new LinkedHashMap<>() : null;
-    try (Statement st = connection.createStatement();
-        ResultSet rs = st.executeQuery(plan.mainStatement())) {
-      int g = spec.groupBy().size();
-      while (rs.next()) {
-        List<Object> key = new ArrayList<>(g);
-        for (int i = 1; i <= g; i++) {
-          key.add(rs.getObject(i));
-        }
-        long units = toLong(rs.getObject(g + 1));
-        long rows = toLong(rs.getObject(g + 2));
-        long[] sums = new long[m];
-        long[] counts = new long[m];
-        long[] squares = new long[m];
-        long[][] bins = new long[m][];
-        int col = g + 3;
-        for (int i = 0; i < m; i++) {
-          if (spec.measures().get(i) instanceof Measure.FixedPointSum f) {
-            sums[i] = toLong(rs.getObject(col++));
-            counts[i] = toLong(rs.getObject(col++));
-            if (f.squares()) {
-              squares[i] = toLong(rs.getObject(col++));
-            }
-          } else {
-            bins[i] = new long[((Measure.Bins) spec.measures().get(i)).bins()];
-          }
-        }
-        GroupAggregate agg = new GroupAggregate(key, units, rows, sums, counts, squares, bins);
-        if (held != null) {
-          held.put(agg.key(), agg);
-        } else {
-          sink.accept(agg);
-        }
-      }
+    long[] delivered = {0};
+    try {
+      readMain(plan.mainStatement(), spec, held, sink, delivered);
     } catch (SQLException e) {
-      throw failure("bounded aggregation", e);
+      String message = e.getMessage();
+      if (delivered[0] > 0 || message == null || !message.contains(SqlPlan.DOUBLE_SUM_GUARD)) {
+        throw failure("bounded aggregation", e);
+      }
+      // A pair too large for the exact DOUBLE sum (nothing delivered yet: the guard fires before
+      // the blocking per-group aggregation): the same plan with 128-bit pair sums.
+      try {
+        readMain(plan.withExactPairSums().mainStatement(), spec, held, sink, delivered);
+      } catch (SQLException e2) {
+        throw failure("bounded aggregation", e2);
+      }
     }
     if (held == null) {
       return;
@@ -263,6 +243,48 @@ public final class DuckDbBackend implements Backend {
       }
     }
     held.values().forEach(sink::accept);
+  }
+
+  /** Runs the main statement, passing each group to {@code held} (if not null) or the sink. */
+  private void readMain(String main, BoundedAggregation spec,
+      Map<List<Object>, GroupAggregate> held, GroupSink sink, long[] delivered)
+      throws SQLException {
+    int m = spec.measures().size();
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery(main)) {
+      int g = spec.groupBy().size();
+      while (rs.next()) {
+        List<Object> key = new ArrayList<>(g);
+        for (int i = 1; i <= g; i++) {
+          key.add(rs.getObject(i));
+        }
+        long units = toLong(rs.getObject(g + 1));
+        long rows = toLong(rs.getObject(g + 2));
+        long[] sums = new long[m];
+        long[] counts = new long[m];
+        long[] squares = new long[m];
+        long[][] bins = new long[m][];
+        int col = g + 3;
+        for (int i = 0; i < m; i++) {
+          if (spec.measures().get(i) instanceof Measure.FixedPointSum f) {
+            sums[i] = toLong(rs.getObject(col++));
+            counts[i] = toLong(rs.getObject(col++));
+            if (f.squares()) {
+              squares[i] = toLong(rs.getObject(col++));
+            }
+          } else {
+            bins[i] = new long[((Measure.Bins) spec.measures().get(i)).bins()];
+          }
+        }
+        GroupAggregate agg = new GroupAggregate(key, units, rows, sums, counts, squares, bins);
+        delivered[0]++;
+        if (held != null) {
+          held.put(agg.key(), agg);
+        } else {
+          sink.accept(agg);
+        }
+      }
+    }
   }
 
   /** Runs trusted SQL (data loading); the driver message is kept since no protected data is read. */

@@ -23,17 +23,62 @@ final class SqlPlan {
   private final long hashModulus;
   /** Whether an L0 = 1 plan may use the minimum-hash join (tests compare both plans). */
   private final boolean minHashJoin;
+  /** Whether unit-level pair sums may be computed in DOUBLE under the exactness guard. */
+  private final boolean doubleSums;
 
+  /**
+   * Text of the error raised when a pair has too many values for an exact DOUBLE sum; it names no
+   * value. {@link DuckDbBackend} then reruns the plan with 128-bit pair sums.
+   */
+  static final String DOUBLE_SUM_GUARD = "privet: pair too large for exact double sum";
+
+  /** The plan with every fast path allowed. */
   SqlPlan(BoundedAggregation spec, TableSchema schema) {
-    this(spec, schema, 0, true);
+    this(spec, schema, 0, true, true);
   }
 
-  SqlPlan(BoundedAggregation spec, TableSchema schema, long hashModulus, boolean minHashJoin) {
+  SqlPlan(BoundedAggregation spec, TableSchema schema, long hashModulus, boolean minHashJoin,
+      boolean doubleSums) {
     this.spec = spec;
     this.schema = schema;
     this.groups = IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__g" + i).toList();
     this.hashModulus = hashModulus;
     this.minHashJoin = minHashJoin;
+    this.doubleSums = doubleSums;
+  }
+
+  /** This plan with 128-bit (HUGEINT) pair sums: the fallback when the DOUBLE guard fires. */
+  SqlPlan withExactPairSums() {
+    return new SqlPlan(spec, schema, hashModulus, minHashJoin, false);
+  }
+
+  /**
+   * M = max |v| over the values a measure can produce: max(|⌊lo·2^k⌋ − center|,
+   * |⌈hi·2^k⌉ − center|), as a double (exact: both terms are integers below 2^63 here or the
+   * comparison with 2^52 decides anyway).
+   */
+  static double maxAbsValue(Measure.FixedPointSum f) {
+    double a = Math.floor(Math.scalb(f.lower(), f.scaleExponent())) - f.center();
+    double b = Math.ceil(Math.scalb(f.upper(), f.scaleExponent())) - f.center();
+    return Math.max(Math.abs(a), Math.abs(b));
+  }
+
+  /**
+   * The largest per-pair value count c for which c·M ≤ 2^53, so that every partial sum of a
+   * pair's values is an integer of magnitude ≤ 2^53 and the DOUBLE sum is exact in any order; 0
+   * when M &gt; 2^52 (the DOUBLE path is then not used). Argument: docs/proofs/engine-fixed-point.md.
+   */
+  static long exactDoubleCount(Measure.FixedPointSum f) {
+    double m = maxAbsValue(f);
+    if (m > Math.scalb(1.0, 52)) {
+      return 0;
+    }
+    return m < 1 ? Long.MAX_VALUE : (long) Math.floor(Math.scalb(1.0, 53) / m);
+  }
+
+  /** Whether measure {@code f}'s pair sum (not its squares) is computed in DOUBLE. */
+  private boolean doubleSum(Measure.FixedPointSum f) {
+    return doubleSums && unitLevel() && exactDoubleCount(f) > 0;
   }
 
   /**
@@ -219,13 +264,27 @@ final class SqlPlan {
           .append(") AS __n");
       for (int i = 0; i < ms.size(); i++) {
         if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          String bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE (__s" + i
-              + " * " + l + ") // __c" + i + " END";
+          String bounded;
+          String whole; // the pair's unscaled sum (for an all-rows pair clamp)
+          if (doubleSum(f)) {
+            // Exact only while c·M ≤ 2^53: otherwise fail (no value in the message) and let the
+            // backend rerun with 128-bit sums. Then the integer, and the rescaling in 128 bits.
+            String guard = "CASE WHEN __c" + i + " > " + exactDoubleCount(f) + " THEN error("
+                + SqlText.string(DOUBLE_SUM_GUARD) + ") ";
+            bounded = guard + "WHEN __c" + i + " <= " + l + " THEN CAST(__s" + i
+                + " AS BIGINT) ELSE CAST((CAST(__s" + i + " AS HUGEINT) * " + l + ") // __c" + i
+                + " AS BIGINT) END";
+            whole = guard + "ELSE CAST(__s" + i + " AS BIGINT) END";
+          } else {
+            bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE (__s" + i
+                + " * " + l + ") // __c" + i + " END";
+            whole = "__s" + i;
+          }
           Measure.PairClamp pc = f.pairClamp();
           if (pc != null) {
-            // Pair clamp (Measure.FixedPointSum step 3); pairs without values keep NULL (0).
-            bounded = "CASE WHEN __c" + i + " = 0 THEN __s" + i + " ELSE "
-                + pairClamped(pc.allRows() ? "__s" + i : "(" + bounded + ")", pc) + " END";
+            // Pair clamp (Measure.FixedPointSum step 3); pairs without values stay NULL (0).
+            bounded = "CASE WHEN __c" + i + " = 0 THEN NULL ELSE "
+                + pairClamped("(" + (pc.allRows() ? whole : bounded) + ")", pc) + " END";
           }
           s.append(", ").append(bounded).append(" AS __s").append(i);
           s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
@@ -275,13 +334,18 @@ final class SqlPlan {
     return s.toString();
   }
 
-  /** Σv, non-NULL count and (if requested) Σv² of every fixed-point measure, over rows. */
+  /**
+   * Σv, non-NULL count and (if requested) Σv² of every fixed-point measure, over rows; Σv in
+   * DOUBLE where {@link #doubleSum} allows (exact under the guard applied in {@code kept}).
+   */
   private void appendRowAggregates(StringBuilder s) {
     List<Measure> ms = spec.measures();
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
-        s.append(", SUM(__v").append(i).append(") AS __s").append(i)
-            .append(", COUNT(__v").append(i).append(") AS __c").append(i);
+        String v = "__v" + i;
+        s.append(", SUM(").append(doubleSum(f) ? "CAST(" + v + " AS DOUBLE)" : v)
+            .append(") AS __s").append(i)
+            .append(", COUNT(").append(v).append(") AS __c").append(i);
         if (f.squares()) {
           s.append(", SUM(CAST(__v").append(i).append(" AS HUGEINT) * __v").append(i)
               .append(") AS __q").append(i);

@@ -30,6 +30,8 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * <p>Per group: the sums of s, c and q over the kept pairs, exactly. A backend that cannot do
    * one of these steps exactly must refuse the spec (the engine's sensitivities rely on them:
    * {@code docs/proofs/engine-bounding.md}).
+   * Every step must be exact in whatever types the backend uses (DuckDB sums a pair's values in
+   * DOUBLE only while c·max|v| ≤ 2^53, else in 128 bits: {@code docs/proofs/engine-fixed-point.md}).
    *
    * @param column the source column (numeric)
    * @param lower clamping lower bound

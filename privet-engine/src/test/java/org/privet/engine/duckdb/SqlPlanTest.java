@@ -28,7 +28,8 @@ import org.privet.engine.spi.Measure;
 /**
  * The L0 = 1 minimum-hash join plan must compute exactly what the pair-window plan computes (the
  * {@code BoundedAggregation} contract), ties at the smallest hash included; ties are provoked by
- * reducing the salted hash modulo a small number.
+ * reducing the salted hash modulo a small number. DOUBLE pair sums must equal the 128-bit ones, and
+ * fall back to them when a pair has too many values for an exact DOUBLE sum.
  */
 class SqlPlanTest {
   private DuckDbBackend db;
@@ -92,8 +93,8 @@ class SqlPlanTest {
     for (long modulus : new long[] {0, 2, 3, 7}) {
       for (int lInf : new int[] {1, 3}) {
         for (long salt = 1; salt <= 3; salt++) {
-          SqlPlan fast = new SqlPlan(spec(lInf, salt), schema, modulus, true);
-          SqlPlan window = new SqlPlan(spec(lInf, salt), schema, modulus, false);
+          SqlPlan fast = new SqlPlan(spec(lInf, salt), schema, modulus, true, salt % 2 == 1);
+          SqlPlan window = new SqlPlan(spec(lInf, salt), schema, modulus, false, false);
           assertTrue(fast.usesMinHashJoin());
           assertFalse(window.usesMinHashJoin());
           List<String> a = rows(fast.mainStatement());
@@ -122,7 +123,7 @@ class SqlPlanTest {
     assertTrue(singles > 0 && singles < 300, "the table must have both kinds of unit");
     // Modulus 1: every pair hash is 0, so a unit with two or more pairs is tied and dropped.
     for (boolean minHash : new boolean[] {true, false}) {
-      SqlPlan plan = new SqlPlan(spec(2, 9), schema, 1, minHash);
+      SqlPlan plan = new SqlPlan(spec(2, 9), schema, 1, minHash, minHash);
       assertEquals(singles, unitsReleased(rows(plan.mainStatement())), "minHash " + minHash);
     }
   }
@@ -148,7 +149,7 @@ class SqlPlanTest {
         List.of(new Measure.FixedPointSum("x", 0, big, 0, 0, false)));
     var schema = db.describe(Source.table("big"));
     for (boolean minHash : new boolean[] {true, false}) {
-      List<String> out = rows(new SqlPlan(spec, schema, 0, minHash).mainStatement());
+      List<String> out = rows(new SqlPlan(spec, schema, 0, minHash, true).mainStatement());
       assertEquals(List.of("solo|1|1|" + (1L << 62) + "|1|"), out, "minHash " + minHash);
     }
     List<GroupAggregate> solo = new ArrayList<>();
@@ -159,5 +160,49 @@ class SqlPlanTest {
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> db.aggregate(all, g -> { }));
     assertFalse(e.getMessage().matches(".*\\d{4,}.*"), "no value in: " + e.getMessage());
+  }
+
+  /**
+   * Values up to M = 2^50 allow exact DOUBLE pair sums of at most 2^53 / M = 8 values. A unit with
+   * 9 rows in one group makes the DOUBLE plan fail with the guard's message (no value in it), and
+   * the backend then returns exactly what the 128-bit plan returns; without that unit the DOUBLE
+   * plan runs and agrees with the 128-bit plan.
+   */
+  @Test
+  void aggregate_pairBeyondExactDoubleRange_fallsBackToExactSums() throws SQLException {
+    double big = Math.scalb(1.0, 50);
+    List<List<?>> rows = new ArrayList<>();
+    for (long u = 0; u < 20; u++) {
+      int n = u == 0 ? 9 : (int) (1 + u % 8);
+      for (int r = 0; r < n; r++) {
+        rows.add(Arrays.asList(u, "g" + (u % 3), big - r * 1001.0 * u));
+      }
+    }
+    List<List<?>> withoutUnit0 = rows.subList(9, rows.size());
+    db.registerTable("wide", List.of("uid", "g", "x"),
+        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), rows);
+    db.registerTable("narrow", List.of("uid", "g", "x"),
+        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), withoutUnit0);
+    Measure.FixedPointSum f = new Measure.FixedPointSum("x", 0, big, 0, 0, false);
+    assertEquals(8, SqlPlan.exactDoubleCount(f));
+    for (String table : List.of("wide", "narrow")) {
+      BoundedAggregation spec = new BoundedAggregation(Source.table(table), Optional.empty(),
+          Optional.of("uid"), List.of("g"), Optional.empty(), 1, 3, 11, List.of(f));
+      var schema = db.describe(Source.table(table));
+      SqlPlan fast = new SqlPlan(spec, schema);
+      List<String> exact = rows(fast.withExactPairSums().mainStatement());
+      if (table.equals("wide")) {
+        SQLException e = assertThrows(SQLException.class, () -> rows(fast.mainStatement()));
+        assertTrue(e.getMessage().contains(SqlPlan.DOUBLE_SUM_GUARD));
+        assertFalse(e.getMessage().matches("(?s).*\\d{4,}.*"), "no value in: " + e.getMessage());
+      } else {
+        assertEquals(exact, rows(fast.mainStatement()), "DOUBLE and 128-bit pair sums");
+      }
+      List<String> viaBackend = new ArrayList<>();
+      db.aggregate(spec, g -> viaBackend.add(g.key().get(0) + "|" + g.units() + "|" + g.rows()
+          + "|" + g.sums()[0] + "|" + g.counts()[0] + "|"));
+      viaBackend.sort(null);
+      assertEquals(exact, viaBackend, table);
+    }
   }
 }

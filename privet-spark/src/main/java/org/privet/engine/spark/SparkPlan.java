@@ -4,8 +4,11 @@ import static org.privet.engine.spark.SparkSqlText.bigint;
 import static org.privet.engine.spark.SparkSqlText.dbl;
 import static org.privet.engine.spark.SparkSqlText.quote;
 
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.privet.engine.spi.BoundedAggregation;
@@ -45,7 +48,14 @@ final class SparkPlan {
     this.schema = schema;
     this.from = from;
     this.groups = IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__g" + i).toList();
+    refuseUnknownParts(spec, SPEC_PARTS);
     for (Measure m : spec.measures()) {
+      if (!(m instanceof Measure.FixedPointSum || m instanceof Measure.Bins)) {
+        throw new IllegalArgumentException("the Spark backend does not implement measure "
+            + m.getClass().getSimpleName() + " yet");
+      }
+      refuseUnknownParts((Record) m,
+          m instanceof Measure.FixedPointSum ? SUM_PARTS : BINS_PARTS);
       SparkSqlText.column(schema, m.column());
       if (m instanceof Measure.FixedPointSum f) {
         requireSmallValues(f);
@@ -55,6 +65,39 @@ final class SparkPlan {
     }
     spec.unitColumn().ifPresent(u -> SparkSqlText.column(schema, u));
     spec.groupBy().forEach(g -> SparkSqlText.column(schema, g));
+  }
+
+  private static final Set<String> SPEC_PARTS = Set.of("source", "filter", "unitColumn", "groupBy",
+      "publicGroups", "l0", "lInf", "salt", "measures");
+  private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
+      "center", "squares");
+  private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins");
+
+  /**
+   * Fails closed on contract extensions this backend does not implement yet: a record component
+   * it does not know (added to the SPI later, e.g. a per-unit-per-group clamp) must be unset
+   * (null, empty, false or zero), otherwise the spec is refused rather than silently computed
+   * without it.
+   */
+  private static void refuseUnknownParts(Record r, Set<String> known) {
+    for (RecordComponent c : r.getClass().getRecordComponents()) {
+      if (known.contains(c.getName())) {
+        continue;
+      }
+      Object v;
+      try {
+        v = c.getAccessor().invoke(r);
+      } catch (ReflectiveOperationException e) {
+        v = e;
+      }
+      boolean unset = v == null || Boolean.FALSE.equals(v) || Optional.empty().equals(v)
+          || (v instanceof Number n && n.doubleValue() == 0)
+          || (v instanceof java.util.Collection<?> col && col.isEmpty());
+      if (!unset) {
+        throw new IllegalArgumentException("the Spark backend does not implement '" + c.getName()
+            + "' of " + r.getClass().getSimpleName() + " yet");
+      }
+    }
   }
 
   /**

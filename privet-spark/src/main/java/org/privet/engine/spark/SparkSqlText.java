@@ -4,8 +4,8 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.HexFormat;
-import java.util.stream.Collectors;
 import org.privet.engine.Filter;
+import org.privet.engine.spi.FilterSql;
 import org.privet.engine.spi.TableSchema;
 
 /**
@@ -65,28 +65,22 @@ final class SparkSqlText {
   }
 
   static String filter(Filter f, TableSchema schema) {
-    if (f instanceof Filter.Compare c) {
-      return "(" + quote(c.column()) + " " + c.op().sql() + " "
-          + literal(c.literal(), column(schema, c.column())) + ")";
-    } else if (f instanceof Filter.In in) {
-      TableSchema.Column col = column(schema, in.column());
-      return "(" + quote(in.column()) + " IN (" + in.literals().stream()
-          .map(v -> literal(v, col)).collect(Collectors.joining(", ")) + "))";
-    } else if (f instanceof Filter.IsNull n) {
-      column(schema, n.column());
-      return "(" + quote(n.column()) + " IS NULL)";
-    } else if (f instanceof Filter.And a) {
-      return "(" + a.operands().stream().map(x -> filter(x, schema))
-          .collect(Collectors.joining(" AND ")) + ")";
-    } else if (f instanceof Filter.Or o) {
-      return "(" + o.operands().stream().map(x -> filter(x, schema))
-          .collect(Collectors.joining(" OR ")) + ")";
-    }
-    return "(NOT " + filter(((Filter.Not) f).operand(), schema) + ")";
+    return FilterSql.render(f, schema, DIALECT);
   }
 
+  private static final FilterSql.Dialect DIALECT = new FilterSql.Dialect() {
+    @Override
+    public String quote(String identifier) {
+      return SparkSqlText.quote(identifier);
+    }
+
+    @Override
+    public String literal(Object value, TableSchema.Column column) {
+      return SparkSqlText.literal(value, column);
+    }
+  };
+
   static TableSchema.Column column(TableSchema schema, String name) {
-    return schema.column(name).orElseThrow(
-        () -> new IllegalArgumentException("unknown column '" + name + "'"));
+    return FilterSql.column(schema, name);
   }
 }
