@@ -1,7 +1,7 @@
 -- The brief's example query (BigQuery's DP clause with per-group bounds).
 -- columns: education, n, hours
 -- group_by: education
--- aggregations: Count(n); Mean(hours, hours_per_week, 0, 100)
+-- aggregations: Count(n); Mean(hours, hours_per_week, -102400, 102400, perGroup 0..100)
 -- selection: private
 -- budget: epsilon=1 delta=1e-6
 -- contributions: L0=2 Linf=1

@@ -1,7 +1,7 @@
 -- No GROUP BY: one row, pure DP is enough.
 -- columns: people, total_hours, avg_age
 -- group_by:
--- aggregations: Count(people); Sum(total_hours, hours_per_week, 0, 99); Mean(avg_age, age, 17, 90)
+-- aggregations: Count(people); Sum(total_hours, hours_per_week, 0, 99); Mean(avg_age, age, 17, 90, perGroup 17..90)
 -- selection: none
 -- budget: epsilon=2
 -- contributions: L0=1 Linf=1

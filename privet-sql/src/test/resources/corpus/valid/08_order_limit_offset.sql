@@ -1,7 +1,7 @@
 -- ORDER BY an aggregate call, a key and a position; LIMIT and OFFSET after aggregation.
 -- columns: occupation, COUNT(*), avg_gain
 -- group_by: occupation
--- aggregations: Count(agg1); Mean(avg_gain, capital_gain, 0, 10000)
+-- aggregations: Count(agg1); Mean(avg_gain, capital_gain, -10240000, 10240000, perGroup 0..10000)
 -- selection: private
 -- budget: epsilon=1 delta=1e-5
 -- contributions: L0=1 Linf=1

@@ -1,7 +1,7 @@
 -- A dataset registered with one row per privacy unit (no unit column), read from the raw file.
 -- columns: income, n, hours
 -- group_by: income
--- aggregations: Count(n); Sum(hours, hours_per_week, 0, 100)
+-- aggregations: Count(n); Sum(hours, hours_per_week, -102400, 102400, perGroup 0..100 allRows)
 -- selection: private
 -- budget: epsilon=1 delta=1e-6
 -- contributions: L0=1 Linf=1

@@ -31,21 +31,87 @@ public sealed interface Aggregation
     }
   }
 
-  /** Sum of a numeric column, each row's value clamped to [lower, upper]. */
-  record Sum(String name, String column, double lower, double upper) implements Aggregation {
+  /**
+   * Sum of a numeric column, each row's value clamped to [lower, upper] and, if {@code perGroup}
+   * is given, each privacy unit's total in a group clamped to [perGroup.lower, perGroup.upper]
+   * (after the row bound; see {@link GroupBounds}). The sensitivity is the tighter of L∞ × the row
+   * bound and the group bound, times the L0 (L1) or √L0 (L2) factor.
+   */
+  record Sum(String name, String column, double lower, double upper, GroupBounds perGroup)
+      implements Aggregation {
     public Sum {
       Names.requireIdentifier("name", name);
       Names.requireIdentifier("column", column);
       requireBounds(lower, upper);
     }
+
+    /** A sum with per-row bounds only. */
+    public Sum(String name, String column, double lower, double upper) {
+      this(name, column, lower, upper, null);
+    }
   }
 
-  /** Mean of a numeric column, each row's value clamped to [lower, upper]. */
-  record Mean(String name, String column, double lower, double upper) implements Aggregation {
+  /**
+   * Mean of a numeric column, each row's value clamped to [lower, upper]; with {@code perGroup},
+   * each unit's (row-bounded) sum in a group is also clamped to [perGroup.lower, perGroup.upper]
+   * before the per-group sum is formed (mean = Σ clamped unit sums / Σ unit counts). The group
+   * bounds must not use {@link GroupBounds#allRows()} (the count is always row-bounded).
+   */
+  record Mean(String name, String column, double lower, double upper, GroupBounds perGroup)
+      implements Aggregation {
     public Mean {
       Names.requireIdentifier("name", name);
       Names.requireIdentifier("column", column);
       requireBounds(lower, upper);
+      if (perGroup != null && perGroup.allRows()) {
+        throw new IllegalArgumentException("perGroup: a mean's group bounds cannot be allRows "
+            + "(its count is bounded to L∞ rows, so its sum must be too)");
+      }
+    }
+
+    /** A mean with per-row bounds only. */
+    public Mean(String name, String column, double lower, double upper) {
+      this(name, column, lower, upper, null);
+    }
+  }
+
+  /**
+   * Bounds on one privacy unit's total contribution to one group (per unit per group clamping,
+   * like PipelineDP's {@code min/max_sum_per_partition} or BigQuery's
+   * {@code contribution_bounds_per_group} on SUM).
+   *
+   * @param lower smallest unit total kept in a group
+   * @param upper largest unit total kept in a group
+   * @param allRows false (default): the unit's total over its L∞-bounded rows (a pair with more
+   *     than L∞ values has its sum scaled to L∞ values first), so both the row and the group bound
+   *     hold and the sensitivity is the tighter one; true: the unit's total over all its rows in
+   *     the group, unscaled (BigQuery's semantics), so only the group bound limits it
+   */
+  record GroupBounds(double lower, double upper, boolean allRows) {
+    public GroupBounds {
+      if (!Double.isFinite(lower)) {
+        throw new IllegalArgumentException("perGroup lower must be finite, was " + lower);
+      }
+      if (!Double.isFinite(upper)) {
+        throw new IllegalArgumentException("perGroup upper must be finite, was " + upper);
+      }
+      if (!(lower <= upper)) {
+        throw new IllegalArgumentException(
+            "perGroup lower must not exceed upper, were " + lower + " and " + upper);
+      }
+      if (Math.max(Math.abs(lower), Math.abs(upper)) > 0x1p60) {
+        throw new IllegalArgumentException("perGroup bounds must be within ±2^60");
+      }
+    }
+
+    /** Bounds on a unit's total over its L∞-bounded rows in a group. */
+    public static GroupBounds of(double lower, double upper) {
+      return new GroupBounds(lower, upper, false);
+    }
+
+    /** Bounds on a unit's total over all its rows in a group (rows not scaled to L∞ first). */
+    public static GroupBounds ofAllRows(double lower, double upper) {
+      return new GroupBounds(lower, upper, true);
     }
   }
 

@@ -34,13 +34,16 @@ final class Compiler {
     int l0 = q.maxGroupsContributed();
     Rewrite first = rewrite(q, SUM_BITS, SQUARE_BITS);
     boolean selection = q.usesPrivatePartitionSelection();
-    NoiseKind noise = resolveNoise(q, first.slots(), selection, l0);
+    double selectionWeight = q.selectionBudgetWeight().orElse(1.0);
+    NoiseKind noise = resolveNoise(q, first, selection, selectionWeight, l0);
     PartitionSelection.Kind selKind = thresholding(q, noise);
-    Split split = Split.of(q.budget(), noise, first.slots(), selKind);
+    Split split = Split.of(q.budget(), noise, first.slots(), first.weights(), selKind,
+        selectionWeight);
     // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
-    // mechanisms (scale or σ² as 63-bit rationals) stay representable.
-    double room = Math.log(noise == NoiseKind.GAUSSIAN ? Math.scalb(Math.sqrt(2 * split.rho), 29)
-        : Math.scalb(split.pureEpsilon, 56)) / Math.log(2)
+    // mechanisms (scale or σ² as 63-bit rationals) stay representable for the smallest share.
+    double room = Math.log(noise == NoiseKind.GAUSSIAN
+        ? Math.scalb(Math.sqrt(2 * split.smallest(split.rho, first.slots())), 29)
+        : Math.scalb(split.smallest(split.epsilon, first.slots()), 56)) / Math.log(2)
         - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
     int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
     int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
@@ -58,18 +61,15 @@ final class Compiler {
       long pg = perGroup.get(i)[0];
       if (s.kind() == Slot.Kind.EXPONENTIAL) {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-            s.measure(), pg, 0, split.pureEpsilon, 0, s.rank(), l0, 0));
+            s.measure(), pg, 0, split.epsilon[i], 0, s.rank(), l0, 0));
       } else if (noise == NoiseKind.LAPLACE) {
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.LAPLACE, s.field(), s.measure(),
-            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.pureEpsilon, 0, 0, l0,
+            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.epsilon[i], 0, 0, l0,
             s.center()));
       } else {
-        // A quantile tree's per-group L2 norm is L∞·√H (one node per level, H levels).
-        long l2 = s.field() == Slot.Field.TREE
-            ? l2(q.maxRowsPerGroup(), Math.multiplyExact(l0, (int) perGroup.get(i)[1]))
-            : l2(pg, l0);
+        long l2 = l2Sensitivity(s, perGroup.get(i), l0, q.maxRowsPerGroup());
         planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
-            l2, s.scaleExponent(), 0, split.rho, 0, l0, s.center()));
+            l2, s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
       }
     }
     PartitionSelection sel = selKind == null ? null
@@ -84,11 +84,17 @@ final class Compiler {
       costs.add(new MechanismCost("<groups>", "private partition selection ("
           + (sel.kind() == PartitionSelection.Kind.LAPLACE ? "Laplace" : "Gaussian")
           + " threshold " + sel.threshold() + " on distinct units)", sel.describe(),
-          sel.privacyLoss()));
+          sel.privacyLoss(), selectionWeight / split.totalWeight,
+          shareReason(q.selectionBudgetWeight().isPresent()
+              ? "selectionBudgetWeight = " + weight(selectionWeight)
+              : "default weight 1 for partition selection", selectionWeight, split.totalWeight)));
       losses.add(sel.privacyLoss());
     }
-    for (Slot s : planned) {
-      costs.add(new MechanismCost(s.output(), s.purpose(), s.mechanismName(), s.loss()));
+    for (int i = 0; i < planned.size(); i++) {
+      Slot s = planned.get(i);
+      double w = rw.weights().get(i);
+      costs.add(new MechanismCost(s.output(), s.purpose(), s.mechanismName(), s.loss(),
+          w / split.totalWeight, shareReason(rw.reasons().get(i), w, split.totalWeight)));
       losses.add(s.loss());
     }
     PrivacyLoss total = Composition.total(q.budget(), losses);
@@ -119,6 +125,8 @@ final class Compiler {
 
     // 1. Per-aggregation rewrites: measures and per-group sensitivities (grid units).
     List<long[]> perGroup = new ArrayList<>(); // per slot: {per-group sensitivity}
+    List<Double> weights = new ArrayList<>(); // per slot: budget shares
+    List<String> reasons = new ArrayList<>(); // per slot: why those shares
     for (Aggregation a : q.aggregations()) {
       int first = slots.size();
       if (a instanceof Aggregation.Count c) {
@@ -134,22 +142,48 @@ final class Compiler {
           perGroup.add(new long[] {1});
         }
       } else if (a instanceof Aggregation.Sum s) {
-        Grid g = Grid.of(s.lower(), s.upper(), sumBits, false);
+        Grid g = Grid.of(s.lower(), s.upper(), sumBits, false, pairMagnitude(s.perGroup(), lInf));
+        Measure.PairClamp pc = g.pairClamp(s.perGroup());
         int mi = measureIndex(measures,
-            new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false));
+            new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(s.name(), s.column(), s.lower(), s.upper()));
+        // At least one grid step: a degenerate group bound [c, c] still gets a valid mechanism.
+        long sens = Math.max(1, pairSensitivity(g.a, g.b, pc, lInf, 0));
+        if (pc != null) {
+          bounds.add(g.describePair(s.name(), s.perGroup(), pc, lInf, sens));
+        }
         slots.add(slot(s.name(), "noisy sum of " + s.column(), Slot.Field.SUM, mi, g.k));
-        perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
+        perGroup.add(new long[] {sens});
       } else if (a instanceof Aggregation.Mean m) {
-        Grid g = Grid.of(m.lower(), m.upper(), sumBits, true);
+        Grid g = Grid.of(m.lower(), m.upper(), sumBits, true, pairMagnitude(m.perGroup(), lInf));
+        Measure.PairClamp pc = g.pairClamp(m.perGroup());
         int mi = measureIndex(measures,
-            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false));
+            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
-        Slot centred = slot(m.name(), "noisy centred sum of " + m.column()
-            + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
+        // Centre the released sum where that lowers its sensitivity (the row range's centre
+        // without a pair clamp; with one, the clamp acts on uncentred sums, so another centre
+        // may be tighter).
+        // Candidates: the row range's centre, 0, and the pair bounds' centre.
+        long center = g.center;
+        long sens = pairSensitivity(g.a, g.b, pc, lInf, g.center);
+        if (pc != null) {
+          for (long c : new long[] {0, Math.floorDiv(pc.lower(), 2) + Math.floorDiv(pc.upper(), 2)}) {
+            long cs = pairSensitivity(g.a, g.b, pc, lInf, c);
+            if (cs < sens && cs > 0) {
+              sens = cs;
+              center = c;
+            }
+          }
+        }
+        sens = Math.max(1, sens); // at least one grid step (degenerate group bounds)
+        if (pc != null) {
+          bounds.add(g.describePair(m.name(), m.perGroup(), pc, lInf, sens));
+        }
+        Slot centred = slot(m.name(), "noisy " + (center != 0 ? "centred " : "") + "sum of "
+            + m.column() + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
         slots.add(new Slot(centred.output(), centred.purpose(), centred.kind(), centred.field(),
-            mi, 0, g.k, 0, 0, 0, 1, g.center));
-        perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
+            mi, 0, g.k, 0, 0, 0, 1, center));
+        perGroup.add(new long[] {sens});
         slots.add(slot(m.name(), "noisy count of non-null " + m.column() + " (mean)",
             Slot.Field.COUNT, mi, 0));
         perGroup.add(new long[] {lInf});
@@ -210,13 +244,75 @@ final class Compiler {
         idx[i] = first + i;
       }
       outputSlots.add(idx);
+      Double explicit = q.budgetWeights().get(a.name());
+      for (int i = 0; i < idx.length; i++) {
+        if (explicit == null) {
+          weights.add(1.0);
+          reasons.add("default weight: one share per noisy release");
+        } else {
+          weights.add(explicit / idx.length);
+          reasons.add("budgetWeight('" + a.name() + "') = " + weight(explicit)
+              + (idx.length > 1 ? ", split evenly over its " + idx.length + " noisy releases"
+                  : ""));
+        }
+      }
     }
 
-    return new Rewrite(measures, slots, outputSlots, bounds, perGroup);
+    return new Rewrite(measures, slots, outputSlots, bounds, perGroup, weights, reasons);
   }
 
   private record Rewrite(List<Measure> measures, List<Slot> slots, List<int[]> outputSlots,
-      List<String> bounds, List<long[]> perGroup) {}
+      List<String> bounds, List<long[]> perGroup, List<Double> weights, List<String> reasons) {}
+
+  private static String shareReason(String reason, double weight, double total) {
+    return reason + " (weight " + weight(weight) + " of " + weight(total) + ")";
+  }
+
+  /** A weight for receipts: plain decimal, at most 6 significant digits. */
+  private static String weight(double w) {
+    return new java.math.BigDecimal(w).round(new java.math.MathContext(6)).stripTrailingZeros()
+        .toPlainString();
+  }
+
+  /**
+   * The magnitude a pair clamp may force onto the grid, per row: with {@code allRows} the group
+   * bound over L∞ (so the grid's per-group range stays within L∞ rows' worth), else 0 (a capped
+   * pair sum is already within L∞ × the row bound).
+   */
+  private static double pairMagnitude(Aggregation.GroupBounds gb, long lInf) {
+    if (gb == null || !gb.allRows()) {
+      return 0;
+    }
+    return Math.max(Math.abs(gb.lower()), Math.abs(gb.upper())) / lInf;
+  }
+
+  /**
+   * The per-group sensitivity (grid units) of a fixed-point sum over one unit's pair, centred at
+   * {@code center}: the largest |s − center·k| over every value s a pair with k ∈ [0, L∞] bounded
+   * values can produce under the {@link Measure.FixedPointSum} contract. Without a pair clamp this
+   * is L∞·max(|a − center|, |b − center|); with a capped clamp, k values give a sum in [k·a, k·b]
+   * clamped to [A, B]; with an all-rows clamp (center 0 only), any sum clamped to [A, B]. A pair
+   * with no values contributes 0. ({@code docs/proofs/engine-bounding.md}.)
+   */
+  static long pairSensitivity(long a, long b, Measure.PairClamp pc, long lInf, long center) {
+    if (pc == null) {
+      return Math.multiplyExact(lInf, Math.max(Math.abs(a - center), Math.abs(b - center)));
+    }
+    if (pc.allRows()) {
+      if (center != 0) {
+        throw new IllegalStateException("an all-rows pair clamp cannot be centred");
+      }
+      return Math.max(Math.abs(pc.lower()), Math.abs(pc.upper()));
+    }
+    long m = 0;
+    for (long k = 1; k <= lInf; k++) {
+      long c = Math.multiplyExact(center, k);
+      long lo = Math.max(pc.lower(), Math.min(pc.upper(), Math.multiplyExact(k, a)));
+      long hi = Math.max(pc.lower(), Math.min(pc.upper(), Math.multiplyExact(k, b)));
+      m = Math.max(m, Math.max(Math.abs(lo - c), Math.abs(hi - c)));
+    }
+    return m;
+  }
 
   /** The index of {@code m} in {@code measures}, adding it if absent (shared by SUM and MEAN). */
   private static int measureIndex(List<Measure> measures, Measure m) {
@@ -230,6 +326,17 @@ final class Compiler {
 
   private static Slot slot(String output, String purpose, Slot.Field field, int measure, int k) {
     return new Slot(output, purpose, Slot.Kind.LAPLACE, field, measure, 0, k, 0, 0, 0, 1, 0);
+  }
+
+  /**
+   * The L2 sensitivity over all groups of a Gaussian slot with per-group entry {@code pg}: a
+   * quantile tree's per-group L2 norm is L∞·√H (one node per level, H = pg[1] levels), others
+   * ⌈√L0·pg[0]⌉.
+   */
+  private static long l2Sensitivity(Slot s, long[] pg, int l0, int lInf) {
+    return s.field() == Slot.Field.TREE
+        ? l2(lInf, Math.multiplyExact(l0, (int) pg[1]))
+        : l2(pg[0], l0);
   }
 
   /** ⌈√(l0 · pg²)⌉: the L2 norm of a unit's contributions over l0 groups, rounded up. */
@@ -258,7 +365,8 @@ final class Compiler {
     };
   }
 
-  private static NoiseKind resolveNoise(Query q, List<Slot> slots, boolean selection, int l0) {
+  private static NoiseKind resolveNoise(Query q, Rewrite rw, boolean selection,
+      double selectionWeight, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
       return q.noise();
     }
@@ -269,84 +377,131 @@ final class Compiler {
     if (q.budget().isZcdp()) {
       return NoiseKind.GAUSSIAN;
     }
-    // (ε, δ): the kind whose per-release noise variance (relative to per-group sensitivity) is
-    // smaller; both splits are computed exactly as they would be used.
-    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, slots,
-        selection ? thresholding(q, NoiseKind.LAPLACE) : null);
-    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, slots,
-        selection ? thresholding(q, NoiseKind.GAUSSIAN) : null);
-    double lapVar = 2 * Math.pow(l0 / lap.pureEpsilon, 2);
-    double gauVar = gau.rho > 0 ? l0 / (2 * gau.rho) : Double.POSITIVE_INFINITY;
+    // (ε, δ): the kind whose total noise variance over the releases (each relative to its
+    // per-group sensitivity) is smaller; both splits are computed exactly as they would be used,
+    // with each slot's actual L1 (L0·pg) and L2 sensitivities.
+    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.slots(), rw.weights(),
+        selection ? thresholding(q, NoiseKind.LAPLACE) : null, selectionWeight);
+    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.slots(), rw.weights(),
+        selection ? thresholding(q, NoiseKind.GAUSSIAN) : null, selectionWeight);
+    double lapVar = 0;
+    double gauVar = 0;
+    for (int i = 0; i < rw.slots().size(); i++) {
+      Slot s = rw.slots().get(i);
+      if (s.kind() != Slot.Kind.EXPONENTIAL) {
+        double pg = rw.perGroup().get(i)[0];
+        double l2 = l2Sensitivity(s, rw.perGroup().get(i), l0, q.maxRowsPerGroup()) / pg;
+        lapVar += 2 * Math.pow(l0 / lap.epsilon[i], 2);
+        gauVar += gau.rho[i] > 0 ? l2 * l2 / (2 * gau.rho[i]) : Double.POSITIVE_INFINITY;
+      }
+    }
     return gauVar < lapVar ? NoiseKind.GAUSSIAN : NoiseKind.LAPLACE;
   }
 
   /**
-   * The budget split: equal shares over partition selection (if any) and every noisy release.
+   * The budget split: each part (partition selection, every noisy release) gets the fraction
+   * weight/Σweights of the budget ({@code docs/proofs/engine-budget-split.md}); with the default
+   * weights (one per release, 1 for selection) these are equal shares.
    *
    * <ul>
-   *   <li>ε budget: ε/n per release (no selection).
-   *   <li>ρ or ρ-plus-δ budget: ρ/(n + 1) per release and for selection (pure parts use ε with
+   *   <li>ε budget: ε·w/W per release (no selection).
+   *   <li>ρ or ρ-plus-δ budget: ρ·w/W per release and for selection (pure parts use ε with
    *       ε²/2 = their share); selection takes all of δ.
-   *   <li>(ε, δ) budget: pure parts (Laplace/exponential releases, Laplace selection) take ε/(n +
-   *       1) each; the zCDP parts (Gaussian releases, Gaussian selection) share one ρ whose
-   *       conversion at δ − δ<sub>sel</sub> spends the rest of ε; δ<sub>sel</sub> = δ/2 when some
-   *       part is converted (as Google's Gaussian thresholding splits δ), else all of δ.
+   *   <li>(ε, δ) budget: pure parts (Laplace/exponential releases, Laplace selection) take ε·w/W
+   *       each; the zCDP parts (Gaussian releases, Gaussian selection) share one ρ, in proportion
+   *       to their weights, whose conversion at δ − δ<sub>sel</sub> spends the rest of ε;
+   *       δ<sub>sel</sub> = δ/2 when some part is converted (as Google's Gaussian thresholding
+   *       splits δ), else all of δ.
    * </ul>
    */
   static final class Split {
-    double pureEpsilon; // per LAPLACE/EXPONENTIAL slot
-    double rho; // per GAUSSIAN slot
+    double[] epsilon; // per LAPLACE/EXPONENTIAL slot
+    double[] rho; // per GAUSSIAN slot
     double selectionEpsilon; // Laplace thresholding
     double selectionRho; // Gaussian thresholding
     double selectionDelta;
+    double totalWeight;
 
-    static Split of(Budget budget, NoiseKind noise, List<Slot> slots,
-        PartitionSelection.Kind selection) {
+    static Split of(Budget budget, NoiseKind noise, List<Slot> slots, List<Double> weights,
+        PartitionSelection.Kind selection, double selectionWeight) {
       final double shrink = 1 - 1e-12; // keeps the upward-rounded composition within the budget
       Split s = new Split();
       int n = slots.size();
-      long em = slots.stream().filter(x -> x.kind() == Slot.Kind.EXPONENTIAL).count();
-      int shares = n + (selection != null ? 1 : 0);
+      s.epsilon = new double[n];
+      s.rho = new double[n];
+      double total = selection != null ? selectionWeight : 0;
+      for (double w : weights) {
+        total += w;
+      }
+      s.totalWeight = total;
       PrivacyLoss b = budget.loss();
       if (b instanceof PureDp p) {
-        s.pureEpsilon = p.epsilon() / n * shrink;
+        for (int i = 0; i < n; i++) {
+          s.epsilon[i] = p.epsilon() * weights.get(i) / total * shrink;
+        }
       } else if (budget.isZcdp()) {
-        double rhoEach = budget.rho() / shares * shrink;
-        s.rho = rhoEach;
-        s.pureEpsilon = Math.sqrt(2 * rhoEach) * shrink; // ε-DP ⇒ ε²/2-zCDP
+        for (int i = 0; i < n; i++) {
+          double rhoEach = budget.rho() * weights.get(i) / total * shrink;
+          s.rho[i] = rhoEach;
+          s.epsilon[i] = Math.sqrt(2 * rhoEach) * shrink; // ε-DP ⇒ ε²/2-zCDP
+        }
         if (selection != null) {
+          double selRho = budget.rho() * selectionWeight / total * shrink;
           s.selectionDelta = budget.delta() * shrink;
           if (selection == PartitionSelection.Kind.GAUSSIAN) {
-            s.selectionRho = rhoEach;
+            s.selectionRho = selRho;
           } else {
-            s.selectionEpsilon = s.pureEpsilon;
+            s.selectionEpsilon = Math.sqrt(2 * selRho) * shrink;
           }
         }
       } else {
         ApproxDp a = (ApproxDp) b;
-        double epsShare = a.epsilon() / shares * shrink;
-        s.pureEpsilon = epsShare;
-        long zParts = (noise == NoiseKind.GAUSSIAN ? n - em : 0)
-            + (selection == PartitionSelection.Kind.GAUSSIAN ? 1 : 0);
-        long pureParts = shares - zParts;
-        if (selection == PartitionSelection.Kind.LAPLACE) {
-          s.selectionEpsilon = epsShare;
+        boolean gaussian = noise == NoiseKind.GAUSSIAN;
+        double pure = 0;
+        double zWeight = 0;
+        for (int i = 0; i < n; i++) {
+          s.epsilon[i] = a.epsilon() * weights.get(i) / total * shrink;
+          if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+            zWeight += weights.get(i);
+          } else {
+            pure += s.epsilon[i];
+          }
         }
-        if (zParts == 0) {
+        if (selection == PartitionSelection.Kind.LAPLACE) {
+          s.selectionEpsilon = a.epsilon() * selectionWeight / total * shrink;
+          pure += s.selectionEpsilon;
+        } else if (selection == PartitionSelection.Kind.GAUSSIAN) {
+          zWeight += selectionWeight;
+        }
+        if (zWeight == 0) {
           s.selectionDelta = selection != null ? a.delta() * shrink : 0;
         } else {
           s.selectionDelta = selection != null ? a.delta() / 2 * shrink : 0;
           double conversionDelta = a.delta() - s.selectionDelta;
-          double epsRest = (a.epsilon() - pureParts * epsShare) * shrink;
+          double epsRest = (a.epsilon() - pure) * shrink;
           double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
-          double rhoEach = rhoTotal / zParts * shrink;
-          s.rho = noise == NoiseKind.GAUSSIAN ? rhoEach : 0;
+          for (int i = 0; i < n; i++) {
+            if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+              s.rho[i] = rhoTotal * weights.get(i) / zWeight * shrink;
+            }
+          }
           if (selection == PartitionSelection.Kind.GAUSSIAN) {
-            s.selectionRho = rhoEach;
+            s.selectionRho = rhoTotal * selectionWeight / zWeight * shrink;
           }
         }
       }
       return s;
+    }
+
+    /** The smallest entry of {@code values} over non-exponential slots (1 if there are none). */
+    double smallest(double[] values, List<Slot> slots) {
+      double m = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < values.length; i++) {
+        if (slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+          m = Math.min(m, values[i]);
+        }
+      }
+      return Double.isInfinite(m) ? 1 : m;
     }
   }
 
@@ -366,7 +521,12 @@ final class Compiler {
 
     /** The largest k ≤ 60 with max(|lower|, |upper|)·2^k ≤ 2^bits. */
     static Grid of(double lower, double upper, int bits, boolean centred) {
-      double m = Math.max(Math.abs(lower), Math.abs(upper));
+      return of(lower, upper, bits, centred, 0);
+    }
+
+    /** The largest k ≤ 60 with max(|lower|, |upper|, extra)·2^k ≤ 2^bits. */
+    static Grid of(double lower, double upper, int bits, boolean centred, double extra) {
+      double m = Math.max(Math.max(Math.abs(lower), Math.abs(upper)), extra);
       int k = bits - Math.getExponent(m) - 1;
       while (k < 60 && Math.scalb(m, k + 1) <= Math.scalb(1.0, bits)) {
         k++;
@@ -379,6 +539,30 @@ final class Compiler {
       long b = (long) Math.ceil(Math.scalb(upper, k));
       long c = centred ? Math.floorDiv(a + b, 2) : 0;
       return new Grid(k, a, b, c);
+    }
+
+    /**
+     * The pair clamp for group bounds on this grid ([⌊lower·2^k⌋, ⌈upper·2^k⌉], saturated at
+     * ±2^62, far beyond any reachable pair sum), or null without group bounds.
+     */
+    Measure.PairClamp pairClamp(Aggregation.GroupBounds gb) {
+      if (gb == null) {
+        return null;
+      }
+      double cap = 0x1p62;
+      long lo = (long) Math.floor(Math.max(-cap, Math.min(cap, Math.scalb(gb.lower(), k))));
+      long hi = (long) Math.ceil(Math.max(-cap, Math.min(cap, Math.scalb(gb.upper(), k))));
+      return new Measure.PairClamp(lo, hi, gb.allRows());
+    }
+
+    String describePair(String name, Aggregation.GroupBounds gb, Measure.PairClamp pc, long lInf,
+        long sensitivity) {
+      return name + ": each unit's total in a group " + (gb.allRows()
+          ? "(over all its rows, not scaled to L∞)" : "(over its L∞-bounded rows)")
+          + " clamped to [" + gb.lower() + ", " + gb.upper() + "] (integers " + pc.lower() + ".."
+          + pc.upper() + "); per-group sensitivity " + sensitivity + " grid steps"
+          + (gb.allRows() ? "" : " (the tighter of L∞ × row bound = "
+              + pairSensitivity(a, b, null, lInf, 0) + " and the group bound)");
     }
 
     /** Largest |value − center| of a clamped, scaled value. */

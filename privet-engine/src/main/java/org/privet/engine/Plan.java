@@ -58,6 +58,10 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
       s.append(String.format("  %-14s %-46s %s  cost=%s  sens=%.6g  sd=%.6g  err95=%.6g%n",
           m.cost().output(), m.cost().purpose(), m.cost().mechanism(), m.cost().loss(),
           m.sensitivity(), m.noiseStddev(), m.error95()));
+      if (!Double.isNaN(m.cost().share())) {
+        s.append(String.format("  %-14s   budget share %.4g%%: %s%n", "",
+            100 * m.cost().share(), m.cost().shareReason()));
+      }
     }
     s.append("total charge: ").append(total);
     if (zcdpConversionDelta > 0) {

@@ -4,6 +4,10 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +42,11 @@ import org.privet.accounting.Zcdp;
  * ones too, and no δ is spent on selection.
  */
 public final class Query {
+  /** Smallest accepted budget weight. */
+  public static final double MIN_WEIGHT = 1e-6;
+  /** Largest accepted budget weight. */
+  public static final double MAX_WEIGHT = 1e6;
+
   private final Source source;
   private final String privacyUnit; // null: each row is a unit
   private final int maxGroupsContributed;
@@ -48,6 +57,8 @@ public final class Query {
   private final List<Aggregation> aggregations;
   private final Budget budget;
   private final NoiseKind noise;
+  private final Map<String, Double> budgetWeights; // explicit weights by output name
+  private final double selectionBudgetWeight; // NaN: default
   private final Thresholding thresholding;
   private final boolean postAggregationThresholding;
 
@@ -64,6 +75,8 @@ public final class Query {
     this.aggregations = List.copyOf(b.aggregations);
     this.budget = b.budget;
     this.noise = b.noise;
+    this.budgetWeights = Collections.unmodifiableMap(new LinkedHashMap<>(b.budgetWeights));
+    this.selectionBudgetWeight = b.selectionBudgetWeight;
     this.thresholding = b.thresholding;
     this.postAggregationThresholding = b.postAggregationThresholding;
   }
@@ -123,6 +136,22 @@ public final class Query {
   }
 
   /**
+   * The budget weights set explicitly with {@link Builder#budgetWeight}, by output name. An
+   * aggregation without one weighs as many shares as it has noisy releases (COUNT, SUM, HISTOGRAM
+   * 1; MEAN 2; VARIANCE/STDDEV 3; QUANTILES 1 as a tree, one per rank by the exponential
+   * mechanism).
+   */
+  public Map<String, Double> budgetWeights() {
+    return budgetWeights;
+  }
+
+  /** The weight of private partition selection (default 1), if set. */
+  public OptionalDouble selectionBudgetWeight() {
+    return Double.isNaN(selectionBudgetWeight) ? OptionalDouble.empty()
+        : OptionalDouble.of(selectionBudgetWeight);
+  }
+
+  /**
    * True when COUNT(DISTINCT unit) outputs release partition selection's own noisy unit count
    * (see {@link Builder#postAggregationThresholding()}).
    */
@@ -154,6 +183,12 @@ public final class Query {
       s.append(", filtered");
     }
     s.append(", aggregations=").append(aggregations.stream().map(Aggregation::name).toList());
+    if (!budgetWeights.isEmpty()) {
+      s.append(", budgetWeights=").append(budgetWeights);
+    }
+    if (!Double.isNaN(selectionBudgetWeight)) {
+      s.append(", selectionBudgetWeight=").append(selectionBudgetWeight);
+    }
     s.append(", budget ").append(budget).append(", noise=").append(noise);
     if (thresholding != Thresholding.AUTO) {
       s.append(", thresholding=").append(thresholding);
@@ -187,6 +222,8 @@ public final class Query {
     private final List<Aggregation> aggregations = new ArrayList<>();
     private Budget budget;
     private NoiseKind noise = NoiseKind.AUTO;
+    private final Map<String, Double> budgetWeights = new LinkedHashMap<>();
+    private double selectionBudgetWeight = Double.NaN;
     private Thresholding thresholding = Thresholding.AUTO;
     private boolean postAggregationThresholding;
 
@@ -292,6 +329,23 @@ public final class Query {
       return aggregate(new Aggregation.Sum(name, column, lower, upper));
     }
 
+    /**
+     * A sum whose rows are clamped to [lower, upper] and each unit's total in a group to {@code
+     * perGroup} ({@link Aggregation.GroupBounds#of} or {@link Aggregation.GroupBounds#ofAllRows}).
+     */
+    public Builder sum(String name, String column, double lower, double upper,
+        Aggregation.GroupBounds perGroup) {
+      return aggregate(new Aggregation.Sum(name, column, lower, upper,
+          Objects.requireNonNull(perGroup, "perGroup")));
+    }
+
+    /** A mean whose rows are clamped to [lower, upper] and each unit's sum in a group too. */
+    public Builder mean(String name, String column, double lower, double upper,
+        Aggregation.GroupBounds perGroup) {
+      return aggregate(new Aggregation.Mean(name, column, lower, upper,
+          Objects.requireNonNull(perGroup, "perGroup")));
+    }
+
     public Builder mean(String column, double lower, double upper) {
       return mean("mean_" + column, column, lower, upper);
     }
@@ -340,6 +394,41 @@ public final class Query {
     /** A pure ρ-zCDP budget (private partition selection then needs {@link #rhoDelta}). */
     public Builder rho(double rho) {
       return budget(Budget.zcdp(rho));
+    }
+
+    /**
+     * Gives the aggregation named {@code output} {@code weight} shares of the budget (PipelineDP's
+     * {@code budget_weight}). Shares are relative: each part's fraction is its weight over the sum
+     * of all weights (selection included). Default: one share per noisy release of the
+     * aggregation. A multi-release aggregation splits its shares evenly over its releases.
+     *
+     * @throws IllegalArgumentException if the weight is not positive and finite (within [1e-6,
+     *     1e6]), or is set twice for the same output
+     */
+    public Builder budgetWeight(String output, double weight) {
+      Names.requireIdentifier("budgetWeight output", output);
+      requireWeight("budgetWeight for '" + output + "'", weight);
+      if (budgetWeights.putIfAbsent(output, weight) != null) {
+        throw new IllegalArgumentException("budgetWeight for '" + output + "' is set twice");
+      }
+      return this;
+    }
+
+    /**
+     * Gives private partition selection {@code weight} shares of the budget (default 1; see
+     * {@link #budgetWeight}). Only for queries that select groups privately.
+     */
+    public Builder selectionBudgetWeight(double weight) {
+      requireWeight("selectionBudgetWeight", weight);
+      this.selectionBudgetWeight = weight;
+      return this;
+    }
+
+    private static void requireWeight(String parameter, double weight) {
+      if (!(weight >= MIN_WEIGHT && weight <= MAX_WEIGHT)) {
+        throw new IllegalArgumentException(parameter + " must be positive and finite, in [1e-6, "
+            + "1e6], was " + weight);
+      }
     }
 
     /** A δ-approximate ρ-zCDP budget: ρ for the releases, δ for private partition selection. */
@@ -453,6 +542,16 @@ public final class Query {
       }
       if (noise == NoiseKind.GAUSSIAN && budget.loss() instanceof PureDp) {
         throw new IllegalArgumentException("noise: GAUSSIAN needs δ > 0 or a ρ-zCDP budget");
+      }
+      for (String output : budgetWeights.keySet()) {
+        if (aggregations.stream().noneMatch(a -> a.name().equals(output))) {
+          throw new IllegalArgumentException("budgetWeight: no aggregation is named '" + output
+              + "'");
+        }
+      }
+      if (!Double.isNaN(selectionBudgetWeight) && !privateSelection) {
+        throw new IllegalArgumentException("selectionBudgetWeight: the query has no private "
+            + "partition selection (no groupBy, or public groups)");
       }
       assert budget.loss() instanceof ApproxDp || budget.loss() instanceof ApproxZcdp
           || !privateSelection;

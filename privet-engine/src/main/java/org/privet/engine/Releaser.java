@@ -99,7 +99,15 @@ final class Releaser {
         Slot s = slot(idx[0]);
         values.put(a.name(), scalar(idx[0], g.sums()[s.measure()]));
       } else if (a instanceof Aggregation.Mean mean) {
-        values.put(a.name(), mean(idx, g, mean.lower(), mean.upper()));
+        double lo = mean.lower();
+        double hi = mean.upper();
+        if (mean.perGroup() != null && compiled.query().maxRowsPerGroup() == 1) {
+          // One value per unit (its mean of row-clamped values) clamped to the group bounds, so
+          // the mean lies in [clamp(lower), clamp(upper)] (post-processing).
+          lo = clamp(mean.lower(), mean.perGroup().lower(), mean.perGroup().upper());
+          hi = clamp(mean.upper(), mean.perGroup().lower(), mean.perGroup().upper());
+        }
+        values.put(a.name(), mean(idx, g, lo, hi));
       } else if (a instanceof Aggregation.Variance v) {
         values.put(a.name(), variance(idx, g, v.lower(), v.upper(), false));
       } else if (a instanceof Aggregation.StdDev d) {

@@ -15,13 +15,20 @@ import org.privet.testing.SeededRandomSource;
 /**
  * End-to-end privacy audit: the same query runs many times on neighbouring tables D and D' (D' adds
  * one privacy unit with more rows than the bounds allow), and a statistically valid lower bound on
- * ε is computed from the frequency of the event "released count &gt; |D|" (for the geometric
- * mechanism P_D'[E]/P_D[E] = (1/(1+q))/(q/(1+q)) = e^ε exactly, q = e^−ε, so the audit is tight up
- * to sampling error).
+ * ε is computed for each of its two releases (each with half the budget, ε each):
+ * <ul>
+ *   <li>a count, from the event "released count &gt; |D|" (for the geometric mechanism
+ *       P_D'[E]/P_D[E] = (1/(1+q))/(q/(1+q)) = e^ε exactly, q = e^−ε, so the audit is tight up to
+ *       sampling error);
+ *   <li>a sum with per-unit-per-group clamping to [0, 3] (every unit of D has a total ≥ 3, the
+ *       added unit 20 000), from the event "released sum ≥ exact + 3": the added unit moves the sum
+ *       by exactly the sensitivity Δ (3 on the grid), and for two-sided geometric noise
+ *       P[Z ≥ 0]/P[Z ≥ Δ] = q^−Δ = e^ε exactly, so this audit is tight too.
+ * </ul>
  *
- * <p>False-failure probability: the lower bound is valid with probability ≥ 0.999, so the test
- * fails wrongly with probability ≤ 1e-3. Power: the same audit on the same query with noise for
- * ε/0.7 (30% less noise than claimed) must produce a lower bound above the claimed ε.
+ * <p>False-failure probability: each lower bound is valid with probability ≥ 0.999, so the test
+ * fails wrongly with probability ≤ 2e-3. Power: the same audit with noise for ε/0.7 (30% less
+ * noise than claimed) must produce lower bounds above the claimed ε.
  */
 class PrivacyAuditTest {
   private static final int TRIALS = 1000;
@@ -48,40 +55,57 @@ class PrivacyAuditTest {
     db.close();
   }
 
-  /** Lower bound on ε of a count (rows ≤ 1 per unit) with budget {@code epsilon}. */
-  private static double auditedEpsilon(double epsilon, long seed) {
+  /**
+   * Lower bounds on ε of the count (rows ≤ 1 per unit) and of the group-clamped sum, each released
+   * with ε = {@code epsilon} (half of the query's budget each, by default weights).
+   */
+  private static double[] auditedEpsilon(double epsilon, long seed, int trials) {
     Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
         .randomSource(new SeededRandomSource(seed)).build();
-    long exactD = 50; // one row per unit after L∞ = 1
-    long hitsD = 0;
-    long hitsDPrime = 0;
-    for (int i = 0; i < TRIALS; i++) {
-      if (release(s, "d", epsilon) > exactD) {
-        hitsD++;
-      }
-      if (release(s, "dprime", epsilon) > exactD) {
-        hitsDPrime++;
-      }
+    long exactCount = 50; // one row per unit after L∞ = 1
+    double exactSum = 50 * 3; // every unit's total clamped to 3
+    long[] hitsD = new long[2];
+    long[] hitsDPrime = new long[2];
+    for (int i = 0; i < trials; i++) {
+      ResultRow d = release(s, "d", 2 * epsilon);
+      ResultRow dPrime = release(s, "dprime", 2 * epsilon);
+      hitsD[0] += d.get("n").value() > exactCount ? 1 : 0;
+      hitsDPrime[0] += dPrime.get("n").value() > exactCount ? 1 : 0;
+      hitsD[1] += d.get("s").value() >= exactSum + 3 ? 1 : 0;
+      hitsDPrime[1] += dPrime.get("s").value() >= exactSum + 3 ? 1 : 0;
     }
-    return PrivacyAudit.epsilonLowerBound(hitsDPrime, TRIALS, hitsD, TRIALS, 0.999);
+    return new double[] {
+        PrivacyAudit.epsilonLowerBound(hitsDPrime[0], trials, hitsD[0], trials, 0.999),
+        PrivacyAudit.epsilonLowerBound(hitsDPrime[1], trials, hitsD[1], trials, 0.999)};
   }
 
-  private static double release(Session s, String table, double epsilon) {
+  private static ResultRow release(Session s, String table, double epsilon) {
     Query q = Query.from(table).privacyUnit("uid").maxRowsPerGroup(1).count("n")
-        .epsilon(epsilon).build();
-    return s.run(q).rows().get(0).get("n").value();
+        .sum("s", "x", 0, 1000, Aggregation.GroupBounds.ofAllRows(0, 3))
+        .epsilon(epsilon).noise(NoiseKind.LAPLACE).build();
+    return s.run(q).rows().get(0);
   }
 
   @Test
   void run_neighbouringTables_empiricalEpsilonBelowClaim() {
-    double lower = auditedEpsilon(1.0, 20261125L);
-    assertTrue(lower <= 1.0, "empirical ε lower bound " + lower + " exceeds the claimed 1.0");
-    assertTrue(lower > 0.5, "the audit should be nearly tight, got " + lower);
+    double[] lower = auditedEpsilon(1.0, 20261125L, TRIALS);
+    for (double l : lower) {
+      assertTrue(l <= 1.0, "empirical ε lower bound " + l + " exceeds the claimed 1.0");
+      assertTrue(l > 0.5, "the audit should be nearly tight, got " + l);
+    }
   }
 
+  /**
+   * Twice the trials: the sum's events have probabilities ≈ 0.5 and ≈ e^−ε/2 (its noise is on a
+   * fine grid, so P[Z ≥ 0] ≈ 1/2 rather than the count's 1/(1+e^−ε)), so at 1000 trials its
+   * expected lower bound for ε/0.7 would be only ≈ 1.09; at 2000 it is ≈ 1.18 with standard
+   * deviation ≈ 0.065, so a correct audit misses the violation with probability ≈ 0.3%.
+   */
   @Test
   void audit_noiseThirtyPercentTooSmall_isDetected() {
-    double lower = auditedEpsilon(1.0 / 0.7, 20261126L);
-    assertTrue(lower > 1.0, "the audit must catch noise for ε/0.7 claimed as ε = 1, got " + lower);
+    double[] lower = auditedEpsilon(1.0 / 0.7, 20261126L, 2 * TRIALS);
+    for (double l : lower) {
+      assertTrue(l > 1.0, "the audit must catch noise for ε/0.7 claimed as ε = 1, got " + l);
+    }
   }
 }

@@ -59,6 +59,8 @@ final class SelectCompiler {
   private static final Pattern LEXICAL_POSITION = Pattern.compile("line (\\d{1,9}), column (\\d{1,9})");
   private static final String BOUNDS_PER_GROUP = "contribution_bounds_per_group";
   private static final String BOUNDS_PER_ROW = "contribution_bounds_per_row";
+  /** Row range of a per-group-bounded aggregate without public bounds, relative to its bounds. */
+  private static final double PER_GROUP_ROW_FACTOR = 1024;
 
   private final PreparedQuery pq;
   private final SourceText src;
@@ -675,9 +677,10 @@ final class SelectCompiler {
           + " COUNT bounds must be (0, 1)");
     }
     for (AggregateCall c : calls) {
-      if (c != null && c.boundsKind() == BoundsKind.PER_GROUP && linf != 1) {
-        throw src.error(c.offset(), BOUNDS_PER_GROUP + " needs max_rows_per_group = 1 (each unit then"
-            + " adds one clamped row per group, so the per-group bound holds); use " + BOUNDS_PER_ROW
+      if (c != null && c.boundsKind() == BoundsKind.PER_GROUP && c.function() == DpFunctions.AVG
+          && linf != 1) {
+        throw src.error(c.offset(), "AVG with " + BOUNDS_PER_GROUP + " needs max_rows_per_group = 1"
+            + " (each unit then adds its own mean, clamped, once per group); use " + BOUNDS_PER_ROW
             + " with more rows per group");
       }
     }
@@ -766,7 +769,34 @@ final class SelectCompiler {
     return candidate;
   }
 
-  private static Aggregation toEngine(AggregateCall c, String name) {
+  /**
+   * Row clamp for an aggregate with only {@code contribution_bounds_per_group}: the column's
+   * registered public bounds, else ±{@value #PER_GROUP_ROW_FACTOR}·max(|lower|, |upper|). The
+   * fixed-point sum needs a row range; it does not enter the sensitivity (the group bound does),
+   * only the grid's precision, so it is wide: rows beyond it are clamped before the unit's total is
+   * formed (which changes a total only if other rows of the same unit cancel them).
+   */
+  private double[] perGroupRowRange(AggregateCall c) {
+    DatasetDescriptor.ColumnBounds pb = dataset.publicBounds().get(c.column());
+    if (pb != null) {
+      return new double[] {pb.lower(), pb.upper()};
+    }
+    double m = Math.min(0x1p60, PER_GROUP_ROW_FACTOR
+        * Math.max(1, Math.max(Math.abs(c.lower()), Math.abs(c.upper()))));
+    return new double[] {-m, m};
+  }
+
+  private Aggregation toEngine(AggregateCall c, String name) {
+    if (c.boundsKind() == BoundsKind.PER_GROUP) {
+      // BigQuery: the bounds apply to each unit's aggregate in the group. SUM: the unit's total
+      // over all its rows, clamped; AVG (with L∞ = 1): the unit's mean, clamped.
+      double[] rows = perGroupRowRange(c);
+      return c.function() == DpFunctions.SUM
+          ? new Aggregation.Sum(name, c.column(), rows[0], rows[1],
+              Aggregation.GroupBounds.ofAllRows(c.lower(), c.upper()))
+          : new Aggregation.Mean(name, c.column(), rows[0], rows[1],
+              Aggregation.GroupBounds.of(c.lower(), c.upper()));
+    }
     return switch (c.function()) {
       case COUNT -> c.distinct() ? new Aggregation.CountDistinctUnits(name) : new Aggregation.Count(name);
       case SUM -> new Aggregation.Sum(name, c.column(), c.lower(), c.upper());

@@ -271,9 +271,11 @@ class DpSqlCorpusTest {
     } else if (a instanceof Aggregation.CountDistinctUnits c) {
       return "CountDistinctUnits(" + c.name() + ")";
     } else if (a instanceof Aggregation.Sum s) {
-      return "Sum(" + s.name() + ", " + s.column() + ", " + num(s.lower()) + ", " + num(s.upper()) + ")";
+      return "Sum(" + s.name() + ", " + s.column() + ", " + num(s.lower()) + ", " + num(s.upper())
+          + perGroup(s.perGroup()) + ")";
     } else if (a instanceof Aggregation.Mean m) {
-      return "Mean(" + m.name() + ", " + m.column() + ", " + num(m.lower()) + ", " + num(m.upper()) + ")";
+      return "Mean(" + m.name() + ", " + m.column() + ", " + num(m.lower()) + ", " + num(m.upper())
+          + perGroup(m.perGroup()) + ")";
     } else if (a instanceof Aggregation.Variance v) {
       return "Variance(" + v.name() + ", " + v.column() + ", " + num(v.lower()) + ", " + num(v.upper()) + ")";
     } else if (a instanceof Aggregation.StdDev s) {
@@ -283,6 +285,11 @@ class DpSqlCorpusTest {
           + ", " + q.ranks().stream().map(DpSqlCorpusTest::num).collect(Collectors.joining(", ")) + ")";
     }
     return a.toString();
+  }
+
+  private static String perGroup(Aggregation.GroupBounds g) {
+    return g == null ? "" : ", perGroup " + num(g.lower()) + ".." + num(g.upper())
+        + (g.allRows() ? " allRows" : "");
   }
 
   static String describe(Filter f) {

@@ -82,10 +82,11 @@ final class ExactOracle {
     String column;
     double lo;
     double hi;
+    Aggregation.GroupBounds perGroup = null; // one row per unit: the unit's total is its value
     if (a instanceof Aggregation.Sum s) {
-      column = s.column(); lo = s.lower(); hi = s.upper();
+      column = s.column(); lo = s.lower(); hi = s.upper(); perGroup = s.perGroup();
     } else if (a instanceof Aggregation.Mean m) {
-      column = m.column(); lo = m.lower(); hi = m.upper();
+      column = m.column(); lo = m.lower(); hi = m.upper(); perGroup = m.perGroup();
     } else if (a instanceof Aggregation.Variance v) {
       column = v.column(); lo = v.lower(); hi = v.upper();
     } else if (a instanceof Aggregation.StdDev s) {
@@ -96,8 +97,11 @@ final class ExactOracle {
       throw new IllegalArgumentException("no values for " + a);
     }
     int i = data.index.get(column);
+    double glo = perGroup == null ? Double.NEGATIVE_INFINITY : perGroup.lower();
+    double ghi = perGroup == null ? Double.POSITIVE_INFINITY : perGroup.upper();
     return rows.stream().map(r -> r[i]).filter(x -> x != null)
-        .mapToDouble(x -> Math.min(hi, Math.max(lo, ((Number) x).doubleValue()))).toArray();
+        .mapToDouble(x -> Math.min(hi, Math.max(lo, ((Number) x).doubleValue())))
+        .map(x -> Math.min(ghi, Math.max(glo, x))).toArray();
   }
 
   /** SQL three-valued logic: TRUE, FALSE or null (unknown). */

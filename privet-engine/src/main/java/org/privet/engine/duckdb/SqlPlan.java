@@ -131,6 +131,24 @@ final class SqlPlan {
         + " END";
   }
 
+  /** {@code expr} clamped to the pair clamp's integer bounds (expr must not be NULL here). */
+  private static String pairClamped(String expr, Measure.PairClamp pc) {
+    return "LEAST(GREATEST(" + expr + ", " + pc.lower() + "), " + pc.upper() + ")";
+  }
+
+  /**
+   * The per-row value: with row-level units each row is its own pair, so a pair clamp applies to
+   * the row's value (inside the NULL/NaN guard).
+   */
+  private String rowValue(Measure.FixedPointSum f) {
+    if (unitLevel() || f.pairClamp() == null) {
+      return fixedPoint(f);
+    }
+    String scaled = "CAST(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+        + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + " AS BIGINT)";
+    return ignoredGuard(f.column()) + pairClamped(scaled, f.pairClamp()) + " END";
+  }
+
   static String cell(Measure.Bins b) {
     double perUnit = b.bins() / (b.upper() - b.lower());
     return ignoredGuard(b.column()) + "LEAST(CAST(FLOOR((" + clamp(b.column(), b.lower(), b.upper())
@@ -221,7 +239,7 @@ final class SqlPlan {
     List<Measure> ms = spec.measures();
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
-        values.add("(" + fixedPoint(f) + ") AS __v" + i);
+        values.add("(" + rowValue(f) + ") AS __v" + i);
       }
     }
     boolean minHash = usesMinHashJoin();
@@ -246,20 +264,29 @@ final class SqlPlan {
           .append(") AS __n");
       for (int i = 0; i < ms.size(); i++) {
         if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          String bounded;
+          String whole; // the pair's unscaled sum (for an all-rows pair clamp)
           if (doubleSum(f)) {
             // Exact only while c·M ≤ 2^53: otherwise fail (no value in the message) and let the
             // backend rerun with 128-bit sums. Then the integer, and the rescaling in 128 bits.
-            s.append(", CASE WHEN __c").append(i).append(" > ").append(exactDoubleCount(f))
-                .append(" THEN error(").append(SqlText.string(DOUBLE_SUM_GUARD))
-                .append(") WHEN __c").append(i).append(" <= ").append(l)
-                .append(" THEN CAST(__s").append(i).append(" AS BIGINT) ELSE CAST((CAST(__s")
-                .append(i).append(" AS HUGEINT) * ").append(l).append(") // __c").append(i)
-                .append(" AS BIGINT) END AS __s").append(i);
+            String guard = "CASE WHEN __c" + i + " > " + exactDoubleCount(f) + " THEN error("
+                + SqlText.string(DOUBLE_SUM_GUARD) + ") ";
+            bounded = guard + "WHEN __c" + i + " <= " + l + " THEN CAST(__s" + i
+                + " AS BIGINT) ELSE CAST((CAST(__s" + i + " AS HUGEINT) * " + l + ") // __c" + i
+                + " AS BIGINT) END";
+            whole = guard + "ELSE CAST(__s" + i + " AS BIGINT) END";
           } else {
-            s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __s")
-                .append(i).append(" ELSE (__s").append(i).append(" * ").append(l)
-                .append(") // __c").append(i).append(" END AS __s").append(i);
+            bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE (__s" + i
+                + " * " + l + ") // __c" + i + " END";
+            whole = "__s" + i;
           }
+          Measure.PairClamp pc = f.pairClamp();
+          if (pc != null) {
+            // Pair clamp (Measure.FixedPointSum step 3); pairs without values stay NULL (0).
+            bounded = "CASE WHEN __c" + i + " = 0 THEN NULL ELSE "
+                + pairClamped("(" + (pc.allRows() ? whole : bounded) + ")", pc) + " END";
+          }
+          s.append(", ").append(bounded).append(" AS __s").append(i);
           s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
           if (f.squares()) {
             s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __q")

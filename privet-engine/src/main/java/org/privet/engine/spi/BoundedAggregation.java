@@ -19,7 +19,10 @@ import org.privet.engine.Source;
  *       the unit's pairs have a salted hash of (unit, group key) ≤ its own (the l0 smallest; pairs
  *       tied at the boundary are all dropped); the choice therefore depends only on that unit's
  *       own rows and the salt. Within a pair, row counts are capped at
- *       {@code lInf} and value measures bounded as documented on {@link Measure}.
+ *       {@code lInf} and value measures bounded as documented on {@link Measure}: fixed-point
+ *       sums are scaled to L∞ values and then, if the measure has a {@link Measure.PairClamp},
+ *       the unit's sum in the group is clamped to the pair bounds (per unit per group clamping;
+ *       every backend must implement it exactly, or refuse the spec).
  *   <li>Aggregate the kept pairs per group exactly.
  * </ol>
  *

@@ -1,6 +1,7 @@
 package org.privet.engine.spi;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** A value aggregate the backend computes per group, besides the always-present unit and row counts. */
 public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
@@ -11,9 +12,24 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
   /**
    * A fixed-point sum. Per row: x = CAST(column AS DOUBLE); NULL or NaN → ignored; otherwise
    * v = rnd(clamp(x, lower, upper) · 2^scaleExponent) − center, an exact 64-bit integer, where rnd
-   * is any monotone rounding to an integer (|v| ≤ 2^31 guaranteed by the engine). Per (unit, group) pair: s = Σv, c = number of non-ignored
-   * rows, q = Σv² (if {@code squares}), then when c &gt; L∞ scaled to L∞ rows: s ← ⌊s·L∞/c⌋,
-   * q ← ⌊q·L∞/c⌋, c ← L∞. Per group: the sums over the kept pairs, exactly (128-bit or wider).
+   * is any monotone rounding to an integer (|v| ≤ 2^31 guaranteed by the engine).
+   *
+   * <p>Per (unit, group) pair, over the pair's non-ignored rows (exact integer arithmetic
+   * throughout, at least 128 bits before the clamp):
+   * <ol>
+   *   <li>s = Σv, c = number of non-ignored rows, q = Σv² (if {@code squares});
+   *   <li>row bound: if c &gt; L∞ then s ← ⌊s·L∞/c⌋, q ← ⌊q·L∞/c⌋, c ← L∞ — <em>except</em> that
+   *       for a {@link PairClamp#allRows() allRows} pair clamp s keeps the sum over all the
+   *       pair's rows (c and q are still bounded as stated);
+   *   <li>pair bound: if {@code pairClamp} is present and c &gt; 0 then
+   *       s ← min(max(s, pairClamp.lower), pairClamp.upper) (a pair with c = 0 keeps s = 0).
+   * </ol>
+   * Row-level queries (no unit column) treat each row as its own pair (c ≤ 1), so steps 2 and 3
+   * reduce to clamping v to [pairClamp.lower, pairClamp.upper].
+   *
+   * <p>Per group: the sums of s, c and q over the kept pairs, exactly. A backend that cannot do
+   * one of these steps exactly must refuse the spec (the engine's sensitivities rely on them:
+   * {@code docs/proofs/engine-bounding.md}).
    * Every step must be exact in whatever types the backend uses (DuckDB sums a pair's values in
    * DOUBLE only while c·max|v| ≤ 2^53, else in 128 bits: {@code docs/proofs/engine-fixed-point.md}).
    *
@@ -23,11 +39,44 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * @param scaleExponent k: the grid is 2^-k
    * @param center subtracted from every scaled value
    * @param squares also compute the sum of squares of the centered values
+   * @param pairClamp bounds on each unit's (bounded) sum in a group, in grid units, or null for
+   *     none; only with {@code center == 0} and without squares
    */
   record FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
-      boolean squares) implements Measure {
+      boolean squares, PairClamp pairClamp) implements Measure {
     public FixedPointSum {
       Objects.requireNonNull(column, "column");
+      if (pairClamp != null && (center != 0 || squares)) {
+        throw new IllegalArgumentException("pairClamp needs center 0 and no squares");
+      }
+    }
+
+    /** A fixed-point sum without a pair clamp. */
+    public FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
+        boolean squares) {
+      this(column, lower, upper, scaleExponent, center, squares, null);
+    }
+
+    /** The pair clamp, if any. */
+    public Optional<PairClamp> pairClampIfAny() {
+      return Optional.ofNullable(pairClamp);
+    }
+  }
+
+  /**
+   * Bounds on one privacy unit's sum within one group, in grid units (integers on the measure's
+   * 2^-k grid), as documented on {@link FixedPointSum}.
+   *
+   * @param lower the smallest pair sum kept (pairs with values below are raised to it)
+   * @param upper the largest pair sum kept
+   * @param allRows true: clamp the sum over all of the pair's rows (no scaling to L∞ rows first);
+   *     false: clamp the sum after it was scaled to L∞ rows
+   */
+  record PairClamp(long lower, long upper, boolean allRows) {
+    public PairClamp {
+      if (lower > upper) {
+        throw new IllegalArgumentException("pairClamp lower must not exceed upper");
+      }
     }
   }
 
