@@ -363,6 +363,11 @@ public final class Query {
     }
 
     /** Quantiles by the quantile tree (value intervals; one budget share for all ranks). */
+    /** Quantiles of {@code column} at {@code ranks}, named {@code quantiles_<column>[rank]}. */
+    public Builder quantiles(String column, double lower, double upper, double... ranks) {
+      return quantiles("quantiles_" + column, column, lower, upper, ranks);
+    }
+
     public Builder quantiles(String name, String column, double lower, double upper,
         double... ranks) {
       return quantiles(name, column, lower, upper, Aggregation.Quantiles.Method.TREE, ranks);
