@@ -272,12 +272,12 @@ final class SqlPlan {
             String guard = "CASE WHEN __c" + i + " > " + exactDoubleCount(f) + " THEN error("
                 + SqlText.string(DOUBLE_SUM_GUARD) + ") ";
             bounded = guard + "WHEN __c" + i + " <= " + l + " THEN CAST(__s" + i
-                + " AS BIGINT) ELSE CAST((CAST(__s" + i + " AS HUGEINT) * " + l + ") // __c" + i
+                + " AS BIGINT) ELSE CAST(" + floorDiv("CAST(__s" + i + " AS HUGEINT) * " + l, "__c" + i)
                 + " AS BIGINT) END";
             whole = guard + "ELSE CAST(__s" + i + " AS BIGINT) END";
           } else {
-            bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE (__s" + i
-                + " * " + l + ") // __c" + i + " END";
+            bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE "
+                + floorDiv("__s" + i + " * " + l, "__c" + i) + " END";
             whole = "__s" + i;
           }
           Measure.PairClamp pc = f.pairClamp();
@@ -332,6 +332,14 @@ final class SqlPlan {
           .collect(Collectors.joining(", ")));
     }
     return s.toString();
+  }
+
+  /**
+   * ⌊n/d⌋ for integers and d &gt; 0, exactly: DuckDB's {@code //} truncates toward zero, which
+   * differs from the floor of the {@link Measure} contract for negative n.
+   */
+  static String floorDiv(String n, String d) {
+    return "((" + n + ") - (((" + n + ") % " + d + ") + " + d + ") % " + d + ") // " + d;
   }
 
   /**

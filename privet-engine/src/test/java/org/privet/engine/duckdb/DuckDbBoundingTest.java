@@ -192,4 +192,18 @@ class DuckDbBoundingTest {
     assertEquals(0, out.get(0).units());
     assertEquals(0, out.get(0).sums()[0]);
   }
+
+  @Test
+  void aggregate_negativePairSumOverLinf_scaledByFloorAsTheContractSays() {
+    // One unit, one group, values −1, −1, 0 (scale 2^0): s = −2, c = 3 > L∞ = 2, so the contract
+    // gives ⌊−2·2/3⌋ = ⌊−4/3⌋ = −2 (DuckDB's // alone would truncate to −1).
+    db.registerTable("neg", COLS, TYPES, List.of(Arrays.asList(1L, "g0", -1.0),
+        Arrays.asList(1L, "g0", -1.0), Arrays.asList(1L, "g0", 0.0)));
+    BoundedAggregation spec = new BoundedAggregation(Source.table("neg"), Optional.empty(),
+        Optional.of("uid"), List.of("g"), Optional.empty(), 1, 2, 7L,
+        List.of(new Measure.FixedPointSum("x", -1, 1, 0, 0, false)));
+    GroupAggregate g = run(spec).get(List.of("g0"));
+    assertEquals(-2, g.sums()[0]);
+    assertEquals(2, g.counts()[0]);
+  }
 }
