@@ -1,7 +1,5 @@
 package org.privet.engine.duckdb;
 
-import java.math.BigDecimal;
-import java.time.LocalDate;
 import java.util.stream.Collectors;
 import org.privet.engine.Filter;
 import org.privet.engine.Source;
@@ -59,20 +57,9 @@ final class SqlText {
     return "Parquet file '" + ((Source.ParquetFile) source).path().getFileName() + "'";
   }
 
-  /** A literal cast to the column's native type. */
+  /** A literal cast to the column's native type ({@link FilterSql.Dialect#literal}). */
   static String literal(Object v, TableSchema.Column column) {
-    if (v == null) {
-      return "CAST(NULL AS " + column.nativeType() + ")";
-    }
-    String text;
-    if (v instanceof BigDecimal b) {
-      text = b.toPlainString();
-    } else if (v instanceof LocalDate d) {
-      text = d.toString();
-    } else {
-      text = v.toString();
-    }
-    return "CAST(" + string(text) + " AS " + column.nativeType() + ")";
+    return DIALECT.literal(v, column);
   }
 
   static String filter(Filter f, TableSchema schema) {
@@ -86,8 +73,8 @@ final class SqlText {
     }
 
     @Override
-    public String literal(Object value, TableSchema.Column column) {
-      return SqlText.literal(value, column);
+    public String string(String text) {
+      return SqlText.string(text);
     }
   };
 

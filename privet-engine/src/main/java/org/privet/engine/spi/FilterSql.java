@@ -1,5 +1,7 @@
 package org.privet.engine.spi;
 
+import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.stream.Collectors;
 import org.privet.engine.Filter;
 
@@ -14,8 +16,27 @@ public final class FilterSql {
     /** A quoted identifier. */
     String quote(String identifier);
 
-    /** A literal of {@code column}'s type (never NULL here: filters have no NULL literal). */
-    String literal(Object value, TableSchema.Column column);
+    /** A string literal (quoted and escaped for the dialect). */
+    String string(String text);
+
+    /**
+     * A literal cast to {@code column}'s native type: its text (plain decimal, ISO date) as a
+     * string literal, then CAST, so that no value is ever parsed as SQL.
+     */
+    default String literal(Object value, TableSchema.Column column) {
+      if (value == null) {
+        return "CAST(NULL AS " + column.nativeType() + ")";
+      }
+      String text;
+      if (value instanceof BigDecimal b) {
+        text = b.toPlainString();
+      } else if (value instanceof LocalDate d) {
+        text = d.toString();
+      } else {
+        text = value.toString();
+      }
+      return "CAST(" + string(text) + " AS " + column.nativeType() + ")";
+    }
   }
 
   private FilterSql() {}

@@ -1,8 +1,6 @@
 package org.privet.engine.spark;
 
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
 import java.util.HexFormat;
 import org.privet.engine.Filter;
 import org.privet.engine.spi.FilterSql;
@@ -48,20 +46,9 @@ final class SparkSqlText {
     return "CAST('" + v + "' AS BIGINT)";
   }
 
-  /** A literal cast to the column's native (Spark SQL) type. */
+  /** A literal cast to the column's native type ({@link FilterSql.Dialect#literal}). */
   static String literal(Object v, TableSchema.Column column) {
-    if (v == null) {
-      return "CAST(NULL AS " + column.nativeType() + ")";
-    }
-    String text;
-    if (v instanceof BigDecimal b) {
-      text = b.toPlainString();
-    } else if (v instanceof LocalDate d) {
-      text = d.toString();
-    } else {
-      text = v.toString();
-    }
-    return "CAST(" + string(text) + " AS " + column.nativeType() + ")";
+    return DIALECT.literal(v, column);
   }
 
   static String filter(Filter f, TableSchema schema) {
@@ -75,8 +62,8 @@ final class SparkSqlText {
     }
 
     @Override
-    public String literal(Object value, TableSchema.Column column) {
-      return SparkSqlText.literal(value, column);
+    public String string(String text) {
+      return SparkSqlText.string(text);
     }
   };
 
