@@ -70,7 +70,7 @@ final class SparkPlan {
   private static final Set<String> SPEC_PARTS = Set.of("source", "filter", "unitColumn", "groupBy",
       "publicGroups", "l0", "lInf", "salt", "measures");
   private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
-      "center", "squares");
+      "center", "squares", "pairClamp");
   private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins");
 
   /**
@@ -157,6 +157,24 @@ final class SparkPlan {
         + (f.center() == 0 ? "" : " - " + bigint(f.center())) + " END";
   }
 
+  /** LEAST(GREATEST(expr, lower), upper) on BIGINT, for a {@link Measure.PairClamp}. */
+  private static String pairClamped(String expr, Measure.PairClamp pc) {
+    return "LEAST(GREATEST(" + expr + ", " + bigint(pc.lower()) + "), " + bigint(pc.upper()) + ")";
+  }
+
+  /**
+   * The per-row value: with row-level units each row is its own pair, so a pair clamp applies to
+   * the row's value (inside the NULL/NaN guard; a pair clamp implies center 0).
+   */
+  private String rowValue(Measure.FixedPointSum f) {
+    if (spec.unitColumn().isPresent() || f.pairClamp() == null) {
+      return fixedPoint(f);
+    }
+    String scaled = "CAST(rint(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+        + dbl(Math.scalb(1.0, f.scaleExponent())) + ") AS BIGINT)";
+    return ignoredGuard(f.column()) + pairClamped(scaled, f.pairClamp()) + " END";
+  }
+
   static String cell(Measure.Bins b) {
     double perUnit = b.bins() / (b.upper() - b.lower());
     return ignoredGuard(b.column()) + "LEAST(CAST(FLOOR((" + clamp(b.column(), b.lower(), b.upper())
@@ -241,7 +259,7 @@ final class SparkPlan {
     List<String> values = new ArrayList<>();
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
-        values.add("(" + fixedPoint(f) + ") AS __v" + i);
+        values.add("(" + rowValue(f) + ") AS __v" + i);
       } else {
         values.add("(" + cell((Measure.Bins) ms.get(i)) + ") AS __b" + i);
       }
@@ -272,9 +290,16 @@ final class SparkPlan {
           .append(") AS __n");
       for (int i = 0; i < ms.size(); i++) {
         if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __s")
-              .append(i).append(" ELSE ").append(scaledToLinf("__s" + i, "__c" + i, l))
-              .append(" END AS __s").append(i);
+          String bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE "
+              + scaledToLinf("__s" + i, "__c" + i, l) + " END";
+          Measure.PairClamp pc = f.pairClamp();
+          if (pc != null) {
+            // Pair clamp (Measure.FixedPointSum step 3) of the L∞-scaled or the whole pair sum; a
+            // pair without values adds 0 (DuckDB keeps it NULL: the same sums).
+            bounded = "CASE WHEN __c" + i + " = 0 THEN CAST(0 AS BIGINT) ELSE "
+                + pairClamped(pc.allRows() ? "__s" + i : "(" + bounded + ")", pc) + " END";
+          }
+          s.append(", ").append(bounded).append(" AS __s").append(i);
           s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
           if (f.squares()) {
             s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __q")

@@ -108,15 +108,16 @@ class CrossBackendTest {
       new Measure.FixedPointSum("x", -1e9, 1e9, 1, 0, false),
       new Measure.Bins("x", -10, 40, 7));
 
-  /**
-   * Measures on non-negative values only: where ⌊s·L∞/c⌋ and truncation agree. (DuckDB's
-   * {@code //} truncates toward zero, Spark here floors as the contract says; both keep the
-   * sensitivity bound, but they differ on negative pair sums when L∞ binds.)
-   */
+  /** Measures on non-negative values only. */
   private static final List<Measure> NON_NEGATIVE = List.of(
       new Measure.FixedPointSum("x", 0, 10, 0, 0, false),
       new Measure.FixedPointSum("x", 0, 50, 3, 0, true),
       new Measure.Bins("x", -10, 40, 7));
+
+  /** Pair-clamped sums (Measure.PairClamp): after scaling to L∞ rows, and over all rows. */
+  private static final List<Measure> PAIR_CLAMPED = List.of(
+      new Measure.FixedPointSum("x", -20, 50, 2, 0, false, new Measure.PairClamp(-30, 90, false)),
+      new Measure.FixedPointSum("x", -20, 50, 0, 0, false, new Measure.PairClamp(-5, 60, true)));
 
   private static BoundedAggregation spec(String table, Optional<String> unit, List<String> groupBy,
       int l0, int lInf, long salt, Optional<Filter> filter,
@@ -170,6 +171,23 @@ class CrossBackendTest {
     // L∞ = 3 binds: pair sums are rescaled ⌊s·L∞/c⌋ (negative ones too), deterministically.
     assertSame(spec("crafted", Optional.of("uid"), List.of("g", "h"), 40, 3, 11, Optional.empty(),
         Optional.empty(), NON_NEGATIVE), false);
+  }
+
+  @Test
+  void aggregate_linfBindingWithNegativeSums_sameExactSumsAsDuckDb() {
+    // Both backends floor ⌊s·L∞/c⌋ (DuckDB's // alone truncates; SqlPlan.floorDiv corrects it).
+    assertSame(spec("crafted", Optional.of("uid"), List.of("g", "h"), 40, 3, 11, Optional.empty(),
+        Optional.empty()), false);
+  }
+
+  @Test
+  void aggregate_pairClampedSums_sameExactSumsAsDuckDb() {
+    assertSame(spec("crafted", Optional.of("uid"), List.of("g"), 12, 2, 5, Optional.empty(),
+        Optional.empty(), PAIR_CLAMPED), false);
+    assertSame(spec("crafted", Optional.of("uid"), List.of("g", "h"), 40, 1, 9, Optional.empty(),
+        Optional.empty(), PAIR_CLAMPED), false);
+    assertSame(spec("crafted", Optional.empty(), List.of("g"), 1, 1, 3, Optional.empty(),
+        Optional.empty(), PAIR_CLAMPED), false);
   }
 
   @Test
