@@ -5,8 +5,9 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 
 /** One in-process run of {@code privet ...}: exit code, stdout and stderr. */
-record CliRun(int code, String out, String err) {
-  static CliRun of(String... args) {
+public record CliRun(int code, String out, String err) {
+  /** Runs {@code privet args...} in process. */
+  public static CliRun of(String... args) {
     CommandLine cl = PrivetCommand.commandLine();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

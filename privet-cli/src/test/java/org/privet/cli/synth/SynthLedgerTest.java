@@ -4,18 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.privet.accounting.PureDp;
+import org.privet.cli.CliRun;
 import org.privet.cli.ExitCodes;
-import org.privet.cli.PrivetCommand;
 import org.privet.ledger.Ledger;
-import picocli.CommandLine;
 
 /** {@code privet synth --dataset NAME}: one durable ledger charge per synthesis, before release. */
 class SynthLedgerTest {
@@ -23,18 +20,6 @@ class SynthLedgerTest {
   private Path ws;
   private Path data;
   private Path domain;
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    CommandLine cl = PrivetCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
-    return new Run(code, out.toString(), err.toString());
-  }
 
   @BeforeEach
   void setUp() throws Exception {
@@ -47,20 +32,20 @@ class SynthLedgerTest {
     }
     data = dir.resolve("tiny.csv");
     Files.writeString(data, sb);
-    Run r = run("dataset", "register", "--workspace", ws.toString(), "--name", "tiny",
+    CliRun r = CliRun.of("dataset", "register", "--workspace", ws.toString(), "--name", "tiny",
         "--source", data.toString(), "--row-privacy", "--epsilon", "1.5");
     assertEquals(ExitCodes.OK, r.code(), r.err());
   }
 
-  private Run synth(String epsilon, Path out) {
-    return run("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--domain", domain.toString(),
+  private CliRun synth(String epsilon, Path out) {
+    return CliRun.of("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--domain", domain.toString(),
         "--epsilon", epsilon, "--method", "mwem", "--workload", "all-2way", "--out", out.toString());
   }
 
   @Test
   void synth_registeredDataset_chargesLedgerOnceBeforeWriting() throws Exception {
     Path out = dir.resolve("syn.csv");
-    Run r = synth("1", out);
+    CliRun r = synth("1", out);
     assertEquals(ExitCodes.OK, r.code(), r.err());
     assertTrue(r.err().contains("ledger charge #"), r.err());
     // The synthetic row count is itself a noisy (random, unseeded) estimate: check the header only.
@@ -75,7 +60,7 @@ class SynthLedgerTest {
   void synth_budgetExhausted_refusedWithoutChargeOrOutput() throws Exception {
     assertEquals(ExitCodes.OK, synth("1", dir.resolve("first.csv")).code());
     Path out = dir.resolve("second.csv");
-    Run r = synth("1", out);
+    CliRun r = synth("1", out);
     assertEquals(ExitCodes.BUDGET_EXCEEDED, r.code(), r.err());
     assertFalse(Files.exists(out), "nothing released after a refused charge");
     try (Ledger ledger = Ledger.open(ws)) {
@@ -86,10 +71,10 @@ class SynthLedgerTest {
   @Test
   void synth_unknownDatasetOrBothSources_refusedWithoutCharge() throws Exception {
     Path out = dir.resolve("syn.csv");
-    Run unknown = run("synth", "--workspace", ws.toString(), "--dataset", "nope", "--domain",
+    CliRun unknown = CliRun.of("synth", "--workspace", ws.toString(), "--dataset", "nope", "--domain",
         domain.toString(), "--epsilon", "1", "--method", "mwem", "--out", out.toString());
     assertEquals(ExitCodes.NOT_FOUND, unknown.code(), unknown.err());
-    Run both = run("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--data", data.toString(),
+    CliRun both = CliRun.of("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--data", data.toString(),
         "--domain", domain.toString(), "--epsilon", "1", "--out", out.toString());
     assertEquals(ExitCodes.USAGE, both.code(), both.err());
     assertTrue(both.err().contains("--dataset"), both.err());
