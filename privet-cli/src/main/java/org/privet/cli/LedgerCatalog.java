@@ -22,7 +22,7 @@ import org.privet.sql.DatasetDescriptor;
  * its registered privacy unit (queries cannot change it) and its public metadata. The schema
  * (column names and types, which are public) comes from the backend.
  */
-final class LedgerCatalog implements DatasetCatalog {
+public final class LedgerCatalog implements DatasetCatalog {
   private final Ledger ledger;
   private final Backend backend;
 
@@ -40,7 +40,7 @@ final class LedgerCatalog implements DatasetCatalog {
   }
 
   /** The engine source of a registered dataset. */
-  static Source source(DatasetSpec spec) {
+  public static Source source(DatasetSpec spec) {
     Path path = Path.of(spec.source());
     if (spec.format() == SourceFormat.PARQUET) {
       return Source.parquet(path);
