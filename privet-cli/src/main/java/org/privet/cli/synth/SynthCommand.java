@@ -66,10 +66,10 @@ public final class SynthCommand implements Callable<Integer> {
   @Option(names = "--epsilon", description = "privacy parameter epsilon (> 0)")
   Double epsilon;
 
-  @Option(names = "--delta", description = "privacy parameter delta (AIM default 1e-9; MWEM is pure DP)")
+  @Option(names = "--delta", description = "privacy parameter delta (AIM and MST default 1e-9; MWEM is pure DP)")
   Double delta;
 
-  @Option(names = "--method", defaultValue = "aim", description = "aim | mwem (default: ${DEFAULT-VALUE})")
+  @Option(names = "--method", defaultValue = "aim", description = "aim | mst | mwem (default: ${DEFAULT-VALUE})")
   String method;
 
   @Option(names = "--workload", defaultValue = "all-3way",
@@ -90,7 +90,8 @@ public final class SynthCommand implements Callable<Integer> {
     Synthesizer.Method m = switch (method.toLowerCase(Locale.ROOT)) {
       case "aim" -> Synthesizer.Method.AIM;
       case "mwem" -> Synthesizer.Method.MWEM;
-      default -> throw new IllegalArgumentException("--method must be aim or mwem, was " + method);
+      case "mst" -> Synthesizer.Method.MST;
+      default -> throw new IllegalArgumentException("--method must be aim, mst or mwem, was " + method);
     };
     PrintWriter err = spec.commandLine().getErr();
     Domain dom = Domain.load(domain);
@@ -101,7 +102,7 @@ public final class SynthCommand implements Callable<Integer> {
         });
     if (delta != null) {
       builder.delta(delta);
-    } else if (m == Synthesizer.Method.AIM) {
+    } else if (m != Synthesizer.Method.MWEM) {
       builder.delta(1e-9);
     }
     Synthesizer synthesizer = builder.build();
