@@ -46,7 +46,7 @@ class ZcdpConversionTest {
     double delta = Math.pow(10, log10Delta);
     // The Gaussian mechanism with sensitivity 1 is 1/(2σ²)-zCDP; its exact δ(ε) is Balle–Wang's.
     double eps = ZcdpConversion.tightEpsilon(1 / (2 * sigma * sigma), delta);
-    assertTrue(GaussianProfile.delta(1 / sigma, eps) <= delta * (1 + 1e-9));
+    assertTrue(new MechanismLoss.Gaussian(sigma).delta(eps) <= delta * (1 + 1e-9));
   }
 
   @Test
