@@ -55,4 +55,15 @@ class ZcdpConversionTest {
     double d = ZcdpConversion.delta(0.3, eps);
     assertTrue(d <= 1e-6 * (1 + 1e-6) && d >= 1e-6 * 0.99, "delta " + d);
   }
+
+  @Property(tries = 40)
+  void largestRho_randomTargets_isCertifiedAndTight(
+      @ForAll @DoubleRange(min = -2, max = 1) double log10Epsilon,
+      @ForAll @DoubleRange(min = -12, max = -3) double log10Delta) {
+    double epsilon = Math.pow(10, log10Epsilon);
+    double delta = Math.pow(10, log10Delta);
+    double rho = ZcdpConversion.largestRho(epsilon, delta);
+    assertTrue(rho > 0 && ZcdpConversion.epsilon(rho, delta) <= epsilon, "certified");
+    assertTrue(ZcdpConversion.epsilon(rho * (1 + 1e-9), delta) > epsilon, "largest");
+  }
 }
