@@ -11,6 +11,7 @@ import java.util.Set;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
+import org.privet.accounting.ZcdpConversion;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.ColumnLiterals;
 import org.privet.engine.spi.Measure;
@@ -488,7 +489,7 @@ final class Compiler {
           s.selectionDelta = selection != null ? a.delta() / 2 * shrink : 0;
           double conversionDelta = a.delta() - s.selectionDelta;
           double epsRest = (a.epsilon() - pure) * shrink;
-          double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
+          double rhoTotal = ZcdpConversion.largestRho(epsRest, conversionDelta);
           for (int i = 0; i < n; i++) {
             if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
               s.rho[i] = rhoTotal * weights.get(i) / zWeight * shrink;
