@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
@@ -12,6 +13,7 @@ import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.SourceFormat;
 import org.privet.ledger.UnknownDatasetException;
 import org.privet.sql.DatasetCatalog;
@@ -19,8 +21,10 @@ import org.privet.sql.DatasetDescriptor;
 
 /**
  * DP SQL's view of the ledger: a query's FROM resolves to the registered dataset, with its source,
- * its registered privacy unit (queries cannot change it) and its public metadata. The schema
- * (column names and types, which are public) comes from the backend.
+ * its registered privacy unit (queries cannot change it), its public metadata and its public
+ * schema. The schema is the one the curator fixed at registration: the source is read against it
+ * ({@link Source#typed}), so column types, and the refusals they decide, never depend on what the
+ * file holds now (docs/proofs/threat-model.md, "Public schema").
  */
 final class LedgerCatalog implements DatasetCatalog {
   private final Ledger ledger;
@@ -39,8 +43,32 @@ final class LedgerCatalog implements DatasetCatalog {
     return Optional.of(describe(spec.orElseThrow(() -> new UnknownDatasetException(name))));
   }
 
-  /** The engine source of a registered dataset. */
-  static Source source(DatasetSpec spec) {
+  /**
+   * The engine source of a registered dataset, read against its public schema.
+   *
+   * @throws IllegalArgumentException if the dataset has no public schema (registered before
+   *     schemas were kept): a refusal that depends on the ledger only
+   */
+  static Source source(DatasetSpec spec, Optional<RegisteredSchema> schema) {
+    RegisteredSchema fixed = schema.orElseThrow(() -> new IllegalArgumentException("dataset '"
+        + spec.name() + "' has no public schema (it was registered before schemas were fixed at"
+        + " registration); the curator fixes one with: privet dataset fix-schema --name "
+        + spec.name()));
+    return Source.typed(file(spec), fixed.schema());
+  }
+
+  /**
+   * The curator's act at registration when no schema is declared: the schema the backend infers
+   * from the file as it is now, fixed from then on (DECIMAL read as double, other types as
+   * string).
+   */
+  static RegisteredSchema inferred(DatasetSpec spec, Backend backend) {
+    return new RegisteredSchema(PublicSchema.of(backend.describe(file(spec))),
+        RegisteredSchema.Origin.INFERRED);
+  }
+
+  /** The file of a registered dataset, as the backend would read it without a schema. */
+  private static Source file(DatasetSpec spec) {
     Path path = Path.of(spec.source());
     if (spec.format() == SourceFormat.PARQUET) {
       return Source.parquet(path);
@@ -50,7 +78,7 @@ final class LedgerCatalog implements DatasetCatalog {
   }
 
   private DatasetDescriptor describe(DatasetSpec spec) {
-    Source source = source(spec);
+    Source source = source(spec, ledger.schema(spec.name()));
     TableSchema schema = backend.describe(source);
     DatasetDescriptor.Builder b = DatasetDescriptor.builder(spec.name(), source, schema);
     if (spec.privacyUnit().isRow()) {

@@ -16,6 +16,7 @@ import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
+import org.privet.engine.PublicSchema;
 
 /**
  * The JSON form of ledger values, used both by the store and by {@code --format json} output, so
@@ -126,6 +127,40 @@ public final class LedgerJson {
         readPrivacyLoss(n.get("budget")),
         AccountantKind.parse(n.get("accountant").asText()),
         new PublicMetadata(bounds, keys));
+  }
+
+  /**
+   * A public schema: {@code {"columns":[{"name":…,"type":…}],"origin":"declared"|"inferred"}}.
+   */
+  public static ObjectNode schema(RegisteredSchema s) {
+    ObjectNode n = MAPPER.createObjectNode();
+    ArrayNode columns = n.putArray("columns");
+    s.schema().columns().forEach(c -> columns.addObject()
+        .put("name", c.name()).put("type", PublicSchema.typeName(c.type())));
+    n.put("origin", s.origin().cliName());
+    return n;
+  }
+
+  static RegisteredSchema readSchema(JsonNode n) {
+    List<PublicSchema.Column> columns = new ArrayList<>();
+    n.get("columns").forEach(c -> columns.add(
+        new PublicSchema.Column(c.get("name").asText(), PublicSchema.type(c.get("type").asText()))));
+    return new RegisteredSchema(new PublicSchema(columns),
+        RegisteredSchema.Origin.parse(n.get("origin").asText()));
+  }
+
+  /**
+   * A dataset's registration with its public schema ({@code "schema": null} for a dataset
+   * registered before schemas were kept), as {@code dataset show} and {@code dataset list} print it.
+   */
+  public static ObjectNode dataset(DatasetSpec spec, java.util.Optional<RegisteredSchema> schema) {
+    ObjectNode n = dataset(spec);
+    if (schema.isPresent()) {
+      n.set("schema", schema(schema.get()));
+    } else {
+      n.putNull("schema");
+    }
+    return n;
   }
 
   /** One charge of the history. */

@@ -1,8 +1,12 @@
 package org.privet.engine.duckdb;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.privet.engine.Filter;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
+import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.FilterSql;
 import org.privet.engine.spi.TableSchema;
 
@@ -23,7 +27,9 @@ final class SqlText {
   }
 
   static String from(Source source) {
-    if (source instanceof Source.Table t) {
+    if (source instanceof Source.Typed t) {
+      return typed(t);
+    } else if (source instanceof Source.Table t) {
       String[] parts = t.name().split("\\.");
       StringBuilder s = new StringBuilder();
       for (int i = 0; i < parts.length; i++) {
@@ -48,8 +54,50 @@ final class SqlText {
     return "read_parquet(" + string(p.path().toAbsolutePath().toString()) + ")";
   }
 
+  /**
+   * A typed source ({@link Source.Typed}, whose Javadoc states the per-row rule) as a subquery:
+   * CSV text read without any detection, then each column converted by a TRY_CAST, so that no
+   * value can make the read fail.
+   */
+  private static String typed(Source.Typed t) {
+    List<String> cols = new ArrayList<>();
+    for (PublicSchema.Column c : t.schema().columns()) {
+      String v = quote(c.name());
+      String conv;
+      if (t.file() instanceof Source.CsvFile && c.type() == ColumnType.INTEGER) {
+        conv = "CASE WHEN regexp_full_match(trim(" + v + "), '[+-]?[0-9]+') THEN TRY_CAST(trim("
+            + v + ") AS BIGINT) END";
+      } else if (t.file() instanceof Source.CsvFile && c.type() != ColumnType.STRING) {
+        conv = "TRY_CAST(trim(" + v + ") AS " + DuckDbBackend.nativeType(c.type()) + ")";
+      } else {
+        conv = "TRY_CAST(" + v + " AS " + DuckDbBackend.nativeType(c.type()) + ")";
+      }
+      cols.add(conv + " AS " + v);
+    }
+    String base;
+    if (t.file() instanceof Source.CsvFile c) {
+      StringBuilder s = new StringBuilder("read_csv(")
+          .append(string(c.path().toAbsolutePath().toString()))
+          .append(", header = ").append(c.header())
+          .append(", delim = ").append(string(c.delimiter()))
+          .append(", quote = '\"', escape = '\"', auto_detect = false, columns = {")
+          .append(t.schema().names().stream().map(n -> string(n) + ": 'VARCHAR'")
+              .collect(Collectors.joining(", ")))
+          .append("}, null_padding = true, strict_mode = false, ignore_errors = true");
+      if (!c.nullString().isEmpty()) {
+        s.append(", nullstr = ").append(string(c.nullString()));
+      }
+      base = s.append(')').toString();
+    } else {
+      base = from(t.file());
+    }
+    return "(SELECT " + String.join(", ", cols) + " FROM " + base + ")";
+  }
+
   static String describe(Source source) {
-    if (source instanceof Source.Table t) {
+    if (source instanceof Source.Typed t) {
+      return describe(t.file());
+    } else if (source instanceof Source.Table t) {
       return "table '" + t.name() + "'";
     } else if (source instanceof Source.CsvFile c) {
       return "CSV file '" + c.path().getFileName() + "'";
