@@ -35,10 +35,10 @@ final class DatasetFixSchemaCommand implements Callable<Integer> {
     try (Ledger ledger = workspace.open()) {
       DatasetSpec d = ledger.dataset(name);
       RegisteredSchema fixed = ledger.fixSchema(d.name(), schema != null
-          ? new RegisteredSchema(PublicSchema.parse(schema), RegisteredSchema.Origin.DECLARED)
+          ? LedgerCatalog.registered(PublicSchema.parse(schema), RegisteredSchema.Origin.DECLARED)
           : DatasetRegisterCommand.inferSchema(d));
       spec.commandLine().getOut().printf("dataset '%s': public schema (%s) fixed: %s%n", d.name(),
-          fixed.origin().cliName(), fixed.schema());
+          fixed.origin().cliName(), fixed);
       spec.commandLine().getOut().flush();
     }
     return ExitCodes.OK;

@@ -135,7 +135,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     }
     DatasetSpec built = b.build();
     RegisteredSchema fixed = schema != null
-        ? new RegisteredSchema(PublicSchema.parse(schema), RegisteredSchema.Origin.DECLARED)
+        ? LedgerCatalog.registered(PublicSchema.parse(schema), RegisteredSchema.Origin.DECLARED)
         : inferSchema(built);
     DatasetSpec registered;
     try (Ledger ledger = workspace.open()) {
@@ -146,7 +146,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
         Ledger.describe(registered.budget()), registered.accountant().cliName());
     spec.commandLine().getOut().printf("public schema (%s, fixed from now on): %s%n",
         fixed.origin() == RegisteredSchema.Origin.DECLARED ? "declared" : "inferred from the file now",
-        fixed.schema());
+        fixed);
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
   }

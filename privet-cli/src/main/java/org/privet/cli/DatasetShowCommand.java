@@ -47,7 +47,7 @@ final class DatasetShowCommand implements Callable<Integer> {
           + ", delimiter '" + d.csv().delimiter() + "'"
           + (d.csv().nullString().isEmpty() ? "" : ", missing '" + d.csv().nullString() + "'")));
     }
-    t.add(List.of("schema", schema.map(x -> x.schema() + " (" + x.origin().cliName() + ")")
+    t.add(List.of("schema", schema.map(x -> x + " (" + x.origin().cliName() + ")")
         .orElse("none: fix one with privet dataset fix-schema")));
     t.add(List.of("privacy unit", d.privacyUnit().toString()));
     t.add(List.of("relation", d.relation().name()));

@@ -54,7 +54,15 @@ final class LedgerCatalog implements DatasetCatalog {
         + spec.name() + "' has no public schema (it was registered before schemas were fixed at"
         + " registration); the curator fixes one with: privet dataset fix-schema --name "
         + spec.name()));
-    return Source.typed(file(spec), fixed.schema());
+    return Source.typed(file(spec), PublicSchema.parse(fixed.toString()));
+  }
+
+  /** A schema the curator fixes, as the ledger keeps it (types by their PublicSchema names). */
+  static RegisteredSchema registered(PublicSchema schema, RegisteredSchema.Origin origin) {
+    List<RegisteredSchema.Column> columns = new ArrayList<>();
+    schema.columns().forEach(c -> columns.add(
+        new RegisteredSchema.Column(c.name(), PublicSchema.typeName(c.type()))));
+    return new RegisteredSchema(columns, origin);
   }
 
   /**
@@ -63,8 +71,7 @@ final class LedgerCatalog implements DatasetCatalog {
    * string).
    */
   static RegisteredSchema inferred(DatasetSpec spec, Backend backend) {
-    return new RegisteredSchema(PublicSchema.of(backend.describe(file(spec))),
-        RegisteredSchema.Origin.INFERRED);
+    return registered(PublicSchema.of(backend.describe(file(spec))), RegisteredSchema.Origin.INFERRED);
   }
 
   /** The file of a registered dataset, as the backend would read it without a schema. */

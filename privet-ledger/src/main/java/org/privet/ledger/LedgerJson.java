@@ -16,7 +16,6 @@ import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
-import org.privet.engine.PublicSchema;
 
 /**
  * The JSON form of ledger values, used both by the store and by {@code --format json} output, so
@@ -135,18 +134,16 @@ public final class LedgerJson {
   public static ObjectNode schema(RegisteredSchema s) {
     ObjectNode n = MAPPER.createObjectNode();
     ArrayNode columns = n.putArray("columns");
-    s.schema().columns().forEach(c -> columns.addObject()
-        .put("name", c.name()).put("type", PublicSchema.typeName(c.type())));
+    s.columns().forEach(c -> columns.addObject().put("name", c.name()).put("type", c.type()));
     n.put("origin", s.origin().cliName());
     return n;
   }
 
   static RegisteredSchema readSchema(JsonNode n) {
-    List<PublicSchema.Column> columns = new ArrayList<>();
+    List<RegisteredSchema.Column> columns = new ArrayList<>();
     n.get("columns").forEach(c -> columns.add(
-        new PublicSchema.Column(c.get("name").asText(), PublicSchema.type(c.get("type").asText()))));
-    return new RegisteredSchema(new PublicSchema(columns),
-        RegisteredSchema.Origin.parse(n.get("origin").asText()));
+        new RegisteredSchema.Column(c.get("name").asText(), c.get("type").asText())));
+    return new RegisteredSchema(columns, RegisteredSchema.Origin.parse(n.get("origin").asText()));
   }
 
   /**
