@@ -1,6 +1,7 @@
 package org.privet.cli;
 
 import java.util.concurrent.Callable;
+import org.privet.curator.LedgerCatalog;
 import org.privet.engine.PublicSchema;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.Zcdp;

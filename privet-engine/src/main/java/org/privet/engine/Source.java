@@ -101,9 +101,10 @@ public sealed interface Source permits Source.Table, Source.CsvFile, Source.Parq
    *   <li>A CSV file is read as text in the registered dialect, with no type or dialect
    *       detection (quote and escape are {@code "}). Its header line, if it has one, must name
    *       the schema's columns in order: that is the file's structure, checked before anything is
-   *       charged, never a row. A line with fewer fields reads the missing ones as NULL; fields
-   *       past the schema's are ignored; a line that cannot be parsed at all (an unterminated
-   *       quote, bytes that are not UTF-8) is skipped.
+   *       charged, never a row. A line with fewer fields reads the missing ones as NULL; a line
+   *       that cannot be parsed (an unterminated quote, bytes that are not UTF-8, on DuckDB also
+   *       more fields than the schema's) is skipped; Spark keeps a line with more fields and drops
+   *       the extra ones, and reads a line it cannot parse as NULLs.
    *   <li>Each value is then converted to its column's type. A value that does not parse, or
    *       does not fit (an integer past 64 bits), becomes NULL: counted nowhere, never an error.
    *       Integers from text are {@code [+-]?[0-9]+} after trimming; other types follow the

@@ -56,42 +56,65 @@ final class SqlText {
 
   /**
    * A typed source ({@link Source.Typed}, whose Javadoc states the per-row rule) as a subquery:
-   * CSV text read without any detection, then each column converted by a TRY_CAST, so that no
-   * value can make the read fail.
+   * CSV text read by {@link #textCsv}, then each column converted by a TRY_CAST, so that no value
+   * can make the read fail.
    */
   private static String typed(Source.Typed t) {
     List<String> cols = new ArrayList<>();
+    boolean text = t.file() instanceof Source.CsvFile;
     for (PublicSchema.Column c : t.schema().columns()) {
       String v = quote(c.name());
       String conv;
-      if (t.file() instanceof Source.CsvFile && c.type() == ColumnType.INTEGER) {
+      if (text && c.type() == ColumnType.INTEGER) {
         conv = "CASE WHEN regexp_full_match(trim(" + v + "), '[+-]?[0-9]+') THEN TRY_CAST(trim("
             + v + ") AS BIGINT) END";
-      } else if (t.file() instanceof Source.CsvFile && c.type() != ColumnType.STRING) {
+      } else if (text && c.type() != ColumnType.STRING) {
         conv = "TRY_CAST(trim(" + v + ") AS " + DuckDbBackend.nativeType(c.type()) + ")";
       } else {
         conv = "TRY_CAST(" + v + " AS " + DuckDbBackend.nativeType(c.type()) + ")";
       }
       cols.add(conv + " AS " + v);
     }
-    String base;
-    if (t.file() instanceof Source.CsvFile c) {
-      StringBuilder s = new StringBuilder("read_csv(")
-          .append(string(c.path().toAbsolutePath().toString()))
-          .append(", header = ").append(c.header())
-          .append(", delim = ").append(string(c.delimiter()))
-          .append(", quote = '\"', escape = '\"', auto_detect = false, columns = {")
-          .append(t.schema().names().stream().map(n -> string(n) + ": 'VARCHAR'")
-              .collect(Collectors.joining(", ")))
-          .append("}, null_padding = true, strict_mode = false, ignore_errors = true");
-      if (!c.nullString().isEmpty()) {
-        s.append(", nullstr = ").append(string(c.nullString()));
-      }
-      base = s.append(')').toString();
-    } else {
-      base = from(t.file());
-    }
+    String base = t.file() instanceof Source.CsvFile c ? textCsv(c, t.schema().names()) : from(t.file());
     return "(SELECT " + String.join(", ", cols) + " FROM " + base + ")";
+  }
+
+  /**
+   * A CSV file read as text, totally: no sniffing (fixed quote and escape, every column VARCHAR,
+   * named {@code names} in order), a short row padded with NULLs, a row that cannot be parsed
+   * (more fields than {@code names}, an unterminated quote) skipped.
+   */
+  private static String textCsv(Source.CsvFile c, List<String> names) {
+    StringBuilder s = new StringBuilder("read_csv(")
+        .append(string(c.path().toAbsolutePath().toString()))
+        .append(", auto_detect = false, header = ").append(c.header())
+        .append(", delim = ").append(string(c.delimiter()))
+        .append(", quote = '\"', escape = '\"', null_padding = true, ignore_errors = true")
+        .append(", columns = {")
+        .append(names.stream().map(n -> string(n) + ": 'VARCHAR'").collect(Collectors.joining(", ")))
+        .append('}');
+    if (!c.nullString().isEmpty()) {
+      s.append(", nullstr = ").append(string(c.nullString()));
+    }
+    return s.append(')').toString();
+  }
+
+  /**
+   * A statement that reads {@code columns} of every row of {@code source} as text, totally: a CSV
+   * is read by {@link #textCsv}; other sources are cast to VARCHAR. The CSV's layout is {@code
+   * schema}'s columns, in order.
+   */
+  static String textScan(Source source, TableSchema schema, List<String> columns) {
+    StringBuilder select = new StringBuilder("SELECT ");
+    for (int i = 0; i < columns.size(); i++) {
+      select.append(i > 0 ? ", " : "").append("CAST(").append(quote(columns.get(i))).append(" AS VARCHAR)");
+    }
+    select.append(" FROM ");
+    if (!(source instanceof Source.CsvFile c)) {
+      return select.append(from(source)).toString();
+    }
+    return select.append(textCsv(c, schema.columns().stream().map(TableSchema.Column::name).toList()))
+        .toString();
   }
 
   static String describe(Source source) {

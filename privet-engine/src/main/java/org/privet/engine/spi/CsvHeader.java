@@ -38,11 +38,27 @@ public final class CsvHeader {
       }
       return;
     }
+    List<String> fields = names(file);
+    if (!fields.equals(schema.names())) {
+      throw new IllegalArgumentException("source " + name + ": its header does not name the"
+          + " registered columns " + schema.names() + " in order (the file's structure changed"
+          + " since registration; the curator must register it again)");
+    }
+  }
+
+  /**
+   * The column names in the header line of a CSV file with a header (fields trimmed, one pair of
+   * surrounding double quotes removed).
+   *
+   * @throws IllegalArgumentException if the file cannot be read (names the file only)
+   */
+  public static List<String> names(Source.CsvFile file) {
     String line;
     try {
       line = firstLine(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("source " + name + " cannot be read (does it exist?)");
+      throw new IllegalArgumentException("source CSV file '" + file.path().getFileName()
+          + "' cannot be read (does it exist?)");
     }
     List<String> fields = new ArrayList<>();
     for (String f : line.split(Pattern.quote(file.delimiter()), -1)) {
@@ -52,11 +68,7 @@ public final class CsvHeader {
       }
       fields.add(t);
     }
-    if (!fields.equals(schema.names())) {
-      throw new IllegalArgumentException("source " + name + ": its header does not name the"
-          + " registered columns " + schema.names() + " in order (the file's structure changed"
-          + " since registration; the curator must register it again)");
-    }
+    return fields;
   }
 
   private static String firstLine(Source.CsvFile file) throws IOException {
