@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.ApproxDp;
 import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
@@ -112,14 +113,15 @@ final class DemoCommand implements Callable<Integer> {
     err.flush();
     try (Ledger ledger = Ledger.open(workspace);
         DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      DatasetSpec spec = ledger.register(DatasetSpec.builder()
+      DatasetSpec adultSpec = DatasetSpec.builder()
           .name("adult")
           .source(adult.toAbsolutePath().toString())
           .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
           .privacyUnit(PrivacyUnit.row())
           .budget(TOTAL_BUDGET)
           .publicMetadata(new PublicMetadata(Map.of(), PUBLIC_KEYS))
-          .build());
+          .build();
+      DatasetSpec spec = ledger.register(adultSpec, LedgerCatalog.inferred(adultSpec, backend));
       out.println("Registered dataset 'adult' (each row is one person, protected as a privacy unit)");
       out.println("with a total budget of " + Ledger.describe(spec.budget()) + " (" + spec.accountant().cliName()
           + " composition). Equivalent command:");

@@ -201,7 +201,9 @@ public final class Query {
   }
 
   static String describe(Source src) {
-    if (src instanceof Source.Table t) {
+    if (src instanceof Source.Typed t) {
+      return describe(t.file());
+    } else if (src instanceof Source.Table t) {
       return t.name();
     } else if (src instanceof Source.CsvFile c) {
       return "csv:" + c.path().getFileName();

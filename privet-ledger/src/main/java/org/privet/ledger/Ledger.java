@@ -41,11 +41,49 @@ public final class Ledger implements AutoCloseable {
     return new Ledger(Objects.requireNonNull(store, "store"));
   }
 
-  /** Registers a dataset; its name must be new. */
+  /**
+   * Registers a dataset without a public schema; its name must be new. No query may use it until
+   * the curator fixes its schema ({@link #fixSchema}); prefer {@link #register(DatasetSpec,
+   * RegisteredSchema)}.
+   */
   public DatasetSpec register(DatasetSpec spec) {
     Objects.requireNonNull(spec, "spec");
     store.register(spec, Instant.now());
     return spec;
+  }
+
+  /**
+   * Registers a dataset with its public schema, fixed from now on: the columns the registration
+   * names (privacy unit, bounds, public keys) must be in it.
+   */
+  public DatasetSpec register(DatasetSpec spec, RegisteredSchema schema) {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(schema, "schema");
+    schema.requireFits(spec);
+    store.register(spec, schema, Instant.now());
+    return spec;
+  }
+
+  /**
+   * Fixes the public schema of a dataset registered without one (before schemas were kept).
+   *
+   * @throws IllegalArgumentException if the dataset has a schema already, or the schema does not
+   *     hold the registration's columns
+   */
+  public RegisteredSchema fixSchema(String dataset, RegisteredSchema schema) {
+    Objects.requireNonNull(schema, "schema");
+    schema.requireFits(dataset(dataset));
+    store.fixSchema(dataset, schema, Instant.now());
+    return schema;
+  }
+
+  /**
+   * The dataset's public schema; empty for a dataset registered before schemas were kept, which
+   * no query may use until the curator fixes one.
+   */
+  public Optional<RegisteredSchema> schema(String dataset) {
+    dataset(dataset);
+    return store.schema(dataset);
   }
 
   /** The registered dataset of that name. */
