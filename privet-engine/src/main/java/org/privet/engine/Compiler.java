@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.ZcdpConversion;
@@ -98,8 +99,8 @@ final class Compiler {
           w / split.totalWeight, shareReason(rw.reasons().get(i), w, split.totalWeight)));
       losses.add(s.loss());
     }
-    PrivacyLoss total = Composition.total(q.budget(), losses);
-    if (!Composition.within(total, q.budget())) {
+    PrivacyLoss total = CompiledQuery.composedCost(q.budget(), losses);
+    if (!q.budget().admits(total)) {
       throw new IllegalStateException("internal error: composed cost " + total
           + " exceeds the budget " + q.budget());
     }
@@ -107,7 +108,7 @@ final class Compiler {
         q.groupBy(), q.publicGroups().map(keys -> typedKeys(keys, q.groupBy(), schema)), l0,
         q.maxRowsPerGroup(), salt, measures);
     return new CompiledQuery(q, noise, spec, planned, outputSlots, sel, costs, total,
-        Composition.conversionDelta(q.budget(), losses), bounds);
+        CompiledQuery.conversionDelta(q.budget(), losses), bounds);
   }
 
   /** Rewrites the aggregations into backend measures and noisy-release slots. */
