@@ -2,6 +2,7 @@ package org.privet.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.math.RoundingMode;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.CsvOptions;
@@ -136,7 +138,8 @@ final class DemoCommand implements Callable<Integer> {
         DpStatement st = execution.parse(q[1]);
         QueryExecution.Outcome outcome = execution.run(st, "demo", err);
         ResultPrinter.print(out, outcome, OutputFormat.TABLE);
-        out.println("  charged " + LossText.up(outcome.result().receipt().charge().total())
+        out.println("  charged "
+            + Budget.describe(outcome.result().receipt().charge().total(), RoundingMode.CEILING)
             + " (ledger charge #" + outcome.charge().id() + ", committed before release)");
         out.flush();
         step++;
