@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       org.privet.cli.mech.MechCommand.class,
       org.privet.cli.synth.SynthCommand.class,
       org.privet.cli.account.AccountCommand.class,
+      ServeCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 

@@ -5,6 +5,7 @@ import java.math.RoundingMode;
 import java.util.concurrent.Callable;
 import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.curator.QueryExecution;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Ledger;
 import org.privet.sql.DpStatement;

@@ -1,4 +1,4 @@
-package org.privet.ledger;
+package org.privet.curator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,6 +24,12 @@ import org.privet.engine.Result;
 import org.privet.engine.Session;
 import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.ledger.AccountantKind;
+import org.privet.ledger.BudgetStatus;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Grant;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.PrivacyUnit;
 import org.privet.testing.SeededRandomSource;
 
 /** Charging private partition selection (Gaussian and Laplace) under zCDP-accounted datasets. */

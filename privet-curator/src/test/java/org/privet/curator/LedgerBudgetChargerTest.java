@@ -1,4 +1,4 @@
-package org.privet.ledger;
+package org.privet.curator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +16,10 @@ import org.privet.engine.Result;
 import org.privet.engine.Session;
 import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.ledger.Charge;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.PrivacyUnit;
 import org.privet.testing.SeededRandomSource;
 
 /** The ledger as the engine's budget charger: charge first, refuse without releasing. */

@@ -1,4 +1,4 @@
-package org.privet.ledger;
+package org.privet.curator;
 
 import java.util.List;
 import java.util.Objects;
@@ -6,6 +6,8 @@ import java.util.Optional;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.MechanismCost;
+import org.privet.ledger.Charge;
+import org.privet.ledger.Ledger;
 
 /**
  * The engine's {@link BudgetCharger} backed by the ledger: each query's cost is committed durably

@@ -1,4 +1,4 @@
-package org.privet.cli;
+package org.privet.curator;
 
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -22,11 +22,11 @@ import org.privet.sql.DatasetDescriptor;
  * its registered privacy unit (queries cannot change it) and its public metadata. The schema
  * (column names and types, which are public) comes from the backend.
  */
-final class LedgerCatalog implements DatasetCatalog {
+public final class LedgerCatalog implements DatasetCatalog {
   private final Ledger ledger;
   private final Backend backend;
 
-  LedgerCatalog(Ledger ledger, Backend backend) {
+  public LedgerCatalog(Ledger ledger, Backend backend) {
     this.ledger = ledger;
     this.backend = backend;
   }
@@ -40,7 +40,7 @@ final class LedgerCatalog implements DatasetCatalog {
   }
 
   /** The engine source of a registered dataset. */
-  static Source source(DatasetSpec spec) {
+  public static Source source(DatasetSpec spec) {
     Path path = Path.of(spec.source());
     if (spec.format() == SourceFormat.PARQUET) {
       return Source.parquet(path);
@@ -76,7 +76,7 @@ final class LedgerCatalog implements DatasetCatalog {
   }
 
   /** A registered key (text) as a value of the column's type, so it matches the data's keys. */
-  static Object typedKey(String column, String key, ColumnType type) {
+  public static Object typedKey(String column, String key, ColumnType type) {
     try {
       return switch (type) {
         case INTEGER -> Long.parseLong(key.trim());

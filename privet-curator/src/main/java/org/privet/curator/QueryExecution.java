@@ -1,4 +1,4 @@
-package org.privet.cli;
+package org.privet.curator;
 
 import java.io.PrintWriter;
 import org.privet.engine.Plan;
@@ -7,7 +7,6 @@ import org.privet.engine.Session;
 import org.privet.engine.spi.Backend;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
-import org.privet.ledger.LedgerBudgetCharger;
 import org.privet.random.RandomSource;
 import org.privet.sql.DpSql;
 import org.privet.sql.DpStatement;
@@ -19,20 +18,20 @@ import org.privet.sql.SqlResult;
  * (no charge) or run with the ledger as the engine's budget charger, so that the charge is
  * committed durably before any noisy value exists.
  */
-final class QueryExecution {
+public final class QueryExecution {
   /** What a run released and what the ledger recorded for it. */
-  record Outcome(SqlResult result, Charge charge) {}
+  public record Outcome(SqlResult result, Charge charge) {}
 
   private final Ledger ledger;
   private final Backend backend;
 
-  QueryExecution(Ledger ledger, Backend backend) {
+  public QueryExecution(Ledger ledger, Backend backend) {
     this.ledger = ledger;
     this.backend = backend;
   }
 
   /** Parses and compiles {@code sql} against the registered datasets. */
-  DpStatement parse(String sql) {
+  public DpStatement parse(String sql) {
     try {
       return DpSql.parse(sql, new LedgerCatalog(ledger, backend));
     } catch (IllegalArgumentException e) {
@@ -41,7 +40,7 @@ final class QueryExecution {
   }
 
   /** The plan of a compiled statement; reads only the schema and charges nothing. */
-  String explain(DpStatement st) {
+  public String explain(DpStatement st) {
     try {
       Plan plan = Session.builder()
           .backend(backend)
@@ -59,7 +58,7 @@ final class QueryExecution {
   }
 
   /** Runs a compiled statement for {@code analyst}, charging the ledger before any release. */
-  Outcome run(DpStatement st, String analyst, PrintWriter progress) {
+  public Outcome run(DpStatement st, String analyst, PrintWriter progress) {
     String dataset = ledger.dataset(canonicalName(st.dataset())).name();
     LedgerBudgetCharger charger = new LedgerBudgetCharger(ledger, dataset, analyst, st.sql());
     Session session = Session.builder()
