@@ -2,6 +2,7 @@ package org.privet.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.math.RoundingMode;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -13,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
 import org.privet.engine.duckdb.DuckDbBackend;
@@ -140,7 +142,8 @@ final class DemoCommand implements Callable<Integer> {
         DpStatement st = execution.parse(q[1]);
         QueryExecution.Outcome outcome = execution.run(st, "demo", err);
         ResultPrinter.print(out, outcome, OutputFormat.TABLE);
-        out.println("  charged " + LossText.up(outcome.result().receipt().charge().total())
+        out.println("  charged "
+            + Budget.describe(outcome.result().receipt().charge().total(), RoundingMode.CEILING)
             + " (ledger charge #" + outcome.charge().id() + ", committed before release)");
         out.flush();
         step++;

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
