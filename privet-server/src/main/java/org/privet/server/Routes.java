@@ -1,6 +1,5 @@
 package org.privet.server;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -30,19 +29,19 @@ import io.javalin.http.HttpResponseException;
 final class Routes {
   private Routes() {}
 
-  static void declare(RoutesConfig r) {
-    r.get("/v1/health", ctx -> Responses.json(ctx, 200, JsonNodeFactory.instance.objectNode().put("status", "ok")));
-    r.get("/v1/openapi.json", Routes::notYet);
-    r.get("/v1/datasets", Routes::notYet);
-    r.post("/v1/datasets", Routes::notYet);
-    r.post("/v1/grants", Routes::notYet);
-    r.post("/v1/analysts", Routes::notYet);
-    r.get("/v1/analysts", Routes::notYet);
-    r.delete("/v1/analysts/{name}", Routes::notYet);
-    r.post("/v1/query", Routes::notYet);
-    r.post("/v1/explain", Routes::notYet);
-    r.get("/v1/budget", Routes::notYet);
-    r.get("/v1/history", Routes::notYet);
+  static void declare(RoutesConfig r, Controllers c) {
+    r.get("/v1/health", c::health);
+    r.get("/v1/openapi.json", OpenApi::serve);
+    r.get("/v1/datasets", c::datasets);
+    r.post("/v1/datasets", c::registerDataset);
+    r.post("/v1/grants", c::grant);
+    r.post("/v1/analysts", c::addAnalyst);
+    r.get("/v1/analysts", c::listAnalysts);
+    r.delete("/v1/analysts/{name}", c::revokeAnalyst);
+    r.post("/v1/query", c::query);
+    r.post("/v1/explain", c::explain);
+    r.get("/v1/budget", c::budget);
+    r.get("/v1/history", c::history);
     r.post("/v1/synth", Routes::notYet);
     r.get("/v1/synth/{id}", Routes::notYet);
     r.get("/v1/synth/{id}/data", Routes::notYet);
