@@ -45,8 +45,14 @@ final class Fixture {
   }
 
   /** The Adult rows with an id column and a header, written once under target/. */
-  static synchronized Path adultWithId() {
-    Path out = repoRoot().resolve("privet-server/target/server-test-data/adult-with-id.csv");
+  static Path adultWithId() {
+    return adultWithId(Integer.MAX_VALUE);
+  }
+
+  /** The first {@code rows} Adult rows with an id column and a header, written once under target/. */
+  static synchronized Path adultWithId(int rows) {
+    Path out = repoRoot().resolve("privet-server/target/server-test-data/adult-with-id"
+        + (rows == Integer.MAX_VALUE ? "" : "-" + rows) + ".csv");
     if (Files.exists(out)) {
       return out;
     }
@@ -58,7 +64,7 @@ final class Fixture {
         w.newLine();
         long id = 0;
         for (String line : Files.readAllLines(rawAdult(), StandardCharsets.UTF_8)) {
-          if (line.isBlank()) {
+          if (line.isBlank() || id >= rows) {
             continue;
           }
           String[] f = line.split(", ", -1);
@@ -79,7 +85,12 @@ final class Fixture {
 
   /** Registers {@code name} as the Adult copy with an id column as the privacy unit. */
   static void registerAdult(Ledger ledger, String name, PrivacyLoss budget) {
-    ledger.register(DatasetSpec.builder().name(name).source(adultWithId().toString())
+    registerAdult(ledger, name, budget, Integer.MAX_VALUE);
+  }
+
+  /** Registers the first {@code rows} rows of the Adult copy (small tables keep load tests fast). */
+  static void registerAdult(Ledger ledger, String name, PrivacyLoss budget, int rows) {
+    ledger.register(DatasetSpec.builder().name(name).source(adultWithId(rows).toString())
         .csv(new CsvOptions(true, ",", List.of(), ""))
         .privacyUnit(PrivacyUnit.column("id"))
         .budget(budget)
