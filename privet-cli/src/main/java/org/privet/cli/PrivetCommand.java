@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       org.privet.cli.synth.SynthCommand.class,
       org.privet.cli.account.AccountCommand.class,
       ServeCommand.class,
+      AnalystCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 
