@@ -78,19 +78,19 @@ public final class AdultAttacks {
     Microdata people = codes.withCategorical(CATEGORICAL);
     List<LinkageAttack.Outcome> out = new ArrayList<>();
     progress.accept("linkage: raw release");
-    out.add(LinkageAttack.run("raw (identifiers removed)", "none", people,
+    out.add(LinkageAttack.run("raw", "none", people,
         GeneralizedTable.fromMicrodata(people, LINKAGE_QIS, LINKAGE_SENSITIVE), LINKAGE_SENSITIVE));
     for (int k : KS) {
       progress.accept("linkage: Mondrian k = " + k);
-      out.add(LinkageAttack.run("k-anonymous, k = " + k, "none (k-anonymity)", people,
+      out.add(LinkageAttack.run("k-anonymous k=" + k, "none (k-anonymity)", people,
           new Mondrian(k, 1).anonymize(people, LINKAGE_QIS, LINKAGE_SENSITIVE), LINKAGE_SENSITIVE));
     }
     progress.accept("linkage: AIM synthetic data at epsilon = " + epsilon);
     AimRelease.Release aim = AimRelease.synthesize(codes, cols, Domain.load(data.resolve("adult-pgm/adult-domain.json")),
         epsilon, delta, random, progress);
     Microdata synthetic = aim.synthetic().withCategorical(CATEGORICAL);
-    out.add(LinkageAttack.run("DP synthetic (AIM)", String.format(java.util.Locale.ROOT, "(%s, %.0e)-DP",
-            DifferencingAttack.num(epsilon), delta), people,
+    out.add(LinkageAttack.run("AIM synthetic", String.format(java.util.Locale.ROOT, "(%s, %.0e)-DP",
+            HtmlReport.number(epsilon), delta), people,
         GeneralizedTable.fromMicrodata(synthetic, LINKAGE_QIS, LINKAGE_SENSITIVE), LINKAGE_SENSITIVE));
     return out;
   }
@@ -103,12 +103,13 @@ public final class AdultAttacks {
   }
 
   /** Attack 4 on adult-raw's income &gt; 50K bit of the first {@code n} people. */
-  public ReconstructionAttack.Outcome reconstruction(int n, int[] queries, double epsilon, RandomSource random) {
+  public ReconstructionAttack.Outcome reconstruction(int n, int[] queries, double epsilon, int k,
+      RandomSource random) {
     String[] income = raw(List.of("income")).column("columns", "income").labels();
     boolean[] secret = new boolean[Math.min(n, income.length)];
     for (int i = 0; i < secret.length; i++) {
       secret[i] = income[i].startsWith(">");
     }
-    return ReconstructionAttack.run(secret, queries, epsilon, random);
+    return ReconstructionAttack.run(secret, queries, epsilon, k, random);
   }
 }
