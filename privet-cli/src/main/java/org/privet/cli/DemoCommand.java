@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.privet.accounting.ApproxDp;
+import org.privet.curator.QueryExecution;
+import org.privet.curator.QueryRefusedException;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.CsvOptions;

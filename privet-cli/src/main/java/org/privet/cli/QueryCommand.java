@@ -2,6 +2,7 @@ package org.privet.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.privet.curator.QueryExecution;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Ledger;
 import org.privet.sql.DpStatement;

@@ -23,7 +23,7 @@ import org.privet.engine.spi.ColumnType;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
-import org.privet.ledger.LedgerBudgetCharger;
+import org.privet.curator.LedgerBudgetCharger;
 import org.privet.ledger.PrivacyUnit;
 import org.privet.random.RandomSource;
 

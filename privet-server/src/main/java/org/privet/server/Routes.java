@@ -1,0 +1,64 @@
+package org.privet.server;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+
+/**
+ * The whole HTTP API in one tree. Controllers only translate HTTP; the services behind them do
+ * the work; {@link ErrorMapper} turns every exception into the one JSON error shape.
+ *
+ * <pre>
+ * GET    /v1/health                 anyone         {"status":"ok"}
+ * GET    /v1/openapi.json           anyone         the OpenAPI 3 document (docs/openapi.json)
+ * GET    /v1/datasets               analyst|curator  datasets visible to the caller
+ * POST   /v1/datasets               curator        register a dataset
+ * POST   /v1/grants                 curator        grant an analyst a share
+ * POST   /v1/analysts               curator        add an analyst (the key is answered once)
+ * GET    /v1/analysts               curator        list analysts (never keys)
+ * DELETE /v1/analysts/{name}        curator        revoke an analyst
+ * POST   /v1/query                  analyst|curator  a DP SQL release (Idempotency-Key honoured)
+ * POST   /v1/explain                analyst|curator  the plan and cost; charges nothing
+ * GET    /v1/budget?dataset=NAME    analyst|curator  the caller's budget view
+ * GET    /v1/history?dataset=NAME   analyst|curator  charges (the analyst's own; all for the curator)
+ * POST   /v1/synth                  analyst|curator  start a synthetic-data job (202)
+ * GET    /v1/synth/{id}             owner|curator  the job's status
+ * GET    /v1/synth/{id}/data        owner|curator  the synthetic CSV
+ * </pre>
+ */
+final class Routes {
+  private Routes() {}
+
+  static void declare(RoutesConfig r) {
+    r.get("/v1/health", ctx -> Responses.json(ctx, 200, JsonNodeFactory.instance.objectNode().put("status", "ok")));
+    r.get("/v1/openapi.json", Routes::notYet);
+    r.get("/v1/datasets", Routes::notYet);
+    r.post("/v1/datasets", Routes::notYet);
+    r.post("/v1/grants", Routes::notYet);
+    r.post("/v1/analysts", Routes::notYet);
+    r.get("/v1/analysts", Routes::notYet);
+    r.delete("/v1/analysts/{name}", Routes::notYet);
+    r.post("/v1/query", Routes::notYet);
+    r.post("/v1/explain", Routes::notYet);
+    r.get("/v1/budget", Routes::notYet);
+    r.get("/v1/history", Routes::notYet);
+    r.post("/v1/synth", Routes::notYet);
+    r.get("/v1/synth/{id}", Routes::notYet);
+    r.get("/v1/synth/{id}/data", Routes::notYet);
+
+    r.exception(Exception.class, ErrorMapper::handle);
+    r.exception(HttpResponseException.class, ErrorMapper::handle);
+    for (int status : new int[] {404, 405, 413}) {
+      r.error(status, ctx -> {
+        if (!"application/json".equals(ctx.res().getContentType())) {
+          ErrorMapper.write(ctx, ErrorMapper.map(new HttpResponseException(status)));
+        }
+      });
+    }
+  }
+
+  private static void notYet(Context ctx) {
+    ErrorMapper.write(ctx, new ApiException(501, "not_implemented", "not implemented yet"));
+  }
+}
