@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.privet.anonymity.attacks.AdultAttacks;
 import org.privet.anonymity.attacks.DifferencingAttack;
+import org.privet.anonymity.attacks.HomogeneityAttack;
 import org.privet.anonymity.attacks.HtmlReport;
 import org.privet.anonymity.attacks.LinkageAttack;
+import org.privet.anonymity.attacks.MembershipAttack;
 import org.privet.anonymity.attacks.ReconstructionAttack;
 import org.privet.random.RandomSource;
 import picocli.CommandLine;
@@ -27,8 +29,10 @@ import picocli.CommandLine.Option;
     description = "Run an attack on the bundled UCI Adult data: raw vs k-anonymous vs DP.",
     subcommands = {
       AttackCommand.Linkage.class,
+      AttackCommand.Homogeneity.class,
       AttackCommand.Differencing.class,
       AttackCommand.Reconstruction.class,
+      AttackCommand.Membership.class,
     })
 public final class AttackCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -128,6 +132,69 @@ public final class AttackCommand implements Runnable {
       HtmlReport html = new HtmlReport("Privet attack: reconstruction");
       ReconstructionAttack.report(html, r, RECONSTRUCTION_SETUP);
       options.write(html, "reconstruction", o);
+      o.flush();
+      return 0;
+    }
+  }
+
+  static final String HOMOGENEITY_SETUP = "adult-raw's 32,561 people anonymized by Mondrian. Income behind"
+      + " quasi-identifiers " + String.join(", ", AdultAttacks.HOMOGENEITY_QIS) + "; occupation behind "
+      + String.join(", ", AdultAttacks.BACKGROUND_QIS) + ". The attacker knows the target's"
+      + " quasi-identifiers, finds their class and reads its sensitive values; with background knowledge"
+      + " they also rule out max(1, l-1) wrong values for the target.";
+
+  static final String MEMBERSHIP_SETUP = "adult-pgm's 48,842 people, all 14 attributes one-hot. Each trial"
+      + " releases the attribute-value counts of a pool of people with or without the target; the"
+      + " attacker compares the target with the pool and with the population (Homer et al. 2008).";
+
+  @Command(name = "homogeneity", mixinStandardHelpOptions = true,
+      description = "Attack 2: learn sensitive values from k-anonymous classes, with and without l-diversity.")
+  static final class Homogeneity implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @Mixin AttackOptions options;
+
+    @Option(names = "--k", defaultValue = "5", description = "k of the releases (default: ${DEFAULT-VALUE}).")
+    int k;
+
+    @Override
+    public Integer call() throws IOException {
+      if (k < 1) {
+        throw new IllegalArgumentException("--k must be at least 1");
+      }
+      PrintWriter o = spec.commandLine().getOut();
+      List<HomogeneityAttack.Outcome> r = options.adult().homogeneity(k);
+      o.print(HomogeneityAttack.summary(r));
+      HtmlReport html = new HtmlReport("Privet attack: homogeneity and background knowledge");
+      HomogeneityAttack.report(html, r, HOMOGENEITY_SETUP);
+      options.write(html, "homogeneity", o);
+      o.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "membership", mixinStandardHelpOptions = true,
+      description = "Attack 5: membership inference from exact vs DP marginals, ROC against the DP bound.")
+  static final class Membership implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @Mixin AttackOptions options;
+
+    @Option(names = "--pool", defaultValue = "100", description = "People per released pool (default: ${DEFAULT-VALUE}).")
+    int pool;
+
+    @Option(names = "--trials", defaultValue = "500", description = "Trials each way (default: ${DEFAULT-VALUE}).")
+    int trials;
+
+    @Override
+    public Integer call() throws IOException {
+      if (pool < 2 || trials < 1 || trials > 100_000) {
+        throw new IllegalArgumentException("--pool must be at least 2 and --trials in [1, 100000]");
+      }
+      PrintWriter o = spec.commandLine().getOut();
+      MembershipAttack.Outcome r = options.adult().membership(pool, options.epsilon, trials, RandomSource.secure());
+      o.print(MembershipAttack.summary(r));
+      HtmlReport html = new HtmlReport("Privet attack: membership inference");
+      MembershipAttack.report(html, r, MEMBERSHIP_SETUP);
+      options.write(html, "membership", o);
       o.flush();
       return 0;
     }
