@@ -37,8 +37,23 @@ final class AnonymityCheckCommand implements Callable<Integer> {
   @Mixin WorkspaceOption workspace;
 
   @Option(names = "--original", paramLabel = "FILE",
-      description = "The table before anonymization (same read options), for the marginal error and GIL ranges.")
+      description = "The table before anonymization, for the marginal workload error and GIL's ranges.")
   Path original;
+
+  @Option(names = "--original-no-header", description = "The original CSV has no header (give --original-columns).")
+  boolean originalNoHeader;
+
+  @Option(names = "--original-columns", split = ",", paramLabel = "NAME",
+      description = "Column names of the original CSV without header.")
+  List<String> originalColumns = List.of();
+
+  @Option(names = "--original-delimiter", paramLabel = "TEXT", defaultValue = ",",
+      description = "The original CSV's field separator (default ',').")
+  String originalDelimiter;
+
+  @Option(names = "--original-null-string", paramLabel = "TEXT", defaultValue = "",
+      description = "The original CSV's text for a missing value.")
+  String originalNullString;
 
   @Option(names = NotDpGuard.CONFIRM,
       description = "Allow reading a dataset registered in the ledger (nothing here is DP).")
@@ -58,7 +73,8 @@ final class AnonymityCheckCommand implements Callable<Integer> {
     }
     Microdata data = TableReader.read(table.source(), cols, "--quasi-identifiers").withCategorical(table.categorical);
     Microdata before = original == null ? null
-        : TableReader.read(table.source(original), cols, "--original").withCategorical(table.categorical);
+        : TableReader.read(TableOptions.source(original, originalNoHeader, originalColumns, originalDelimiter,
+            originalNullString), cols, "--original").withCategorical(table.categorical);
     PrintWriter o = spec.commandLine().getOut();
     CheckPrinter.print(o, AnonymityCheck.check(GeneralizedTable.fromMicrodata(data, table.quasiIdentifiers,
         table.sensitive), before));

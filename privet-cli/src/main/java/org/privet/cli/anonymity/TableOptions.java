@@ -41,10 +41,11 @@ final class TableOptions {
 
   /** The source as the engine spells it. */
   Source source() {
-    return source(data);
+    return source(data, noHeader, columns, delimiter, nullString);
   }
 
-  Source source(Path file) {
+  /** A CSV or Parquet source (by extension) with the given CSV options. */
+  static Source source(Path file, boolean noHeader, List<String> columns, String delimiter, String nullString) {
     String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
     if (name.endsWith(".parquet")) {
       return Source.parquet(file);
