@@ -39,7 +39,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "demo",
     description = "Run DP queries on the bundled UCI Adult data in a temporary workspace.",
-    mixinStandardHelpOptions = true)
+    mixinStandardHelpOptions = true,
+    subcommands = org.privet.cli.anonymity.DemoAttacksCommand.class)
 final class DemoCommand implements Callable<Integer> {
   static final String ATTRIBUTION = "UCI Adult (\"Census Income\"), Ronny Kohavi and Barry Becker, 1996;"
       + " UCI Machine Learning Repository, doi:10.24432/C5XW20, CC BY 4.0 (see data/adult-raw/README.md)";
