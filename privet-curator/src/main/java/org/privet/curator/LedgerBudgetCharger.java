@@ -72,7 +72,7 @@ public final class LedgerBudgetCharger implements BudgetCharger {
   }
 
   @Override
-  public synchronized void charge(org.privet.engine.Charge charge) {
+  public synchronized void charge(org.privet.engine.ChargeRequest charge) {
     if (committed != null) {
       throw new IllegalStateException("this charger already charged a query");
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
+import org.privet.accounting.ZcdpConversion;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.Measure;
@@ -479,7 +480,7 @@ final class Compiler {
           s.selectionDelta = selection != null ? a.delta() / 2 * shrink : 0;
           double conversionDelta = a.delta() - s.selectionDelta;
           double epsRest = (a.epsilon() - pure) * shrink;
-          double rhoTotal = Composition.rhoFor(epsRest, conversionDelta);
+          double rhoTotal = ZcdpConversion.largestRho(epsRest, conversionDelta);
           for (int i = 0; i < n; i++) {
             if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
               s.rho[i] = rhoTotal * weights.get(i) / zWeight * shrink;

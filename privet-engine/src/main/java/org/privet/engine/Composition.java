@@ -8,7 +8,6 @@ import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 import org.privet.accounting.ZcdpAccountant;
-import org.privet.accounting.ZcdpConversion;
 
 /**
  * Composition of one query's mechanism losses into the total it charges, delegated to the
@@ -66,21 +65,6 @@ final class Composition {
       }
     }
     return budget.delta() - own;
-  }
-
-  /** The largest ρ (to 1e-12 relative) whose conversion at δ is at most ε. */
-  static double rhoFor(double epsilon, double delta) {
-    double lo = 0;
-    double hi = epsilon;
-    for (int i = 0; i < 80; i++) {
-      double mid = (lo + hi) / 2;
-      if (ZcdpConversion.epsilon(mid, delta) <= epsilon) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 
   /** Equality up to 1e-9 relative (floating-point re-association), same measure. */

@@ -281,8 +281,15 @@ public final class Query {
         }
         copy.add(new ArrayList<>(k));
       }
-      if (new HashSet<>(copy).size() != copy.size()) {
-        throw new IllegalArgumentException("publicGroups must not repeat a key");
+      // Canonical values: 1, 1L, 1.0 and 1.00 name one group, which must not be listed (and
+      // released with fresh noise) twice for one charge (issue 10, item 5). The compiler checks
+      // again on the keys typed for their columns.
+      Set<List<Object>> seen = new HashSet<>();
+      for (List<Object> k : copy) {
+        if (!seen.add(GroupKeys.canonical(k))) {
+          throw new IllegalArgumentException("publicGroups must not repeat a key (keys are "
+              + "compared as values: 1, 1L, 1.0 and 1.00 are the same key)");
+        }
       }
       this.publicGroups = copy;
       return this;

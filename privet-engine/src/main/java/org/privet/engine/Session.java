@@ -125,7 +125,7 @@ public final class Session {
           + " differs from the planned charge " + c.total());
     }
 
-    Charge charge = new Charge(queryId(), query.toString(), c.costs(), c.total(),
+    ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), c.costs(), c.total(),
         c.conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
 

@@ -8,6 +8,7 @@ import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
+import org.privet.accounting.UpwardRounding;
 import org.privet.accounting.Zcdp;
 import org.privet.accounting.ZcdpAccountant;
 
@@ -161,13 +162,8 @@ final class BudgetRule {
     return ((ApproxDp) budget).epsilon();
   }
 
-  /** a − b rounded down, never below zero. */
+  /** a − b rounded down ({@link UpwardRounding#subtractDown}), never below zero. */
   static double subtractDown(double a, double b) {
-    java.math.BigDecimal exact = new java.math.BigDecimal(a).subtract(new java.math.BigDecimal(b));
-    double d = exact.doubleValue();
-    if (new java.math.BigDecimal(d).compareTo(exact) > 0) {
-      d = Math.nextDown(d);
-    }
-    return Math.max(0.0, d);
+    return Math.max(0.0, UpwardRounding.subtractDown(a, b));
   }
 }

@@ -21,8 +21,11 @@ import java.util.Objects;
  * @param values the categorical values (empty unless {@code CATEGORICAL})
  * @param lower lower bound of a numeric column (inclusive; NaN unless {@code NUMERIC})
  * @param upper upper bound of a numeric column (exclusive; NaN unless {@code NUMERIC})
+ * @param other the code that a missing, unparseable or unknown value takes when a registered
+ *     table is read after its charge ({@link #encodeTotal}); default 0, the first code
  */
-public record Attribute(String name, Kind kind, int size, List<String> values, double lower, double upper) {
+public record Attribute(String name, Kind kind, int size, List<String> values, double lower, double upper,
+    int other) {
 
   /** How an attribute's values are coded. */
   public enum Kind {
@@ -55,21 +58,80 @@ public record Attribute(String name, Kind kind, int size, List<String> values, d
       }
       case CODED -> { }
     }
+    if (other < 0 || other >= size) {
+      throw new IllegalArgumentException("other of attribute '" + name + "' must be one of its values");
+    }
   }
 
   /** An attribute whose table values are already the codes {@code 0 .. size-1}. */
   public static Attribute coded(String name, int size) {
-    return new Attribute(name, Kind.CODED, size, List.of(), Double.NaN, Double.NaN);
+    return new Attribute(name, Kind.CODED, size, List.of(), Double.NaN, Double.NaN, 0);
   }
 
   /** A categorical attribute with the given public values. */
   public static Attribute categorical(String name, List<String> values) {
-    return new Attribute(name, Kind.CATEGORICAL, values.size(), values, Double.NaN, Double.NaN);
+    return new Attribute(name, Kind.CATEGORICAL, values.size(), values, Double.NaN, Double.NaN, 0);
   }
 
   /** A numeric attribute on the public range [lower, upper) cut into {@code bins} equal-width bins. */
   public static Attribute numeric(String name, double lower, double upper, int bins) {
-    return new Attribute(name, Kind.NUMERIC, bins, List.of(), lower, upper);
+    return new Attribute(name, Kind.NUMERIC, bins, List.of(), lower, upper, 0);
+  }
+
+  /**
+   * The same attribute with a declared "other" value: {@code value} is one of a categorical
+   * attribute's values, a code of a coded attribute, or a number inside a numeric attribute's range
+   * (its bin is used). Public metadata, checked here.
+   *
+   * @throws IllegalArgumentException if {@code value} is not in the domain (the message names the
+   *     attribute; the value is the analyst's own)
+   */
+  public Attribute withOther(String value) {
+    int code = encode(value);
+    if (code < 0) {
+      throw new IllegalArgumentException("other of attribute '" + name + "' must be one of its values");
+    }
+    return new Attribute(name, kind, size, values, lower, upper, code);
+  }
+
+  /**
+   * Codes one value of a registered table read after its charge: a total, per-value rule that
+   * never fails and never reports, so that no value can change what the analyst observes
+   * (docs/proofs/synthetic-data.md, "Reading a registered table"):
+   *
+   * <ul>
+   *   <li>a value in the domain takes its code, as {@link #encode};
+   *   <li>a number outside a coded or numeric attribute's range is clamped to the nearest end
+   *       (below: the first code or bin; above or +∞: the last); a coded value between two codes
+   *       is rounded down;
+   *   <li>anything else (SQL NULL, NaN, text that is not a number of a coded or numeric attribute,
+   *       a categorical value not in the list) takes the declared {@link #other()} code.
+   * </ul>
+   */
+  int encodeTotal(String raw) {
+    if (raw == null) {
+      return other;
+    }
+    int code = encode(raw);
+    if (code >= 0) {
+      return code;
+    }
+    if (kind == Kind.CATEGORICAL) {
+      return other;
+    }
+    double x;
+    try {
+      x = Double.parseDouble(raw.strip());
+    } catch (NumberFormatException e) {
+      return other;
+    }
+    if (Double.isNaN(x)) {
+      return other;
+    }
+    if (kind == Kind.CODED) {
+      return x < 0 ? 0 : x >= size - 1 ? size - 1 : (int) Math.floor(x);
+    }
+    return x < lower ? 0 : size - 1;
   }
 
   /**

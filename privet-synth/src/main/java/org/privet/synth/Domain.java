@@ -26,7 +26,9 @@ import java.util.Optional;
  *       "attributes": [{"name": "age", "type": "numeric", "lower": 17, "upper": 91, "bins": 37},
  *       {"name": "sex", "type": "categorical", "values": ["Female", "Male"]}, ...]}}. Columns of the
  *       file not listed under {@code attributes} are ignored; {@code fileColumns} names the file's
- *       columns when it has no header row.
+ *       columns when it has no header row. An attribute may declare {@code "other": VALUE}, the
+ *       value that missing or unknown values take when a registered table is read after its
+ *       charge ({@link Table#encoder}); the default is the attribute's first value.
  * </ul>
  */
 public final class Domain {
@@ -95,21 +97,22 @@ public final class Domain {
     for (JsonNode a : root.get("attributes")) {
       String name = text(a, "name");
       String type = a.has("type") ? a.get("type").asText() : "coded";
-      switch (type) {
+      Attribute attribute = switch (type) {
         case "categorical" -> {
           var values = new ArrayList<String>();
           if (!a.has("values") || !a.get("values").isArray()) {
             throw new IllegalArgumentException("categorical attribute '" + name + "' needs a 'values' array");
           }
           a.get("values").forEach(v -> values.add(v.asText()));
-          list.add(Attribute.categorical(name, values));
+          yield Attribute.categorical(name, values);
         }
-        case "numeric" -> list.add(
-            Attribute.numeric(name, number(a, name, "lower"), number(a, name, "upper"), (int) number(a, name, "bins")));
-        case "coded" -> list.add(Attribute.coded(name, (int) number(a, name, "size")));
+        case "numeric" ->
+            Attribute.numeric(name, number(a, name, "lower"), number(a, name, "upper"), (int) number(a, name, "bins"));
+        case "coded" -> Attribute.coded(name, (int) number(a, name, "size"));
         default -> throw new IllegalArgumentException(
             "type of attribute '" + name + "' must be categorical, numeric or coded");
-      }
+      };
+      list.add(a.has("other") ? attribute.withOther(a.get("other").asText()) : attribute);
     }
     boolean header = !root.has("header") || root.get("header").asBoolean();
     var fileColumns = new ArrayList<String>();

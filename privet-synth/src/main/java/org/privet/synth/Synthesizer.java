@@ -89,15 +89,15 @@ public final class Synthesizer {
   }
 
   /**
-   * Runs the generator on a table (its domain must match the workload's, if one was set).
+   * Runs the generator on a table (its domain must match the workload's, if one was set). Total in
+   * the rows: an empty table is synthesized like any other (the row count is protected and only
+   * its noisy estimate shapes the output), so no data can make a paid run fail.
    *
-   * @throws IllegalArgumentException if the table is empty
+   * @throws IllegalArgumentException if the workload names an attribute outside the table's domain
+   *     (public information)
    */
   public SynthesisResult synthesize(Table data) {
     Objects.requireNonNull(data, "data");
-    if (data.rows() == 0) {
-      throw new IllegalArgumentException("data: table is empty");
-    }
     Workload w = workload != null ? workload : Workload.allKWay(data.domain(), Math.min(3, data.domain().size()));
     for (int[] q : w.marginals()) {
       for (int a : q) {

@@ -1,5 +1,6 @@
 package org.privet.engine.duckdb;
 
+import java.util.List;
 import java.util.stream.Collectors;
 import org.privet.engine.Filter;
 import org.privet.engine.Source;
@@ -46,6 +47,36 @@ final class SqlText {
     }
     Source.ParquetFile p = (Source.ParquetFile) source;
     return "read_parquet(" + string(p.path().toAbsolutePath().toString()) + ")";
+  }
+
+  /**
+   * A statement that reads {@code columns} of every row of {@code source} as text, totally: a CSV
+   * is read without sniffing (fixed quote and escape, every column VARCHAR), short rows are padded
+   * with NULL and rows that cannot be parsed are skipped; other sources are cast to VARCHAR. The
+   * CSV's layout is {@code schema}'s columns, in order.
+   */
+  static String textScan(Source source, TableSchema schema, List<String> columns) {
+    StringBuilder select = new StringBuilder("SELECT ");
+    for (int i = 0; i < columns.size(); i++) {
+      select.append(i > 0 ? ", " : "").append("CAST(").append(quote(columns.get(i))).append(" AS VARCHAR)");
+    }
+    select.append(" FROM ");
+    if (!(source instanceof Source.CsvFile c)) {
+      return select.append(from(source)).toString();
+    }
+    List<String> names = schema.columns().stream().map(TableSchema.Column::name).toList();
+    StringBuilder s = new StringBuilder("read_csv(")
+        .append(string(c.path().toAbsolutePath().toString()))
+        .append(", auto_detect = false, header = ").append(c.header())
+        .append(", delim = ").append(string(c.delimiter()))
+        .append(", quote = '\"', escape = '\"', null_padding = true, ignore_errors = true")
+        .append(", columns = {")
+        .append(names.stream().map(n -> string(n) + ": 'VARCHAR'").collect(Collectors.joining(", ")))
+        .append('}');
+    if (!c.nullString().isEmpty()) {
+      s.append(", nullstr = ").append(string(c.nullString()));
+    }
+    return select.append(s.append(')')).toString();
   }
 
   static String describe(Source source) {

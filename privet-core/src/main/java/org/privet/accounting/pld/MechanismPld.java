@@ -1,7 +1,11 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
 
-import java.util.Arrays;
-import org.privet.math.Normal;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.MechanismLoss;
+import org.privet.accounting.PoissonSubsampled;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.UpwardRounding;
 
 /**
  * Builds the pessimistically discretised privacy loss distribution of one privacy event, in one
@@ -39,45 +43,26 @@ final class MechanismPld {
   static DiscretePld of(PrivacyLoss event, boolean remove, double interval, double tail) {
     if (event instanceof PoissonSubsampled s) {
       double q = s.samplingRate();
-      LossTails baseTails = tails(s.base());
-      if (baseTails != null) {
+      DominatingPair base = pair(s.base());
+      if (base instanceof LossTails baseTails) {
         return fromTails(q == 1 ? baseTails : new Subsampled(baseTails, q, remove), interval, tail);
       }
-      Atoms base = atoms(s.base());
-      return fromAtoms(q == 1 ? base : base.subsample(q, remove), interval);
+      LossAtoms atoms = (LossAtoms) base;
+      return fromAtoms(q == 1 ? atoms : atoms.subsample(q, remove), interval);
     }
-    LossTails t = tails(event);
-    if (t != null) {
-      return fromTails(t, interval, tail);
-    }
-    return fromAtoms(atoms(event), interval);
+    DominatingPair pair = pair(event);
+    return pair instanceof LossTails t ? fromTails(t, interval, tail) : fromAtoms((LossAtoms) pair, interval);
   }
 
-  private static LossTails tails(PrivacyLoss event) {
-    if (event instanceof MechanismLoss.Gaussian g) {
-      return new GaussianTails(g.noiseMultiplier());
+  private static DominatingPair pair(PrivacyLoss event) {
+    if (event instanceof MechanismLoss m) {
+      return m.dominatingPair();
     }
-    if (event instanceof MechanismLoss.Laplace l) {
-      return new LaplaceTails(l.noiseMultiplier());
-    }
-    return null;
-  }
-
-  private static Atoms atoms(PrivacyLoss event) {
     if (event instanceof PureDp p) {
-      return Atoms.randomizedResponse(p.epsilon(), 2);
+      return LossAtoms.approxDp(p.epsilon(), 0.0);
     }
     if (event instanceof ApproxDp a) {
-      return Atoms.approx(a.epsilon(), a.delta());
-    }
-    if (event instanceof MechanismLoss.RandomizedResponse r) {
-      return Atoms.randomizedResponse(r.epsilon(), r.categories());
-    }
-    if (event instanceof MechanismLoss.DiscreteLaplace d) {
-      return Atoms.discreteLaplace(d.scale(), d.sensitivity());
-    }
-    if (event instanceof MechanismLoss.DiscreteGaussian d) {
-      return Atoms.discreteGaussian(d.sigma(), d.sensitivity());
+      return LossAtoms.approxDp(a.epsilon(), a.delta());
     }
     throw new IllegalArgumentException(
         "PldAccountant does not support events of type " + event.getClass().getSimpleName()
@@ -86,7 +71,7 @@ final class MechanismPld {
 
   // ---------------------------------------------------------------- discretisation
 
-  static DiscretePld fromAtoms(Atoms atoms, double interval) {
+  static DiscretePld fromAtoms(LossAtoms atoms, double interval) {
     double min = Double.POSITIVE_INFINITY;
     double max = Double.NEGATIVE_INFINITY;
     double inf = 0.0;
@@ -302,230 +287,6 @@ final class MechanismPld {
     @Override
     public double maxLoss() {
       return remove ? subsampledLoss(base.maxLoss(), q) : -subsampledLoss(base.minLoss(), q);
-    }
-  }
-
-  // ---------------------------------------------------------------- continuous mechanisms
-
-  /**
-   * Gaussian with noise multiplier σ: under P the loss is N(1/(2σ²), 1/σ²), under Q N(−1/(2σ²),
-   * 1/σ²) (Balle &amp; Wang 2018, Lemma 3; Dong, Roth, Su 2019).
-   */
-  static final class GaussianTails implements LossTails {
-    private final double mean;
-    private final double scale;
-
-    GaussianTails(double sigma) {
-      this.mean = 0.5 / (sigma * sigma);
-      this.scale = Math.sqrt(2.0) / sigma;
-    }
-
-    @Override
-    public double pUpper(double l) {
-      return 0.5 * Normal.erfc((l - mean) / scale);
-    }
-
-    @Override
-    public double pLower(double l) {
-      return 0.5 * Normal.erfc((mean - l) / scale);
-    }
-
-    @Override
-    public double qUpper(double l) {
-      return 0.5 * Normal.erfc((l + mean) / scale);
-    }
-
-    @Override
-    public double qLower(double l) {
-      return 0.5 * Normal.erfc((-mean - l) / scale);
-    }
-
-    @Override
-    public double minLoss() {
-      return Double.NEGATIVE_INFINITY;
-    }
-
-    @Override
-    public double maxLoss() {
-      return Double.POSITIVE_INFINITY;
-    }
-  }
-
-  /**
-   * Laplace with scale b (sensitivity 1): P = Lap(0, b), Q = Lap(1, b), loss (|x − 1| − |x|)/b,
-   * non-increasing in x, with atoms at ±1/b.
-   */
-  static final class LaplaceTails implements LossTails {
-    private final double b;
-    private final double max;
-
-    LaplaceTails(double b) {
-      this.b = b;
-      this.max = 1.0 / b;
-    }
-
-    private double cdf(double x) {
-      return x < 0 ? 0.5 * Math.exp(x / b) : 1 - 0.5 * Math.exp(-x / b);
-    }
-
-    private double survival(double x) {
-      return x >= 0 ? 0.5 * Math.exp(-x / b) : 1 - 0.5 * Math.exp(x / b);
-    }
-
-    private double threshold(double l) {
-      return (1 - l * b) / 2;
-    }
-
-    @Override
-    public double pUpper(double l) {
-      return l > max ? 0 : l <= -max ? 1 : cdf(threshold(l));
-    }
-
-    @Override
-    public double pLower(double l) {
-      return l > max ? 1 : l <= -max ? 0 : survival(threshold(l));
-    }
-
-    @Override
-    public double qUpper(double l) {
-      return l > max ? 0 : l <= -max ? 1 : cdf(threshold(l) - 1);
-    }
-
-    @Override
-    public double qLower(double l) {
-      return l > max ? 1 : l <= -max ? 0 : survival(threshold(l) - 1);
-    }
-
-    @Override
-    public double minLoss() {
-      return -max;
-    }
-
-    @Override
-    public double maxLoss() {
-      return max;
-    }
-  }
-
-  // ---------------------------------------------------------------- discrete mechanisms
-
-  /** A finite list of privacy loss atoms with their masses under P and Q. */
-  static final class Atoms {
-    final double[] loss;
-    final double[] p;
-    final double[] q;
-    final int size;
-
-    Atoms(double[] loss, double[] p, double[] q) {
-      this.loss = loss;
-      this.p = p;
-      this.q = q;
-      this.size = loss.length;
-    }
-
-    static Atoms randomizedResponse(double eps, int k) {
-      if (eps == 0) {
-        return new Atoms(new double[] {0}, new double[] {1}, new double[] {1});
-      }
-      // D = e^ε + k − 1; written with e^{−ε} to avoid overflow.
-      double em = Math.exp(-eps);
-      double dTop = 1 + (k - 1) * em; // D·e^{−ε}
-      double high = 1 / dTop;
-      double low = em / dTop;
-      double mid = (k - 2) * em / dTop;
-      return new Atoms(
-          new double[] {eps, 0.0, -eps}, new double[] {high, mid, low}, new double[] {low, mid, high});
-    }
-
-    static Atoms approx(double eps, double delta) {
-      Atoms rr = randomizedResponse(eps, 2);
-      double keep = 1 - delta;
-      double[] loss = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, eps, -eps};
-      double[] p = {delta, 0, keep * rr.p[0], keep * rr.p[2]};
-      double[] q = {0, delta, keep * rr.q[0], keep * rr.q[2]};
-      if (eps == 0) {
-        return new Atoms(
-            new double[] {loss[0], loss[1], 0.0}, new double[] {delta, 0, keep}, new double[] {0, delta, keep});
-      }
-      return new Atoms(loss, p, q);
-    }
-
-    static Atoms discreteLaplace(double t, long sensitivity) {
-      if (sensitivity > 10_000_000) {
-        throw new IllegalArgumentException("sensitivity too large for the PLD accountant: " + sensitivity);
-      }
-      int middle = (int) (sensitivity - 1);
-      double[] loss = new double[middle + 2];
-      double[] p = new double[middle + 2];
-      double[] q = new double[middle + 2];
-      double e1 = Math.exp(-1 / t);
-      double c = (1 - e1) / (1 + e1);
-      double side = 1 / (1 + e1);
-      double far = Math.exp(-sensitivity / t) / (1 + e1);
-      loss[0] = sensitivity / t;
-      p[0] = side;
-      q[0] = far;
-      loss[1] = -sensitivity / t;
-      p[1] = far;
-      q[1] = side;
-      for (int x = 1; x <= middle; x++) {
-        loss[x + 1] = (sensitivity - 2.0 * x) / t;
-        p[x + 1] = c * Math.exp(-x / t);
-        q[x + 1] = c * Math.exp(-(sensitivity - x) / t);
-      }
-      return new Atoms(loss, p, q);
-    }
-
-    static Atoms discreteGaussian(double sigma, long sensitivity) {
-      long k = (long) Math.ceil(39 * sigma) + 1;
-      long count = 2 * k + sensitivity + 1;
-      if (count > 20_000_000L) {
-        throw new IllegalArgumentException(
-            "sigma/sensitivity too large for the PLD accountant's discrete Gaussian: sigma=" + sigma);
-      }
-      double twoVar = 2 * sigma * sigma;
-      double z = 1;
-      for (long x = 1; x <= k + sensitivity + 1; x++) {
-        z += 2 * Math.exp(-(double) x * x / twoVar);
-      }
-      int n = (int) count;
-      double[] loss = new double[n];
-      double[] p = new double[n];
-      double[] q = new double[n];
-      double s = sensitivity;
-      for (int i = 0; i < n; i++) {
-        double x = -k + i;
-        loss[i] = (s * s - 2 * x * s) / twoVar;
-        p[i] = Math.exp(-x * x / twoVar) / z;
-        q[i] = Math.exp(-(x - s) * (x - s) / twoVar) / z;
-      }
-      return new Atoms(loss, p, q);
-    }
-
-    /** The atoms of the Poisson-subsampled pair in the given direction. */
-    Atoms subsample(double rate, boolean remove) {
-      double[] l2 = new double[size];
-      double[] p2 = new double[size];
-      double[] q2 = new double[size];
-      for (int i = 0; i < size; i++) {
-        double mix = (1 - rate) * q[i] + rate * p[i];
-        double g = subsampledLoss(loss[i], rate);
-        if (remove) {
-          l2[i] = g;
-          p2[i] = mix;
-          q2[i] = q[i];
-        } else {
-          l2[i] = -g;
-          p2[i] = q[i];
-          q2[i] = mix;
-        }
-      }
-      return new Atoms(l2, p2, q2);
-    }
-
-    @Override
-    public String toString() {
-      return "Atoms" + Arrays.toString(loss);
     }
   }
 }

@@ -1,11 +1,13 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
 
 /**
  * The distribution of the privacy loss L = ln(P(o)/Q(o)) of a dominating pair (P, Q), given by its
  * tail functions under P and under Q, each computed from whichever side is small so that interval
- * masses keep their relative accuracy. Package-private.
+ * masses keep their relative accuracy. Implemented by the continuous mechanisms' privacy-loss
+ * descriptions ({@link org.privet.accounting.MechanismLoss.Gaussian}, {@link
+ * org.privet.accounting.MechanismLoss.Laplace}).
  */
-interface LossTails {
+public non-sealed interface LossTails extends DominatingPair {
   /** P(L ≥ l). */
   double pUpper(double l);
 

@@ -1,6 +1,7 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
 
 import java.util.List;
+import org.privet.accounting.UpwardRounding;
 
 /**
  * The composition of discretised PLDs (one direction of the add/remove relation), computed by one

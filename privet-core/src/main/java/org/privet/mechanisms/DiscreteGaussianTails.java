@@ -3,25 +3,16 @@ package org.privet.mechanisms;
 import org.privet.math.Normal;
 
 /**
- * Gaussian tail probabilities ({@link Normal}, about 14 significant digits) and the bounds on
- * discrete Gaussian tails that the Gaussian mechanisms use for calibration, certification and
- * confidence intervals. Callers that certify privacy add an explicit relative margin for
- * floating-point error.
+ * Rigorous bounds on discrete Gaussian tails, from the continuous ones ({@link Normal}, about 14
+ * significant digits), that the Gaussian mechanisms use for certification and confidence
+ * intervals. Callers that certify privacy add an explicit relative margin for floating-point
+ * error. (The continuous mechanism's privacy profile is {@link
+ * org.privet.accounting.MechanismLoss.Gaussian#analyticDelta}.)
  */
-final class GaussianTails {
-  private GaussianTails() {}
+final class DiscreteGaussianTails {
+  private DiscreteGaussianTails() {}
 
   private static final double SQRT_2PI = Math.sqrt(2 * Math.PI);
-
-  /** Q(z) = P[N(0,1) &gt; z] ({@link Normal#upperTail}). */
-  static double upperTail(double z) {
-    return Normal.upperTail(z);
-  }
-
-  /** e<sup>logScale</sup>·Q(z), computed without overflow when Q is tiny and the scale huge. */
-  static double scaledUpperTail(double z, double logScale) {
-    return Normal.scaledUpperTail(z, logScale);
-  }
 
   // ---- Discrete Gaussian N_Z(0, σ²): bounds on P[Y ≥ m] for integer m ----
 
@@ -34,7 +25,7 @@ final class GaussianTails {
     if (m <= 0) {
       return 1 - discreteTailLower(sigma, 1 - m);
     }
-    double mass = Math.exp(-(double) m * m / (2 * sigma * sigma)) + SQRT_2PI * sigma * upperTail(m / sigma);
+    double mass = Math.exp(-(double) m * m / (2 * sigma * sigma)) + SQRT_2PI * sigma * Normal.upperTail(m / sigma);
     double z = Math.max(1.0, SQRT_2PI * sigma - 1);
     return Math.min(1.0, mass / z);
   }
@@ -44,7 +35,7 @@ final class GaussianTails {
     if (m <= 0) {
       return 1 - discreteTailUpper(sigma, 1 - m);
     }
-    return Math.max(0.0, SQRT_2PI * sigma * upperTail(m / sigma) / (1 + SQRT_2PI * sigma));
+    return Math.max(0.0, SQRT_2PI * sigma * Normal.upperTail(m / sigma) / (1 + SQRT_2PI * sigma));
   }
 
   /**

@@ -1,4 +1,4 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.MechanismLoss;
+import org.privet.accounting.OptimalComposition;
+import org.privet.accounting.PoissonSubsampled;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,7 +32,7 @@ class PldAccountantTest {
     "10000, 40.0, 1e-8",
   })
   void compose_kFoldGaussian_withinOnePercentAboveExact(int k, double sigma, double delta) {
-    double exact = GaussianProfile.epsilon(Math.sqrt(k) / sigma, delta);
+    double exact = new MechanismLoss.Gaussian(sigma / Math.sqrt(k)).epsilon(delta);
     double eps =
         pld.compose(Collections.nCopies(k, new MechanismLoss.Gaussian(sigma)), delta).epsilon();
     assertTrue(eps >= exact, "PLD " + eps + " below exact " + exact);
@@ -37,7 +43,7 @@ class PldAccountantTest {
   void delta_kFoldGaussian_atLeastExactAndClose() {
     int k = 500;
     double sigma = 10;
-    double exact = GaussianProfile.delta(Math.sqrt(k) / sigma, 1.0);
+    double exact = new MechanismLoss.Gaussian(sigma / Math.sqrt(k)).delta(1.0);
     double d = pld.delta(Collections.nCopies(k, new MechanismLoss.Gaussian(sigma)), 1.0);
     assertTrue(d >= exact && d <= exact * 1.05, "delta " + d + " exact " + exact);
   }

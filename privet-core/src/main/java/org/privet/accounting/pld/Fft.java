@@ -1,4 +1,4 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
 
 /**
  * An in-place iterative radix-2 complex FFT (Cooley &amp; Tukey 1965) on separate real and

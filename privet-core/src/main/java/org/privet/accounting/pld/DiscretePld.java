@@ -1,4 +1,4 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
 
 /**
  * One mechanism's privacy loss distribution under P, discretised on the grid {jΔ}: mass

@@ -1,9 +1,18 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.privet.accounting.Accountant;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.BasicAccountant;
+import org.privet.accounting.EventMeasures;
+import org.privet.accounting.MechanismLoss;
+import org.privet.accounting.PoissonSubsampled;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Subsampling;
 
 /**
  * The privacy loss distribution (PLD) accountant: the tightest accountant in Privet, numerically

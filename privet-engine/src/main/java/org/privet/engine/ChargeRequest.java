@@ -21,9 +21,9 @@ import org.privet.accounting.PrivacyLoss;
  * @param total the composed cost, which is what must be charged
  * @param zcdpConversionDelta the δ used to convert zCDP parts inside an (ε, δ) total, else 0
  */
-public record Charge(String queryId, String query, List<MechanismCost> mechanisms,
+public record ChargeRequest(String queryId, String query, List<MechanismCost> mechanisms,
     PrivacyLoss total, double zcdpConversionDelta) {
-  public Charge {
+  public ChargeRequest {
     Objects.requireNonNull(queryId, "queryId");
     Objects.requireNonNull(query, "query");
     mechanisms = List.copyOf(mechanisms);

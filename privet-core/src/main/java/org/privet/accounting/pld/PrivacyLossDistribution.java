@@ -1,4 +1,6 @@
-package org.privet.accounting;
+package org.privet.accounting.pld;
+
+import org.privet.accounting.PrivacyLoss;
 
 /**
  * The composed privacy loss distribution of a list of privacy events, as computed by {@link
