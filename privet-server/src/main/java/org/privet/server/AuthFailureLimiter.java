@@ -29,7 +29,8 @@ final class AuthFailureLimiter {
 
   private static final class Entry {
     final Deque<Long> failures = new ArrayDeque<>();
-    long blockedUntil = Long.MIN_VALUE;
+    boolean blocking;
+    long blockedUntil;
   }
 
   AuthFailureLimiter(int limit, LongSupplier nanoClock) {
@@ -40,7 +41,7 @@ final class AuthFailureLimiter {
   /** Whether the address is blocked now. */
   synchronized boolean blocked(String address) {
     Entry e = byAddress.get(address);
-    return e != null && clock.getAsLong() - e.blockedUntil < 0;
+    return e != null && e.blocking && clock.getAsLong() - e.blockedUntil < 0;
   }
 
   /** Records a failure; true when this failure blocks the address. */
@@ -52,6 +53,7 @@ final class AuthFailureLimiter {
     }
     e.failures.addLast(now);
     if (e.failures.size() > limit) {
+      e.blocking = true;
       e.blockedUntil = now + WINDOW_NANOS;
       e.failures.clear();
       return true;

@@ -62,17 +62,35 @@ final class Controllers {
 
   void registerDataset(Context ctx) {
     auth.requireCurator(ctx);
-    Responses.json(ctx, 201, service.register(body(ctx)));
+    JsonNode body = body(ctx);
+    Responses.json(ctx, 201, curatorInput(() -> service.register(body)));
   }
 
   void grant(Context ctx) {
     auth.requireCurator(ctx);
-    Responses.json(ctx, 201, service.grant(body(ctx)));
+    JsonNode body = body(ctx);
+    Responses.json(ctx, 201, curatorInput(() -> service.grant(body)));
   }
 
   void addAnalyst(Context ctx) {
     auth.requireCurator(ctx);
-    Responses.json(ctx, 201, service.addAnalyst(body(ctx)));
+    JsonNode body = body(ctx);
+    Responses.json(ctx, 201, curatorInput(() -> service.addAnalyst(body)));
+  }
+
+  /**
+   * Runs a curator command whose invalid input is reported as 400 with the validator's message
+   * (which names the parameter). Only curator commands: they read no private data, so their
+   * messages are safe; on release routes an unexpected IllegalArgumentException stays internal.
+   */
+  private static <T> T curatorInput(java.util.function.Supplier<T> command) {
+    try {
+      return command.get();
+    } catch (org.privet.ledger.UnknownDatasetException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest(e.getMessage());
+    }
   }
 
   void listAnalysts(Context ctx) {

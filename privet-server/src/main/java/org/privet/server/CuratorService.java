@@ -46,10 +46,12 @@ final class CuratorService {
 
   private final Ledger ledger;
   private final WorkerPool pool;
+  private final ReleaseHooks hooks;
 
-  CuratorService(Ledger ledger, WorkerPool pool) {
+  CuratorService(Ledger ledger, WorkerPool pool, ReleaseHooks hooks) {
     this.ledger = ledger;
     this.pool = pool;
+    this.hooks = hooks;
   }
 
   /** An answer to a release request. */
@@ -219,7 +221,9 @@ final class CuratorService {
 
   /** Commits the answer (the first stored wins) and answers what is stored. */
   private Answer store(long chargeId, ObjectNode answer, boolean replay) {
+    hooks.computed(chargeId);
     String stored = ledger.storeAnswer(chargeId, LedgerJson.write(answer));
+    hooks.stored(chargeId);
     return new Answer(read(stored), replay, chargeId);
   }
 

@@ -26,12 +26,12 @@ public final class PrivetServer implements AutoCloseable {
   private final WorkerPool pool;
   private final Javalin app;
 
-  private PrivetServer(ServerOptions options) {
+  private PrivetServer(ServerOptions options, ReleaseHooks hooks) {
     this.options = options;
     this.ledger = Ledger.open(options.workspace());
     this.pool = new WorkerPool(options.workers(), options.queue(), options.queryTimeout());
     AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
-    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), new CuratorService(ledger, pool));
+    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), new CuratorService(ledger, pool, hooks));
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
@@ -65,8 +65,13 @@ public final class PrivetServer implements AutoCloseable {
 
   /** Opens the workspace's ledger, binds and starts serving. */
   public static PrivetServer start(ServerOptions options) {
+    return start(options, ReleaseHooks.NONE);
+  }
+
+  /** As {@link #start(ServerOptions)}, with points where tests stop the process mid-release. */
+  static PrivetServer start(ServerOptions options, ReleaseHooks hooks) {
     Objects.requireNonNull(options, "options");
-    PrivetServer server = new PrivetServer(options);
+    PrivetServer server = new PrivetServer(options, Objects.requireNonNull(hooks, "hooks"));
     try {
       server.app.start();
     } catch (RuntimeException e) {

@@ -2,6 +2,9 @@ package org.privet.server;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
+import java.util.List;
 import io.javalin.http.HttpResponseException;
 
 /**
@@ -29,23 +32,33 @@ import io.javalin.http.HttpResponseException;
 final class Routes {
   private Routes() {}
 
-  static void declare(RoutesConfig r, Controllers c) {
-    r.get("/v1/health", c::health);
-    r.get("/v1/openapi.json", OpenApi::serve);
-    r.get("/v1/datasets", c::datasets);
-    r.post("/v1/datasets", c::registerDataset);
-    r.post("/v1/grants", c::grant);
-    r.post("/v1/analysts", c::addAnalyst);
-    r.get("/v1/analysts", c::listAnalysts);
-    r.delete("/v1/analysts/{name}", c::revokeAnalyst);
-    r.post("/v1/query", c::query);
-    r.post("/v1/explain", c::explain);
-    r.get("/v1/budget", c::budget);
-    r.get("/v1/history", c::history);
-    r.post("/v1/synth", Routes::notYet);
-    r.get("/v1/synth/{id}", Routes::notYet);
-    r.get("/v1/synth/{id}/data", Routes::notYet);
+  /** One route: its method, its path template and what handles it. */
+  record Route(String method, String path, Handler handler) {}
 
+  /** The route table (handlers resolve {@code c} only when called). */
+  static List<Route> table(Controllers c) {
+    return List.of(
+        new Route("GET", "/v1/health", ctx -> c.health(ctx)),
+        new Route("GET", "/v1/openapi.json", OpenApi::serve),
+        new Route("GET", "/v1/datasets", ctx -> c.datasets(ctx)),
+        new Route("POST", "/v1/datasets", ctx -> c.registerDataset(ctx)),
+        new Route("POST", "/v1/grants", ctx -> c.grant(ctx)),
+        new Route("POST", "/v1/analysts", ctx -> c.addAnalyst(ctx)),
+        new Route("GET", "/v1/analysts", ctx -> c.listAnalysts(ctx)),
+        new Route("DELETE", "/v1/analysts/{name}", ctx -> c.revokeAnalyst(ctx)),
+        new Route("POST", "/v1/query", ctx -> c.query(ctx)),
+        new Route("POST", "/v1/explain", ctx -> c.explain(ctx)),
+        new Route("GET", "/v1/budget", ctx -> c.budget(ctx)),
+        new Route("GET", "/v1/history", ctx -> c.history(ctx)),
+        new Route("POST", "/v1/synth", Routes::notYet),
+        new Route("GET", "/v1/synth/{id}", Routes::notYet),
+        new Route("GET", "/v1/synth/{id}/data", Routes::notYet));
+  }
+
+  static void declare(RoutesConfig r, Controllers c) {
+    for (Route route : table(c)) {
+      r.addHttpHandler(HandlerType.findOrCreate(route.method()), route.path(), route.handler());
+    }
     r.exception(Exception.class, ErrorMapper::handle);
     r.exception(HttpResponseException.class, ErrorMapper::handle);
     for (int status : new int[] {404, 405, 413}) {
