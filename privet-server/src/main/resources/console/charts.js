@@ -277,7 +277,7 @@ export function gauge(label, spent, total, unit) {
   const frac = total > 0 ? Math.min(1, Math.max(0, spent / total)) : 0;
   const remaining = Math.max(0, total - spent);
   const W = 300, H = 18;
-  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'gauge-bar', role: 'img',
+  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'gauge-bar', role: 'img', preserveAspectRatio: 'none',
     'aria-label': `${label}: spent ${fmt(spent)} of ${fmt(total)} ${unit}` });
   svg.appendChild(svgEl('rect', { x: 0, y: 0, width: W, height: H, rx: 4, class: 'gauge-bg' }));
   svg.appendChild(svgEl('rect', { x: 0, y: 0, width: (W * frac).toFixed(2), height: H, rx: 4, class: frac > 0.9 ? 'gauge-fill low' : 'gauge-fill' }));

@@ -125,7 +125,8 @@ function compositionSection() {
       refusals.length ? el('div', { class: 'hint' }, el('p', { text: 'No curve where the accountant does not apply:' }), el('ul', {}, refusals)) : null);
   });
   rate.addEventListener('input', () => { rateText.textContent = rate.value; });
-  rate.addEventListener('change', update);
+  let timer = null;
+  rate.addEventListener('change', () => { clearTimeout(timer); timer = setTimeout(update, 350); });
   const s = section('pg-composition', 'Composition', 'Run a mechanism k times: how much privacy is lost in total? Each accountant gives a valid upper bound; the tighter ones (zCDP, RDP, PLD) let you run far more. Sampling each run on a random subset amplifies privacy.',
     form('co-form', [mechF, paramF, deltaF, maxKF, rateF], update), out);
   update();

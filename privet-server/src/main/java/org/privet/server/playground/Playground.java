@@ -8,6 +8,8 @@ import io.javalin.router.JavalinDefaultRoutingApi;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.privet.ledger.LedgerJson;
 
@@ -23,11 +25,15 @@ import org.privet.ledger.LedgerJson;
  * </pre>
  *
  * Parameters are validated here and by the library's builders; a bad one is a 400 naming it. The
- * work per request is bounded (sizes capped) and at most {@link #CONCURRENT} requests compute at
- * once; the rest get 429, so an anonymous caller cannot tie up the server.
+ * work per request is bounded (sizes capped), at most {@link #CONCURRENT} requests compute at
+ * once and at most {@link #WAITING} wait for them; the rest get 429 at once, so an anonymous caller
+ * cannot tie up the server's threads.
  */
 public final class Playground {
   static final int CONCURRENT = 2;
+  /** Requests that may wait for a permit (a page loads four views at once); more get 429 at once. */
+  static final int WAITING = 8;
+  static final int WAIT_SECONDS = 20;
   static final int MAX_N = 100_000;
   static final int MAX_K = 1_000;
   static final int MAX_TRIALS = 20_000;
@@ -40,6 +46,7 @@ public final class Playground {
   }
 
   private final Semaphore permits = new Semaphore(CONCURRENT);
+  private final AtomicInteger waiting = new AtomicInteger();
   private final ErrorWriter errors;
 
   private Playground(ErrorWriter errors) {
@@ -55,8 +62,13 @@ public final class Playground {
     r.get("/v1/playground/selection", ctx -> p.answer(ctx, Playground::selection));
   }
 
-  private void answer(Context ctx, Function<Params, ObjectNode> compute) {
-    if (!permits.tryAcquire()) {
+  private void answer(Context ctx, Function<Params, ObjectNode> compute) throws InterruptedException {
+    boolean admitted = false;
+    if (waiting.incrementAndGet() <= WAITING) {
+      admitted = permits.tryAcquire(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+    waiting.decrementAndGet();
+    if (!admitted) {
       errors.write(ctx, 429, "rate_limited", "the playground is busy; try again in a moment");
       return;
     }
