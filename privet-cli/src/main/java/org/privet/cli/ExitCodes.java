@@ -2,6 +2,7 @@ package org.privet.cli;
 
 import java.io.FileNotFoundException;
 import java.nio.file.NoSuchFileException;
+import org.privet.curator.QueryRefusedException;
 import org.privet.ledger.UnknownDatasetException;
 import picocli.CommandLine;
 

@@ -1,13 +1,12 @@
 package org.privet.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import org.privet.curator.QueryExecution;
+import org.privet.curator.ReleaseJson;
 import org.privet.engine.Estimate;
 import org.privet.ledger.LedgerJson;
 import org.privet.sql.OutputColumn;
@@ -20,7 +19,7 @@ final class ResultPrinter {
   static void print(PrintWriter out, QueryExecution.Outcome outcome, OutputFormat format) {
     SqlResult r = outcome.result();
     if (format == OutputFormat.JSON) {
-      out.println(LedgerJson.writePretty(json(outcome)));
+      out.println(LedgerJson.writePretty(ReleaseJson.of(outcome)));
       out.flush();
       return;
     }
@@ -66,45 +65,6 @@ final class ResultPrinter {
       }
     }
     return "CI";
-  }
-
-  static ObjectNode json(QueryExecution.Outcome outcome) {
-    SqlResult r = outcome.result();
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    ObjectNode root = f.objectNode();
-    ArrayNode columns = root.putArray("columns");
-    r.columnNames().forEach(columns::add);
-    ArrayNode rows = root.putArray("rows");
-    for (List<Object> row : r.rows()) {
-      ObjectNode o = rows.addObject();
-      for (int i = 0; i < row.size(); i++) {
-        String name = r.columns().get(i).name();
-        Object v = row.get(i);
-        if (v instanceof Estimate e) {
-          ObjectNode n = o.putObject(name);
-          n.put("value", e.value());
-          if (e.hasInterval()) {
-            n.put("lower", e.lower()).put("upper", e.upper()).put("level", e.level());
-          } else {
-            n.putNull("lower").putNull("upper").putNull("level");
-          }
-        } else if (v == null) {
-          o.putNull(name);
-        } else if (v instanceof Number num && !(v instanceof BigDecimal)) {
-          if (v instanceof Double || v instanceof Float) {
-            o.put(name, num.doubleValue());
-          } else {
-            o.put(name, num.longValue());
-          }
-        } else if (v instanceof Boolean b) {
-          o.put(name, b);
-        } else {
-          o.put(name, v.toString());
-        }
-      }
-    }
-    root.set("charge", LedgerJson.charge(outcome.charge()));
-    return root;
   }
 
   /** A released number for people: integers as such, others with at most 4 decimals. */

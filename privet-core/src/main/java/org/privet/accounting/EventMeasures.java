@@ -2,16 +2,16 @@ package org.privet.accounting;
 
 /**
  * How each kind of privacy event reads in the simple measures (pure/approximate DP and zCDP), used
- * by the accountants that work in those measures. Package-private.
+ * by the accountants that work in those measures (here and in {@code org.privet.accounting.pld}).
  */
-final class EventMeasures {
+public final class EventMeasures {
   private EventMeasures() {}
 
   /**
    * The event as (ε, δ)-DP if it is naturally stated that way (pure or approximate DP, or a
    * mechanism with a pure-DP guarantee), else {@code null} (the event is zCDP-like).
    */
-  static ApproxDp asApproxDpIfDirect(PrivacyLoss event) {
+  public static ApproxDp asApproxDpIfDirect(PrivacyLoss event) {
     if (event instanceof ApproxDp a) {
       return a;
     }
@@ -57,7 +57,7 @@ final class EventMeasures {
   }
 
   /** Builds an ApproxDp from upward-rounded totals, failing loudly if δ reaches 1 or ε overflows. */
-  static ApproxDp approxDp(double epsilon, double delta, String what) {
+  public static ApproxDp approxDp(double epsilon, double delta, String what) {
     if (Double.isInfinite(epsilon) || Double.isNaN(epsilon)) {
       throw new IllegalArgumentException(what + ": epsilon is unbounded");
     }

@@ -120,20 +120,8 @@ public final class RdpAccountant implements Accountant {
       }
       return pure(a.epsilon(), alpha);
     }
-    if (event instanceof MechanismLoss.Gaussian g) {
-      return UpwardRounding.multiply(alpha, g.zcdpRho());
-    }
-    if (event instanceof MechanismLoss.DiscreteGaussian g) {
-      return UpwardRounding.multiply(alpha, g.zcdpRho());
-    }
-    if (event instanceof MechanismLoss.Laplace l) {
-      return Math.min(laplace(l.noiseMultiplier(), alpha), pure(l.pureEpsilon(), alpha));
-    }
-    if (event instanceof MechanismLoss.RandomizedResponse r) {
-      return randomizedResponse(r.epsilon(), r.categories(), alpha);
-    }
-    if (event instanceof MechanismLoss.DiscreteLaplace d) {
-      return pure(d.pureEpsilon(), alpha);
+    if (event instanceof MechanismLoss m) {
+      return m.rdp(alpha);
     }
     if (event instanceof PoissonSubsampled s) {
       double q = s.samplingRate();
@@ -153,35 +141,9 @@ public final class RdpAccountant implements Accountant {
     throw new IllegalArgumentException("RdpAccountant does not support " + event.getClass().getSimpleName());
   }
 
-  /** RDP of binary randomized response with parameter ε (the worst case over ε-DP). */
+  /** RDP of an ε-DP event: that of binary randomized response (the worst case over ε-DP). */
   static double pure(double eps, double alpha) {
-    if (eps == 0) {
-      return 0.0;
-    }
-    return Math.min(eps, randomizedResponse(eps, 2, alpha));
-  }
-
-  /** Exact Rényi divergence of k-ary randomized response, rounded up. */
-  static double randomizedResponse(double eps, int k, double alpha) {
-    // p = e^ε/D, r = 1/D, D = e^ε + k − 1. Terms p^α r^{1−α} + r^α p^{1−α} + (k − 2) r.
-    double logD = eps + Math.log1p((k - 1) * Math.exp(-eps));
-    double logP = eps - logD;
-    double logR = -logD;
-    double t1 = alpha * logP + (1 - alpha) * logR;
-    double t2 = alpha * logR + (1 - alpha) * logP;
-    double s = logSumExp(t1, t2);
-    if (k > 2) {
-      s = logSumExp(s, Math.log(k - 2.0) + logR);
-    }
-    double value = s / (alpha - 1);
-    return Math.min(eps, Math.max(0.0, UpwardRounding.withMargin(value, (Math.abs(t1) + Math.abs(t2) + 1) / (alpha - 1))));
-  }
-
-  static double laplace(double b, double alpha) {
-    double a = Math.log(alpha / (2 * alpha - 1)) + (alpha - 1) / b;
-    double c = Math.log((alpha - 1) / (2 * alpha - 1)) - alpha / b;
-    double value = logSumExp(a, c) / (alpha - 1);
-    return Math.max(0.0, UpwardRounding.withMargin(value, (Math.abs(a) + Math.abs(c) + 1) / (alpha - 1)));
+    return MechanismLoss.RandomizedResponse.pureRdp(eps, alpha);
   }
 
   /** Mironov–Talwar–Zhang 2019: RDP of the Poisson-subsampled Gaussian, rounded up. */

@@ -52,7 +52,7 @@ public final class Subsampling {
   }
 
   /** The base's own (ε, δ) if it has one (pure or approximate DP, or a pure-DP mechanism). */
-  static ApproxDp baseApproxDp(PrivacyLoss base) {
+  public static ApproxDp baseApproxDp(PrivacyLoss base) {
     return base instanceof PoissonSubsampled ? null : EventMeasures.asApproxDpIfDirect(base);
   }
 

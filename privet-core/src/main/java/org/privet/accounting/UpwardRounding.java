@@ -10,12 +10,14 @@ package org.privet.accounting;
  * within one ulp, so their results are moved up by one ulp (two for safety on {@code log1p}/
  * {@code expm1}), which bounds the exact value from above. Subtractions that must be rounded down
  * (remaining budgets) go through {@link #subtractDown}.
+ *
+ * <p>Public so that every module rounds privacy arithmetic here, never with its own copy.
  */
-final class UpwardRounding {
+public final class UpwardRounding {
   private UpwardRounding() {}
 
   /** a + b rounded up. */
-  static double add(double a, double b) {
+  public static double add(double a, double b) {
     double s = a + b;
     if (Double.isInfinite(s) || Double.isNaN(s)) {
       return s;
@@ -27,7 +29,7 @@ final class UpwardRounding {
   }
 
   /** a − b rounded down (used for what remains of a budget). */
-  static double subtractDown(double a, double b) {
+  public static double subtractDown(double a, double b) {
     double s = a - b;
     double bb = s - a;
     double e = (a - (s - bb)) + (-b - bb);
@@ -35,7 +37,7 @@ final class UpwardRounding {
   }
 
   /** a · b rounded up. */
-  static double multiply(double a, double b) {
+  public static double multiply(double a, double b) {
     double p = a * b;
     if (Double.isInfinite(p) || Double.isNaN(p)) {
       return p;
@@ -45,7 +47,7 @@ final class UpwardRounding {
   }
 
   /** a / b rounded up, for b &gt; 0. */
-  static double divide(double a, double b) {
+  public static double divide(double a, double b) {
     double q = a / b;
     if (Double.isInfinite(q) || Double.isNaN(q)) {
       return q;
@@ -56,23 +58,23 @@ final class UpwardRounding {
   }
 
   /** √x rounded up (IEEE sqrt is correctly rounded). */
-  static double sqrt(double x) {
+  public static double sqrt(double x) {
     double r = Math.sqrt(x);
     return Math.fma(r, r, -x) < 0 ? Math.nextUp(r) : r;
   }
 
   /** An upper bound on a value computed with a few ulps of library error. */
-  static double up(double value) {
+  public static double up(double value) {
     return Math.nextUp(Math.nextUp(value));
   }
 
   /** A lower bound on a value computed with a few ulps of library error, never below zero. */
-  static double down(double value) {
+  public static double down(double value) {
     return Math.max(0.0, Math.nextDown(Math.nextDown(value)));
   }
 
   /** Sum of non-negative values rounded up. */
-  static double sum(double[] values) {
+  public static double sum(double[] values) {
     double s = 0.0;
     for (double v : values) {
       s = add(s, v);
@@ -86,7 +88,7 @@ final class UpwardRounding {
    * operation errs by at most 2<sup>−52</sup> relative to its terms, so the total error is below
    * 10<sup>−14</sup>·magnitude, and a margin of 10<sup>−12</sup>·magnitude covers it.
    */
-  static double withMargin(double value, double magnitude) {
+  public static double withMargin(double value, double magnitude) {
     return Math.nextUp(value + 1e-12 * Math.abs(magnitude));
   }
 }

@@ -59,6 +59,29 @@ public final class ZcdpConversion {
         alpha -> UpwardRounding.multiply(alpha, rho), epsilon, 1e-9, 1e12);
   }
 
+  /**
+   * The inverse of {@link #epsilon}: the largest ρ (to about 10<sup>−16</sup> relative, by
+   * bisection that keeps only values the conversion certifies, so it errs on the private side)
+   * with {@code epsilon(ρ, delta) ≤ epsilon}; 0 for ε = 0.
+   */
+  public static double largestRho(double epsilon, double delta) {
+    PrivacyLoss.requireNonNegativeFinite("epsilon", epsilon);
+    if (!(delta > 0 && delta < 1)) {
+      throw new IllegalArgumentException("delta must be in (0, 1) to convert zCDP to (epsilon, delta)-DP, was " + delta);
+    }
+    double lo = 0;
+    double hi = epsilon; // ρ ≥ ε never gives ε: the conversion is at least ρ
+    for (int i = 0; i < 80; i++) {
+      double mid = (lo + hi) / 2;
+      if (epsilon(mid, delta) <= epsilon) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
   private static void check(double rho, double delta) {
     PrivacyLoss.requireNonNegativeFinite("rho", rho);
     PrivacyLoss.requireDelta("delta", delta);

@@ -13,7 +13,7 @@
  *   <li>Accountants ({@link org.privet.accounting.Accountant}): {@link
  *       org.privet.accounting.BasicAccountant}, {@link org.privet.accounting.ZcdpAccountant}, {@link
  *       org.privet.accounting.RdpAccountant} (Mironov, Talwar, Zhang 2019), {@link
- *       org.privet.accounting.PldAccountant} (Doroshenko et al. 2022), {@link
+ *       org.privet.accounting.pld.PldAccountant} (Doroshenko et al. 2022; package {@code pld}), {@link
  *       org.privet.accounting.AdvancedCompositionAccountant} (Dwork, Rothblum, Vadhan 2010),
  *       {@link org.privet.accounting.OptimalCompositionAccountant} (Kairouz, Oh, Viswanath 2015;
  *       Murtagh &amp; Vadhan 2016).

@@ -82,12 +82,12 @@ public final class DiscreteGaussianMechanism {
 
   /**
    * [released − k, released + k] with k the smallest integer for which a rigorous upper bound on
-   * P[|Z| &gt; k] (integral sandwich of the discrete tail, see {@code GaussianTails}) is ≤ β; the
+   * P[|Z| &gt; k] (integral sandwich of the discrete tail, see {@code DiscreteGaussianTails}) is ≤ β; the
    * coverage is therefore at least 1 − β.
    */
   public ConfidenceInterval confidenceInterval(long released, double beta) {
     NoiseParameters.requireBeta(beta);
-    long k = GaussianTails.discreteHalfWidth(sigma(), beta);
+    long k = DiscreteGaussianTails.discreteHalfWidth(sigma(), beta);
     return new ConfidenceInterval((double) released - k, (double) released + k, 1 - beta);
   }
 

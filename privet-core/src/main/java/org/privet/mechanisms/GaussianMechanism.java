@@ -2,6 +2,7 @@ package org.privet.mechanisms;
 
 import java.util.concurrent.ConcurrentHashMap;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.MechanismLoss;
 import org.privet.accounting.ZcdpConversion;
 import org.privet.noise.DiscreteGaussian;
 import org.privet.random.RandomSource;
@@ -93,12 +94,12 @@ public final class GaussianMechanism {
   /** Whether N_Z(0, n) in grid units satisfies (ε, δ) for every integer shift up to s. */
   private boolean certified(long n) {
     double sigmaSq = n;
-    if (GaussianTails.discreteDeltaUpper(epsilon, gridSensitivity, sigmaSq) > delta) {
+    if (DiscreteGaussianTails.discreteDeltaUpper(epsilon, gridSensitivity, sigmaSq) > delta) {
       return false;
     }
     long upTo = Math.min(gridSensitivity, CERTIFY_ALL_SHIFTS_UP_TO);
     for (long mu = 1; mu <= upTo; mu++) {
-      if (GaussianTails.discreteDeltaUpper(epsilon, mu, sigmaSq) > delta) {
+      if (DiscreteGaussianTails.discreteDeltaUpper(epsilon, mu, sigmaSq) > delta) {
         return false;
       }
     }
@@ -135,29 +136,22 @@ public final class GaussianMechanism {
     NoiseParameters.requirePositive("sensitivity", l2Sensitivity);
     double target = delta * (1 - 1e-9);
     double hi = l2Sensitivity;
-    while (analyticDelta(epsilon, l2Sensitivity, hi) > target) {
+    while (MechanismLoss.Gaussian.analyticDelta(epsilon, l2Sensitivity, hi) > target) {
       hi *= 2;
     }
     double lo = hi;
-    while (lo > Double.MIN_NORMAL && analyticDelta(epsilon, l2Sensitivity, lo) <= target) {
+    while (lo > Double.MIN_NORMAL && MechanismLoss.Gaussian.analyticDelta(epsilon, l2Sensitivity, lo) <= target) {
       lo /= 2;
     }
     for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
       double mid = lo + (hi - lo) / 2;
-      if (analyticDelta(epsilon, l2Sensitivity, mid) > target) {
+      if (MechanismLoss.Gaussian.analyticDelta(epsilon, l2Sensitivity, mid) > target) {
         lo = mid;
       } else {
         hi = mid;
       }
     }
     return Math.nextUp(hi);
-  }
-
-  /** Balle–Wang's exact δ(ε) of the continuous Gaussian mechanism with σ and sensitivity Δ. */
-  static double analyticDelta(double epsilon, double l2Sensitivity, double sigma) {
-    double a = l2Sensitivity / (2 * sigma);
-    double b = epsilon * sigma / l2Sensitivity;
-    return GaussianTails.upperTail(b - a) - GaussianTails.scaledUpperTail(a + b, epsilon);
   }
 
   /** Releases {@code value} (snapped to the grid) plus exact discrete Gaussian noise; (ε, δ)-DP. */
@@ -236,7 +230,7 @@ public final class GaussianMechanism {
    */
   public ConfidenceInterval confidenceInterval(double released, double beta) {
     NoiseParameters.requireBeta(beta);
-    long k = GaussianTails.discreteHalfWidth(Math.sqrt((double) sigmaSqSteps), beta);
+    long k = DiscreteGaussianTails.discreteHalfWidth(Math.sqrt((double) sigmaSqSteps), beta);
     double half = grid.toReal(k) + grid.granularity() / 2;
     return new ConfidenceInterval(released - half, released + half, 1 - beta);
   }

@@ -1,6 +1,7 @@
 package org.privet.accounting;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.privet.accounting.pld.PldAccountant;
 
 import java.util.Collections;
 import java.util.List;
@@ -67,7 +68,7 @@ class CompositionOrderingPropertiesTest {
       @ForAll @DoubleRange(min = -9, max = -3) double log10Delta) {
     double delta = Math.pow(10, log10Delta);
     List<PrivacyLoss> events = Collections.nCopies(k, new MechanismLoss.Gaussian(sigma));
-    double exact = GaussianProfile.epsilon(Math.sqrt(k) / sigma, delta);
+    double exact = new MechanismLoss.Gaussian(sigma / Math.sqrt(k)).epsilon(delta);
     double floor = exact * (1 - 1e-9);
     for (Accountant a : List.of(PLD, new RdpAccountant(), new ZcdpAccountant(), new BasicAccountant())) {
       double v = a.compose(events, delta).epsilon();

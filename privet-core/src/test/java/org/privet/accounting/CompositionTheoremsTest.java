@@ -3,6 +3,7 @@ package org.privet.accounting;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.privet.accounting.pld.PldAccountant;
 
 import java.util.Collections;
 import java.util.List;
@@ -129,7 +130,7 @@ class CompositionTheoremsTest {
     double dlExactPure = OptimalComposition.homogeneousEpsilon(0.1, 0, 50, 1e-6);
     assertTrue(dl <= dlExactPure * 1.01, "dlap " + dl + " vs " + dlExactPure);
     double dg = new PldAccountant().compose(Collections.nCopies(50, new MechanismLoss.DiscreteGaussian(10, 1)), 1e-6).epsilon();
-    double g = GaussianProfile.epsilon(Math.sqrt(50) / 10, 1e-6);
+    double g = new MechanismLoss.Gaussian(10 / Math.sqrt(50)).epsilon(1e-6);
     // The discrete Gaussian is close to (and for integer shifts no worse than ~) the continuous one.
     assertTrue(Math.abs(dg - g) < 0.02 * g, "dgauss " + dg + " gauss " + g);
     double rr = new PldAccountant().compose(Collections.nCopies(50, new MechanismLoss.RandomizedResponse(0.1, 4)), 1e-6).epsilon();

@@ -3,6 +3,7 @@ package org.privet.accounting;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.privet.accounting.pld.PldAccountant;
 
 import java.util.Collections;
 import java.util.List;

@@ -46,7 +46,7 @@ class ZcdpConversionTest {
     double delta = Math.pow(10, log10Delta);
     // The Gaussian mechanism with sensitivity 1 is 1/(2σ²)-zCDP; its exact δ(ε) is Balle–Wang's.
     double eps = ZcdpConversion.tightEpsilon(1 / (2 * sigma * sigma), delta);
-    assertTrue(GaussianProfile.delta(1 / sigma, eps) <= delta * (1 + 1e-9));
+    assertTrue(new MechanismLoss.Gaussian(sigma).delta(eps) <= delta * (1 + 1e-9));
   }
 
   @Test
@@ -54,5 +54,16 @@ class ZcdpConversionTest {
     double eps = ZcdpConversion.tightEpsilon(0.3, 1e-6);
     double d = ZcdpConversion.delta(0.3, eps);
     assertTrue(d <= 1e-6 * (1 + 1e-6) && d >= 1e-6 * 0.99, "delta " + d);
+  }
+
+  @Property(tries = 40)
+  void largestRho_randomTargets_isCertifiedAndTight(
+      @ForAll @DoubleRange(min = -2, max = 1) double log10Epsilon,
+      @ForAll @DoubleRange(min = -12, max = -3) double log10Delta) {
+    double epsilon = Math.pow(10, log10Epsilon);
+    double delta = Math.pow(10, log10Delta);
+    double rho = ZcdpConversion.largestRho(epsilon, delta);
+    assertTrue(rho > 0 && ZcdpConversion.epsilon(rho, delta) <= epsilon, "certified");
+    assertTrue(ZcdpConversion.epsilon(rho * (1 + 1e-9), delta) > epsilon, "largest");
   }
 }

@@ -20,7 +20,7 @@ class RealMechanismsTest {
       {-1, 1 - 0.15865525393145707}
     };
     for (double[] r : ref) {
-      assertEquals(r[1], GaussianTails.upperTail(r[0]), 1e-12 * r[1], "Q(" + r[0] + ")");
+      assertEquals(r[1], org.privet.math.Normal.upperTail(r[0]), 1e-12 * r[1], "Q(" + r[0] + ")");
     }
   }
 
@@ -32,8 +32,8 @@ class RealMechanismsTest {
     for (double[] r : ref) {
       double sigma = GaussianMechanism.analyticSigma(r[0], r[1], 1);
       assertEquals(r[2], sigma, 1e-7 * r[2]);
-      assertTrue(GaussianMechanism.analyticDelta(r[0], 1, sigma) <= r[1], "delta met");
-      assertTrue(GaussianMechanism.analyticDelta(r[0], 1, sigma * (1 - 1e-6)) > r[1], "nearly tight");
+      assertTrue(org.privet.accounting.MechanismLoss.Gaussian.analyticDelta(r[0], 1, sigma) <= r[1], "delta met");
+      assertTrue(org.privet.accounting.MechanismLoss.Gaussian.analyticDelta(r[0], 1, sigma * (1 - 1e-6)) > r[1], "nearly tight");
     }
     assertEquals(2 * GaussianMechanism.analyticSigma(1, 1e-5, 1), GaussianMechanism.analyticSigma(1, 1e-5, 2), 1e-9);
   }
@@ -108,7 +108,7 @@ class RealMechanismsTest {
     double g = m.granularity();
     long s = (long) Math.ceil(1 / g);
     double sigmaSteps = m.sigma() / g;
-    double bound = GaussianTails.discreteDeltaUpper(1, s, sigmaSteps * sigmaSteps);
+    double bound = DiscreteGaussianTails.discreteDeltaUpper(1, s, sigmaSteps * sigmaSteps);
     assertTrue(bound <= 1e-5, "certified: " + bound);
     assertTrue(bound >= 0.9e-5, "and not wastefully loose: " + bound);
   }

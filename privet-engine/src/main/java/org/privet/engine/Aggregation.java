@@ -2,6 +2,7 @@ package org.privet.engine;
 
 import java.util.Arrays;
 import java.util.List;
+import org.privet.engine.spi.Measure;
 
 /**
  * One aggregate a query releases per group. Each has an output {@code name} (unique in the query).
@@ -182,6 +183,7 @@ public sealed interface Aggregation
       if (bins < 2 || bins > 1 << 16) {
         throw new IllegalArgumentException("bins must be in [2, 65536], was " + bins);
       }
+      Measure.Bins.requireResolvableCells(lower, upper, bins);
       if (method == null) {
         throw new IllegalArgumentException("method must not be null");
       }
@@ -213,6 +215,7 @@ public sealed interface Aggregation
       if (bins < 1 || bins > 1 << 16) {
         throw new IllegalArgumentException("bins must be in [1, 65536], was " + bins);
       }
+      Measure.Bins.requireResolvableCells(lower, upper, bins);
     }
   }
 

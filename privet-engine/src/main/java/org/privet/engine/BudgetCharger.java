@@ -17,7 +17,7 @@ public interface BudgetCharger {
    *
    * @throws RuntimeException to refuse (e.g. {@link org.privet.accounting.BudgetExceededException})
    */
-  void charge(Charge charge);
+  void charge(ChargeRequest charge);
 
   /** A charger that accepts everything (for tests and trusted local use; nothing is recorded). */
   static BudgetCharger unlimited() {

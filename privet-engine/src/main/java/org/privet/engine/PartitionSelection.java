@@ -70,7 +70,13 @@ final class PartitionSelection {
   /** Laplace thresholding with an (ε, δ) share. */
   static PartitionSelection laplace(double epsilon, double delta, int l0) {
     requireDelta(delta);
-    // scale t = num/den ≥ l0/ε, rounded upward on a power-of-two denominator.
+    if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+      throw new IllegalArgumentException(
+          "epsilon for partition selection must be positive and finite");
+    }
+    // scale t = num/den ≥ L0/ε exactly: num = ⌈L0·2^j/ε⌉ over the exact binary value of ε (as
+    // GeometricMechanism computes Δ/ε), on a power-of-two denominator. The double L0/ε only
+    // chooses j; rounding it could put t below L0/ε (issue 10, item 7).
     double ratio = l0 / epsilon;
     int j = Math.min(40, 60 - Math.getExponent(ratio));
     if (j < 0) {
@@ -78,10 +84,13 @@ final class PartitionSelection {
           "epsilon too small for partition selection with maxGroupsContributed " + l0);
     }
     long den = 1L << j;
-    long num = (long) Math.ceil(Math.scalb(ratio, j));
-    while ((double) num / den < ratio) {
-      num++;
+    BigDecimal exactNum = new BigDecimal(l0).multiply(new BigDecimal(den))
+        .divide(new BigDecimal(epsilon), 0, RoundingMode.CEILING);
+    if (exactNum.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 4)) > 0) {
+      throw new IllegalArgumentException(
+          "epsilon too small for partition selection with maxGroupsContributed " + l0);
     }
+    long num = exactNum.longValueExact();
     double t = (double) num / den;
     // The release direction D → D' needs δ/L0 ≤ 1 − e^{−ε/L0} (docs/proofs): spend no more δ.
     delta = Math.min(delta, Math.nextDown(-Math.expm1(-epsilon / l0)) * l0 * (1 - 1e-12));
@@ -258,6 +267,11 @@ final class PartitionSelection {
   /** σ² of the discrete Gaussian (GAUSSIAN only). */
   double sigmaSquared() {
     return (double) paramNum / paramDen;
+  }
+
+  /** The Laplace scale t as the exact rational num/den used by the sampler (LAPLACE only). */
+  long[] scaleRational() {
+    return new long[] {paramNum, paramDen};
   }
 
   /** σ² as the exact rational num/den used by the sampler (GAUSSIAN only). */

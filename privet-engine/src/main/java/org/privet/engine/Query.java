@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
@@ -201,7 +202,9 @@ public final class Query {
   }
 
   static String describe(Source src) {
-    if (src instanceof Source.Table t) {
+    if (src instanceof Source.Typed t) {
+      return describe(t.file());
+    } else if (src instanceof Source.Table t) {
       return t.name();
     } else if (src instanceof Source.CsvFile c) {
       return "csv:" + c.path().getFileName();
@@ -281,8 +284,15 @@ public final class Query {
         }
         copy.add(new ArrayList<>(k));
       }
-      if (new HashSet<>(copy).size() != copy.size()) {
-        throw new IllegalArgumentException("publicGroups must not repeat a key");
+      // Canonical values: 1, 1L, 1.0 and 1.00 name one group, which must not be listed (and
+      // released with fresh noise) twice for one charge (issue 10, item 5). The compiler checks
+      // again on the keys typed for their columns.
+      Set<List<Object>> seen = new HashSet<>();
+      for (List<Object> k : copy) {
+        if (!seen.add(GroupKeys.canonical(k))) {
+          throw new IllegalArgumentException("publicGroups must not repeat a key (keys are "
+              + "compared as values: 1, 1L, 1.0 and 1.00 are the same key)");
+        }
       }
       this.publicGroups = copy;
       return this;
@@ -566,9 +576,9 @@ public final class Query {
     private static void requireKeyValue(Object v) {
       if (v != null && !(v instanceof String || v instanceof Long || v instanceof Integer
           || v instanceof Double || v instanceof BigDecimal || v instanceof Boolean
-          || v instanceof LocalDate)) {
+          || v instanceof LocalDate || v instanceof java.time.LocalDateTime)) {
         throw new IllegalArgumentException("publicGroups values must be null, String, Long, "
-            + "Integer, Double, BigDecimal, Boolean or LocalDate");
+            + "Integer, Double, BigDecimal, Boolean, LocalDate or LocalDateTime");
       }
     }
   }

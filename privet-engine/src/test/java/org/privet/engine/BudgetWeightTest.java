@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 import org.privet.engine.duckdb.DuckDbBackend;
@@ -90,7 +91,7 @@ class BudgetWeightTest {
 
   @Test
   void run_defaultWeights_areEqualSharesPerRelease() {
-    List<Charge> seen = new ArrayList<>();
+    List<ChargeRequest> seen = new ArrayList<>();
     session(2, seen::add).run(base().count("n").mean("m", "x", 0, 1).epsilon(3).build());
     for (MechanismCost c : seen.get(0).mechanisms()) {
       assertEquals(1 / 3.0, c.share(), 1e-12);
@@ -100,11 +101,11 @@ class BudgetWeightTest {
 
   @Test
   void run_selectionWeight_givesSelectionItsShare() {
-    List<Charge> seen = new ArrayList<>();
+    List<ChargeRequest> seen = new ArrayList<>();
     Query q = base().groupBy("g").count("n").selectionBudgetWeight(3).epsilonDelta(2, 1e-6)
         .noise(NoiseKind.LAPLACE).build();
     session(3, seen::add).run(q);
-    Charge c = seen.get(0);
+    ChargeRequest c = seen.get(0);
     MechanismCost sel = c.mechanisms().get(0);
     assertEquals("<groups>", sel.output());
     assertEquals(0.75, sel.share(), 1e-12);
@@ -118,17 +119,17 @@ class BudgetWeightTest {
   @Test
   void run_selectionWeightWithGaussianThresholding_isChargedWithinTheBudget() {
     for (Budget b : List.of(Budget.zcdp(0.5, 1e-6), Budget.approx(1, 1e-6))) {
-      List<Charge> seen = new ArrayList<>();
+      List<ChargeRequest> seen = new ArrayList<>();
       Query q = base().groupBy("g").count("n").sum("s", "x", 0, 1).budgetWeight("n", 3)
           .selectionBudgetWeight(2).budget(b).noise(NoiseKind.GAUSSIAN).build();
       session(8, seen::add).run(q); // the session asserts charge == composed mechanism losses
-      Charge c = seen.get(0);
+      ChargeRequest c = seen.get(0);
       assertEquals("<groups>", c.mechanisms().get(0).output());
       assertEquals(2 / 6.0, c.mechanisms().get(0).share(), 1e-12);
       assertEquals(3 / 6.0, c.mechanisms().get(1).share(), 1e-12);
       assertTrue(c.mechanisms().get(0).mechanism().contains("Gaussian")
           || c.mechanisms().get(0).purpose().contains("Gaussian"), c.mechanisms().get(0).toString());
-      assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+      assertTrue(b.admits(c.total()), c.total() + " within " + b);
     }
   }
 
@@ -140,12 +141,12 @@ class BudgetWeightTest {
         if (kind == NoiseKind.GAUSSIAN && b.loss() instanceof PureDp) {
           continue;
         }
-        List<Charge> seen = new ArrayList<>();
+        List<ChargeRequest> seen = new ArrayList<>();
         Query q = base().count("n").mean("m", "x", 0, 1).quantiles("q", "x", 0, 1, 0.5)
             .budgetWeight("n", 5).budgetWeight("q", 0.25).budget(b).noise(kind).build();
         session(4, seen::add).run(q); // the session asserts charge == composed mechanism losses
-        Charge c = seen.get(0);
-        assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+        ChargeRequest c = seen.get(0);
+        assertTrue(b.admits(c.total()), c.total() + " within " + b);
         double shareSum = c.mechanisms().stream().mapToDouble(MechanismCost::share).sum();
         assertEquals(1, shareSum, 1e-12);
         if (b.loss() instanceof Zcdp z) {

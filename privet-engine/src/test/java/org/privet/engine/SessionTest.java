@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -151,17 +152,17 @@ class SessionTest {
         if (kind == NoiseKind.GAUSSIAN && b.loss() instanceof PureDp) {
           continue;
         }
-        List<Charge> seen = new ArrayList<>();
+        List<ChargeRequest> seen = new ArrayList<>();
         Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).count("n")
             .mean("m", "x", 0, 10).variance("v", "x", 0, 10).quantiles("q", "x", 0, 10, 0.5)
             .histogram("h", "x", 0, 10, 5).budget(b).noise(kind).build();
         session(6, seen::add).run(q);
         assertEquals(1, seen.size());
-        Charge c = seen.get(0);
+        ChargeRequest c = seen.get(0);
         assertEquals(1 + 2 + 3 + 1 + 1, c.mechanisms().size());
-        assertTrue(Composition.same(c.total(),
-            Composition.total(b, c.mechanisms().stream().map(MechanismCost::loss).toList())));
-        assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+        assertTrue(CompiledQuery.sameCost(c.total(),
+            CompiledQuery.composedCost(b, c.mechanisms().stream().map(MechanismCost::loss).toList())));
+        assertTrue(b.admits(c.total()), c.total() + " within " + b);
         if (b.loss() instanceof Zcdp z) {
           assertEquals(z.rho(), ((Zcdp) c.total()).rho(), 1e-6 * z.rho(), "spends the budget");
         } else if (b.loss() instanceof PureDp p) {
@@ -176,12 +177,12 @@ class SessionTest {
 
   @Test
   void run_privateSelection_chargesSelectionAndValuesWithinBudget() {
-    List<Charge> seen = new ArrayList<>();
+    List<ChargeRequest> seen = new ArrayList<>();
     Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(3)
         .groupBy("g").count("n").sum("s", "x", 0, 10).epsilonDelta(2, 1e-5)
         .noise(NoiseKind.GAUSSIAN).build();
     session(7, seen::add).run(q);
-    Charge c = seen.get(0);
+    ChargeRequest c = seen.get(0);
     assertEquals("<groups>", c.mechanisms().get(0).output());
     // Gaussian value noise: AUTO thresholding is Gaussian, charged as approximate zCDP.
     assertTrue(c.mechanisms().get(0).loss() instanceof ApproxZcdp);
@@ -196,12 +197,12 @@ class SessionTest {
     for (Budget b : budgets) {
       for (NoiseKind noise : NoiseKind.values()) {
         for (Thresholding th : Thresholding.values()) {
-          List<Charge> seen = new ArrayList<>();
+          List<ChargeRequest> seen = new ArrayList<>();
           Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(3)
               .groupBy("g").count("n").sum("s", "x", 0, 10).quantiles("q", "x", 0, 10, 0.5)
               .budget(b).noise(noise).thresholding(th).build();
           Result r = session(17, seen::add).run(q);
-          Charge c = seen.get(0);
+          ChargeRequest c = seen.get(0);
           String what = b + " " + noise + " " + th;
           MechanismCost sel = c.mechanisms().get(0);
           assertEquals("<groups>", sel.output());
@@ -211,10 +212,10 @@ class SessionTest {
             assertEquals(gaussianSelection, sel.loss() instanceof ApproxZcdp, what);
           }
           assertTrue(sel.mechanism().contains("τ="), sel.mechanism());
-          assertTrue(Composition.same(c.total(),
-              Composition.total(b, c.mechanisms().stream().map(MechanismCost::loss).toList())),
+          assertTrue(CompiledQuery.sameCost(c.total(),
+              CompiledQuery.composedCost(b, c.mechanisms().stream().map(MechanismCost::loss).toList())),
               what);
-          assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+          assertTrue(b.admits(c.total()), c.total() + " within " + b);
           if (b.loss() instanceof ApproxDp a) {
             ApproxDp t = (ApproxDp) c.total();
             assertEquals(a.epsilon(), t.epsilon(), 1e-6, what + " spends ε");
@@ -254,7 +255,7 @@ class SessionTest {
     // bias it): two-sided Clopper–Pearson at level 1 − 1e-4 must admit a rate ≥ 0.95; the test
     // fails by chance with probability below 1e-4.
     for (Budget b : List.of(Budget.approx(1, 1e-6), Budget.zcdp(0.2, 1e-6))) {
-      List<Charge> seen = new ArrayList<>();
+      List<ChargeRequest> seen = new ArrayList<>();
       Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(2)
           .groupBy("g").countDistinctUnits("users").count("n").budget(b)
           .postAggregationThresholding().build();
@@ -273,10 +274,10 @@ class SessionTest {
           }
         }
       }
-      Charge c = seen.get(0);
+      ChargeRequest c = seen.get(0);
       assertEquals(2, c.mechanisms().size(), "selection and the row count only: " + c);
       assertTrue(c.mechanisms().stream().noneMatch(m -> m.output().equals("users")));
-      assertTrue(Composition.within(c.total(), b));
+      assertTrue(b.admits(c.total()));
       assertTrue(org.privet.testing.ClopperPearson.interval(covered, runs, 1 - 1e-4).upper() >= 0.95,
           b + ": covered " + covered + "/" + runs);
     }

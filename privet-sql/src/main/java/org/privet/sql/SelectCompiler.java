@@ -195,8 +195,12 @@ final class SelectCompiler {
         if (engineName == null) {
           engineName = engineName(names.get(i), engineNames);
           engineNameByCall.put(call.quantileKey(), engineName);
-          b.aggregate(new Aggregation.Quantiles(engineName, call.column(), call.lower(),
-              call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS));
+          try {
+            b.aggregate(new Aggregation.Quantiles(engineName, call.column(), call.lower(),
+                call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS));
+          } catch (IllegalArgumentException e) {
+            throw src.error(call.offset(), e.getMessage());
+          }
         }
         outputs.add(new OutputColumn(names.get(i), -1,
             ranks.size() > 1 ? engineName + "[" + call.percentile() + "]" : engineName));
@@ -206,7 +210,11 @@ final class SelectCompiler {
       if (engineName == null) {
         engineName = engineName(names.get(i), engineNames);
         engineNameByCall.put(call.key(), engineName);
-        b.aggregate(toEngine(call, engineName));
+        try {
+          b.aggregate(toEngine(call, engineName));
+        } catch (IllegalArgumentException e) {
+          throw src.error(call.offset(), e.getMessage());
+        }
       }
       outputs.add(new OutputColumn(names.get(i), -1, engineName));
     }
@@ -385,7 +393,7 @@ final class SelectCompiler {
   private FilterParser.ResolvedColumn resolveColumn(String written, int offset) {
     TableSchema.Column c = dataset.column(written).orElseThrow(() ->
         src.error(offset, "unknown column '" + written + "' in dataset '" + dataset.name() + "'"));
-    return new FilterParser.ResolvedColumn(c.name(), c.type());
+    return new FilterParser.ResolvedColumn(c.name(), c.type(), c);
   }
 
   private FilterParser.ResolvedColumn resolveColumnRef(Column c, int fallback) {

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
-import org.privet.engine.Budget;
-import org.privet.engine.Charge;
+import org.privet.accounting.Budget;
+import org.privet.engine.ChargeRequest;
 import org.privet.engine.Estimate;
 import org.privet.engine.Receipt;
 import org.privet.engine.Result;
@@ -125,7 +125,7 @@ class DpStatementTest {
       values.put(output, new Estimate(v, v - 1, v + 1, 0.95));
       out.add(new ResultRow(Arrays.asList(r[0]), values));
     }
-    Charge charge = new Charge("q", "test", List.of(), new ApproxDp(1, 1e-6), 0);
+    ChargeRequest charge = new ChargeRequest("q", "test", List.of(), new ApproxDp(1, 1e-6), 0);
     return new Result(List.of("dept"), List.of(output), out, new Receipt(charge, Budget.approx(1, 1e-6)));
   }
 

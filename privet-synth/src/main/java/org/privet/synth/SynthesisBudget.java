@@ -25,7 +25,7 @@ import org.privet.accounting.ZcdpConversion;
 final class SynthesisBudget {
   private SynthesisBudget() {}
 
-  /** The largest ρ (to 1e-12 relative) with ρ-zCDP ⇒ (ε, δ)-DP; requires δ > 0. */
+  /** The largest ρ with ρ-zCDP ⇒ (ε, δ)-DP ({@link ZcdpConversion#largestRho}); requires ε, δ > 0. */
   static double rhoFor(double epsilon, double delta) {
     PrivacyLoss.requireNonNegativeFinite("epsilon", epsilon);
     if (!(delta > 0 && delta < 1)) {
@@ -34,17 +34,7 @@ final class SynthesisBudget {
     if (epsilon == 0) {
       throw new IllegalArgumentException("epsilon must be positive");
     }
-    double lo = 0;
-    double hi = epsilon; // ρ ≥ ε can never give ε (ε ≥ ρ for every δ < 1)
-    for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-      double mid = 0.5 * (lo + hi);
-      if (ZcdpConversion.tightEpsilon(mid, delta) <= epsilon) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return ZcdpConversion.largestRho(epsilon, delta);
   }
 
   /** The zCDP cost of an exponential mechanism step that is ε-DP in the standard (non-monotone) form. */

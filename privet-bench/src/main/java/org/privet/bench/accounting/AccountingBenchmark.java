@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BasicAccountant;
 import org.privet.accounting.MechanismLoss;
-import org.privet.accounting.PldAccountant;
+import org.privet.accounting.pld.PldAccountant;
 import org.privet.accounting.PoissonSubsampled;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.privet.accounting.ApproxDp;
 import org.privet.cli.AnalystOption;
-import org.privet.cli.LedgerCatalog;
+import org.privet.curator.LedgerCatalog;
 import org.privet.cli.WorkspaceOption;
 import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;

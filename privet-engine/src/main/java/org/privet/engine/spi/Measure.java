@@ -91,8 +91,38 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * @param bins number of cells
    */
   record Bins(String column, double lower, double upper, int bins) implements Measure {
+    /** Cells must be at least this many ulps of the bounds wide. */
+    private static final double MIN_CELL_ULPS = 16;
+
     public Bins {
       Objects.requireNonNull(column, "column");
+      requireResolvableCells(lower, upper, bins);
+    }
+
+    /**
+     * Refuses bounds whose cell arithmetic is not finite and exact enough, before anything runs
+     * (issue 10, item 2: otherwise the cell computation fails on every non-null row after the
+     * charge, which tells an empty table from a one-row table). Requires finite bounds with lower
+     * &lt; upper and bins ≥ 1, a cell width w = (upper − lower)/bins that is a normal double (so
+     * the cell rate bins/(upper − lower) is finite), and w ≥ 16 ulps of max(|lower|, |upper|) (so
+     * that the rounded cell edges and the clamped values fall into their cells up to a small
+     * fraction of a cell).
+     *
+     * @throws IllegalArgumentException naming the bounds (public query parameters only)
+     */
+    public static void requireResolvableCells(double lower, double upper, int bins) {
+      if (bins < 1) {
+        throw new IllegalArgumentException("bins must be positive");
+      }
+      double range = upper - lower;
+      double width = range / bins;
+      double magnitude = Math.max(Math.abs(lower), Math.abs(upper));
+      if (!(lower < upper) || !Double.isFinite(range) || !(width >= Double.MIN_NORMAL)
+          || !Double.isFinite(bins / range) || !(width >= MIN_CELL_ULPS * Math.ulp(magnitude))) {
+        throw new IllegalArgumentException("bounds [" + lower + ", " + upper + "] are too close "
+            + "for " + bins + " cells: each cell must be a normal double at least 16 ulps of the "
+            + "bounds wide; widen the bounds or use fewer cells");
+      }
     }
   }
 }

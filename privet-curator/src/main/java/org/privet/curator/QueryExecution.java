@@ -1,0 +1,120 @@
+package org.privet.curator;
+
+import java.io.PrintWriter;
+import java.util.Objects;
+import java.util.function.Predicate;
+import org.privet.engine.Plan;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.spi.Backend;
+import org.privet.ledger.Charge;
+import org.privet.ledger.Ledger;
+import org.privet.random.RandomSource;
+import org.privet.sql.DpSql;
+import org.privet.sql.DpStatement;
+import org.privet.sql.SqlResult;
+
+/**
+ * One DP SQL query against a workspace, shared by {@code privet query} and {@code privet demo}:
+ * parse and compile against the ledger's datasets (a refusal charges nothing), then either explain
+ * (no charge) or run with the ledger as the engine's budget charger, so that the charge is
+ * committed durably before any noisy value exists.
+ */
+public final class QueryExecution {
+  /** What a run released and what the ledger recorded for it. */
+  public record Outcome(SqlResult result, Charge charge) {}
+
+  private final Ledger ledger;
+  private final Backend backend;
+  private final Predicate<String> visible;
+
+  public QueryExecution(Ledger ledger, Backend backend) {
+    this(ledger, backend, name -> true);
+  }
+
+  /**
+   * A query execution that sees only the datasets {@code visible} accepts (by registered name):
+   * any other name is reported exactly as an unknown one, so names are no existence oracle.
+   */
+  public QueryExecution(Ledger ledger, Backend backend, Predicate<String> visible) {
+    this.ledger = ledger;
+    this.backend = backend;
+    this.visible = Objects.requireNonNull(visible, "visible");
+  }
+
+  /** Parses and compiles {@code sql} against the registered datasets. */
+  public DpStatement parse(String sql) {
+    try {
+      return DpSql.parse(sql, new LedgerCatalog(ledger, backend, visible));
+    } catch (IllegalArgumentException e) {
+      throw refused(e);
+    }
+  }
+
+  /** The plan of a compiled statement; reads only the schema and charges nothing. */
+  public Plan plan(DpStatement st) {
+    try {
+      return Session.builder()
+          .backend(backend)
+          .budgetCharger(charge -> {
+            throw new IllegalStateException("explain must never charge");
+          })
+          .randomSource(RandomSource.secure())
+          .build()
+          .explain(st.query());
+    } catch (IllegalArgumentException e) {
+      throw refused(e);
+    }
+  }
+
+  /** The rendered plan of a compiled statement, with its post-processing; charges nothing. */
+  public String explain(DpStatement st) {
+    String post = st.postProcessing();
+    return plan(st).render() + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
+  }
+
+  /** The registered name of the dataset a compiled statement reads. */
+  public String datasetOf(DpStatement st) {
+    return ledger.dataset(canonicalName(st.dataset())).name();
+  }
+
+  /** Runs a compiled statement for {@code analyst}, charging the ledger before any release. */
+  public Outcome run(DpStatement st, String analyst, PrintWriter progress) {
+    String dataset = datasetOf(st);
+    progress.println("privet: running on dataset '" + dataset + "' (the ledger charges before any release)...");
+    progress.flush();
+    return run(st, new LedgerBudgetCharger(ledger, dataset, analyst, st.sql()));
+  }
+
+  /**
+   * Runs a compiled statement with {@code charger}, which commits the charge (or, for a recovered
+   * release, confirms the existing one) before any noisy value exists. An engine refusal before the
+   * charge is a {@link QueryRefusedException}; anything after it is not a refusal.
+   */
+  public Outcome run(DpStatement st, LedgerBudgetCharger charger) {
+    Session session = Session.builder()
+        .backend(backend)
+        .budgetCharger(charger)
+        .randomSource(RandomSource.secure())
+        .build();
+    Result result;
+    try {
+      result = session.run(st.query());
+    } catch (IllegalArgumentException e) {
+      if (charger.committed().isPresent()) {
+        throw e; // already charged: not a refusal
+      }
+      throw refused(e);
+    }
+    return new Outcome(st.present(result), charger.committed().orElseThrow());
+  }
+
+  private String canonicalName(String written) {
+    return ledger.datasets().stream().map(d -> d.name())
+        .filter(n -> n.equalsIgnoreCase(written)).findFirst().orElse(written);
+  }
+
+  private static QueryRefusedException refused(IllegalArgumentException e) {
+    return new QueryRefusedException("query refused, nothing charged: " + e.getMessage(), e);
+  }
+}

@@ -1,0 +1,59 @@
+package org.privet.curator;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.util.List;
+import org.privet.engine.Estimate;
+import org.privet.ledger.LedgerJson;
+import org.privet.sql.SqlResult;
+
+/**
+ * The JSON of a released DP SQL answer, shared by {@code privet query --format json} and the
+ * server's {@code POST /v1/query}: {@code columns}, {@code rows} (each estimate with {@code value},
+ * {@code lower}, {@code upper}, {@code level}) and the ledger {@code charge}.
+ */
+public final class ReleaseJson {
+  private ReleaseJson() {}
+
+  /** The answer and its charge as one JSON object. */
+  public static ObjectNode of(QueryExecution.Outcome outcome) {
+    SqlResult r = outcome.result();
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ObjectNode root = f.objectNode();
+    ArrayNode columns = root.putArray("columns");
+    r.columnNames().forEach(columns::add);
+    ArrayNode rows = root.putArray("rows");
+    for (List<Object> row : r.rows()) {
+      ObjectNode o = rows.addObject();
+      for (int i = 0; i < row.size(); i++) {
+        String name = r.columns().get(i).name();
+        Object v = row.get(i);
+        if (v instanceof Estimate e) {
+          ObjectNode n = o.putObject(name);
+          n.put("value", e.value());
+          if (e.hasInterval()) {
+            n.put("lower", e.lower()).put("upper", e.upper()).put("level", e.level());
+          } else {
+            n.putNull("lower").putNull("upper").putNull("level");
+          }
+        } else if (v == null) {
+          o.putNull(name);
+        } else if (v instanceof Number num && !(v instanceof BigDecimal)) {
+          if (v instanceof Double || v instanceof Float) {
+            o.put(name, num.doubleValue());
+          } else {
+            o.put(name, num.longValue());
+          }
+        } else if (v instanceof Boolean b) {
+          o.put(name, b);
+        } else {
+          o.put(name, v.toString());
+        }
+      }
+    }
+    root.set("charge", LedgerJson.charge(outcome.charge()));
+    return root;
+  }
+}

@@ -1,0 +1,179 @@
+package org.privet.curator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.BudgetExceededException;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.Zcdp;
+import org.privet.accounting.ZcdpConversion;
+import org.privet.engine.MechanismCost;
+import org.privet.engine.NoiseKind;
+import org.privet.engine.Query;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.ledger.AccountantKind;
+import org.privet.ledger.BudgetStatus;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Grant;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.PrivacyUnit;
+import org.privet.testing.SeededRandomSource;
+
+/** Charging private partition selection (Gaussian and Laplace) under zCDP-accounted datasets. */
+class ZcdpSelectionChargeTest {
+  @TempDir Path dir;
+  private Path csv;
+
+  @BeforeEach
+  void data() throws Exception {
+    csv = dir.resolve("t.csv");
+    StringBuilder rows = new StringBuilder("id,g,v\n");
+    for (int i = 0; i < 200; i++) {
+      rows.append(i).append(',').append(i % 2 == 0 ? "a" : "b").append(',').append(i % 10)
+          .append('\n');
+    }
+    Files.writeString(csv, rows);
+  }
+
+  private Query.Builder grouped() {
+    return Query.from(Source.csv(csv)).privacyUnit("id").maxRowsPerGroup(1)
+        .maxGroupsContributed(1).groupBy("g").count("n").sum("s", "v", 0, 10);
+  }
+
+  private static Session session(DuckDbBackend backend, LedgerBudgetCharger charger) {
+    return Session.builder().backend(backend).budgetCharger(charger)
+        .randomSource(new SeededRandomSource(9)).build();
+  }
+
+  private DatasetSpec.Builder spec(PrivacyLoss budget) {
+    return DatasetSpec.builder().name("t").source(csv.toString())
+        .privacyUnit(PrivacyUnit.column("id")).budget(budget).accountant(AccountantKind.ZCDP);
+  }
+
+  @Test
+  void charge_gaussianSelectionUnderEpsilonDeltaZcdpLedger_convertsSumOfRhosAtRemainingDelta()
+      throws Exception {
+    try (Ledger ledger = Ledger.open(dir.resolve("ws"));
+        DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      ledger.register(spec(new ApproxDp(3.0, 1e-5)).build());
+      LedgerBudgetCharger ch = new LedgerBudgetCharger(ledger, "t", "ann", "q1");
+      Result r = session(backend, ch).run(grouped().epsilonDelta(1.0, 1e-6)
+          .noise(NoiseKind.GAUSSIAN).build());
+      assertTrue(r.rows().size() >= 1);
+      List<PrivacyLoss> parts = r.receipt().charge().mechanisms().stream()
+          .map(MechanismCost::loss).toList();
+      ApproxZcdp sel = (ApproxZcdp) parts.get(0);
+      double rho = 0;
+      double ownDelta = 0;
+      for (PrivacyLoss p : parts) {
+        if (p instanceof ApproxZcdp z) {
+          rho += z.rho();
+          ownDelta += z.delta();
+        } else if (p instanceof Zcdp z) {
+          rho += z.rho();
+        } else if (p instanceof ApproxDp a) {
+          rho += a.epsilon() * a.epsilon() / 2;
+          ownDelta += a.delta();
+        }
+      }
+      assertEquals(sel.delta(), ownDelta, 1e-20);
+      ApproxDp spent = (ApproxDp) ch.committed().orElseThrow().spent();
+      double expected = ZcdpConversion.tightEpsilon(rho, 1e-5 - ownDelta);
+      assertEquals(expected, spent.epsilon(), 1e-9);
+      assertTrue(spent.epsilon() >= expected * (1 - 1e-12), "rounded toward more loss");
+      assertEquals(1e-5, spent.delta());
+      // Stored parts read back bit for bit (the approx-zcdp measure).
+      assertEquals(parts, ledger.history("t").get(0).cost());
+    }
+  }
+
+  @Test
+  void charge_selectionDeltaAboveDatasetDelta_isRefusedAndChargesNothing() throws Exception {
+    try (Ledger ledger = Ledger.open(dir.resolve("ws"));
+        DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      ledger.register(spec(new ApproxDp(5.0, 1e-7)).build());
+      LedgerBudgetCharger ch = new LedgerBudgetCharger(ledger, "t", "ann", "big-delta");
+      // The query's own δ (1e-5 split between selection and conversion) exceeds the dataset's δ.
+      BudgetExceededException e = assertThrows(BudgetExceededException.class,
+          () -> session(backend, ch).run(grouped().epsilonDelta(1.0, 1e-5).build()));
+      assertTrue(e.getMessage().contains("delta"), e.getMessage());
+      assertTrue(ch.committed().isEmpty());
+      assertTrue(ledger.history("t").isEmpty());
+    }
+  }
+
+  @Test
+  void charge_rhoDeltaDataset_addsRhosAndDeltasUntilEitherRunsOut() throws Exception {
+    try (Ledger ledger = Ledger.open(dir.resolve("ws"));
+        DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      ledger.register(spec(new ApproxZcdp(1.0, 2.5e-6)).build());
+      List<String> admitted = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        LedgerBudgetCharger ch = new LedgerBudgetCharger(ledger, "t", "ann", "q" + i);
+        try {
+          session(backend, ch).run(grouped().rhoDelta(0.2, 1e-6).build());
+          admitted.add("q" + i);
+        } catch (BudgetExceededException e) {
+          assertTrue(ch.committed().isEmpty());
+        }
+      }
+      // δ runs out first: 2.5e-6 pays for two selections of 1e-6, not three.
+      assertEquals(List.of("q0", "q1"), admitted);
+      BudgetStatus st = ledger.status("t");
+      ApproxZcdp spent = (ApproxZcdp) st.spent();
+      assertEquals(0.4, spent.rho(), 1e-9);
+      assertTrue(spent.delta() <= 2e-6 && spent.delta() > 1.99e-6, spent.toString());
+      ApproxZcdp left = (ApproxZcdp) st.remaining();
+      assertEquals(0.6, left.rho(), 1e-9);
+      assertEquals(0.5e-6, left.delta(), 1e-12);
+      assertTrue(left.rho() + spent.rho() <= 1.0 && left.delta() + spent.delta() <= 2.5e-6);
+    }
+  }
+
+  @Test
+  void charge_selectionUnderPureRhoDataset_isRefusedNamingDelta() throws Exception {
+    try (Ledger ledger = Ledger.open(dir.resolve("ws"));
+        DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      ledger.register(spec(new Zcdp(1.0)).build());
+      LedgerBudgetCharger ch = new LedgerBudgetCharger(ledger, "t", "ann", "q");
+      BudgetExceededException e = assertThrows(BudgetExceededException.class,
+          () -> session(backend, ch).run(grouped().rhoDelta(0.2, 1e-6).build()));
+      assertTrue(e.getMessage().contains("delta"), e.getMessage());
+      assertTrue(ledger.history("t").isEmpty());
+      // Without selection the same dataset pays in ρ.
+      LedgerBudgetCharger ok = new LedgerBudgetCharger(ledger, "t", "ann", "ungrouped");
+      session(backend, ok).run(Query.from(Source.csv(csv)).privacyUnit("id").maxRowsPerGroup(1)
+          .count("n").rho(0.2).build());
+      assertEquals(0.2, ((Zcdp) ok.committed().orElseThrow().spent()).rho(), 1e-9);
+    }
+  }
+
+  @Test
+  void register_rhoDeltaBudget_needsZcdpAccountantAndRoundTrips() throws Exception {
+    assertThrows(IllegalArgumentException.class, () -> spec(new ApproxZcdp(1, 1e-6))
+        .accountant(AccountantKind.BASIC).build());
+    try (Ledger ledger = Ledger.open(dir.resolve("ws"))) {
+      ledger.register(spec(new ApproxZcdp(1, 1e-6)).build());
+      assertEquals(new ApproxZcdp(1, 1e-6), ledger.dataset("t").budget());
+      Grant g = ledger.grant("t", "bob", new ApproxZcdp(0.5, 5e-7));
+      assertEquals(new ApproxZcdp(0.5, 5e-7), g.share());
+      assertThrows(IllegalArgumentException.class,
+          () -> ledger.grant("t", "bob", new ApproxZcdp(0.5, 5e-6)));
+      assertThrows(IllegalArgumentException.class,
+          () -> ledger.grant("t", "bob", new ApproxDp(0.5, 5e-7)));
+    }
+  }
+}
