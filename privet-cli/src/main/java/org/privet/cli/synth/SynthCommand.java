@@ -19,6 +19,7 @@ import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Charge;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.RegisteredSchema;
 import org.privet.synth.Attribute;
 import org.privet.synth.Domain;
 import org.privet.synth.SynthesisResult;
@@ -130,7 +131,7 @@ public final class SynthCommand implements Callable<Integer> {
    * Synthesizes from a registered dataset without giving the analyst a free look at it
    * (docs/proofs/synthetic-data.md, "Reading a registered table"; threat model:
    * docs/proofs/threat-model.md). Everything checked before the charge is public: the options, the
-   * analyst's domain file, the dataset's registration (privacy unit, source, column names) and the
+   * analyst's domain file, the dataset's registration (privacy unit, source, public schema) and the
    * budget. Then the ledger is charged once, and only then are the rows read, through the engine's
    * {@link Source} with the registered delimiter, null string, header and format, by a total scan
    * ({@link DuckDbBackend#scanText}) and a total per-value rule ({@link Table#encoder}): values
@@ -146,7 +147,7 @@ public final class SynthCommand implements Callable<Integer> {
             + dataset + "' has a privacy-unit column; register a table with one row per unit (--row-privacy)");
       }
       Source source = LedgerCatalog.source(spec);
-      TableSchema schema = publicSchema(spec, source, backend);
+      TableSchema schema = publicSchema(ledger, spec);
       List<String> columns = new ArrayList<>();
       for (Attribute a : dom.attributes()) {
         if (schema.column(a.name()).isEmpty()) {
@@ -168,16 +169,16 @@ public final class SynthCommand implements Callable<Integer> {
   }
 
   /**
-   * The registered columns: named at registration for a CSV without a header, otherwise the
-   * source's column names as the engine describes them for every query.
+   * The registered public schema's columns, in file order (the ledger's, fixed by the curator at
+   * registration; never read from the file now). Types are irrelevant: the scan reads text.
    */
-  private static TableSchema publicSchema(DatasetSpec spec, Source source, DuckDbBackend backend) {
-    if (source instanceof Source.CsvFile csv && !csv.header()) {
-      List<TableSchema.Column> cols = new ArrayList<>();
-      csv.columnNames().forEach(c -> cols.add(new TableSchema.Column(c, ColumnType.STRING, "VARCHAR")));
-      return new TableSchema(cols);
-    }
-    return backend.describe(source);
+  private static TableSchema publicSchema(Ledger ledger, DatasetSpec spec) {
+    RegisteredSchema fixed = ledger.schema(spec.name()).orElseThrow(() -> new IllegalArgumentException("dataset '"
+        + spec.name() + "' has no public schema (it was registered before schemas were fixed at registration);"
+        + " the curator fixes one with: privet dataset fix-schema --name " + spec.name()));
+    List<TableSchema.Column> cols = new ArrayList<>();
+    fixed.columns().forEach(c -> cols.add(new TableSchema.Column(c.name(), ColumnType.STRING, "VARCHAR")));
+    return new TableSchema(cols);
   }
 
   static void require(Object value, String option) {
