@@ -39,7 +39,8 @@ import picocli.CommandLine.Option;
     name = "synth",
     mixinStandardHelpOptions = true,
     description = {
-      "Release a differentially private synthetic table that preserves low-order marginals.",
+      "Release a differentially private synthetic table that preserves low-order marginals",
+      "(AIM, MST, RAP or MWEM).",
       "Example: privet synth --data data/adult-pgm/adult.csv --domain data/adult-pgm/adult-domain.json"
           + " --epsilon 1 --delta 1e-9 --method aim --out synthetic.csv"
     },
@@ -67,11 +68,16 @@ public final class SynthCommand implements Callable<Integer> {
   @Option(names = "--epsilon", description = "privacy parameter epsilon (> 0)")
   Double epsilon;
 
-  @Option(names = "--delta", description = "privacy parameter delta (AIM and MST default 1e-9; MWEM is pure DP)")
+  @Option(names = "--delta",
+      description = "privacy parameter delta (AIM, MST and Gaussian RAP default 1e-9; MWEM and Laplace RAP are pure DP)")
   Double delta;
 
-  @Option(names = "--method", defaultValue = "aim", description = "aim | mst | mwem (default: ${DEFAULT-VALUE})")
+  @Option(names = "--method", defaultValue = "aim", description = "aim | mst | rap | mwem (default: ${DEFAULT-VALUE})")
   String method;
+
+  @Option(names = "--noise", defaultValue = "gaussian",
+      description = "rap: gaussian (zCDP, needs delta) | laplace (pure epsilon-DP) (default: ${DEFAULT-VALUE})")
+  String noise;
 
   @Option(names = "--workload", defaultValue = "all-3way",
       description = "marginals to preserve, all-<k>way (default: ${DEFAULT-VALUE})")
@@ -92,18 +98,27 @@ public final class SynthCommand implements Callable<Integer> {
       case "aim" -> Synthesizer.Method.AIM;
       case "mwem" -> Synthesizer.Method.MWEM;
       case "mst" -> Synthesizer.Method.MST;
-      default -> throw new IllegalArgumentException("--method must be aim, mst or mwem, was " + method);
+      case "rap" -> Synthesizer.Method.RAP;
+      default -> throw new IllegalArgumentException("--method must be aim, mst, rap or mwem, was " + method);
     };
+    Synthesizer.Noise noiseKind = switch (noise.toLowerCase(Locale.ROOT)) {
+      case "gaussian" -> Synthesizer.Noise.GAUSSIAN;
+      case "laplace" -> Synthesizer.Noise.LAPLACE;
+      default -> throw new IllegalArgumentException("--noise must be gaussian or laplace, was " + noise);
+    };
+    boolean pure = m == Synthesizer.Method.MWEM
+        || (m == Synthesizer.Method.RAP && noiseKind == Synthesizer.Noise.LAPLACE);
     PrintWriter err = spec.commandLine().getErr();
     Domain dom = Domain.load(domain);
-    var builder = Synthesizer.builder().method(m).epsilon(epsilon).workload(Workload.parse(workload, dom))
+    var builder = Synthesizer.builder().method(m).noise(noiseKind).epsilon(epsilon)
+        .workload(Workload.parse(workload, dom))
         .progress(line -> {
           err.println(line);
           err.flush();
         });
     if (delta != null) {
       builder.delta(delta);
-    } else if (m != Synthesizer.Method.MWEM) {
+    } else if (!pure) {
       builder.delta(1e-9);
     }
     Synthesizer synthesizer = builder.build();
@@ -156,8 +171,8 @@ public final class SynthCommand implements Callable<Integer> {
         }
         columns.add(a.name());
       }
-      String request = String.format(Locale.ROOT, "privet synth --method %s --epsilon %s%s --workload %s",
-          m.name().toLowerCase(Locale.ROOT), epsilon, delta == null ? "" : " --delta " + delta, workload);
+      String request = String.format(Locale.ROOT, "privet synth --method %s%s --epsilon %s%s --workload %s",
+          m.name().toLowerCase(Locale.ROOT), m == Synthesizer.Method.RAP ? " --noise " + noise.toLowerCase(Locale.ROOT) : "", epsilon, delta == null ? "" : " --delta " + delta, workload);
       Charge charge = ledger.charge(dataset, analyst.resolve(), request, List.of(synthesizer.privacyLoss()));
       err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
           synthesizer.privacyLoss(), dataset, charge.id());

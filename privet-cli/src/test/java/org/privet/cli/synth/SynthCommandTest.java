@@ -72,6 +72,30 @@ class SynthCommandTest {
   }
 
   @Test
+  void synth_mstAndRapWithBothNoises_writeTablesOnTheDomain() throws Exception {
+    Path[] in = smallTable();
+    String[][] variants = {{"mst"}, {"rap", "--noise", "gaussian"}, {"rap", "--noise", "laplace"}};
+    for (String[] v : variants) {
+      Path out = dir.resolve("syn-" + String.join("-", v) + ".csv");
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("synth", "--data", in[0].toString(),
+          "--domain", in[1].toString(), "--epsilon", "2", "--workload", "all-2way", "--out", out.toString(),
+          "--method"));
+      args.addAll(java.util.List.of(v));
+      String[] r = run(args.toArray(String[]::new));
+      assertEquals("0", r[0], String.join(" ", v) + ": " + r[2]);
+      assertTrue(r[2].contains(v[0] + ": "), "progress on stderr: " + r[2]);
+      assertTrue(r[2].contains(v.length > 1 && v[2].equals("laplace") ? "PureDp" : "Zcdp"), r[2]);
+      var lines = Files.readAllLines(out);
+      assertEquals("a,b,c", lines.get(0));
+      assertTrue(lines.size() > 400, "about 600 rows (noisy count): " + lines.size());
+    }
+    String[] bad = run("synth", "--data", in[0].toString(), "--domain", in[1].toString(), "--epsilon", "1",
+        "--method", "rap", "--noise", "cauchy", "--out", dir.resolve("x.csv").toString());
+    assertEquals(Integer.toString(ExitCodes.USAGE), bad[0]);
+    assertTrue(bad[2].contains("--noise"), bad[2]);
+  }
+
+  @Test
   void synth_badInput_usageExitWithoutDataValues() throws Exception {
     Path[] in = smallTable();
     Path out = dir.resolve("syn.csv");
