@@ -96,6 +96,35 @@ class SynthCommandTest {
   }
 
   @Test
+  void evaluate_workloadFileWithBaselines_reportsEveryClass() throws Exception {
+    Path[] in = smallTable();
+    Path queries = dir.resolve("queries.txt");
+    Files.writeString(queries, """
+        # one query a line
+        marginal a,b
+        marginal c
+        count a=1 b=0
+        count c=3
+        mean c | a=2
+        mean a | b=1 c=0   # conditional average of a coded column
+        """);
+    // The real table against itself: every error is 0 and the baselines are reported beside it.
+    String[] e = run("synth", "evaluate", "--real", in[0].toString(), "--synthetic", in[0].toString(),
+        "--domain", in[1].toString(), "--workload", "all-2way", "--workload-file", queries.toString(), "--baselines");
+    assertEquals("0", e[0], e[2]);
+    assertTrue(e[1].contains("workload file queries.txt (6 queries):"), e[1]);
+    assertTrue(e[1].contains("  marginal        2     0.0000     0.0000"), e[1]);
+    assertTrue(e[1].contains("  count           2     0.0000     0.0000"), e[1]);
+    assertTrue(e[1].contains("  mean            2     0.0000     0.0000"), e[1]);
+    assertTrue(e[1].contains("baselines on all-2way: independent 1-ways"), e[1]);
+    Files.writeString(queries, "mean b | a=7\n");
+    String[] bad = run("synth", "evaluate", "--real", in[0].toString(), "--synthetic", in[0].toString(),
+        "--domain", in[1].toString(), "--workload-file", queries.toString());
+    assertEquals(Integer.toString(ExitCodes.USAGE), bad[0]);
+    assertTrue(bad[2].contains("workload file line 1: value of 'a' is not in its domain"), bad[2]);
+  }
+
+  @Test
   void synth_badInput_usageExitWithoutDataValues() throws Exception {
     Path[] in = smallTable();
     Path out = dir.resolve("syn.csv");
