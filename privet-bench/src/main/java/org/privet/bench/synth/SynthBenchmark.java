@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.privet.synth.Domain;
+import org.privet.synth.QueryWorkload;
 import org.privet.synth.Synthesizer;
 import org.privet.synth.Table;
 import org.privet.synth.Workload;
@@ -18,7 +19,9 @@ import org.privet.synth.WorkloadError;
  *
  * <p>Run from the repository root after {@code mvn -B -q -ntp -DskipTests package}:
  * {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.synth.SynthBenchmark [runs] [eps,...] [methods]}
- * (defaults: 1 run, 0.1,1,10, aim,mst,rap,mwem). The generators use the secure random source, so figures
+ * (defaults: 1 run, 0.1,1,10, aim,mst,rap,mwem); an optional fourth argument names a query-workload
+ * file ({@link QueryWorkload}, e.g. {@code data/adult-pgm/conditional-workload.txt}) whose
+ * per-class max and mean errors are printed for every run. The generators use the secure random source, so figures
  * vary between runs; the harness prints each run. It reports the process's CPU time (meaningful on
  * a shared machine; RAP uses two worker threads, the others one, plus the JVM's own threads) and
  * the wall time.
@@ -40,6 +43,7 @@ public final class SynthBenchmark {
     Domain dom = Domain.load(root.resolve("data/adult-pgm/adult-domain.json"));
     Table real = Table.read(root.resolve("data/adult-pgm/adult.csv"), dom);
     Workload w = Workload.allKWay(dom, 3);
+    QueryWorkload queries = args.length > 3 ? QueryWorkload.read(root.resolve(args[3]), dom) : null;
     var rng = new SplittableRandom(20260101L);
     System.out.printf(Locale.ROOT, "reference independent-1way error %.4f%n",
         WorkloadError.evaluate(real, independent(real, rng), w).average());
@@ -64,6 +68,11 @@ public final class SynthBenchmark {
           double secs = (System.nanoTime() - t0) / 1e9;
           double err = WorkloadError.evaluate(real, syn, w).average();
           System.out.printf(Locale.ROOT, "%s,%s,%d,%.4f,%.1f,%.1f%n", m, e, run, err, cpu, secs);
+          if (queries != null) {
+            queries.evaluate(real, syn).forEach((kind, c) -> System.out.printf(Locale.ROOT,
+                "  %s: %d queries, max error %.4f, mean error %.4f, undefined %d%n", kind, c.queries(), c.max(), c.mean(),
+                c.undefined()));
+          }
           System.out.flush();
         }
       }
