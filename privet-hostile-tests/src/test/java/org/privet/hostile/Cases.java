@@ -35,6 +35,21 @@ final class Cases {
     }
   }
 
+  /**
+   * Runs {@code c} on each pair of neighbouring tables of {@code backend}: equal observations,
+   * refused or released as the case states.
+   */
+  static void assertObservedAlike(Case c, Backend backend, String[][] pairs) {
+    for (String[] p : pairs) {
+      Observation a = c.observe(backend, p[0]);
+      Observation b = c.observe(backend, p[1]);
+      org.junit.jupiter.api.Assertions.assertEquals(a, b, c + ": " + p[0] + " vs " + p[1]);
+      org.junit.jupiter.api.Assertions.assertTrue(
+          c.expect() == Expect.REFUSED ? b.refused() : b.released(),
+          c + " should be " + c.expect() + ", was " + b);
+    }
+  }
+
   static final String DP = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6";
 
   private Cases() {}

@@ -1,7 +1,5 @@
 package org.privet.hostile;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.stream.Stream;
@@ -44,12 +42,6 @@ class HostileDuckDbTest {
   void errorPath_onNeighbouringTables_observedIdentically(Cases.Case c) {
     String[][] pairs = {{"empty", "victim_only"}, {"base", "base_victim"},
         {"base", "base_minus8"}};
-    for (String[] p : pairs) {
-      Observation a = c.observe(db, p[0]);
-      Observation b = c.observe(db, p[1]);
-      assertEquals(a, b, c + ": " + p[0] + " vs " + p[1]);
-      assertTrue(c.expect() == Cases.Expect.REFUSED ? b.refused() : b.released(),
-          c + " should be " + c.expect() + ", was " + b);
-    }
+    Cases.assertObservedAlike(c, db, pairs);
   }
 }

@@ -45,13 +45,7 @@ class HostileSparkTest {
   @MethodSource("cases")
   void errorPath_onNeighbouringTables_observedIdentically(Cases.Case c) {
     String[][] pairs = {{"empty", "victim_only"}, {"base", "base_victim"}};
-    for (String[] p : pairs) {
-      Observation a = c.observe(spark, p[0]);
-      Observation b = c.observe(spark, p[1]);
-      assertEquals(a, b, c + ": " + p[0] + " vs " + p[1]);
-      assertTrue(c.expect() == Cases.Expect.REFUSED ? b.refused() : b.released(),
-          c + " should be " + c.expect() + ", was " + b);
-    }
+    Cases.assertObservedAlike(c, spark, pairs);
   }
 
   @Test
