@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.ZcdpConversion;
@@ -106,8 +107,8 @@ final class Compiler {
           w / split.totalWeight, shareReason(rw.reasons().get(i), w, split.totalWeight)));
       losses.add(s.loss());
     }
-    PrivacyLoss total = Composition.total(q.budget(), losses);
-    if (!Composition.within(total, q.budget())) {
+    PrivacyLoss total = CompiledQuery.composedCost(q.budget(), losses);
+    if (!q.budget().admits(total)) {
       throw new IllegalStateException("internal error: composed cost " + total
           + " exceeds the budget " + q.budget());
     }
@@ -116,7 +117,7 @@ final class Compiler {
             .map(keys -> keys.stream().filter(Objects::nonNull).toList()), l0,
         q.maxRowsPerGroup(), salt, measures);
     return new CompiledQuery(q, noise, spec, planned, outputSlots, sel, costs, total,
-        Composition.conversionDelta(q.budget(), losses), bounds, releaseKeys);
+        CompiledQuery.conversionDelta(q.budget(), losses), bounds, releaseKeys);
   }
 
   /** Rewrites the aggregations into backend measures and noisy-release slots. */

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
@@ -201,7 +202,9 @@ public final class Query {
   }
 
   static String describe(Source src) {
-    if (src instanceof Source.Table t) {
+    if (src instanceof Source.Typed t) {
+      return describe(t.file());
+    } else if (src instanceof Source.Table t) {
       return t.name();
     } else if (src instanceof Source.CsvFile c) {
       return "csv:" + c.path().getFileName();

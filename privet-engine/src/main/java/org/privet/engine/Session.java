@@ -119,8 +119,8 @@ public final class Session {
         stated.add(n.privacyLoss());
       }
     }
-    PrivacyLoss composed = Composition.total(query.budget(), stated);
-    if (!Composition.same(composed, c.total()) || !Composition.within(composed, query.budget())) {
+    PrivacyLoss composed = CompiledQuery.composedCost(query.budget(), stated);
+    if (!CompiledQuery.sameCost(composed, c.total()) || !query.budget().admits(composed)) {
       throw new IllegalStateException("internal error: the mechanisms' composed loss " + composed
           + " differs from the planned charge " + c.total());
     }
