@@ -168,8 +168,6 @@ final class Compiler {
       } else if (a instanceof Aggregation.Mean m) {
         Grid g = Grid.of(m.lower(), m.upper(), sumBits, true, pairMagnitude(m.perGroup(), lInf));
         Measure.PairClamp pc = g.pairClamp(m.perGroup());
-        int mi = measureIndex(measures,
-            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
         // Centre the released sum where that lowers its sensitivity (the row range's centre
         // without a pair clamp; with one, the clamp acts on uncentred sums, so another centre
@@ -190,6 +188,10 @@ final class Compiler {
         if (pc != null) {
           bounds.add(g.describePair(m.name(), m.perGroup(), pc, lInf, sens));
         }
+        // The backend centres the sum itself, so that the per-group saturation at the public cap
+        // acts on the released (centred) statistic and keeps its sensitivity (issue 10, item 3).
+        int mi = measureIndex(measures,
+            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, center, false, pc));
         Slot centred = slot(m.name(), "noisy " + (center != 0 ? "centred " : "") + "sum of "
             + m.column() + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
         slots.add(new Slot(centred.output(), centred.purpose(), centred.kind(), centred.field(),
