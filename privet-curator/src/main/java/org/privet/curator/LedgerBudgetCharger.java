@@ -3,9 +3,12 @@ package org.privet.curator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.MechanismCost;
+import org.privet.ledger.AccountantKind;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
 
@@ -17,7 +20,9 @@ import org.privet.ledger.Ledger;
  *
  * <p>The ledger records each mechanism's own privacy loss (not only the query's composed total),
  * so the dataset's accountant composes all mechanisms of all queries together: with the zCDP
- * accountant, many small Gaussian releases cost what zCDP composition says. Costs are stated under
+ * accountant, many small Gaussian releases cost what zCDP composition says. On a dataset with the
+ * basic accountant, a query with zCDP parts is charged its own (ε, δ) total instead, since basic
+ * composition is a proven filter for (ε, δ) events only (docs/proofs/ledger-filter.md). Costs are stated under
  * add/remove-one-unit neighbours, the relation datasets are registered under.
  *
  * <p>One instance charges one query text; not for reuse across queries.
@@ -48,7 +53,17 @@ public final class LedgerBudgetCharger implements BudgetCharger {
       throw new IllegalStateException("this charger already charged a query");
     }
     List<PrivacyLoss> losses = charge.mechanisms().stream().map(MechanismCost::loss).toList();
-    committed = ledger.charge(dataset, analyst, queryText, losses.isEmpty() ? List.of(charge.total()) : losses);
+    boolean basic = ledger.dataset(dataset).accountant() == AccountantKind.BASIC;
+    if (losses.isEmpty() || basic && !losses.stream().allMatch(LedgerBudgetCharger::directlyDp)) {
+      // Basic composition is a proven filter for (ε, δ) events only (docs/proofs/ledger-filter.md):
+      // a query with zCDP parts is charged its own (ε, δ) total, converted at its own δ.
+      losses = List.of(charge.total());
+    }
+    committed = ledger.charge(dataset, analyst, queryText, losses);
+  }
+
+  private static boolean directlyDp(PrivacyLoss loss) {
+    return loss instanceof PureDp || loss instanceof ApproxDp;
   }
 
   /** The ledger entry of the charge, once it has committed. */
