@@ -2,6 +2,8 @@ package org.privet.ledger;
 
 import java.util.List;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -44,8 +46,8 @@ final class ProvenFilter {
             + " stated in rho cannot join it (docs/proofs/ledger-filter.md). State its budget in epsilon"
             + " (and delta), or register the dataset with the zcdp accountant; nothing was charged");
       }
-      if (spec.accountant() == AccountantKind.ZCDP && !DatasetSpec.isZcdp(spec.budget())
-          && DatasetSpec.deltaOf(loss) > 0) {
+      if (spec.accountant() == AccountantKind.ZCDP && !Budget.of(spec.budget()).isZcdp()
+          && ownDelta(loss) > 0) {
         throw new BudgetExceededException("dataset '" + spec.name() + "' converts its zCDP spend at its"
             + " own delta; a release with a delta of its own (private group selection, an (epsilon,"
             + " delta) mechanism) cannot join it, because adaptively chosen deltas would move that"
@@ -53,5 +55,13 @@ final class ProvenFilter {
             + " with --rho and --delta; nothing was charged");
       }
     }
+  }
+
+  /** The δ a release states for itself ((ε, δ)-DP or δ-approximate zCDP), else 0. */
+  private static double ownDelta(PrivacyLoss loss) {
+    if (loss instanceof ApproxDp a) {
+      return a.delta();
+    }
+    return loss instanceof ApproxZcdp z ? z.delta() : 0.0;
   }
 }
