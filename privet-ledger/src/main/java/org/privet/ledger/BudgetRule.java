@@ -14,9 +14,9 @@ import org.privet.accounting.PrivacyLoss;
  * refuses the spend ({@link Budget#admits}) and says what remains ({@link Budget#remaining},
  * rounded down). This class only gathers the charges and names who is over.
  *
- * <p>A budget check on a growing, adaptively chosen sequence is a privacy filter; basic and zCDP
- * composition are valid filters (Rogers, Roth, Ullman, Vadhan 2016; Whitehead, Rogers, Cummings
- * 2022), see {@link org.privet.accounting.PrivacyFilter}.
+ * <p>A budget check on a growing, adaptively chosen sequence is a privacy filter. Each dataset's
+ * rule is one proven filter as long as the conditions of {@link ProvenFilter} hold, which
+ * {@link #admit} checks first (docs/proofs/ledger-filter.md).
  */
 final class BudgetRule {
   private BudgetRule() {}
@@ -32,6 +32,7 @@ final class BudgetRule {
   /** The admission decision of a charge: checks the total and the analyst's grant, if any. */
   static LedgerStore.Spend admit(
       DatasetSpec spec, List<Grant> grants, List<Charge> prior, String analyst, List<PrivacyLoss> cost) {
+    ProvenFilter.requireAdmissible(spec, cost);
     List<PrivacyLoss> all = new ArrayList<>();
     List<PrivacyLoss> mine = new ArrayList<>();
     for (Charge c : prior) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.PrivacyLoss;
 import org.privet.cli.AnalystOption;
 import org.privet.curator.LedgerCatalog;
 import org.privet.cli.WorkspaceOption;
@@ -156,9 +157,13 @@ public final class SynthCommand implements Callable<Integer> {
       }
       String request = String.format(Locale.ROOT, "privet synth --method %s --epsilon %s%s --workload %s",
           m.name().toLowerCase(Locale.ROOT), epsilon, delta == null ? "" : " --delta " + delta, workload);
-      Charge charge = ledger.charge(dataset, analyst.resolve(), request, List.of(synthesizer.privacyLoss()));
+      // A basic-composition dataset admits (ε, δ) events only (docs/proofs/ledger-filter.md).
+      PrivacyLoss cost = spec.accountant() == org.privet.ledger.AccountantKind.BASIC
+          && synthesizer.privacyLoss() instanceof org.privet.accounting.Zcdp
+          ? synthesizer.approxDp() : synthesizer.privacyLoss();
+      Charge charge = ledger.charge(dataset, analyst.resolve(), request, List.of(cost));
       err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
-          synthesizer.privacyLoss(), dataset, charge.id());
+          cost, dataset, charge.id());
       err.flush();
       Table.RowEncoder rows = Table.encoder(dom);
       backend.scanText(source, schema, columns, rows);
