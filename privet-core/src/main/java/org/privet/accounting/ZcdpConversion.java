@@ -82,6 +82,26 @@ public final class ZcdpConversion {
     return lo;
   }
 
+  /**
+   * The inverse of {@link #delta}: the largest ρ found by 100 bisection steps on [0, ε] with
+   * {@code delta(ρ, epsilon) ≤ delta} (only certified values are kept); 0 if none.
+   */
+  public static double largestRhoAtEpsilon(double epsilon, double delta) {
+    PrivacyLoss.requireNonNegativeFinite("epsilon", epsilon);
+    PrivacyLoss.requireDelta("delta", delta);
+    double lo = 0;
+    double hi = epsilon;
+    for (int i = 0; i < 100; i++) {
+      double mid = (lo + hi) / 2;
+      if (delta(mid, epsilon) <= delta) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
   private static void check(double rho, double delta) {
     PrivacyLoss.requireNonNegativeFinite("rho", rho);
     PrivacyLoss.requireDelta("delta", delta);

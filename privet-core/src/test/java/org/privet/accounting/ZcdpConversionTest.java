@@ -66,4 +66,13 @@ class ZcdpConversionTest {
     assertTrue(rho > 0 && ZcdpConversion.epsilon(rho, delta) <= epsilon, "certified");
     assertTrue(ZcdpConversion.epsilon(rho * (1 + 1e-9), delta) > epsilon, "largest");
   }
+
+  @Test
+  void largestRhoAtEpsilon_isCertifiedAndTight() {
+    for (double[] ed : new double[][] {{1, 1e-6}, {0.1, 1e-9}, {5, 1e-3}}) {
+      double rho = ZcdpConversion.largestRhoAtEpsilon(ed[0], ed[1]);
+      assertTrue(rho > 0 && ZcdpConversion.delta(rho, ed[0]) <= ed[1], "certified");
+      assertTrue(ZcdpConversion.delta(rho * (1 + 1e-9), ed[0]) > ed[1], "largest");
+    }
+  }
 }
