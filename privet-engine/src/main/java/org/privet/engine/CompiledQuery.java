@@ -13,13 +13,17 @@ import org.privet.engine.spi.BoundedAggregation;
 /**
  * The compiler's output: what the backend runs and which noisy releases follow.
  *
+ * {@code releaseKeys}: with public groups, each listed key typed for its columns (null for a key no
+ * row can have), in the query's order; else null.
+ *
  * <p>{@code total} is {@link #composedCost}: the query budget's own composition ({@link
  * Budget#spend} with {@link BasicAccountant}) of the mechanisms' losses, stated as {@link PureDp} for
  * an ε budget; {@code conversionDelta} the δ that converts zCDP parts inside an (ε, δ) total.
  */
 record CompiledQuery(Query query, NoiseKind noise, BoundedAggregation spec, List<Slot> slots,
     List<int[]> outputSlots, PartitionSelection selection, List<MechanismCost> costs,
-    PrivacyLoss total, double conversionDelta, List<String> bounds) {
+    PrivacyLoss total, double conversionDelta, List<String> bounds,
+    List<List<Object>> releaseKeys) {
 
   /**
    * The composed cost of {@code parts} under {@code budget}, rounded up: Σρ (and Σδ) for a ρ budget,
