@@ -56,7 +56,7 @@ class ZcdpConversionTest {
     assertTrue(d <= 1e-6 * (1 + 1e-6) && d >= 1e-6 * 0.99, "delta " + d);
   }
 
-  @Property(tries = 40)
+  @Property(tries = 40, seed = "20261126")
   void largestRho_randomTargets_isCertifiedAndTight(
       @ForAll @DoubleRange(min = -2, max = 1) double log10Epsilon,
       @ForAll @DoubleRange(min = -12, max = -3) double log10Delta) {
