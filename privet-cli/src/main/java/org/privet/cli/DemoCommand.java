@@ -112,14 +112,7 @@ final class DemoCommand implements Callable<Integer> {
     err.flush();
     try (Ledger ledger = Ledger.open(workspace);
         DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      DatasetSpec spec = ledger.register(DatasetSpec.builder()
-          .name("adult")
-          .source(adult.toAbsolutePath().toString())
-          .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
-          .privacyUnit(PrivacyUnit.row())
-          .budget(TOTAL_BUDGET)
-          .publicMetadata(new PublicMetadata(Map.of(), PUBLIC_KEYS))
-          .build());
+      DatasetSpec spec = registerAdult(ledger, adult);
       out.println("Registered dataset 'adult' (each row is one person, protected as a privacy unit)");
       out.println("with a total budget of " + Ledger.describe(spec.budget()) + " (" + spec.accountant().cliName()
           + " composition). Equivalent command:");
@@ -162,6 +155,18 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Try it on your data: ./privet dataset register --help, ./privet query --help.");
       out.flush();
     }
+  }
+
+  /** Registers the bundled Adult file as dataset {@code adult} (one row per person). */
+  static DatasetSpec registerAdult(Ledger ledger, Path adult) {
+    return ledger.register(DatasetSpec.builder()
+        .name("adult")
+        .source(adult.toAbsolutePath().toString())
+        .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
+        .privacyUnit(PrivacyUnit.row())
+        .budget(TOTAL_BUDGET)
+        .publicMetadata(new PublicMetadata(Map.of(), PUBLIC_KEYS))
+        .build());
   }
 
   private static String indent(String sql) {
