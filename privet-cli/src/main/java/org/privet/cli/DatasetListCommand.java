@@ -26,13 +26,13 @@ final class DatasetListCommand implements Callable<Integer> {
       return remote();
     }
     List<DatasetSpec> datasets;
+    ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
     try (Ledger ledger = workspace.open()) {
       datasets = ledger.datasets();
+      datasets.forEach(d -> a.add(LedgerJson.dataset(d, ledger.schema(d.name()))));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format.format == OutputFormat.JSON) {
-      ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-      datasets.forEach(d -> a.add(LedgerJson.dataset(d)));
       out.println(LedgerJson.writePretty(a));
       out.flush();
       return ExitCodes.OK;
@@ -61,8 +61,8 @@ final class DatasetListCommand implements Callable<Integer> {
       d.path("columns").forEach(c -> columns.add(c.path("name").asText()));
       t.add(List.of(d.path("name").asText(), d.path("privacyUnit").asText(),
           Ledger.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("total"))),
-          LossText.up(LedgerJson.readPrivacyLossOf(d.path("budget").path("spent"))),
-          LossText.down(LedgerJson.readPrivacyLossOf(d.path("budget").path("remaining"))),
+          org.privet.accounting.Budget.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("spent")), java.math.RoundingMode.CEILING),
+          org.privet.accounting.Budget.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("remaining")), java.math.RoundingMode.FLOOR),
           String.join(",", columns)));
     }
     t.print(out, format.format);

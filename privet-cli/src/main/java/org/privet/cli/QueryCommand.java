@@ -2,9 +2,12 @@ package org.privet.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
+import java.math.RoundingMode;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import org.privet.accounting.Budget;
+import org.privet.accounting.PrivacyLoss;
 import org.privet.curator.QueryExecution;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.client.PrivetClient;
@@ -81,9 +84,9 @@ final class QueryCommand implements Callable<Integer> {
     JsonNode answer = client.query(sql, Optional.of(UUID.randomUUID().toString()));
     ResultPrinter.printRemote(out, answer, format.format);
     org.privet.ledger.Charge c = LedgerJson.readCharge(answer.path("charge"));
-    err.println("privet: charged " + String.join(" + ", c.cost().stream().map(LossText::up).toList())
+    err.println("privet: charged " + String.join(" + ", c.cost().stream().map(l -> Budget.describe(l, RoundingMode.CEILING)).toList())
         + " (ledger charge #" + c.id() + " at " + server.server + "); on dataset '" + c.dataset()
-        + "' you have now spent " + LossText.up(c.analystSpent()));
+        + "' you have now spent " + Budget.describe(c.analystSpent(), RoundingMode.CEILING));
     err.flush();
     return ExitCodes.OK;
   }
@@ -91,9 +94,10 @@ final class QueryCommand implements Callable<Integer> {
   /** One line on what was charged and what the dataset has spent. */
   static String receiptLine(Ledger ledger, QueryExecution.Outcome outcome) {
     org.privet.ledger.Charge c = outcome.charge();
-    return "privet: charged " + LossText.up(outcome.result().receipt().charge().total())
+    PrivacyLoss total = outcome.result().receipt().charge().total();
+    return "privet: charged " + Budget.describe(total, RoundingMode.CEILING)
         + " (ledger charge #" + c.id() + ", " + c.cost().size() + " mechanism(s)); dataset '"
-        + c.dataset() + "' has now spent " + LossText.up(c.spent()) + " of "
+        + c.dataset() + "' has now spent " + Budget.describe(c.spent(), RoundingMode.CEILING) + " of "
         + Ledger.describe(ledger.dataset(c.dataset()).budget());
   }
 }

@@ -61,8 +61,9 @@ final class ServeCommand implements Callable<Integer> {
     String demoKey = null;
     if (demo) {
       ws = java.nio.file.Files.createTempDirectory("privet-serve-demo-");
-      try (org.privet.ledger.Ledger ledger = org.privet.ledger.Ledger.open(ws)) {
-        DemoCommand.registerAdult(ledger, DemoCommand.locateBundledAdult());
+      try (org.privet.ledger.Ledger ledger = org.privet.ledger.Ledger.open(ws);
+          org.privet.engine.duckdb.DuckDbBackend backend = org.privet.engine.duckdb.DuckDbBackend.inMemory()) {
+        DemoCommand.registerAdult(ledger, DemoCommand.locateBundledAdult(), backend);
         demoKey = ledger.addAnalyst("analyst", org.privet.ledger.Role.ANALYST).apiKey();
         ledger.grant("adult", "analyst", new org.privet.accounting.PureDp(1));
       }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -42,11 +43,49 @@ public final class Ledger implements AutoCloseable {
     return new Ledger(Objects.requireNonNull(store, "store"));
   }
 
-  /** Registers a dataset; its name must be new. */
+  /**
+   * Registers a dataset without a public schema; its name must be new. No query may use it until
+   * the curator fixes its schema ({@link #fixSchema}); prefer {@link #register(DatasetSpec,
+   * RegisteredSchema)}.
+   */
   public DatasetSpec register(DatasetSpec spec) {
     Objects.requireNonNull(spec, "spec");
     store.register(spec, Instant.now());
     return spec;
+  }
+
+  /**
+   * Registers a dataset with its public schema, fixed from now on: the columns the registration
+   * names (privacy unit, bounds, public keys) must be in it.
+   */
+  public DatasetSpec register(DatasetSpec spec, RegisteredSchema schema) {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(schema, "schema");
+    schema.requireFits(spec);
+    store.register(spec, schema, Instant.now());
+    return spec;
+  }
+
+  /**
+   * Fixes the public schema of a dataset registered without one (before schemas were kept).
+   *
+   * @throws IllegalArgumentException if the dataset has a schema already, or the schema does not
+   *     hold the registration's columns
+   */
+  public RegisteredSchema fixSchema(String dataset, RegisteredSchema schema) {
+    Objects.requireNonNull(schema, "schema");
+    schema.requireFits(dataset(dataset));
+    store.fixSchema(dataset, schema, Instant.now());
+    return schema;
+  }
+
+  /**
+   * The dataset's public schema; empty for a dataset registered before schemas were kept, which
+   * no query may use until the curator fixes one.
+   */
+  public Optional<RegisteredSchema> schema(String dataset) {
+    dataset(dataset);
+    return store.schema(dataset);
   }
 
   /** The registered dataset of that name. */
@@ -66,20 +105,18 @@ public final class Ledger implements AutoCloseable {
   public Grant grant(String dataset, String analyst, PrivacyLoss share) {
     requireName("analyst", analyst);
     DatasetSpec spec = dataset(dataset);
-    DatasetSpec.requirePositiveBudget("share", share);
-    if (DatasetSpec.isZcdp(share) != DatasetSpec.isZcdp(spec.budget())) {
+    Budget granted = DatasetSpec.requirePositiveBudget("share", share);
+    Budget total = Budget.of(spec.budget());
+    if (granted.isZcdp() != total.isZcdp()) {
       throw new IllegalArgumentException("share must be in the dataset's budget measure ("
-          + BudgetRule.describe(spec.budget()) + "), was " + BudgetRule.describe(share));
+          + total.describe() + "), was " + granted.describe());
     }
-    if (spec.accountant() == AccountantKind.ZCDP && !DatasetSpec.isZcdp(share) && DatasetSpec.deltaOf(share) == 0) {
+    if (spec.accountant() == AccountantKind.ZCDP && !granted.isZcdp() && granted.delta() == 0) {
       throw new IllegalArgumentException("share needs delta > 0 on a dataset with the zcdp accountant");
     }
-    PrivacyLoss asSpend = DatasetSpec.isZcdp(share)
-        ? share
-        : new ApproxDp(BudgetRule.epsilonOf(share), DatasetSpec.deltaOf(share));
-    if (!BudgetRule.fits(asSpend, spec.budget())) {
-      throw new IllegalArgumentException("share (" + BudgetRule.describe(share)
-          + ") must not exceed the dataset's total (" + BudgetRule.describe(spec.budget()) + ")");
+    if (!total.admits(granted.loss())) {
+      throw new IllegalArgumentException("share (" + Budget.describe(share)
+          + ") must not exceed the dataset's total (" + total.describe() + ")");
     }
     Grant grant = new Grant(dataset, analyst, share, Instant.now());
     store.grant(grant);
@@ -261,12 +298,12 @@ public final class Ledger implements AutoCloseable {
       DatasetSpec spec, Optional<String> analyst, PrivacyLoss cap, List<PrivacyLoss> events, int n) {
     PrivacyLoss spent = BudgetRule.spent(spec, cap, events);
     return new BudgetStatus(spec.name(), analyst, spec.accountant(), cap, spent,
-        BudgetRule.remaining(cap, spent), n);
+        Budget.of(cap).remaining(spent), n);
   }
 
   /** A budget or spend for people: {@code epsilon=1.0, delta=1.0E-6}, {@code epsilon=1.0}, {@code rho=0.5}. */
   public static String describe(PrivacyLoss loss) {
-    return BudgetRule.describe(loss);
+    return Budget.describe(loss);
   }
 
   private static void requireName(String parameter, String value) {

@@ -149,6 +149,49 @@ public final class LedgerJson {
         new PublicMetadata(bounds, keys));
   }
 
+  /**
+   * A public schema: {@code {"columns":[{"name":…,"type":…}],"origin":"declared"|"inferred"}}.
+   */
+  public static ObjectNode schema(RegisteredSchema s) {
+    ObjectNode n = MAPPER.createObjectNode();
+    ArrayNode columns = n.putArray("columns");
+    s.columns().forEach(c -> columns.addObject().put("name", c.name()).put("type", c.type()));
+    n.put("origin", s.origin().cliName());
+    return n;
+  }
+
+  /** A public schema read back from {@link #schema} (e.g. a registration sent to the server). */
+  public static RegisteredSchema readSchemaOf(JsonNode n) {
+    try {
+      return readSchema(n);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("schema: expected {\"columns\": [{\"name\", \"type\"}], \"origin\"}");
+    }
+  }
+
+  static RegisteredSchema readSchema(JsonNode n) {
+    List<RegisteredSchema.Column> columns = new ArrayList<>();
+    n.get("columns").forEach(c -> columns.add(
+        new RegisteredSchema.Column(c.get("name").asText(), c.get("type").asText())));
+    return new RegisteredSchema(columns, RegisteredSchema.Origin.parse(n.get("origin").asText()));
+  }
+
+  /**
+   * A dataset's registration with its public schema ({@code "schema": null} for a dataset
+   * registered before schemas were kept), as {@code dataset show} and {@code dataset list} print it.
+   */
+  public static ObjectNode dataset(DatasetSpec spec, java.util.Optional<RegisteredSchema> schema) {
+    ObjectNode n = dataset(spec);
+    if (schema.isPresent()) {
+      n.set("schema", schema(schema.get()));
+    } else {
+      n.putNull("schema");
+    }
+    return n;
+  }
+
   /** One charge of the history. */
   public static ObjectNode charge(Charge c) {
     ObjectNode n = MAPPER.createObjectNode();

@@ -18,6 +18,18 @@ public interface LedgerStore extends AutoCloseable {
   /** Stores a new dataset; refuses a name already registered. */
   void register(DatasetSpec spec, Instant time);
 
+  /** Stores a new dataset and its public schema, in one transaction. */
+  void register(DatasetSpec spec, RegisteredSchema schema, Instant time);
+
+  /**
+   * Stores the public schema of a dataset that has none (registered before schemas were kept);
+   * refuses if it has one: a schema is fixed once.
+   */
+  void fixSchema(String dataset, RegisteredSchema schema, Instant time);
+
+  /** The dataset's public schema, if one was fixed. */
+  Optional<RegisteredSchema> schema(String dataset);
+
   Optional<DatasetSpec> dataset(String name);
 
   /** All datasets, by name. */

@@ -21,7 +21,11 @@ import org.sqlite.SQLiteConfig;
  * fsynced before it returns). A charge runs in a {@code BEGIN IMMEDIATE} transaction, which takes
  * the database's single write lock before reading the prior charges, so charges from any number of
  * processes are serialized; waiting writers retry for up to {@link #BUSY_TIMEOUT_MS}. Triggers make
- * the datasets, grants and charges tables append-only.
+ * the datasets, grants, charges and dataset_schemas tables append-only.
+ *
+ * <p>Migrations are additive: each table is created if absent when a ledger is opened, so a ledger
+ * written by an older version gains the new tables (today {@code dataset_schemas}) and keeps every
+ * row it had.
  */
 final class SqliteLedgerStore implements LedgerStore {
   static final int BUSY_TIMEOUT_MS = 120_000;
@@ -37,6 +41,12 @@ final class SqliteLedgerStore implements LedgerStore {
         + " charged_at TEXT NOT NULL, query TEXT NOT NULL, cost TEXT NOT NULL,"
         + " spent TEXT NOT NULL, analyst_spent TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS charges_by_dataset ON charges(dataset, id)",
+    // Added with fixed public schemas: a ledger created before them gets the table on open, and
+    // its datasets have no schema until the curator fixes one (Ledger#fixSchema).
+    "CREATE TABLE IF NOT EXISTS dataset_schemas(dataset TEXT PRIMARY KEY REFERENCES datasets(name),"
+        + " schema TEXT NOT NULL, fixed_at TEXT NOT NULL)",
+    appendOnly("dataset_schemas", "update"),
+    appendOnly("dataset_schemas", "delete"),
     appendOnly("datasets", "update"),
     appendOnly("datasets", "delete"),
     appendOnly("grants", "update"),
@@ -137,6 +147,15 @@ final class SqliteLedgerStore implements LedgerStore {
 
   @Override
   public void register(DatasetSpec spec, Instant time) {
+    register(spec, Optional.empty(), time);
+  }
+
+  @Override
+  public void register(DatasetSpec spec, RegisteredSchema schema, Instant time) {
+    register(spec, Optional.of(schema), time);
+  }
+
+  private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
     try {
       inWriteTransaction(() -> {
         if (findDataset(spec.name()).isPresent()) {
@@ -149,10 +168,65 @@ final class SqliteLedgerStore implements LedgerStore {
           p.setString(3, time.toString());
           p.executeUpdate();
         }
+        if (schema.isPresent()) {
+          insertSchema(spec.name(), schema.get(), time);
+        }
         return null;
       });
     } catch (SQLException e) {
       throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public void fixSchema(String dataset, RegisteredSchema schema, Instant time) {
+    try {
+      inWriteTransaction(() -> {
+        findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
+        if (findSchema(dataset).isPresent()) {
+          throw new IllegalArgumentException("dataset '" + dataset + "' already has a public schema;"
+              + " it is fixed once (register the changed file as a new dataset)");
+        }
+        insertSchema(dataset, schema, time);
+        return null;
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private void insertSchema(String dataset, RegisteredSchema schema, Instant time) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        "INSERT INTO dataset_schemas(dataset, schema, fixed_at) VALUES (?, ?, ?)")) {
+      p.setString(1, dataset);
+      p.setString(2, LedgerJson.write(LedgerJson.schema(schema)));
+      p.setString(3, time.toString());
+      p.executeUpdate();
+    }
+  }
+
+  @Override
+  public synchronized Optional<RegisteredSchema> schema(String dataset) {
+    try {
+      return findSchema(dataset);
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private Optional<RegisteredSchema> findSchema(String dataset) throws SQLException {
+    return json("SELECT schema FROM dataset_schemas WHERE dataset = ?", dataset)
+        .map(LedgerJson::readSchema);
+  }
+
+  /** The JSON text in the first column of the row {@code select} finds for {@code key}. */
+  private Optional<com.fasterxml.jackson.databind.JsonNode> json(String select, String key)
+      throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(select)) {
+      p.setString(1, key);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() ? Optional.of(LedgerJson.read(r.getString(1))) : Optional.empty();
+      }
     }
   }
 
@@ -166,13 +240,9 @@ final class SqliteLedgerStore implements LedgerStore {
   }
 
   private Optional<DatasetSpec> findDataset(String name) throws SQLException {
-    try (PreparedStatement p = connection.prepareStatement("SELECT spec FROM datasets WHERE name = ?")) {
-      p.setString(1, name);
-      try (ResultSet r = p.executeQuery()) {
-        return r.next() ? Optional.of(LedgerJson.readDataset(LedgerJson.read(r.getString(1)))) : Optional.empty();
-      }
-    }
+    return json("SELECT spec FROM datasets WHERE name = ?", name).map(LedgerJson::readDataset);
   }
+
 
   @Override
   public synchronized List<DatasetSpec> datasets() {

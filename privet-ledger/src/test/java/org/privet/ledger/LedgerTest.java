@@ -253,10 +253,14 @@ class LedgerTest {
 
   @Test
   void status_remaining_roundedDownNeverNegative() {
-    assertEquals(0.0, BudgetRule.subtractDown(1.0, 2.0));
-    double r = BudgetRule.subtractDown(1.0, 0.1);
+    ledger.register(adult(1, 0).build());
+    ledger.charge("adult", "ann", "q", List.of(new ApproxDp(0.1, 0)));
+    double r = ((ApproxDp) ledger.status("adult").remaining()).epsilon();
     assertTrue(new java.math.BigDecimal(r).compareTo(
         java.math.BigDecimal.ONE.subtract(new java.math.BigDecimal(0.1))) <= 0);
+    ledger.register(adult(1, 0).name("full").build());
+    ledger.charge("full", "ann", "q", List.of(new ApproxDp(1.0, 0)));
+    assertEquals(new ApproxDp(0.0, 0.0), ledger.status("full").remaining());
   }
 
   @Test

@@ -68,6 +68,8 @@ final class Routes {
         }
       });
     }
+    org.privet.server.console.Console.declare(r); // the web console at / (issue 12)
+    org.privet.server.playground.Playground.declare(r, (ctx, s, code, m) -> ErrorMapper.write(ctx, new ApiException(s, code, m)));
   }
 
   private static void notYet(Context ctx) {

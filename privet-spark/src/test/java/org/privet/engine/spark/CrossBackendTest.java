@@ -220,7 +220,7 @@ class CrossBackendTest {
 
   @Test
   void aggregate_filterWithQuoteAndPublicGroups_sameExactAggregatesAsDuckDb() {
-    Optional<Filter> f = Optional.of(Filter.or(Filter.eq("label", "it's"), Filter.gt("h", 1L)));
+    Optional<Filter> f = Optional.of(Filter.or(Filter.eq("label", "it's"), Filter.gt("h", java.math.BigDecimal.ONE)));
     List<List<Object>> keys = new ArrayList<>();
     keys.add(List.of("g1"));
     keys.add(List.of("g4"));
