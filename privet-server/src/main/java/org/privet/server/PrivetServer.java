@@ -86,6 +86,11 @@ public final class PrivetServer implements AutoCloseable {
     return server;
   }
 
+  /** The number of listening connectors (one: HTTP or HTTPS, never both). */
+  int connectors() {
+    return app.jettyServer().server().getConnectors().length;
+  }
+
   /** The bound port (useful with port 0). */
   public int port() {
     if (options.tls().isPresent()) {
