@@ -63,6 +63,40 @@ public final class HomogeneityAttack {
     return new Outcome(name, n, background, n == 0 ? 0 : certain / (double) n, n == 0 ? 0 : ninety / (double) n);
   }
 
+  /**
+   * The same attack against a DP release of the classes' sensitive histograms: every (class, value)
+   * count of the table plus Laplace noise of scale 1/ε (a person is in one cell, so the histogram is
+   * ε-DP by parallel composition). The attacker guesses the value with the largest noisy count in
+   * the target's class, among the values the table holds.
+   *
+   * @param row the target's released row
+   */
+  public static String noisyHistogramGuess(GeneralizedTable table, int row, double epsilon,
+      org.privet.random.RandomSource random) {
+    String[] sensitive = table.sensitive().orElseThrow().asCategorical().labels();
+    java.util.TreeSet<String> values = new java.util.TreeSet<>();
+    for (int r : table.sourceRows()) {
+      values.add(sensitive[r]);
+    }
+    int cls = table.classOfRow()[row];
+    Map<String, Integer> counts = new HashMap<>();
+    for (int r : table.classes().get(cls)) {
+      counts.merge(sensitive[table.sourceRows()[r]], 1, Integer::sum);
+    }
+    org.privet.mechanisms.LaplaceMechanism laplace = org.privet.mechanisms.LaplaceMechanism.builder()
+        .epsilon(epsilon).sensitivity(1).randomSource(random).build();
+    String best = null;
+    double bestCount = Double.NEGATIVE_INFINITY;
+    for (String v : values) {
+      double noisy = laplace.release(counts.getOrDefault(v, 0));
+      if (noisy > bestCount) {
+        bestCount = noisy;
+        best = v;
+      }
+    }
+    return best;
+  }
+
   public static String summary(List<Outcome> outcomes) {
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%-32s %10s %10s %10s%n", "release",
         "ruled out", "certain", "p >= 0.9"));
