@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
@@ -30,16 +31,23 @@ import org.privet.sql.DatasetDescriptor;
 public final class LedgerCatalog implements DatasetCatalog {
   private final Ledger ledger;
   private final Backend backend;
+  private final Predicate<String> visible;
 
   public LedgerCatalog(Ledger ledger, Backend backend) {
+    this(ledger, backend, n -> true);
+  }
+
+  /** A catalog that resolves only the registered names {@code visible} accepts. */
+  public LedgerCatalog(Ledger ledger, Backend backend, Predicate<String> visible) {
     this.ledger = ledger;
     this.backend = backend;
+    this.visible = visible;
   }
 
   @Override
   public Optional<DatasetDescriptor> find(String name) {
     Optional<DatasetSpec> spec = ledger.datasets().stream()
-        .filter(d -> d.name().equalsIgnoreCase(name)).findFirst();
+        .filter(d -> d.name().equalsIgnoreCase(name)).filter(d -> visible.test(d.name())).findFirst();
     // An unknown FROM is reported as such (exit code NOT_FOUND), not as a malformed query.
     return Optional.of(describe(spec.orElseThrow(() -> new UnknownDatasetException(name))));
   }
@@ -107,7 +115,8 @@ public final class LedgerCatalog implements DatasetCatalog {
         spec.csv().nullString());
   }
 
-  private DatasetDescriptor describe(DatasetSpec spec) {
+  /** The dataset as DP SQL sees it: source, schema, privacy unit and public metadata. */
+  public DatasetDescriptor describe(DatasetSpec spec) {
     Source source = source(spec, ledger.schema(spec.name()));
     TableSchema schema = backend.describe(source);
     DatasetDescriptor.Builder b = DatasetDescriptor.builder(spec.name(), source, schema);

@@ -11,6 +11,7 @@ import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
+import org.privet.random.RandomSource;
 
 /**
  * The privacy-budget ledger: registered datasets, analysts' shares, and the append-only history of
@@ -145,6 +146,115 @@ public final class Ledger implements AutoCloseable {
     return store.appendCharge(dataset, analyst, query, List.copyOf(costs),
         (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs));
   }
+
+  /**
+   * Charges a server release, durably, and records in the same transaction the {@link Release} it
+   * pays for (whose answer is stored later by {@link #storeAnswer}).
+   *
+   * @throws Release.DuplicateKeyException if the analyst already used the claim's idempotency key;
+   *     nothing is charged then
+   * @see #charge(String, String, String, List)
+   */
+  public Charge chargeRelease(String dataset, String analyst, String query, List<? extends PrivacyLoss> cost,
+      Release.Claim claim) {
+    requireName("analyst", analyst);
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(claim, "claim");
+    if (cost == null || cost.isEmpty()) {
+      throw new IllegalArgumentException("cost must list at least one privacy loss");
+    }
+    List<PrivacyLoss> costs = new ArrayList<>(cost);
+    costs.forEach(LedgerJson::privacyLoss);
+    return store.appendCharge(dataset, analyst, query, List.copyOf(costs),
+        (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs), claim);
+  }
+
+  /** The release an analyst holds under an idempotency key. */
+  public Optional<Release> release(String analyst, String idempotencyKey) {
+    return store.release(analyst, idempotencyKey);
+  }
+
+  /** The release a charge paid for. */
+  public Optional<Release> releaseOfCharge(long chargeId) {
+    return store.releaseOfCharge(chargeId);
+  }
+
+  /** The committed charge with that id. */
+  public Charge charge(String dataset, long chargeId) {
+    return history(dataset).stream().filter(c -> c.id() == chargeId).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no charge #" + chargeId + " on dataset '" + dataset + "'"));
+  }
+
+  /**
+   * Stores a release's answer, committed, unless an answer is stored already; returns the answer
+   * that is stored (the first one stored wins, so no second draw can ever be sent).
+   */
+  public String storeAnswer(long chargeId, String answer) {
+    Objects.requireNonNull(answer, "answer");
+    return store.storeAnswer(chargeId, answer).answer().orElseThrow();
+  }
+
+  /** A new account and its API key, which is shown once and never stored in clear. */
+  public record NewAnalyst(Analyst analyst, String apiKey) {
+    @Override
+    public String toString() {
+      return "NewAnalyst[" + analyst + ", apiKey=(shown once)]";
+    }
+  }
+
+  /**
+   * Adds an account with a fresh API key (256 random bits from the secure source); the ledger keeps
+   * only a salted hash of the key.
+   */
+  public NewAnalyst addAnalyst(String name, Role role) {
+    requireName("name", name);
+    Objects.requireNonNull(role, "role");
+    RandomSource random = RandomSource.secure();
+    ApiKey key = ApiKey.generate(random);
+    byte[] salt = ApiKey.newSalt(random);
+    Analyst analyst = new Analyst(name, role, Instant.now(), Optional.empty());
+    store.addAnalyst(analyst, key.id(), salt, key.hash(salt));
+    return new NewAnalyst(analyst, key.reveal());
+  }
+
+  /** All accounts, active and revoked, oldest first (never their keys). */
+  public List<Analyst> analysts() {
+    return store.analysts();
+  }
+
+  /**
+   * Revokes the active account of that name: its key fails from the next request on.
+   *
+   * @throws IllegalArgumentException if no active account has that name
+   */
+  public void revokeAnalyst(String name) {
+    requireName("name", name);
+    if (!store.revokeAnalyst(name, Instant.now())) {
+      throw new IllegalArgumentException("name: no active account named '" + name + "'");
+    }
+  }
+
+  /**
+   * The active account holding a presented API key, or empty for a malformed, unknown or revoked
+   * key. The key's salted hash is compared in constant time; an unknown id still computes a hash,
+   * so timing does not tell unknown ids from wrong secrets.
+   */
+  public Optional<Analyst> authenticate(String presentedKey) {
+    Optional<ApiKey> key = ApiKey.parse(presentedKey);
+    if (key.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<LedgerStore.StoredKey> stored = store.key(key.get().id());
+    if (stored.isEmpty()) {
+      key.get().matches(UNKNOWN_SALT, UNKNOWN_HASH);
+      return Optional.empty();
+    }
+    boolean ok = key.get().matches(stored.get().salt(), stored.get().keyHash());
+    return ok && stored.get().analyst().active() ? Optional.of(stored.get().analyst()) : Optional.empty();
+  }
+
+  private static final byte[] UNKNOWN_SALT = new byte[16];
+  private static final byte[] UNKNOWN_HASH = new byte[32];
 
   /** The dataset's charges, oldest first. */
   public List<Charge> history(String dataset) {

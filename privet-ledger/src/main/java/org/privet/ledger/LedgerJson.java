@@ -100,6 +100,22 @@ public final class LedgerJson {
     return n;
   }
 
+  /**
+   * A dataset registration from its JSON (the form {@link #dataset} writes, as shown by
+   * {@code privet dataset show --format json}); malformed input is an IllegalArgumentException.
+   */
+  public static DatasetSpec registration(JsonNode n) {
+    try {
+      return readDataset(n);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("dataset: not a registration (expected the JSON of"
+          + " 'privet dataset show --format json': name, source, format, csv, privacyUnit, relation,"
+          + " budget, accountant, bounds, publicKeys)");
+    }
+  }
+
   static DatasetSpec readDataset(JsonNode n) {
     Map<String, ColumnBounds> bounds = new LinkedHashMap<>();
     n.path("bounds").fields().forEachRemaining(
@@ -196,6 +212,23 @@ public final class LedgerJson {
     n.set("remaining", privacyLoss(s.remaining()));
     n.put("charges", s.charges());
     return n;
+  }
+
+  /** Accounts as JSON (names, roles, times; never keys). */
+  public static ArrayNode analysts(List<Analyst> analysts) {
+    ArrayNode a = MAPPER.createArrayNode();
+    for (Analyst x : analysts) {
+      ObjectNode n = a.addObject();
+      n.put("name", x.name());
+      n.put("role", x.role().cliName());
+      n.put("created", x.created().toString());
+      if (x.revoked().isPresent()) {
+        n.put("revoked", x.revoked().get().toString());
+      } else {
+        n.putNull("revoked");
+      }
+    }
+    return a;
   }
 
   /** Compact JSON text of a node. */

@@ -53,6 +53,27 @@ final class SqliteLedgerStore implements LedgerStore {
     appendOnly("grants", "delete"),
     appendOnly("charges", "update"),
     appendOnly("charges", "delete"),
+    "CREATE TABLE IF NOT EXISTS releases(charge_id INTEGER PRIMARY KEY REFERENCES charges(id),"
+        + " dataset TEXT NOT NULL, analyst TEXT NOT NULL, idempotency_key TEXT, request TEXT NOT NULL,"
+        + " answer TEXT, answered_at TEXT)",
+    // SQLite treats NULLs as distinct: releases without a key never collide.
+    "CREATE UNIQUE INDEX IF NOT EXISTS releases_by_key ON releases(analyst, idempotency_key)",
+    appendOnly("releases", "delete"),
+    "CREATE TRIGGER IF NOT EXISTS releases_answer_once BEFORE UPDATE ON releases"
+        + " WHEN OLD.answer IS NOT NULL OR NEW.charge_id IS NOT OLD.charge_id"
+        + " OR NEW.dataset IS NOT OLD.dataset OR NEW.analyst IS NOT OLD.analyst"
+        + " OR NEW.idempotency_key IS NOT OLD.idempotency_key OR NEW.request IS NOT OLD.request"
+        + " BEGIN SELECT RAISE(ABORT, 'a release answer is stored once'); END",
+    "CREATE TABLE IF NOT EXISTS analysts(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,"
+        + " role TEXT NOT NULL, key_id TEXT NOT NULL UNIQUE, salt TEXT NOT NULL, key_hash TEXT NOT NULL,"
+        + " created_at TEXT NOT NULL, revoked_at TEXT)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS analysts_active ON analysts(name) WHERE revoked_at IS NULL",
+    appendOnly("analysts", "delete"),
+    "CREATE TRIGGER IF NOT EXISTS analysts_revoke_only BEFORE UPDATE ON analysts"
+        + " WHEN OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.name IS NOT OLD.name"
+        + " OR NEW.role IS NOT OLD.role OR NEW.key_id IS NOT OLD.key_id OR NEW.salt IS NOT OLD.salt"
+        + " OR NEW.key_hash IS NOT OLD.key_hash OR NEW.created_at IS NOT OLD.created_at"
+        + " BEGIN SELECT RAISE(ABORT, 'an account is only ever revoked'); END",
   };
 
   private final Connection connection;
@@ -312,8 +333,18 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public Charge appendCharge(
       String dataset, String analyst, String query, List<PrivacyLoss> cost, Admission admission) {
+    return appendCharge(dataset, analyst, query, cost, admission, null);
+  }
+
+  @Override
+  public Charge appendCharge(String dataset, String analyst, String query, List<PrivacyLoss> cost,
+      Admission admission, Release.Claim claim) {
     try {
       return inWriteTransaction(() -> {
+        if (claim != null && claim.idempotencyKey().isPresent()
+            && findRelease(analyst, claim.idempotencyKey().get()).isPresent()) {
+          throw new Release.DuplicateKeyException();
+        }
         DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
         Spend spend = admission.admit(spec, readGrants(dataset), readCharges(dataset));
         Instant now = Instant.now();
@@ -329,11 +360,172 @@ final class SqliteLedgerStore implements LedgerStore {
           p.setString(7, LedgerJson.write(LedgerJson.privacyLoss(spend.analystSpent())));
           p.executeUpdate();
         }
+        long id;
         try (Statement s = connection.createStatement();
             ResultSet keys = s.executeQuery("SELECT last_insert_rowid()")) {
-            keys.next();
-            return new Charge(keys.getLong(1), dataset, analyst, now, query, cost,
-                spend.spent(), spend.analystSpent());
+          keys.next();
+          id = keys.getLong(1);
+        }
+        if (claim != null) {
+          try (PreparedStatement p = connection.prepareStatement(
+              "INSERT INTO releases(charge_id, dataset, analyst, idempotency_key, request) VALUES (?, ?, ?, ?, ?)")) {
+            p.setLong(1, id);
+            p.setString(2, dataset);
+            p.setString(3, analyst);
+            p.setString(4, claim.idempotencyKey().orElse(null));
+            p.setString(5, claim.request());
+            p.executeUpdate();
+          }
+        }
+        return new Charge(id, dataset, analyst, now, query, cost, spend.spent(), spend.analystSpent());
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private static final String RELEASE_COLUMNS =
+      "SELECT charge_id, dataset, analyst, idempotency_key, request, answer FROM releases";
+
+  private Optional<Release> findRelease(String analyst, String idempotencyKey) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        RELEASE_COLUMNS + " WHERE analyst = ? AND idempotency_key = ?")) {
+      p.setString(1, analyst);
+      p.setString(2, idempotencyKey);
+      return readRelease(p);
+    }
+  }
+
+  private Optional<Release> findRelease(long chargeId) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(RELEASE_COLUMNS + " WHERE charge_id = ?")) {
+      p.setLong(1, chargeId);
+      return readRelease(p);
+    }
+  }
+
+  private static Optional<Release> readRelease(PreparedStatement p) throws SQLException {
+    try (ResultSet r = p.executeQuery()) {
+      if (!r.next()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Release(r.getLong(1), r.getString(2), r.getString(3),
+          Optional.ofNullable(r.getString(4)), r.getString(5), Optional.ofNullable(r.getString(6))));
+    }
+  }
+
+  @Override
+  public synchronized Optional<Release> release(String analyst, String idempotencyKey) {
+    try {
+      return findRelease(analyst, idempotencyKey);
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<Release> releaseOfCharge(long chargeId) {
+    try {
+      return findRelease(chargeId);
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public Release storeAnswer(long chargeId, String answer) {
+    try {
+      return inWriteTransaction(() -> {
+        try (PreparedStatement p = connection.prepareStatement(
+            "UPDATE releases SET answer = ?, answered_at = ? WHERE charge_id = ? AND answer IS NULL")) {
+          p.setString(1, answer);
+          p.setString(2, Instant.now().toString());
+          p.setLong(3, chargeId);
+          p.executeUpdate();
+        }
+        return findRelease(chargeId).orElseThrow(
+            () -> new IllegalArgumentException("no release was charged as #" + chargeId));
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash) {
+    try {
+      inWriteTransaction(() -> {
+        try (PreparedStatement q = connection.prepareStatement(
+            "SELECT 1 FROM analysts WHERE name = ? AND revoked_at IS NULL")) {
+          q.setString(1, analyst.name());
+          try (ResultSet r = q.executeQuery()) {
+            if (r.next()) {
+              throw new IllegalArgumentException("name: an active account named '" + analyst.name()
+                  + "' exists already (revoke it first)");
+            }
+          }
+        }
+        try (PreparedStatement p = connection.prepareStatement(
+            "INSERT INTO analysts(name, role, key_id, salt, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+          p.setString(1, analyst.name());
+          p.setString(2, analyst.role().name());
+          p.setString(3, keyId);
+          p.setString(4, ApiKey.hex(salt));
+          p.setString(5, ApiKey.hex(keyHash));
+          p.setString(6, analyst.created().toString());
+          p.executeUpdate();
+        }
+        return null;
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private static Analyst readAnalyst(ResultSet r) throws SQLException {
+    String revoked = r.getString(4);
+    return new Analyst(r.getString(1), Role.valueOf(r.getString(2)), LedgerJson.readTime(r.getString(3)),
+        revoked == null ? Optional.empty() : Optional.of(LedgerJson.readTime(revoked)));
+  }
+
+  @Override
+  public synchronized List<Analyst> analysts() {
+    List<Analyst> out = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet r = s.executeQuery("SELECT name, role, created_at, revoked_at FROM analysts ORDER BY id")) {
+      while (r.next()) {
+        out.add(readAnalyst(r));
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized Optional<StoredKey> key(String keyId) {
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT name, role, created_at, revoked_at, salt, key_hash FROM analysts WHERE key_id = ?")) {
+      p.setString(1, keyId);
+      try (ResultSet r = p.executeQuery()) {
+        if (!r.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new StoredKey(readAnalyst(r), ApiKey.unhex(r.getString(5)), ApiKey.unhex(r.getString(6))));
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public boolean revokeAnalyst(String name, Instant time) {
+    try {
+      return inWriteTransaction(() -> {
+        try (PreparedStatement p = connection.prepareStatement(
+            "UPDATE analysts SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")) {
+          p.setString(1, time.toString());
+          p.setString(2, name);
+          return p.executeUpdate() > 0;
         }
       });
     } catch (SQLException e) {

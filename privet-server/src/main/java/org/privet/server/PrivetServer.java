@@ -23,11 +23,15 @@ import org.privet.ledger.Ledger;
 public final class PrivetServer implements AutoCloseable {
   private final ServerOptions options;
   private final Ledger ledger;
+  private final WorkerPool pool;
   private final Javalin app;
 
-  private PrivetServer(ServerOptions options) {
+  private PrivetServer(ServerOptions options, ReleaseHooks hooks) {
     this.options = options;
     this.ledger = Ledger.open(options.workspace());
+    this.pool = new WorkerPool(options.workers(), options.queue(), options.queryTimeout());
+    AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
+    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), new CuratorService(ledger, pool, hooks));
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
@@ -40,7 +44,8 @@ public final class PrivetServer implements AutoCloseable {
         config.jetty.host = options.host();
         config.jetty.port = options.port();
       }
-      Routes.declare(config.routes);
+      config.requestLogger.http(RequestLog::log);
+      Routes.declare(config.routes, controllers);
     });
   }
 
@@ -60,11 +65,17 @@ public final class PrivetServer implements AutoCloseable {
 
   /** Opens the workspace's ledger, binds and starts serving. */
   public static PrivetServer start(ServerOptions options) {
+    return start(options, ReleaseHooks.NONE);
+  }
+
+  /** As {@link #start(ServerOptions)}, with points where tests stop the process mid-release. */
+  static PrivetServer start(ServerOptions options, ReleaseHooks hooks) {
     Objects.requireNonNull(options, "options");
-    PrivetServer server = new PrivetServer(options);
+    PrivetServer server = new PrivetServer(options, Objects.requireNonNull(hooks, "hooks"));
     try {
       server.app.start();
     } catch (RuntimeException e) {
+      server.pool.close();
       server.ledger.close();
       throw e;
     }
@@ -90,7 +101,11 @@ public final class PrivetServer implements AutoCloseable {
     try {
       app.stop();
     } finally {
-      ledger.close();
+      try {
+        pool.close();
+      } finally {
+        ledger.close();
+      }
     }
   }
 }
