@@ -23,7 +23,7 @@ import org.privet.random.RandomSource;
  * worlds; DP marginals (each count plus Laplace noise of scale attributes/ε, ε-DP in total since a
  * record changes {@code attributes} counts by one) obey the hypothesis-testing bound of DP
  * (Wasserman &amp; Zhou 2010; Kairouz, Oh &amp; Viswanath 2015): for every threshold, TPR ≤ e^ε·FPR
- * + δ and 1 − FPR ≤ e^ε·(1 − TPR) + δ, with δ = 0 here.
+ * + δ and 1 − FPR ≤ e^ε·(1 − TPR) + δ, with δ = 0 here (docs/proofs/attack-bounds.md).
  */
 public final class MembershipAttack {
   private MembershipAttack() {}

@@ -25,7 +25,8 @@ import org.privet.random.RandomSource;
  * privet-core's accountant ({@link PrivacyFilter} with basic composition) within ε in total. For a
  * uniformly random secret bit, ε-DP caps any attacker's chance of guessing it right at
  * e^ε/(1 + e^ε) (0.731 at ε = 1; see Wasserman &amp; Zhou, JASA 2010, on DP as a bound on tests), and
- * the least-squares attacker lands at chance: a coin flip, or guessing the commoner value.
+ * the least-squares attacker lands at chance: a coin flip, or guessing the commoner value. The bound's
+ * derivation: docs/proofs/attack-bounds.md.
  */
 public final class ReconstructionAttack {
   private ReconstructionAttack() {}
