@@ -9,6 +9,7 @@ import org.privet.anonymity.Microdata;
 
 /** Homogeneity and background knowledge against a small table computed by hand. */
 class HomogeneityAttackTest {
+  private static final List<String> DISEASES = List.of("cancer", "flu", "hiv");
 
   private static GeneralizedTable table() {
     // Class A: flu ×3 (homogeneous). Class B: flu ×9, hiv ×1. Class C: flu, hiv, cancer ×2.
@@ -43,8 +44,8 @@ class HomogeneityAttackTest {
     int tp = 0;
     int fp = 0;
     for (int t = 0; t < trials; t++) {
-      tp += "flu".equals(HomogeneityAttack.noisyHistogramGuess(flu, 0, epsilon, random)) ? 1 : 0;
-      fp += "flu".equals(HomogeneityAttack.noisyHistogramGuess(hiv, 0, epsilon, random)) ? 1 : 0;
+      tp += "flu".equals(HomogeneityAttack.noisyHistogramGuess(flu, 0, DISEASES, epsilon, random)) ? 1 : 0;
+      fp += "flu".equals(HomogeneityAttack.noisyHistogramGuess(hiv, 0, DISEASES, epsilon, random)) ? 1 : 0;
     }
     double factor = Math.exp(2 * epsilon);
     org.junit.jupiter.api.Assertions.assertTrue(org.privet.testing.ClopperPearson.lowerBound(tp, trials, 0.001)
