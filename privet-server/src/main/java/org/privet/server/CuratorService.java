@@ -246,7 +246,10 @@ final class CuratorService {
   // ---- curator
 
   ObjectNode register(JsonNode body) {
-    DatasetSpec spec = ledger.register(LedgerJson.registration(body));
+    java.util.Optional<org.privet.engine.PublicSchema> declared = body.hasNonNull("schema")
+        ? java.util.Optional.of(org.privet.engine.PublicSchema.parse(body.get("schema").asText()))
+        : java.util.Optional.empty();
+    DatasetSpec spec = org.privet.curator.LedgerCatalog.register(ledger, LedgerJson.registration(body), declared);
     return LedgerJson.dataset(spec);
   }
 

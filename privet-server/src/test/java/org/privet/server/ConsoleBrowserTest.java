@@ -58,13 +58,13 @@ class ConsoleBrowserTest {
     Path xss = dir.resolve("xss.csv");
     Files.writeString(xss, "label,\"" + XSS_IMG + "\",\"" + XSS_SCRIPT + "\"\nA,1,2\nB,2,3\n", StandardCharsets.UTF_8);
     try (Ledger ledger = Ledger.open(ws)) {
-      ledger.register(DatasetSpec.builder().name("adult").source(Fixture.rawAdult().toString())
+      org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name("adult").source(Fixture.rawAdult().toString())
           .csv(new CsvOptions(false, ", ", Fixture.COLUMNS, "?")).privacyUnit(PrivacyUnit.row())
           .budget(new ApproxDp(3, 1e-5))
-          .publicMetadata(new PublicMetadata(Map.of(), Map.of("sex", List.of("Female", "Male")))).build());
-      ledger.register(DatasetSpec.builder().name("xss").source(xss.toString())
+          .publicMetadata(new PublicMetadata(Map.of(), Map.of("sex", List.of("Female", "Male")))).build(), java.util.Optional.empty());
+      org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name("xss").source(xss.toString())
           .csv(new CsvOptions(true, ",", List.of(), "")).privacyUnit(PrivacyUnit.row()).budget(new PureDp(1))
-          .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build());
+          .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build(), java.util.Optional.empty());
       root = ledger.addAnalyst("root", Role.CURATOR).apiKey();
       alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
       bob = ledger.addAnalyst("bob", Role.ANALYST).apiKey();

@@ -90,22 +90,22 @@ final class Fixture {
 
   /** Registers the first {@code rows} rows of the Adult copy (small tables keep load tests fast). */
   static void registerAdult(Ledger ledger, String name, PrivacyLoss budget, int rows) {
-    ledger.register(DatasetSpec.builder().name(name).source(adultWithId(rows).toString())
+    org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name(name).source(adultWithId(rows).toString())
         .csv(new CsvOptions(true, ",", List.of(), ""))
         .privacyUnit(PrivacyUnit.column("id"))
         .budget(budget)
         .publicMetadata(new PublicMetadata(Map.of("age", new ColumnBounds(17, 90)),
             Map.of("sex", List.of("Female", "Male"),
                 "race", List.of("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other"))))
-        .build());
+        .build(), java.util.Optional.empty());
   }
 
   /** Registers {@code name} as the raw Adult file, one row per unit. */
   static void registerAdultRows(Ledger ledger, String name, PrivacyLoss budget) {
-    ledger.register(DatasetSpec.builder().name(name).source(rawAdult().toString())
+    org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name(name).source(rawAdult().toString())
         .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
         .privacyUnit(PrivacyUnit.row())
         .budget(budget)
-        .build());
+        .build(), java.util.Optional.empty());
   }
 }
