@@ -47,7 +47,7 @@ function rrSection() {
   const update = () => load(out, 'randomized-response', { protocol: protocol.value, epsilon: eps.value, truth: truth.value, maxN: maxN.value, beta: 0.05 }, (d) => {
     const x = d.points.map((p) => p.n);
     return el('div', {},
-      el('p', { id: 'rr-summary', text: `Each person tells the truth with probability ${fmt(d.truthProbability)} (ε = ${fmt(d.epsilon)}). The estimate is debiased; its ${Math.round((1 - d.beta) * 100)}% interval shrinks like 1/√n.` }),
+      el('p', { id: 'rr-summary', 'data-truth-probability': String(d.truthProbability), text: `Each person tells the truth with probability ${fmt(d.truthProbability)} (ε = ${fmt(d.epsilon)}). The estimate is debiased; its ${Math.round((1 - d.beta) * 100)}% interval shrinks like 1/√n.` }),
       lineChart({ id: 'rr-chart', title: 'Debiased estimate of the true fraction, with its confidence interval, as the survey grows',
         x, xLog: true, xLabel: 'survey size n', yLabel: 'fraction', yMin: 0, yMax: 1,
         series: [{ name: 'estimate', y: d.points.map((p) => p.estimate), lower: d.points.map((p) => p.lower), upper: d.points.map((p) => p.upper), points: true },
@@ -87,7 +87,7 @@ function neighboursSections() {
         series: [{ name: 'best attacker', y: ht.sweep.map((s) => s.bestAccuracy) }, { name: 'bound', y: ht.sweep.map((s) => s.bound), dashed: true }] }));
     const lossFinite = d.loss.map((l) => (Number.isFinite(l) ? l : null));
     return el('div', {},
-      el('p', { id: 'nb-summary', text: `Noise scale ${fmt(d.scale)} (the library's calibration). ` +
+      el('p', { id: 'nb-summary', 'data-profile-delta': String(d.profileDelta), text: `Noise scale ${fmt(d.scale)} (the library's calibration). ` +
         (d.mechanism === 'gaussian' ? `δ spent at ε: ${fmt(d.profileDelta)} (exact profile); mass of the shaded region where the loss exceeds ε: ${fmt(d.deltaRegionMass)}.` : 'Pure DP: the loss never leaves the ±ε band.') }),
       lineChart({ id: 'nb-density', title: `Output ${d.discrete ? 'probabilities' : 'densities'} on D (true answer 0) and D′ (true answer Δ)`, x: d.x,
         xLabel: 'output', yLabel: d.discrete ? 'probability' : 'density', yMin: 0, shade, step: d.discrete,

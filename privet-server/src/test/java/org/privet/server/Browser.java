@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -39,6 +40,7 @@ final class Browser implements AutoCloseable {
     this.driver = driver;
     this.profile = profile;
     this.wait = new WebDriverWait(driver, Duration.ofSeconds(60));
+    this.wait.ignoring(StaleElementReferenceException.class); // pages re-render as answers arrive
   }
 
   /** Starts Chromium, or skips the calling test class when it is not installed (fails in CI). */
@@ -96,6 +98,11 @@ final class Browser implements AutoCloseable {
    * phone, emulated exactly through the DevTools protocol), and NAME-WxH-full.png with the whole page.
    */
   void screenshots(String name) {
+    screenshots(name, null);
+  }
+
+  /** As {@link #screenshots(String)}, with the element of id {@code scrollTo} scrolled into view. */
+  void screenshots(String name, String scrollTo) {
     try {
       Path dir = Path.of("target", "screenshots");
       Files.createDirectories(dir);
@@ -103,7 +110,11 @@ final class Browser implements AutoCloseable {
         boolean phone = size.getWidth() < 600;
         driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", size.getWidth(),
             "height", size.getHeight(), "deviceScaleFactor", 1, "mobile", phone));
-        js("window.scrollTo(0, 0)");
+        if (scrollTo == null) {
+          js("window.scrollTo(0, 0)");
+        } else {
+          js("document.getElementById(arguments[0]).scrollIntoView()", scrollTo);
+        }
         js("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))");
         String file = name + "-" + size.getWidth() + "x" + size.getHeight();
         save(dir.resolve(file + ".png"), driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png")));

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +19,8 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PureDp;
+import org.privet.curator.LedgerCatalog;
+import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
@@ -33,10 +34,13 @@ import org.privet.ledger.Role;
  * refusals, isolation between analysts, curator pages, and attacker-controlled names staying inert.
  * Screenshots of every page go to target/screenshots/ at 1280×800 and 390×844.
  */
-class ConsoleBrowserTest {
+class ConsoleBrowserTest extends LoopbackServerTest {
   /** Markup that would run script if the console ever inserted a server value as HTML. */
   static final String XSS_IMG = "<img src=x onerror=window.__xss=1>";
   static final String XSS_SCRIPT = "<script>window.__xss=2</script>";
+  // Dataset and column names must be identifiers since schemas are fixed at registration, so a
+  // dataset with such names is refused; markup still reaches the pages through public keys,
+  // analyst names, SQL text in the history and refusal messages quoting the request.
   static final String XSS_ANALYST = "<img src=x onerror=window.__xss=3>";
 
   static final String MEAN_HOURS = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25, group_selection_strategy = PUBLIC_GROUPS)\n"
@@ -44,9 +48,6 @@ class ConsoleBrowserTest {
       + "FROM adult GROUP BY sex";
 
   @TempDir static Path dir;
-  static PrivetServer server;
-  static Api api;
-  static Browser browser;
   static String root;
   static String alice;
   static String bob;
@@ -54,17 +55,20 @@ class ConsoleBrowserTest {
 
   @BeforeAll
   static void start() throws IOException {
-    Path ws = dir.resolve("ws");
+    // The server is already running on the empty workspace; the curator's setup goes through the
+    // ledger beside it (it is safe under concurrent processes), as `privet analyst add` would.
     Path xss = dir.resolve("xss.csv");
-    Files.writeString(xss, "label,\"" + XSS_IMG + "\",\"" + XSS_SCRIPT + "\"\nA,1,2\nB,2,3\n", StandardCharsets.UTF_8);
-    try (Ledger ledger = Ledger.open(ws)) {
-      ledger.register(DatasetSpec.builder().name("adult").source(Fixture.rawAdult().toString())
+    Files.writeString(xss, "label,amount\nA,1\nB,2\n", StandardCharsets.UTF_8);
+    try (Ledger ledger = Ledger.open(workspace); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      DatasetSpec adult = DatasetSpec.builder().name("adult").source(Fixture.rawAdult().toString())
           .csv(new CsvOptions(false, ", ", Fixture.COLUMNS, "?")).privacyUnit(PrivacyUnit.row())
           .budget(new ApproxDp(3, 1e-5))
-          .publicMetadata(new PublicMetadata(Map.of(), Map.of("sex", List.of("Female", "Male")))).build());
-      ledger.register(DatasetSpec.builder().name("xss").source(xss.toString())
+          .publicMetadata(new PublicMetadata(Map.of(), Map.of("sex", List.of("Female", "Male")))).build();
+      ledger.register(adult, LedgerCatalog.inferred(adult, backend));
+      DatasetSpec markup = DatasetSpec.builder().name("xss").source(xss.toString())
           .csv(new CsvOptions(true, ",", List.of(), "")).privacyUnit(PrivacyUnit.row()).budget(new PureDp(1))
-          .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build());
+          .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build();
+      ledger.register(markup, LedgerCatalog.inferred(markup, backend));
       root = ledger.addAnalyst("root", Role.CURATOR).apiKey();
       alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
       bob = ledger.addAnalyst("bob", Role.ANALYST).apiKey();
@@ -73,22 +77,7 @@ class ConsoleBrowserTest {
       ledger.grant("adult", "bob", new ApproxDp(0.5, 1e-6));
       ledger.grant("adult", XSS_ANALYST, new PureDp(0.2));
     }
-    server = PrivetServer.start(ServerOptions.builder(ws).port(0).workers(2).authFailuresPerMinute(1000).build());
-    api = new Api(server.url());
     browser = Browser.startOrSkip();
-  }
-
-  @AfterAll
-  static void stop() {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
-    }
   }
 
   // ---- helpers
@@ -247,6 +236,7 @@ class ConsoleBrowserTest {
     String bad = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5)\n  COUNT(*) AS people\nFROM adult\nWHERE no_such_column > 3";
     Api.Response direct = api.send("POST", "/v1/explain", alice, Api.JSON.createObjectNode().put("sql", bad).toString(), Map.of());
     assertEquals(422, direct.status(), direct.text());
+    assertTrue(direct.json().get("error").has("line"), direct.text());
     int line = direct.json().get("error").get("line").asInt();
     int column = direct.json().get("error").get("column").asInt();
     int chargesBefore = budget(alice).get("charges").asInt();
@@ -270,7 +260,8 @@ class ConsoleBrowserTest {
   @Test
   void analystA_neverSeesAnalystBsHistory() {
     String bobsQuery = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.1)\n  COUNT(*) AS bobs_private_count\nFROM adult";
-    assertEquals(200, api.query(bob, bobsQuery, null).status());
+    Api.Response bobs = api.query(bob, bobsQuery, null);
+    assertEquals(200, bobs.status(), bobs.text());
     signIn(alice);
     goTo("history");
     String page = Browser.text(browser.present(By.id("main")));
@@ -293,10 +284,10 @@ class ConsoleBrowserTest {
   void attackerControlledNames_stayInert() {
     // An analyst's SQL (recorded in the history the curator reads) carrying markup.
     String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.1)\n  COUNT(*) AS n\nFROM adult\nWHERE workclass = '" + XSS_IMG + "'";
-    assertEquals(200, api.query(mallory, sql, null).status());
-    // A dataset name with markup is refused at registration; the names that can carry it are columns,
-    // public keys, analyst names and SQL text.
+    Api.Response mallorys = api.query(mallory, sql, null);
+    assertEquals(200, mallorys.status(), mallorys.text());
     signIn(root);
+    // Public keys (category values) with markup, in the schema table.
     String text = Browser.text(browser.present(By.id("dataset-list")));
     assertTrue(text.contains(XSS_IMG) && text.contains(XSS_SCRIPT), "shown as text");
     assertInert();
@@ -308,6 +299,20 @@ class ConsoleBrowserTest {
     goTo("curator");
     assertTrue(Browser.text(browser.present(By.id("analysts-table"))).contains(XSS_ANALYST));
     assertInert();
+    // A dataset and columns named with markup: the registration is refused, and the refusal (which
+    // may quote the name) is shown as text.
+    WebElement reg = browser.await(By.id("register-json"));
+    String registration = "{\"name\": \"" + XSS_IMG + "\", \"source\": \"x.csv\", \"format\": \"csv\","
+        + " \"csv\": {\"header\": false, \"delimiter\": \",\", \"columns\": [\"" + XSS_IMG + "\", \"" + XSS_SCRIPT.replace("/", "\\/") + "\"],"
+        + " \"nullString\": \"\"}, \"privacyUnit\": null, \"relation\": \"ADD_REMOVE_ONE\","
+        + " \"budget\": {\"measure\": \"pure\", \"epsilon\": 1}, \"accountant\": \"basic\", \"bounds\": {},"
+        + " \"publicKeys\": {\"" + XSS_IMG + "\": [\"" + XSS_IMG + "\"]}}";
+    browser.js("arguments[0].value = arguments[1]", reg, registration);
+    browser.driver.findElement(By.cssSelector("#register-form button[type=submit]")).click();
+    WebElement refused = browser.await(By.cssSelector("#register-result .error"));
+    assertTrue(refused.getText().startsWith("bad_request") || refused.getText().startsWith("refused"), refused.getText());
+    assertInert();
+    assertTrue(api.get("/v1/datasets", root).json().findValuesAsText("name").stream().noneMatch(n -> n.contains("<")));
     goTo("query");
     WebElement editor = browser.await(By.id("sql"));
     editor.clear();
@@ -315,6 +320,7 @@ class ConsoleBrowserTest {
     browser.driver.findElement(By.id("explain-button")).click();
     browser.await(By.cssSelector("#query-output .refusal, #query-output .error, #explain-table"));
     assertInert();
+    browser.screenshots("query-markup-refused");
     goTo("budget");
     assertInert();
   }
