@@ -18,13 +18,13 @@ import org.privet.curator.QueryRefusedException;
 import org.privet.curator.ReleaseJson;
 import org.privet.engine.Plan;
 import org.privet.engine.spi.Backend;
-import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Analyst;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.Charge;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
+import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.Release;
 import org.privet.ledger.Role;
 import org.privet.sql.DpStatement;
@@ -84,18 +84,16 @@ final class CuratorService {
 
   ArrayNode datasets(Analyst who) {
     List<DatasetSpec> specs = ledger.datasets().stream().filter(d -> visible(who, d.name())).toList();
-    return pool.call(backend -> {
+    {
       ArrayNode out = JsonNodeFactory.instance.arrayNode();
-      LedgerCatalog catalog = new LedgerCatalog(ledger, backend);
       for (DatasetSpec spec : specs) {
         ObjectNode n = out.addObject();
         n.put("name", spec.name());
         n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
         ArrayNode columns = n.putArray("columns");
-        TableSchema schema = catalog.describe(spec).schema();
-        for (TableSchema.Column c : schema.columns()) {
-          columns.addObject().put("name", c.name()).put("type", c.type().name().toLowerCase(java.util.Locale.ROOT));
-        }
+        // The public schema fixed at registration (never read from the data at request time).
+        ledger.schema(spec.name()).ifPresent(schema -> schema.columns().forEach(
+            c -> columns.addObject().put("name", c.name()).put("type", c.type())));
         ObjectNode keys = n.putObject("publicKeys");
         spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
         ObjectNode bounds = n.putObject("publicBounds");
@@ -108,7 +106,7 @@ final class CuratorService {
         budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
       }
       return out;
-    });
+    }
   }
 
   private BudgetStatus status(Analyst who, String dataset) {
@@ -245,9 +243,19 @@ final class CuratorService {
 
   // ---- curator
 
+  /**
+   * Registers a dataset from the JSON of {@code privet dataset show --format json}; its public
+   * schema is the body's {@code schema} when given (declared), else inferred from the file now (the
+   * curator's act, fixed from then on), as {@code privet dataset register} does.
+   */
   ObjectNode register(JsonNode body) {
-    DatasetSpec spec = ledger.register(LedgerJson.registration(body));
-    return LedgerJson.dataset(spec);
+    DatasetSpec spec = LedgerJson.registration(body);
+    JsonNode declared = body.get("schema");
+    RegisteredSchema schema = declared != null && !declared.isNull()
+        ? LedgerJson.readSchemaOf(declared)
+        : pool.call(backend -> LedgerCatalog.inferred(spec, backend));
+    ledger.register(spec, schema);
+    return LedgerJson.dataset(spec, java.util.Optional.of(schema));
   }
 
   ObjectNode grant(JsonNode body) {
