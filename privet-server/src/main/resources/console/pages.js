@@ -109,11 +109,14 @@ export async function datasetsPage() {
 
 // ---- query
 
-/** The demo's queries on the bundled Adult data (privet demo). */
+/**
+ * Queries on the bundled Adult data (privet serve --demo): together they cost ε = 0.75, within the
+ * demo analyst's share of ε = 1, so a new user can run all three and watch the budget drop.
+ */
 const ADULT_EXAMPLES = [
-  ['People per education level', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6)\n  education, COUNT(*) AS people\nFROM adult GROUP BY education ORDER BY people DESC'],
-  ['Mean hours per week by sex', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5, group_selection_strategy = PUBLIC_GROUPS)\n  sex, AVG(hours_per_week, contribution_bounds_per_group => (0, 100)) AS mean_hours\nFROM adult GROUP BY sex'],
-  ['Median age over 25', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5)\n  PERCENTILE_CONT(age, 0.5, contribution_bounds_per_row => (0, 100)) AS median_age\nFROM adult WHERE age > 25'],
+  ['People by sex', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25, group_selection_strategy = PUBLIC_GROUPS)\n  sex, COUNT(*) AS people\nFROM adult GROUP BY sex'],
+  ['Mean hours per week by sex', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25, group_selection_strategy = PUBLIC_GROUPS)\n  sex, AVG(hours_per_week, contribution_bounds_per_group => (0, 100)) AS mean_hours\nFROM adult GROUP BY sex'],
+  ['Median age over 25', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25)\n  PERCENTILE_CONT(age, 0.5, contribution_bounds_per_row => (0, 100)) AS median_age\nFROM adult WHERE age > 25'],
 ];
 
 function isEstimate(v) {

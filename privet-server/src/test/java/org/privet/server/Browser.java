@@ -27,13 +27,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * console's browser tests. One per test class. Without /usr/bin/chromedriver the tests are skipped,
  * except in CI (env CI=true), where a missing browser is a failure: .ci/run installs it.
  */
-final class Browser implements AutoCloseable {
+public final class Browser implements AutoCloseable {
   static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   static final List<Dimension> SIZES = List.of(new Dimension(1280, 800), new Dimension(390, 844));
 
-  final ChromeDriver driver;
-  final WebDriverWait wait;
+  public final ChromeDriver driver;
+  public final WebDriverWait wait;
   private final Path profile;
 
   private Browser(ChromeDriver driver, Path profile) {
@@ -44,7 +44,7 @@ final class Browser implements AutoCloseable {
   }
 
   /** Starts Chromium, or skips the calling test class when it is not installed (fails in CI). */
-  static Browser startOrSkip() {
+  public static Browser startOrSkip() {
     if (!Files.isExecutable(CHROMEDRIVER) || !Files.isExecutable(CHROMIUM)) {
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         fail("CI=true but " + CHROMEDRIVER + " or " + CHROMIUM + " is missing: .ci/run installs chromium and chromium-driver");
@@ -66,30 +66,30 @@ final class Browser implements AutoCloseable {
     }
   }
 
-  void open(String url) {
+  public void open(String url) {
     driver.get(url);
   }
 
   /** Waits for the page (data-page on main) to finish loading. */
-  void awaitPage(String page) {
+  public void awaitPage(String page) {
     wait.until(d -> page.equals(d.findElement(By.id("main")).getAttribute("data-page"))
         && "false".equals(d.findElement(By.id("main")).getAttribute("aria-busy")));
   }
 
-  WebElement await(By by) {
+  public WebElement await(By by) {
     return wait.until(ExpectedConditions.visibilityOfElementLocated(by));
   }
 
-  WebElement present(By by) {
+  public WebElement present(By by) {
     return wait.until(ExpectedConditions.presenceOfElementLocated(by));
   }
 
-  Object js(String script, Object... args) {
+  public Object js(String script, Object... args) {
     return ((JavascriptExecutor) driver).executeScript(script, args);
   }
 
   /** The full text of an element, hidden or not (e.g. a closed table fallback). */
-  static String text(WebElement e) {
+  public static String text(WebElement e) {
     return e.getAttribute("textContent");
   }
 
@@ -97,12 +97,12 @@ final class Browser implements AutoCloseable {
    * Saves target/screenshots/NAME-WxH.png with the viewport at each size (1280×800 desktop, 390×844
    * phone, emulated exactly through the DevTools protocol), and NAME-WxH-full.png with the whole page.
    */
-  void screenshots(String name) {
+  public void screenshots(String name) {
     screenshots(name, null);
   }
 
   /** As {@link #screenshots(String)}, with the element of id {@code scrollTo} scrolled into view. */
-  void screenshots(String name, String scrollTo) {
+  public void screenshots(String name, String scrollTo) {
     try {
       Path dir = Path.of("target", "screenshots");
       Files.createDirectories(dir);
