@@ -24,6 +24,13 @@ export function lossText(loss) {
   return JSON.stringify(loss);
 }
 
+/** An ISO instant as "YYYY-MM-DD HH:MM:SS UTC" (the full value stays in the title). */
+function time(iso) {
+  if (!iso) return '—';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(iso);
+  return el('time', { datetime: iso, title: iso, text: m ? `${m[1]} ${m[2]}` : iso });
+}
+
 function page(title, ...children) {
   return el('section', { class: 'page' }, el('h2', { text: title }), ...children);
 }
@@ -309,7 +316,7 @@ export async function historyPage(state) {
   const h = await api('GET', `/v1/history?dataset=${encodeURIComponent(name)}`);
   if (!h.ok) return page('History', field('Dataset', select), errorBox(h.error));
   const note = session.role === 'curator' ? 'All analysts\' charges (curator view).' : 'Your own charges.';
-  const rows = h.data.map((c) => [String(c.id), c.time, c.analyst, el('pre', { class: 'sql-inline', text: c.query }),
+  const rows = h.data.map((c) => [String(c.id), time(c.time), c.analyst, el('pre', { class: 'sql-inline', text: c.query }),
     c.cost.map(lossText).join(' + '), lossText(session.role === 'curator' ? c.spent : c.analystSpent)]);
   return page('History', field('Dataset', select), el('p', { text: note }),
     h.data.length ? el('div', { class: 'table-wrap' }, table(['#', 'time', 'analyst', 'query', 'cost', 'spent after'], rows, { id: 'history-table' }))
@@ -395,7 +402,7 @@ export async function synthPage() {
 }
 
 async function follow(job, status) {
-  const progress = el('progress', { id: 'synth-progress', max: '1', value: '0' });
+  const progress = el('progress', { id: 'synth-progress', max: '1', 'aria-label': 'synthesis progress' }); // indeterminate until done
   const label = el('span', { id: 'synth-state', text: 'queued' });
   status.replaceChildren(el('p', {}, `Job ${job}: `, label), progress);
   for (;;) {
@@ -423,7 +430,7 @@ async function follow(job, status) {
 export async function curatorPage() {
   const [an, ds] = await Promise.all([api('GET', '/v1/analysts'), api('GET', '/v1/datasets')]);
   if (!an.ok) return page('Curator', errorBox(an.error));
-  const accounts = el('div', { class: 'table-wrap' }, table(['name', 'role', 'created', 'revoked', ''], an.data.map((a) => [a.name, a.role, a.created, a.revoked || '—',
+  const accounts = el('div', { class: 'table-wrap' }, table(['name', 'role', 'created', 'revoked', ''], an.data.map((a) => [a.name, a.role, time(a.created), a.revoked ? time(a.revoked) : '—',
     a.revoked ? '' : el('button', { type: 'button', class: 'small danger', 'data-revoke': a.name, text: `Revoke ${a.name}`,
       onclick: async () => {
         if (!window.confirm(`Revoke ${a.name}? Their key stops working at once.`)) return;

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PureDp;
@@ -117,6 +118,13 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     return browser.present(scope).findElement(By.className("gauge"));
   }
 
+  /** Every control on the page has its own label (keyboard and screen-reader users can reach and name it). */
+  void assertLabelled() {
+    Object unlabelled = browser.js("return Array.from(document.querySelectorAll('main input, main select, main textarea'))"
+        + ".filter(c => !c.id || !document.querySelector('label[for=\"' + c.id + '\"]')).map(c => c.outerHTML)");
+    assertEquals(List.of(), unlabelled);
+  }
+
   void assertInert() {
     assertNull(browser.js("return window.__xss === undefined ? null : window.__xss"), "injected markup ran");
     assertEquals(0L, browser.js("return document.querySelectorAll('main img, main script, main iframe').length"));
@@ -134,7 +142,13 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     assertEquals(expected, message.getText());
     browser.screenshots("signin-refused");
 
-    signIn(alice);
+    // Keyboard only: the key field has the focus after a Tab from the page heading, Enter submits.
+    signInPage();
+    browser.js("document.querySelector('main h2').focus()");
+    browser.driver.switchTo().activeElement().sendKeys(Keys.TAB);
+    assertEquals("apikey", browser.driver.switchTo().activeElement().getAttribute("id"));
+    browser.driver.switchTo().activeElement().sendKeys(alice, Keys.ENTER);
+    browser.awaitPage("datasets");
     assertEquals(alice, browser.js("return sessionStorage.getItem('privet.apiKey')"));
     assertEquals(null, browser.js("return localStorage.getItem('privet.apiKey')"));
     assertEquals("", browser.js("return document.cookie"));
@@ -179,6 +193,7 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     assertTrue(Browser.text(plan).contains("mean_hours"));
     assertTrue(browser.await(By.id("explain-cost")).getText().contains("ε = 0.25"));
     assertEquals(chargesBefore, budget(alice).get("charges").asInt(), "explain charges nothing");
+    assertLabelled();
     browser.screenshots("query-explain");
 
     browser.driver.findElement(By.id("run-button")).click();
@@ -223,6 +238,7 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     double previous = Double.parseDouble(points.get(points.size() - 2).findElements(By.tagName("td")).get(1).getAttribute("data-value"));
     assertEquals(cost, previous - last, 1e-12, "the burn-down's last step is the charge");
     assertEquals(epsilon(budget(alice).get("remaining")), last, 1e-12);
+    assertLabelled();
     browser.screenshots("budget");
 
     goTo("history");
@@ -333,6 +349,7 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     browser.driver.findElement(By.cssSelector("#analyst-form button[type=submit]")).click();
     String key = browser.await(By.id("new-key")).getText();
     assertEquals(200, api.get("/v1/datasets", key).status(), "the shown key works");
+    assertLabelled();
     browser.screenshots("curator-new-key");
     browser.driver.findElement(By.cssSelector(".newkey button")).click();
     browser.awaitPage("curator");
