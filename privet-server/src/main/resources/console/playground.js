@@ -109,7 +109,7 @@ function compositionSection() {
   const [mech, mechF] = choice('co-mechanism', 'Mechanism', [['laplace', 'Laplace (ε₀ per run)'], ['gaussian', 'Gaussian (noise multiplier σ)']]);
   const [param, paramF] = num('co-param', 'ε₀ or σ', 0.1, { min: '0.001' });
   const [delta, deltaF] = num('co-delta', 'Target δ', 1e-5, { min: '0' });
-  const [maxK, maxKF] = num('co-maxk', 'Runs k up to', 100, { min: '1', max: '1000', step: '1' });
+  const [maxK, maxKF] = num('co-maxk', 'Runs k up to', 100, { min: '1', max: '500', step: '1' });
   const rate = el('input', { id: 'co-rate', type: 'range', min: '0.01', max: '1', step: '0.01', value: '1' });
   const rateText = el('output', { for: 'co-rate', id: 'co-rate-value', text: '1' });
   const rateF = el('div', { class: 'field' }, el('label', { for: 'co-rate', text: 'Sampling rate q' }), rate, rateText);
@@ -122,6 +122,7 @@ function compositionSection() {
     return el('div', {},
       lineChart({ id: 'co-chart', title: `Total ε at δ = ${fmt(d.delta)} after k runs (sampling rate ${fmt(d.samplingRate)})`, x: d.k, xLog: true,
         xLabel: 'runs k', yLabel: 'total ε', yMin: 0, series, legend: true }),
+      d.samplingRate < 1 ? el('p', { class: 'hint', text: 'Basic, advanced, RDP and PLD use amplification by subsampling; the zCDP accountant composes the base mechanism\'s ρ, so its curve does not move with q.' }) : null,
       refusals.length ? el('div', { class: 'hint' }, el('p', { text: 'No curve where the accountant does not apply:' }), el('ul', {}, refusals)) : null);
   });
   rate.addEventListener('input', () => { rateText.textContent = rate.value; });

@@ -107,14 +107,17 @@ class PlaygroundBrowserTest extends LoopbackServerTest {
       rate.sendKeys(Keys.ARROW_RIGHT);
     }
     assertEquals("0.1", browser.driver.findElement(By.id("co-rate-value")).getText());
-    submit("co-form");
+    // Moving the slider redraws the chart by itself (debounced), with the other inputs as they stand.
     browser.wait.until(d -> {
       List<List<Double>> r = rows("co-chart");
-      return !r.isEmpty() && r.get(r.size() - 1).get(0) == 200.0
-          && Browser.text(browser.driver.findElement(By.cssSelector("figure[data-chart='co-chart'] figcaption"))).contains("0.1");
+      return "false".equals(d.findElement(By.id("co-out")).getAttribute("aria-busy"))
+          && !r.isEmpty() && r.get(r.size() - 1).get(0) == 200.0
+          && String.valueOf(browser.js("return document.querySelector(\"figure[data-chart='co-chart'] figcaption\").textContent"))
+              .contains("sampling rate 0.1)");
     });
-    List<String> headers = browser.driver.findElements(By.cssSelector("figure[data-chart='co-chart'] thead th"))
-        .stream().map(Browser::text).toList();
+    @SuppressWarnings("unchecked")
+    List<String> headers = (List<String>) browser.js("return Array.from(document.querySelectorAll("
+        + "\"figure[data-chart='co-chart'] thead th\")).map(th => th.textContent)");
     assertEquals(List.of("runs k", "basic", "advanced", "zCDP", "RDP", "PLD"), headers);
     assertEquals(5, browser.driver.findElements(By.cssSelector("figure[data-chart='co-chart'] path.series")).size());
     PrivacyLoss event = new PoissonSubsampled(new MechanismLoss.Gaussian(2), 0.1);
