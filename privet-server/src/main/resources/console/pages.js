@@ -361,9 +361,9 @@ function marginals(header, data) {
       const j = Number(b.value);
       const av = [...new Set(data.map((r) => r[i]))].sort(), bv = [...new Set(data.map((r) => r[j]))].sort();
       for (const r of data) { const k = `${r[i]}\u0000${r[j]}`; counts.set(k, (counts.get(k) || 0) + 1); }
-      const rows = av.map((x) => [x, ...bv.map((y) => (counts.get(`${x}\u0000${y}`) || 0) / data.length)]);
-      out.replaceChildren(el('h4', { text: `2-way marginal of ${header[i]} × ${header[j]} (fractions)` }),
-        el('div', { class: 'table-wrap' }, table([`${header[i]} \\ ${header[j]}`, ...bv], rows, { id: 'marginal-2' })));
+      out.replaceChildren(barChart({ id: 'marginal-2', title: `2-way marginal of ${header[i]} × ${header[j]} (fractions of the synthetic rows)`,
+        labels: av, xLabel: header[i], yLabel: 'fraction', legend: true,
+        series: bv.map((y) => ({ name: `${header[j]} = ${y}`, values: av.map((x) => (counts.get(`${x}\u0000${y}`) || 0) / data.length) })) }));
     }
   }
   a.addEventListener('change', draw);
@@ -382,6 +382,7 @@ export async function synthPage() {
   const eps = el('input', { id: 'synth-epsilon', type: 'number', step: 'any', min: '0', value: '1' });
   const delta = el('input', { id: 'synth-delta', type: 'number', step: 'any', min: '0', value: '1e-9' });
   const domain = el('textarea', { id: 'synth-domain', rows: 4, spellcheck: 'false', class: 'sql' });
+  method.addEventListener('change', () => { delta.disabled = method.value === 'mwem'; }); // MWEM is pure DP
   domain.value = '{}';
   const status = el('div', { id: 'synth-status', 'aria-live': 'polite' });
   const form = el('form', { id: 'synth-form', class: 'card' },
@@ -404,7 +405,7 @@ export async function synthPage() {
 async function follow(job, status) {
   const progress = el('progress', { id: 'synth-progress', max: '1', 'aria-label': 'synthesis progress' }); // indeterminate until done
   const label = el('span', { id: 'synth-state', text: 'queued' });
-  status.replaceChildren(el('p', {}, `Job ${job}: `, label), progress);
+  status.replaceChildren(el('p', { id: 'synth-job', 'data-job': String(job) }, `Job ${job}: `, label), progress);
   for (;;) {
     const r = await api('GET', `/v1/synth/${encodeURIComponent(job)}`);
     if (!r.ok) { status.appendChild(errorBox(r.error)); return; }

@@ -60,10 +60,20 @@ public final class Browser implements AutoCloseable {
           "--disable-dev-shm-usage", "--window-size=1280,800", "--user-data-dir=" + profile);
       ChromeDriverService service = new ChromeDriverService.Builder()
           .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-      return new Browser(new ChromeDriver(service, o), profile);
+      Path downloads = Files.createDirectories(profile.resolve("downloads"));
+      o.setExperimentalOption("prefs", Map.of("download.default_directory", downloads.toString(),
+          "download.prompt_for_download", false));
+      ChromeDriver driver = new ChromeDriver(service, o);
+      driver.executeCdpCommand("Browser.setDownloadBehavior", Map.of("behavior", "allow", "downloadPath", downloads.toString()));
+      return new Browser(driver, profile);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Where the browser saves downloads. */
+  public Path downloads() {
+    return profile.resolve("downloads");
   }
 
   public void open(String url) {

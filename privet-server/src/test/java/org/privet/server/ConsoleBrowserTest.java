@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PureDp;
 import org.privet.curator.LedgerCatalog;
@@ -70,6 +71,15 @@ class ConsoleBrowserTest extends LoopbackServerTest {
           .csv(new CsvOptions(true, ",", List.of(), "")).privacyUnit(PrivacyUnit.row()).budget(new PureDp(1))
           .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build();
       ledger.register(markup, LedgerCatalog.inferred(markup, backend));
+      Path tiny = dir.resolve("tiny.csv");
+      StringBuilder rows = new StringBuilder("a,b,c\n");
+      for (int i = 0; i < 300; i++) {
+        rows.append(i % 3).append(',').append(i % 2).append(',').append(i % 4).append('\n');
+      }
+      Files.writeString(tiny, rows);
+      DatasetSpec small = DatasetSpec.builder().name("tiny").source(tiny.toString()).csv(CsvOptions.DEFAULT)
+          .privacyUnit(PrivacyUnit.row()).budget(new PureDp(4)).build();
+      ledger.register(small, LedgerCatalog.inferred(small, backend));
       root = ledger.addAnalyst("root", Role.CURATOR).apiKey();
       alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
       bob = ledger.addAnalyst("bob", Role.ANALYST).apiKey();
@@ -77,6 +87,7 @@ class ConsoleBrowserTest extends LoopbackServerTest {
       ledger.grant("adult", "alice", new ApproxDp(2, 1e-5));
       ledger.grant("adult", "bob", new ApproxDp(0.5, 1e-6));
       ledger.grant("adult", XSS_ANALYST, new PureDp(0.2));
+      ledger.grant("tiny", "alice", new PureDp(2));
     }
     browser = Browser.startOrSkip();
   }
@@ -164,7 +175,8 @@ class ConsoleBrowserTest extends LoopbackServerTest {
   void datasets_analystSeesOnlyGrantedOnes_withSchemaAndTheirShare() {
     signIn(alice);
     List<WebElement> cards = browser.driver.findElements(By.cssSelector("#dataset-list .dataset"));
-    assertEquals(List.of("adult"), cards.stream().map(c -> c.findElement(By.className("dataset-name")).getText()).toList());
+    assertEquals(List.of("adult", "tiny"), cards.stream().map(c -> c.findElement(By.className("dataset-name")).getText()).sorted().toList());
+    cards = cards.stream().filter(c -> c.getAttribute("data-dataset").equals("adult")).toList();
     String schema = Browser.text(cards.get(0).findElement(By.className("schema")));
     for (String column : Fixture.COLUMNS) {
       assertTrue(schema.contains(column), column);
@@ -339,6 +351,60 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     browser.screenshots("query-markup-refused");
     goTo("budget");
     assertInert();
+  }
+
+  @Test
+  void synthJob_runsToADownload_withTheSyntheticDatasOwnMarginals_chargedOnce() {
+    double spentBefore = epsilon(api.get("/v1/budget?dataset=tiny", alice).json().get("spent"));
+    signIn(alice);
+    goTo("synth");
+    new Select(browser.await(By.id("synth-dataset"))).selectByValue("tiny");
+    new Select(browser.driver.findElement(By.id("synth-method"))).selectByValue("mwem");
+    WebElement eps = browser.driver.findElement(By.id("synth-epsilon"));
+    eps.clear();
+    eps.sendKeys("0.5");
+    browser.js("arguments[0].value = arguments[1]", browser.driver.findElement(By.id("synth-domain")), "{\"a\": 3, \"b\": 2, \"c\": 4}");
+    assertLabelled();
+    browser.driver.findElement(By.id("synth-start")).click();
+    WebElement download = browser.await(By.id("synth-download"));
+    assertTrue(download.getAttribute("href").startsWith("blob:"));
+    String job = browser.present(By.id("synth-job")).getAttribute("data-job");
+    Api.Response data = api.get("/v1/synth/" + job + "/data", alice);
+    assertEquals(200, data.status(), data.text());
+    download.click();
+    Path file = browser.downloads().resolve("synthetic-" + job + ".csv");
+    browser.wait.until(d -> Files.isRegularFile(file));
+    browser.wait.until(d -> {
+      try {
+        return Files.readString(file).equals(data.text());
+      } catch (IOException e) {
+        return false;
+      }
+    });
+    // The 1-way marginal of a, computed by the page from the synthetic CSV only.
+    List<String> lines = data.text().lines().filter(l -> !l.isBlank()).toList();
+    List<String> values = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)[0]).toList();
+    for (List<String> row : tableRows("marginal-1")) {
+      long count = values.stream().filter(v -> v.equals(row.get(0))).count();
+      assertEquals((double) count / values.size(), Double.parseDouble(row.get(1)), 1e-12, row.toString());
+    }
+    new Select(browser.driver.findElement(By.id("marginal-b"))).selectByVisibleText("b");
+    browser.wait.until(d -> tableRows("marginal-2").size() == 3); // a = 0, 1, 2; one column per value of b
+    double total = 0;
+    for (List<String> row : tableRows("marginal-2")) {
+      total += Double.parseDouble(row.get(1)) + Double.parseDouble(row.get(2));
+    }
+    assertEquals(1.0, total, 1e-9, "the 2-way marginal's fractions add up to one");
+    double spentAfter = epsilon(api.get("/v1/budget?dataset=tiny", alice).json().get("spent"));
+    assertEquals(spentBefore + 0.5, spentAfter, 1e-12, "the synthesis is charged once, its epsilon");
+    browser.screenshots("synth");
+  }
+
+  /** A chart's table fallback as text cells (data-value where present). */
+  @SuppressWarnings("unchecked")
+  List<List<String>> tableRows(String chart) {
+    return (List<List<String>>) browser.js("return Array.from(document.querySelectorAll(\"figure[data-chart='\" + arguments[0]"
+        + " + \"'] table tbody tr\")).map(tr => Array.from(tr.querySelectorAll('td')).map(td => td.getAttribute('data-value') || td.textContent))", chart);
   }
 
   @Test
