@@ -160,17 +160,6 @@ public final class LedgerJson {
     return n;
   }
 
-  /** A public schema read back from {@link #schema} (e.g. a registration sent to the server). */
-  public static RegisteredSchema readSchemaOf(JsonNode n) {
-    try {
-      return readSchema(n);
-    } catch (IllegalArgumentException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("schema: expected {\"columns\": [{\"name\", \"type\"}], \"origin\"}");
-    }
-  }
-
   static RegisteredSchema readSchema(JsonNode n) {
     List<RegisteredSchema.Column> columns = new ArrayList<>();
     n.get("columns").forEach(c -> columns.add(

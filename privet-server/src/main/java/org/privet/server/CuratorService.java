@@ -24,7 +24,6 @@ import org.privet.ledger.Charge;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
-import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.Release;
 import org.privet.ledger.Role;
 import org.privet.sql.DpStatement;
@@ -245,17 +244,15 @@ final class CuratorService {
 
   /**
    * Registers a dataset from the JSON of {@code privet dataset show --format json}; its public
-   * schema is the body's {@code schema} when given (declared), else inferred from the file now (the
-   * curator's act, fixed from then on), as {@code privet dataset register} does.
+   * schema is the body's {@code schema} ({@code "name:type,..."}) when given (declared), else
+   * inferred from the file now (the curator's act, fixed from then on), as the CLI does.
    */
   ObjectNode register(JsonNode body) {
-    DatasetSpec spec = LedgerJson.registration(body);
-    JsonNode declared = body.get("schema");
-    RegisteredSchema schema = declared != null && !declared.isNull()
-        ? LedgerJson.readSchemaOf(declared)
-        : pool.call(backend -> LedgerCatalog.inferred(spec, backend));
-    ledger.register(spec, schema);
-    return LedgerJson.dataset(spec, java.util.Optional.of(schema));
+    java.util.Optional<org.privet.engine.PublicSchema> declared = body.hasNonNull("schema")
+        ? java.util.Optional.of(org.privet.engine.PublicSchema.parse(body.get("schema").asText()))
+        : java.util.Optional.empty();
+    DatasetSpec spec = LedgerCatalog.register(ledger, LedgerJson.registration(body), declared);
+    return LedgerJson.dataset(spec);
   }
 
   ObjectNode grant(JsonNode body) {

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,6 @@ import org.openqa.selenium.support.ui.Select;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PureDp;
 import org.privet.curator.LedgerCatalog;
-import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
@@ -61,16 +61,16 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     // ledger beside it (it is safe under concurrent processes), as `privet analyst add` would.
     Path xss = dir.resolve("xss.csv");
     Files.writeString(xss, "label,amount\nA,1\nB,2\n", StandardCharsets.UTF_8);
-    try (Ledger ledger = Ledger.open(workspace); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+    try (Ledger ledger = Ledger.open(workspace)) {
       DatasetSpec adult = DatasetSpec.builder().name("adult").source(Fixture.rawAdult().toString())
           .csv(new CsvOptions(false, ", ", Fixture.COLUMNS, "?")).privacyUnit(PrivacyUnit.row())
           .budget(new ApproxDp(3, 1e-5))
           .publicMetadata(new PublicMetadata(Map.of(), Map.of("sex", List.of("Female", "Male")))).build();
-      ledger.register(adult, LedgerCatalog.inferred(adult, backend));
+      LedgerCatalog.register(ledger, adult, Optional.empty());
       DatasetSpec markup = DatasetSpec.builder().name("xss").source(xss.toString())
           .csv(new CsvOptions(true, ",", List.of(), "")).privacyUnit(PrivacyUnit.row()).budget(new PureDp(1))
           .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build();
-      ledger.register(markup, LedgerCatalog.inferred(markup, backend));
+      LedgerCatalog.register(ledger, markup, Optional.empty());
       Path tiny = dir.resolve("tiny.csv");
       StringBuilder rows = new StringBuilder("a,b,c\n");
       for (int i = 0; i < 300; i++) {
@@ -79,7 +79,7 @@ class ConsoleBrowserTest extends LoopbackServerTest {
       Files.writeString(tiny, rows);
       DatasetSpec small = DatasetSpec.builder().name("tiny").source(tiny.toString()).csv(CsvOptions.DEFAULT)
           .privacyUnit(PrivacyUnit.row()).budget(new PureDp(4)).build();
-      ledger.register(small, LedgerCatalog.inferred(small, backend));
+      LedgerCatalog.register(ledger, small, Optional.empty());
       root = ledger.addAnalyst("root", Role.CURATOR).apiKey();
       alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
       bob = ledger.addAnalyst("bob", Role.ANALYST).apiKey();

@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.privet.accounting.PrivacyLoss;
-import org.privet.curator.LedgerCatalog;
-import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
@@ -92,29 +90,22 @@ final class Fixture {
 
   /** Registers the first {@code rows} rows of the Adult copy (small tables keep load tests fast). */
   static void registerAdult(Ledger ledger, String name, PrivacyLoss budget, int rows) {
-    register(ledger, DatasetSpec.builder().name(name).source(adultWithId(rows).toString())
+    org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name(name).source(adultWithId(rows).toString())
         .csv(new CsvOptions(true, ",", List.of(), ""))
         .privacyUnit(PrivacyUnit.column("id"))
         .budget(budget)
         .publicMetadata(new PublicMetadata(Map.of("age", new ColumnBounds(17, 90)),
             Map.of("sex", List.of("Female", "Male"),
                 "race", List.of("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other"))))
-        .build());
-  }
-
-  /** Registers with the public schema inferred from the file now, as the curator's CLI does. */
-  private static void register(Ledger ledger, DatasetSpec spec) {
-    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      ledger.register(spec, LedgerCatalog.inferred(spec, backend));
-    }
+        .build(), java.util.Optional.empty());
   }
 
   /** Registers {@code name} as the raw Adult file, one row per unit. */
   static void registerAdultRows(Ledger ledger, String name, PrivacyLoss budget) {
-    register(ledger, DatasetSpec.builder().name(name).source(rawAdult().toString())
+    org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name(name).source(rawAdult().toString())
         .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
         .privacyUnit(PrivacyUnit.row())
         .budget(budget)
-        .build());
+        .build(), java.util.Optional.empty());
   }
 }
