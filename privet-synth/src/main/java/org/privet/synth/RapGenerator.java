@@ -37,7 +37,8 @@ import org.privet.random.RandomSource;
  *
  * <p>Departures from the paper, data-independent: marginals (not single queries) are the unit of
  * selection and measurement; candidates are the workload's downward closure restricted to marginals
- * of at most {@link #maxCells} cells (to bound the work of the product queries); n̂ is measured, the
+ * of at most {@link #maxCells} cells (to bound the work of the product queries), 1-way marginals
+ * always included (so the pool is never empty); n̂ is measured, the
  * paper assumes n public. Rows are processed in parallel ({@link #threads} workers). Budget split
  * per selected marginal: 10% selection, 90% measurement (Gaussian, as in AIM) or half and half
  * (Laplace, as in MWEM). Privacy argument: docs/proofs/synthetic-data.md.
@@ -117,7 +118,7 @@ final class RapGenerator {
     Map<String, Marginal> candidates = new LinkedHashMap<>();
     for (int[] q : workload.marginals()) {
       for (int[] sub : AimGenerator.nonEmptySubsets(q)) {
-        if (IndexMap.cellsApprox(card, sub) <= maxCells) {
+        if (sub.length == 1 || IndexMap.cellsApprox(card, sub) <= maxCells) {
           candidates.computeIfAbsent(Arrays.toString(sub), k -> new Marginal(sub, card));
         }
       }
