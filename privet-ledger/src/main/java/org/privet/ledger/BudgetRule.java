@@ -9,7 +9,7 @@ import org.privet.accounting.PrivacyLoss;
 
 /**
  * The admission rule of a dataset's charges: the dataset's total and the analyst's grant are each a
- * {@link Budget} (privet-core), which composes the charges in its measure ({@link Budget#spend}:
+ * {@link Budget} (privet-core), which composes the charges in its measure ({@link Budget#compose}:
  * the dataset's accountant at the budget's δ for ε budgets, Σρ and Σδ for ρ budgets), admits or
  * refuses the spend ({@link Budget#admits}) and says what remains ({@link Budget#remaining},
  * rounded down). This class only gathers the charges and names who is over.
@@ -26,7 +26,7 @@ final class BudgetRule {
    * {@code cap} (the dataset's budget or an analyst's share), at the cap's δ.
    */
   static PrivacyLoss spent(DatasetSpec spec, PrivacyLoss cap, List<? extends PrivacyLoss> events) {
-    return Budget.of(cap).spend(events, spec.accountant().accountant());
+    return Budget.of(cap).compose(events, spec.accountant().accountant());
   }
 
   /** The admission decision of a charge: checks the total and the analyst's grant, if any. */

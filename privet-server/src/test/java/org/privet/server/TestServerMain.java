@@ -35,6 +35,7 @@ public final class TestServerMain {
       }
     };
     PrivetServer server = PrivetServer.start(b.build(), hooks);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     System.err.println("privet: serving on " + server.url());
     System.err.flush();
     new CountDownLatch(1).await();
