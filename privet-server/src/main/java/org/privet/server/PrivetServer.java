@@ -39,7 +39,10 @@ public final class PrivetServer implements AutoCloseable {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
       config.http.maxRequestSize = options.maxBodyBytes();
-      config.jetty.threadPool = new QueuedThreadPool(64, 8);
+      // Bounded: at most 64 HTTP threads and 1,024 queued jobs (connections beyond are refused by
+      // Jetty); releases themselves are bounded again by the WorkerPool (429 when it is full).
+      config.jetty.threadPool = new QueuedThreadPool(64, 8, 60_000,
+          new org.eclipse.jetty.util.BlockingArrayQueue<>(64, 64, 1024));
       if (options.tls().isPresent()) {
         ServerOptions.Tls tls = options.tls().get();
         config.jetty.addConnector((server, http) -> httpsConnector(server, http, tls, options));
