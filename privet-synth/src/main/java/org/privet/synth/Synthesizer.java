@@ -44,7 +44,20 @@ public final class Synthesizer {
     /** Hardt, Ligett &amp; McSherry 2012, multiplicative weights + exponential mechanism, pure DP. */
     MWEM,
     /** McKenna, Miklau &amp; Sheldon 2021, 1-ways + private maximum spanning tree of 2-ways, zCDP. */
-    MST
+    MST,
+    /**
+     * Aydore et al. 2021, relaxed adaptive projection: noisy marginals, then Adam on a relaxed
+     * table; zCDP ({@link Noise#GAUSSIAN}) or pure DP ({@link Noise#LAPLACE}).
+     */
+    RAP
+  }
+
+  /** The noise of RAP's measurements, and so its privacy measure. */
+  public enum Noise {
+    /** Discrete Gaussian noise, accounted in ρ-zCDP (needs δ &gt; 0). */
+    GAUSSIAN,
+    /** Discrete Laplace noise, pure ε-DP (δ unused). */
+    LAPLACE
   }
 
   private final Method method;
@@ -59,8 +72,17 @@ public final class Synthesizer {
   private final double rho;
   private final boolean compressDomain;
 
+  private final Noise noise;
+  private final int roundSelections;
+  private final int syntheticRows;
+  private final int threads;
+
   private Synthesizer(Builder b) {
     compressDomain = b.compressDomain;
+    noise = b.noise;
+    roundSelections = b.roundSelections;
+    syntheticRows = b.syntheticRows;
+    threads = b.threads;
     method = b.method;
     epsilon = b.epsilon;
     delta = b.delta;
@@ -70,7 +92,7 @@ public final class Synthesizer {
     maxModelCells = b.maxModelCells;
     rounds = b.rounds;
     estimationIterations = b.estimationIterations;
-    rho = method == Method.MWEM ? Double.NaN : SynthesisBudget.rhoFor(epsilon, delta);
+    rho = isPure(method, noise) ? Double.NaN : SynthesisBudget.rhoFor(epsilon, delta);
   }
 
   public static Builder builder() {
@@ -79,18 +101,22 @@ public final class Synthesizer {
 
   /** What one call of {@link #synthesize} costs, to be charged once before it runs. */
   public PrivacyLoss privacyLoss() {
-    return method == Method.MWEM ? new PureDp(epsilon) : new Zcdp(rho);
+    return isPure(method, noise) ? new PureDp(epsilon) : new Zcdp(rho);
   }
 
   /** {@link #privacyLoss()} as (ε, δ)-DP, by the accounting package (never above the request). */
   public ApproxDp approxDp() {
-    return method == Method.MWEM
+    return isPure(method, noise)
         ? BasicAccountant.INSTANCE.compose(List.of(privacyLoss()), 0.0)
         : SynthesisBudget.compose(List.of(privacyLoss()), delta);
   }
 
   public Method method() {
     return method;
+  }
+
+  private static boolean isPure(Method method, Noise noise) {
+    return method == Method.MWEM || (method == Method.RAP && noise == Noise.LAPLACE);
   }
 
   /**
@@ -115,6 +141,11 @@ public final class Synthesizer {
       return new AimGenerator(rho, w, random, progress, maxModelCells, estimationIterations,
           5 * estimationIterations, compressDomain).run(data, privacyLoss());
     }
+    if (method == Method.RAP) {
+      RapGenerator.Noise n = noise == Noise.GAUSSIAN ? RapGenerator.Noise.GAUSSIAN : RapGenerator.Noise.LAPLACE;
+      return new RapGenerator(n, noise == Noise.GAUSSIAN ? rho : epsilon, w, random, progress, rounds,
+          roundSelections, syntheticRows, estimationIterations, maxModelCells, threads).run(data, privacyLoss());
+    }
     if (method == Method.MST) {
       return new MstGenerator(rho, random, progress, estimationIterations).run(data, privacyLoss());
     }
@@ -133,6 +164,13 @@ public final class Synthesizer {
     private int rounds = MwemGenerator.DEFAULT_ROUNDS;
     private int estimationIterations = 100;
     private boolean compressDomain = true;
+    private Noise noise = Noise.GAUSSIAN;
+    private int roundSelections = 4;
+    private int syntheticRows = 200;
+    private int threads = 2;
+    private boolean roundsSet;
+    private boolean iterationsSet;
+    private boolean cellsSet;
 
     private Builder() {}
 
@@ -177,7 +215,8 @@ public final class Synthesizer {
     }
 
     /**
-     * AIM: the largest graphical model, in cells (default 2e6); MWEM: the largest block of the
+     * AIM: the largest graphical model, in cells (default 2e6); RAP: the largest candidate marginal
+     * (default 2000); MWEM: the largest block of the
      * factored distribution (default 2^19).
      */
     public Builder maxModelCells(double cells) {
@@ -185,24 +224,63 @@ public final class Synthesizer {
         throw new IllegalArgumentException("maxModelCells must be at least 1000, was " + cells);
       }
       this.maxModelCells = cells;
+      this.cellsSet = true;
       return this;
     }
 
-    /** MWEM: the number of rounds T (default 30). */
+    /** MWEM and RAP: the number of rounds T (default 30 for MWEM, 8 for RAP). */
     public Builder rounds(int rounds) {
       if (rounds < 1 || rounds > 10_000) {
         throw new IllegalArgumentException("rounds must be in [1, 10000], was " + rounds);
       }
       this.rounds = rounds;
+      this.roundsSet = true;
       return this;
     }
 
-    /** AIM: mirror-descent iterations per round (default 100; the final fit uses five times as many). */
+    /**
+     * AIM, MST: mirror-descent iterations per fit (default 100; the final fit uses five times as
+     * many); RAP: Adam steps per round (default 40).
+     */
     public Builder estimationIterations(int iterations) {
       if (iterations < 1 || iterations > 100_000) {
         throw new IllegalArgumentException("estimationIterations must be in [1, 100000], was " + iterations);
       }
       this.estimationIterations = iterations;
+      this.iterationsSet = true;
+      return this;
+    }
+
+    /** RAP: Gaussian (zCDP, default) or Laplace (pure ε-DP) measurements. */
+    public Builder noise(Noise noise) {
+      this.noise = Objects.requireNonNull(noise, "noise");
+      return this;
+    }
+
+    /** RAP: marginals selected and measured per round, K (default 4). */
+    public Builder roundSelections(int k) {
+      if (k < 1 || k > 1000) {
+        throw new IllegalArgumentException("roundSelections must be in [1, 1000], was " + k);
+      }
+      this.roundSelections = k;
+      return this;
+    }
+
+    /** RAP: rows n′ of the relaxed table (default 200). */
+    public Builder syntheticRows(int rows) {
+      if (rows < 1 || rows > 1_000_000) {
+        throw new IllegalArgumentException("syntheticRows must be in [1, 1000000], was " + rows);
+      }
+      this.syntheticRows = rows;
+      return this;
+    }
+
+    /** RAP: worker threads for the product queries (default 2). */
+    public Builder threads(int threads) {
+      if (threads < 1 || threads > 256) {
+        throw new IllegalArgumentException("threads must be in [1, 256], was " + threads);
+      }
+      this.threads = threads;
       return this;
     }
 
@@ -223,9 +301,14 @@ public final class Synthesizer {
         throw new IllegalArgumentException("epsilon must be set");
       }
       if (Double.isNaN(delta)) {
-        delta = method == Method.MWEM ? 0.0 : Double.NaN;
+        delta = isPure(method, noise) ? 0.0 : Double.NaN;
       }
-      if (method != Method.MWEM && !(delta > 0)) {
+      if (method == Method.RAP) {
+        rounds = roundsSet ? rounds : 8;
+        estimationIterations = iterationsSet ? estimationIterations : 40;
+        maxModelCells = cellsSet ? maxModelCells : 2_000;
+      }
+      if (!isPure(method, noise) && !(delta > 0)) {
         throw new IllegalArgumentException("delta must be positive for method " + method
             + " (zCDP); use MWEM for pure DP");
       }

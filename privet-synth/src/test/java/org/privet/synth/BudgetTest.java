@@ -74,6 +74,42 @@ class BudgetTest {
   }
 
   @Test
+  void synthesize_rapGaussian_totalLossEqualsRequestedBudgetAndReceiptListsEveryMeasurement() throws IOException {
+    Table t = smallAdult();
+    double eps = 1.0;
+    double delta = 1e-6;
+    Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(eps).delta(delta).rounds(2)
+        .roundSelections(3).syntheticRows(40).estimationIterations(10).threads(1)
+        .randomSource(new SeededRandomSource(4)).build();
+    double rho = ((Zcdp) s.privacyLoss()).rho();
+    SynthesisResult r = s.synthesize(t);
+    // The noisy count, then a selection and a measurement per selected marginal.
+    assertEquals(6, r.selected().size());
+    assertEquals(1 + 2 * 6, r.events().size());
+    double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+    assertTrue(spent <= rho, "spent " + spent + " > " + rho);
+    assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
+    assertTrue(ZcdpAccountant.INSTANCE.compose(r.events(), delta).epsilon() <= eps);
+    assertEquals(t.domain(), r.synthetic().domain());
+  }
+
+  @Test
+  void synthesize_rapLaplace_totalLossEqualsRequestedEpsilon() throws IOException {
+    Table t = smallAdult();
+    double eps = 0.5;
+    Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.RAP).noise(Synthesizer.Noise.LAPLACE)
+        .epsilon(eps).rounds(2).roundSelections(2).syntheticRows(40).estimationIterations(10).threads(1)
+        .randomSource(new SeededRandomSource(5)).build();
+    SynthesisResult r = s.synthesize(t);
+    assertEquals(1 + 2 * 4, r.events().size());
+    double spent = BasicAccountant.INSTANCE.compose(r.events(), 0).epsilon();
+    assertTrue(spent <= eps, "spent " + spent);
+    assertTrue(spent >= eps * (1 - 1e-6), "spent " + spent);
+    assertEquals(new PureDp(eps), s.privacyLoss());
+    assertEquals(new PureDp(eps), r.privacyLoss());
+  }
+
+  @Test
   void synthesize_mwem_totalLossEqualsRequestedEpsilon() throws IOException {
     Table t = smallAdult();
     double eps = 0.5;

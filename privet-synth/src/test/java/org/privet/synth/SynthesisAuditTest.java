@@ -87,6 +87,15 @@ class SynthesisAuditTest {
   }
 
   @Test
+  void synthesize_rapOnNeighbours_empiricalEpsilonBelowClaim() {
+    double eps = 4.0;
+    double lb = audit((t, r) -> Synthesizer.builder().method(Synthesizer.Method.RAP).noise(Synthesizer.Noise.LAPLACE)
+        .epsilon(eps).rounds(2).roundSelections(1).syntheticRows(8).estimationIterations(10).threads(1)
+        .randomSource(r).build().synthesize(t).synthetic(), 1, 0);
+    assertTrue(lb <= eps, "empirical epsilon lower bound " + lb + " exceeds the claim " + eps);
+  }
+
+  @Test
   void audit_noiselessRelease_exceedsClaim() {
     double lb = audit((t, r) -> t, 1, 1e-6);
     assertTrue(lb > 4.0, "the audit cannot detect a non-private release: " + lb);

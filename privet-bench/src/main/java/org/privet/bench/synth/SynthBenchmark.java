@@ -5,22 +5,26 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.privet.synth.Domain;
+import org.privet.synth.QueryWorkload;
 import org.privet.synth.Synthesizer;
 import org.privet.synth.Table;
 import org.privet.synth.Workload;
 import org.privet.synth.WorkloadError;
 
 /**
- * Synthetic-data benchmark harness: all-3-way workload error and wall time of AIM and MWEM on the
+ * Synthetic-data benchmark harness: all-3-way workload error and CPU time of AIM, MST and MWEM on the
  * discretized Adult table at ε ∈ {0.1, 1, 10} (δ = 1e-9), next to two non-private references
  * computed in the same run: independent exact 1-way marginals, and a bootstrap resample of the
  * real table (the floor for any sampled table of the same size).
  *
  * <p>Run from the repository root after {@code mvn -B -q -ntp -DskipTests package}:
  * {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.synth.SynthBenchmark [runs] [eps,...] [methods]}
- * (defaults: 1 run, 0.1,1,10, aim,mwem). The generators use the secure random source, so figures
- * vary between runs; the harness prints each run. Both generators are single-threaded; the harness
- * reports the thread's CPU time (meaningful on a shared machine) and the wall time.
+ * (defaults: 1 run, 0.1,1,10, aim,mst,rap,mwem); an optional fourth argument names a query-workload
+ * file ({@link QueryWorkload}, e.g. {@code data/adult-pgm/conditional-workload.txt}) whose
+ * per-class max and mean errors are printed for every run. The generators use the secure random source, so figures
+ * vary between runs; the harness prints each run. It reports the process's CPU time (meaningful on
+ * a shared machine; RAP uses two worker threads, the others one, plus the JVM's own threads) and
+ * the wall time.
  */
 public final class SynthBenchmark {
   private SynthBenchmark() {}
@@ -28,7 +32,7 @@ public final class SynthBenchmark {
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 1;
     String[] eps = (args.length > 1 ? args[1] : "0.1,1,10").split(",");
-    String[] methods = (args.length > 2 ? args[2] : "aim,mwem").split(",");
+    String[] methods = (args.length > 2 ? args[2] : "aim,mst,rap,mwem").split(",");
     Path root = Path.of("").toAbsolutePath();
     while (root != null && !Files.isDirectory(root.resolve("data/adult-pgm"))) {
       root = root.getParent();
@@ -39,29 +43,36 @@ public final class SynthBenchmark {
     Domain dom = Domain.load(root.resolve("data/adult-pgm/adult-domain.json"));
     Table real = Table.read(root.resolve("data/adult-pgm/adult.csv"), dom);
     Workload w = Workload.allKWay(dom, 3);
+    QueryWorkload queries = args.length > 3 ? QueryWorkload.read(root.resolve(args[3]), dom) : null;
     var rng = new SplittableRandom(20260101L);
     System.out.printf(Locale.ROOT, "reference independent-1way error %.4f%n",
         WorkloadError.evaluate(real, independent(real, rng), w).average());
     System.out.printf(Locale.ROOT, "reference bootstrap error %.4f%n",
         WorkloadError.evaluate(real, bootstrap(real, rng), w).average());
     System.out.println("method,epsilon,run,error,cpu_seconds,wall_seconds");
-    var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean();
     for (String m : methods) {
       for (String e : eps) {
         double epsilon = Double.parseDouble(e);
         for (int run = 1; run <= runs; run++) {
-          var b = Synthesizer.builder().epsilon(epsilon)
-              .method(m.equals("aim") ? Synthesizer.Method.AIM : Synthesizer.Method.MWEM);
-          if (m.equals("aim")) {
+          Synthesizer.Method method = Synthesizer.Method.valueOf(m.toUpperCase(Locale.ROOT));
+          var b = Synthesizer.builder().epsilon(epsilon).method(method);
+          if (method != Synthesizer.Method.MWEM) {
             b.delta(1e-9);
           }
           long t0 = System.nanoTime();
-          long c0 = threads.getCurrentThreadCpuTime();
+          long c0 = os.getProcessCpuTime();
           Table syn = b.build().synthesize(real).synthetic();
-          double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+          double cpu = (os.getProcessCpuTime() - c0) / 1e9;
           double secs = (System.nanoTime() - t0) / 1e9;
           double err = WorkloadError.evaluate(real, syn, w).average();
           System.out.printf(Locale.ROOT, "%s,%s,%d,%.4f,%.1f,%.1f%n", m, e, run, err, cpu, secs);
+          if (queries != null) {
+            queries.evaluate(real, syn).forEach((kind, c) -> System.out.printf(Locale.ROOT,
+                "  %s: %d queries, max error %.4f, mean error %.4f, undefined %d%n", kind, c.queries(), c.max(), c.mean(),
+                c.undefined()));
+          }
           System.out.flush();
         }
       }

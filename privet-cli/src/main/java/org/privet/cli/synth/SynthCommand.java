@@ -25,7 +25,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code privet synth}: writes a DP synthetic copy of a table (AIM or MWEM), with progress on
+ * {@code privet synth}: writes a DP synthetic copy of a table (AIM, MST, RAP or MWEM), with progress on
  * stderr; {@code privet synth evaluate} compares a synthetic table with the real one.
  */
 @Command(
@@ -60,11 +60,16 @@ public final class SynthCommand implements Callable<Integer> {
   @Option(names = "--epsilon", description = "privacy parameter epsilon (> 0)")
   Double epsilon;
 
-  @Option(names = "--delta", description = "privacy parameter delta (AIM default 1e-9; MWEM is pure DP)")
+  @Option(names = "--delta",
+      description = "privacy parameter delta (AIM, MST and Gaussian RAP default 1e-9; MWEM and Laplace RAP are pure DP)")
   Double delta;
 
-  @Option(names = "--method", defaultValue = "aim", description = "aim | mwem (default: ${DEFAULT-VALUE})")
+  @Option(names = "--method", defaultValue = "aim", description = "aim | mst | rap | mwem (default: ${DEFAULT-VALUE})")
   String method;
+
+  @Option(names = "--noise", defaultValue = "gaussian",
+      description = "rap: gaussian (zCDP, needs delta) | laplace (pure epsilon-DP) (default: ${DEFAULT-VALUE})")
+  String noise;
 
   @Option(names = "--workload", defaultValue = "all-3way",
       description = "marginals to preserve, all-<k>way (default: ${DEFAULT-VALUE})")
@@ -84,18 +89,28 @@ public final class SynthCommand implements Callable<Integer> {
     Synthesizer.Method m = switch (method.toLowerCase(Locale.ROOT)) {
       case "aim" -> Synthesizer.Method.AIM;
       case "mwem" -> Synthesizer.Method.MWEM;
-      default -> throw new IllegalArgumentException("--method must be aim or mwem, was " + method);
+      case "mst" -> Synthesizer.Method.MST;
+      case "rap" -> Synthesizer.Method.RAP;
+      default -> throw new IllegalArgumentException("--method must be aim, mst, rap or mwem, was " + method);
     };
+    Synthesizer.Noise noiseKind = switch (noise.toLowerCase(Locale.ROOT)) {
+      case "gaussian" -> Synthesizer.Noise.GAUSSIAN;
+      case "laplace" -> Synthesizer.Noise.LAPLACE;
+      default -> throw new IllegalArgumentException("--noise must be gaussian or laplace, was " + noise);
+    };
+    boolean pure = m == Synthesizer.Method.MWEM
+        || (m == Synthesizer.Method.RAP && noiseKind == Synthesizer.Noise.LAPLACE);
     PrintWriter err = spec.commandLine().getErr();
     Domain dom = Domain.load(domain);
-    var builder = Synthesizer.builder().method(m).epsilon(epsilon).workload(Workload.parse(workload, dom))
+    var builder = Synthesizer.builder().method(m).noise(noiseKind).epsilon(epsilon)
+        .workload(Workload.parse(workload, dom))
         .progress(line -> {
           err.println(line);
           err.flush();
         });
     if (delta != null) {
       builder.delta(delta);
-    } else if (m == Synthesizer.Method.AIM) {
+    } else if (!pure) {
       builder.delta(1e-9);
     }
     Synthesizer synthesizer = builder.build();
@@ -132,8 +147,9 @@ public final class SynthCommand implements Callable<Integer> {
       Synthesizer synthesizer, Domain dom, Synthesizer.Method m, PrintWriter err) {
     try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
       RegisteredSynthesis synthesis = RegisteredSynthesis.prepare(ledger, backend, dataset, dom, "--dataset");
-      String request = String.format(Locale.ROOT, "privet synth --method %s --epsilon %s%s --workload %s",
-          m.name().toLowerCase(Locale.ROOT), epsilon, delta == null ? "" : " --delta " + delta, workload);
+      String request = String.format(Locale.ROOT, "privet synth --method %s%s --epsilon %s%s --workload %s",
+          m.name().toLowerCase(Locale.ROOT), m == Synthesizer.Method.RAP ? " --noise " + noise.toLowerCase(Locale.ROOT)
+              : "", epsilon, delta == null ? "" : " --delta " + delta, workload);
       return synthesis.run(backend, synthesizer, cost -> {
         Charge charge = ledger.charge(dataset, analyst.resolve(), request, cost);
         err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",

@@ -72,6 +72,59 @@ class SynthCommandTest {
   }
 
   @Test
+  void synth_mstAndRapWithBothNoises_writeTablesOnTheDomain() throws Exception {
+    Path[] in = smallTable();
+    String[][] variants = {{"mst"}, {"rap", "--noise", "gaussian"}, {"rap", "--noise", "laplace"}};
+    for (String[] v : variants) {
+      Path out = dir.resolve("syn-" + String.join("-", v) + ".csv");
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("synth", "--data", in[0].toString(),
+          "--domain", in[1].toString(), "--epsilon", "2", "--workload", "all-2way", "--out", out.toString(),
+          "--method"));
+      args.addAll(java.util.List.of(v));
+      String[] r = run(args.toArray(String[]::new));
+      assertEquals("0", r[0], String.join(" ", v) + ": " + r[2]);
+      assertTrue(r[2].contains(v[0] + ": "), "progress on stderr: " + r[2]);
+      assertTrue(r[2].contains(v.length > 1 && v[2].equals("laplace") ? "PureDp" : "Zcdp"), r[2]);
+      var lines = Files.readAllLines(out);
+      assertEquals("a,b,c", lines.get(0));
+      assertTrue(lines.size() > 400, "about 600 rows (noisy count): " + lines.size());
+    }
+    String[] bad = run("synth", "--data", in[0].toString(), "--domain", in[1].toString(), "--epsilon", "1",
+        "--method", "rap", "--noise", "cauchy", "--out", dir.resolve("x.csv").toString());
+    assertEquals(Integer.toString(ExitCodes.USAGE), bad[0]);
+    assertTrue(bad[2].contains("--noise"), bad[2]);
+  }
+
+  @Test
+  void evaluate_workloadFileWithBaselines_reportsEveryClass() throws Exception {
+    Path[] in = smallTable();
+    Path queries = dir.resolve("queries.txt");
+    Files.writeString(queries, """
+        # one query a line
+        marginal a,b
+        marginal c
+        count a=1 b=0
+        count c=3
+        mean c | a=2
+        mean a | b=1 c=0   # conditional average of a coded column
+        """);
+    // The real table against itself: every error is 0 and the baselines are reported beside it.
+    String[] e = run("synth", "evaluate", "--real", in[0].toString(), "--synthetic", in[0].toString(),
+        "--domain", in[1].toString(), "--workload", "all-2way", "--workload-file", queries.toString(), "--baselines");
+    assertEquals("0", e[0], e[2]);
+    assertTrue(e[1].contains("workload file queries.txt (6 queries):"), e[1]);
+    assertTrue(e[1].contains("  marginal        2     0.0000     0.0000"), e[1]);
+    assertTrue(e[1].contains("  count           2     0.0000     0.0000"), e[1]);
+    assertTrue(e[1].contains("  mean            2     0.0000     0.0000"), e[1]);
+    assertTrue(e[1].contains("baselines on all-2way: independent 1-ways"), e[1]);
+    Files.writeString(queries, "mean b | a=7\n");
+    String[] bad = run("synth", "evaluate", "--real", in[0].toString(), "--synthetic", in[0].toString(),
+        "--domain", in[1].toString(), "--workload-file", queries.toString());
+    assertEquals(Integer.toString(ExitCodes.USAGE), bad[0]);
+    assertTrue(bad[2].contains("workload file line 1: value of 'a' is not in its domain"), bad[2]);
+  }
+
+  @Test
   void synth_badInput_usageExitWithoutDataValues() throws Exception {
     Path[] in = smallTable();
     Path out = dir.resolve("syn.csv");

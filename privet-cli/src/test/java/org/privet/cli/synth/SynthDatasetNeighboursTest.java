@@ -121,7 +121,7 @@ class SynthDatasetNeighboursTest {
     return new Outcome(r.code(), err, outText, headers, wellFormed, charges);
   }
 
-  private static final Pattern SELECTED = Pattern.compile("selected [^(\\n]+");
+  private static final Pattern SELECTED = Pattern.compile("(selected|measured|last) [^(\\n)]+");
 
   private static String mask(String text, Path runDir) {
     String s = text.replace(runDir.toString(), "<dir>");
@@ -145,6 +145,13 @@ class SynthDatasetNeighboursTest {
   void synth_emptyVersusOneRowWithAim_sameObservableOutcome() throws Exception {
     String[] opts = {"--no-header", "--columns", "age,sex,job"};
     assertIndistinguishable(run("empty", "aim", "", opts), run("one", "aim", "37,F,VP\n", opts));
+  }
+
+  @Test
+  void synth_emptyVersusOneRowWithMstAndRap_sameObservableOutcome() throws Exception {
+    String[] opts = {"--no-header", "--columns", "age,sex,job"};
+    assertIndistinguishable(run("empty-mst", "mst", "", opts), run("one-mst", "mst", "37,F,VP\n", opts));
+    assertIndistinguishable(run("empty-rap", "rap", "", opts), run("one-rap", "rap", "37,F,VP\n", opts));
   }
 
   @Test

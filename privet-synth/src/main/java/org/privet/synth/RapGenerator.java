@@ -1,0 +1,375 @@
+package org.privet.synth;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.mechanisms.ExponentialMechanism;
+import org.privet.random.RandomSource;
+
+/**
+ * Relaxed Adaptive Projection (Aydore, Brown, Kearns, Kenthapadi, Melis, Roth, Siva, "Differentially
+ * Private Query Release Through Adaptive Projection", ICML 2021, Algorithm 4), with the softmax
+ * relaxation of Liu, Vietri &amp; Wu ("Iterative Methods for Private Synthetic Data: Unifying
+ * Framework and New Methods", NeurIPS 2021): the course's "noisy answers, then gradient descent on
+ * D′".
+ *
+ * <ul>
+ *   <li><b>Relaxed table.</b> D′ has n′ rows; row i holds, for every attribute a, a probability
+ *       vector p<sub>i,a</sub> = softmax(θ<sub>i,a</sub>) over a's values (a relaxed one-hot block,
+ *       entries in [0, 1]). A conjunction "a₁ = v₁ ∧ … ∧ a<sub>k</sub> = v<sub>k</sub>" is answered
+ *       on D′ by the product query (1/n′)·Σ<sub>i</sub> Π<sub>j</sub> p<sub>i,a<sub>j</sub></sub>[v<sub>j</sub>],
+ *       differentiable in θ; a marginal is the vector of its cells' conjunctions.
+ *   <li><b>Adaptive rounds.</b> A share {@value #COUNT_SHARE} of the budget buys a noisy row count n̂.
+ *       Each of T rounds selects K marginals not measured yet, one at a time, by the exponential
+ *       mechanism (privet-core) on the score ‖M<sub>r</sub>(D) − n̂·M<sub>r</sub>(D′)‖₁ (sensitivity 1),
+ *       measures each with discrete Gaussian noise (ρ-zCDP) or discrete Laplace noise (pure ε-DP),
+ *       then runs Adam on Σ<sub>r measured</sub> ‖M<sub>r</sub>(D′) − y<sub>r</sub>/n̂‖² / σ<sub>r</sub>²
+ *       (σ<sub>r</sub>: the noise's standard deviation), warm-started from the previous round.
+ *   <li><b>Output.</b> round(n̂) rows, row j drawn attribute by attribute from the relaxed row j mod n′.
+ * </ul>
+ *
+ * <p>Departures from the paper, data-independent: marginals (not single queries) are the unit of
+ * selection and measurement; candidates are the workload's downward closure restricted to marginals
+ * of at most {@link #maxCells} cells (to bound the work of the product queries); n̂ is measured, the
+ * paper assumes n public. Rows are processed in parallel ({@link #threads} workers). Budget split
+ * per selected marginal: 10% selection, 90% measurement (Gaussian, as in AIM) or half and half
+ * (Laplace, as in MWEM). Privacy argument: docs/proofs/synthetic-data.md.
+ */
+final class RapGenerator {
+  static final double COUNT_SHARE = 0.02;
+
+  /** The noise of the measurements, and so the privacy measure. */
+  enum Noise {
+    /** Discrete Gaussian, ρ-zCDP. */
+    GAUSSIAN,
+    /** Discrete Laplace, pure ε-DP. */
+    LAPLACE
+  }
+
+  private final Noise noise;
+  private final double budgetValue;
+  private final Workload workload;
+  private final RandomSource random;
+  private final Consumer<String> progress;
+  private final int rounds;
+  private final int perRound;
+  private final int syntheticRows;
+  private final int iterations;
+  private final double maxCells;
+  private final int threads;
+
+  /**
+   * @param budgetValue ρ (Gaussian) or ε (Laplace)
+   */
+  RapGenerator(Noise noise, double budgetValue, Workload workload, RandomSource random, Consumer<String> progress,
+      int rounds, int perRound, int syntheticRows, int iterations, double maxCells, int threads) {
+    this.noise = noise;
+    this.budgetValue = budgetValue;
+    this.workload = workload;
+    this.random = random;
+    this.progress = progress;
+    this.rounds = rounds;
+    this.perRound = perRound;
+    this.syntheticRows = syntheticRows;
+    this.iterations = iterations;
+    this.maxCells = maxCells;
+    this.threads = threads;
+  }
+
+  /** One candidate marginal: attributes, and each cell's value of every attribute. */
+  private static final class Marginal {
+    final int[] attrs;
+    final int cells;
+    final int[][] digit;
+    double[] target;
+    double weight;
+
+    Marginal(int[] attrs, int[] card) {
+      this.attrs = attrs;
+      this.cells = IndexMap.cells(card, attrs);
+      digit = new int[attrs.length][cells];
+      for (int c = 0; c < cells; c++) {
+        int rest = c;
+        for (int j = attrs.length - 1; j >= 0; j--) {
+          digit[j][c] = rest % card[attrs[j]];
+          rest /= card[attrs[j]];
+        }
+      }
+    }
+  }
+
+  SynthesisResult run(Table data, PrivacyLoss total) {
+    Domain dom = data.domain();
+    int d = dom.size();
+    int[] card = dom.cardinalities();
+    int[] offset = new int[d + 1];
+    for (int a = 0; a < d; a++) {
+      offset[a + 1] = offset[a] + card[a];
+    }
+    int width = offset[d];
+    Map<String, Marginal> candidates = new LinkedHashMap<>();
+    for (int[] q : workload.marginals()) {
+      for (int[] sub : AimGenerator.nonEmptySubsets(q)) {
+        if (IndexMap.cellsApprox(card, sub) <= maxCells) {
+          candidates.computeIfAbsent(Arrays.toString(sub), k -> new Marginal(sub, card));
+        }
+      }
+    }
+    List<Marginal> open = new ArrayList<>(candidates.values());
+    Map<Marginal, double[]> answers = new LinkedHashMap<>();
+    for (Marginal m : open) {
+      answers.put(m, data.marginal(m.attrs));
+    }
+    int selections = Math.min(rounds * perRound, open.size());
+    double budget = budgetValue * (1 - 1e-9);
+    var events = new ArrayList<PrivacyLoss>();
+    // The noisy row count (a 1-cell marginal over no attribute).
+    double countShare = budget * COUNT_SHARE;
+    double perSelection = budget * (1 - COUNT_SHARE) / selections;
+    double nHat;
+    if (noise == Noise.GAUSSIAN) {
+      var rel = NoisyMarginals.gaussian(new int[0], new double[] {data.rows()}, Math.sqrt(1 / (2 * countShare)), random);
+      events.add(rel.loss());
+      nHat = Math.max(1, rel.measurement().y()[0]);
+    } else {
+      var rel = NoisyMarginals.laplace(new double[] {data.rows()}, countShare, random);
+      events.add(rel.loss());
+      nHat = Math.max(1, rel.y()[0]);
+    }
+    double selectEpsilon;
+    double sigma;
+    double laplaceEpsilon = Double.NaN;
+    if (noise == Noise.GAUSSIAN) {
+      selectEpsilon = Math.sqrt(8 * 0.1 * perSelection);
+      sigma = Math.sqrt(1 / (2 * 0.9 * perSelection));
+    } else {
+      selectEpsilon = perSelection / 2;
+      laplaceEpsilon = perSelection / 2;
+      sigma = Math.sqrt(2) / laplaceEpsilon;
+    }
+    int n1 = syntheticRows;
+    double[] theta = new double[n1 * width];
+    for (int i = 0; i < theta.length; i++) {
+      theta[i] = 0.01 * (GraphicalModel.uniform(random) - 0.5);
+    }
+    double[] prob = new double[n1 * width];
+    softmax(theta, prob, n1, offset);
+    var measured = new ArrayList<Marginal>();
+    var selected = new ArrayList<int[]>();
+    Adam adam = new Adam(theta.length);
+    ForkJoinPool pool = new ForkJoinPool(threads);
+    try {
+      int done = 0;
+      for (int t = 1; done < selections; t++) {
+        // Scores of the open candidates against the current D′ (unchanged within a round).
+        List<Double> scores = new ArrayList<>();
+        for (Marginal m : open) {
+          double[] est = evaluate(pool, m, prob, n1, offset, width);
+          double[] x = answers.get(m);
+          double l1 = 0;
+          for (int c = 0; c < x.length; c++) {
+            l1 += Math.abs(x[c] - nHat * est[c]);
+          }
+          scores.add(l1);
+        }
+        for (int k = 0; k < perRound && done < selections; k++, done++) {
+          double[] u = scores.stream().mapToDouble(Double::doubleValue).toArray();
+          ExponentialMechanism em = ExponentialMechanism.builder()
+              .epsilon(selectEpsilon)
+              .sensitivity(1.0)
+              .monotone(false)
+              .randomSource(random)
+              .build();
+          int chosen = em.select(u);
+          Marginal pick = open.remove(chosen);
+          scores.remove(chosen);
+          PrivacyLoss selectionCost = noise == Noise.GAUSSIAN
+              ? SynthesisBudget.boundedRange(em.privacyLoss()) : em.privacyLoss();
+          events.add(selectionCost);
+          double[] y;
+          if (noise == Noise.GAUSSIAN) {
+            var rel = NoisyMarginals.gaussian(pick.attrs, answers.get(pick), sigma, random);
+            events.add(rel.loss());
+            y = rel.measurement().y();
+            pick.weight = 1 / (rel.measurement().sigma() * rel.measurement().sigma());
+          } else {
+            var rel = NoisyMarginals.laplace(answers.get(pick), laplaceEpsilon, random);
+            events.add(rel.loss());
+            y = rel.y();
+            pick.weight = 1 / (2 * rel.scale() * rel.scale());
+          }
+          pick.target = new double[y.length];
+          for (int c = 0; c < y.length; c++) {
+            pick.target[c] = y[c] / nHat;
+          }
+          measured.add(pick);
+          selected.add(pick.attrs);
+        }
+        fit(pool, measured, theta, prob, adam, n1, offset, width, nHat);
+        progress.accept(String.format("rap: round %d measured %d marginals (last %s)", t, measured.size(),
+            dom.names(measured.get(measured.size() - 1).attrs)));
+      }
+    } finally {
+      pool.shutdown();
+    }
+    checkBudget(events);
+    int rows = (int) Math.max(1, Math.min(Integer.MAX_VALUE - 8, Math.round(nHat)));
+    progress.accept("rap: sampling " + rows + " rows");
+    int[][] cols = new int[d][rows];
+    for (int r = 0; r < rows; r++) {
+      int i = r % n1;
+      for (int a = 0; a < d; a++) {
+        double u = GraphicalModel.uniform(random);
+        int base = i * width + offset[a];
+        int v = 0;
+        double acc = prob[base];
+        while (v < card[a] - 1 && acc <= u) {
+          acc += prob[base + ++v];
+        }
+        cols[a][r] = v;
+      }
+    }
+    return new SynthesisResult(Table.trusted(dom, cols), events, total, selected);
+  }
+
+  private void checkBudget(List<PrivacyLoss> events) {
+    double spent = noise == Noise.GAUSSIAN ? SynthesisBudget.totalRho(events)
+        : events.stream().mapToDouble(e -> ((PureDp) e).epsilon()).sum();
+    if (spent > budgetValue) {
+      throw new IllegalStateException("internal budget error: spent " + spent + " exceeds " + budgetValue);
+    }
+  }
+
+  /** Softmax per attribute block, per row. */
+  private static void softmax(double[] theta, double[] prob, int rows, int[] offset) {
+    int width = offset[offset.length - 1];
+    for (int i = 0; i < rows; i++) {
+      for (int a = 0; a + 1 < offset.length; a++) {
+        int from = i * width + offset[a];
+        int to = i * width + offset[a + 1];
+        double max = Double.NEGATIVE_INFINITY;
+        for (int x = from; x < to; x++) {
+          max = Math.max(max, theta[x]);
+        }
+        double s = 0;
+        for (int x = from; x < to; x++) {
+          prob[x] = Math.exp(theta[x] - max);
+          s += prob[x];
+        }
+        for (int x = from; x < to; x++) {
+          prob[x] /= s;
+        }
+      }
+    }
+  }
+
+  /** The relaxed table's normalized marginal m: (1/n′)·Σ_i Π_j p_{i,a_j}[cell_j]. */
+  private static double[] evaluate(ForkJoinPool pool, Marginal m, double[] prob, int rows, int[] offset, int width) {
+    int chunks = Math.max(1, Math.min(pool.getParallelism() * 4, rows));
+    double[][] parts = new double[chunks][];
+    pool.submit(() -> IntStream.range(0, chunks).parallel().forEach(ch -> {
+      double[] acc = new double[m.cells];
+      int k = m.attrs.length;
+      for (int i = ch * rows / chunks; i < (ch + 1) * rows / chunks; i++) {
+        for (int c = 0; c < m.cells; c++) {
+          double v = 1;
+          for (int j = 0; j < k; j++) {
+            v *= prob[i * width + offset[m.attrs[j]] + m.digit[j][c]];
+          }
+          acc[c] += v;
+        }
+      }
+      parts[ch] = acc;
+    })).join();
+    double[] out = new double[m.cells];
+    for (double[] p : parts) {
+      for (int c = 0; c < out.length; c++) {
+        out[c] += p[c] / rows;
+      }
+    }
+    return out;
+  }
+
+  /** Adam on the weighted squared error of the measured marginals, warm-started. */
+  private void fit(ForkJoinPool pool, List<Marginal> measured, double[] theta, double[] prob, Adam adam, int rows,
+      int[] offset, int width, double nHat) {
+    double[] grad = new double[theta.length];
+    for (int it = 0; it < iterations; it++) {
+      Arrays.fill(grad, 0);
+      for (Marginal m : measured) {
+        double[] est = evaluate(pool, m, prob, rows, offset, width);
+        double[] diff = new double[m.cells];
+        // Loss term w·n̂²·‖m − y/n̂‖² (counts scale), normalized by the number of cells fitted.
+        double scale = 2 * m.weight * nHat * nHat / rows;
+        for (int c = 0; c < diff.length; c++) {
+          diff[c] = scale * (est[c] - m.target[c]);
+        }
+        int k = m.attrs.length;
+        pool.submit(() -> IntStream.range(0, rows).parallel().forEach(i -> {
+          double[] prefix = new double[k + 1];
+          for (int c = 0; c < m.cells; c++) {
+            prefix[0] = 1;
+            for (int j = 0; j < k; j++) {
+              prefix[j + 1] = prefix[j] * prob[i * width + offset[m.attrs[j]] + m.digit[j][c]];
+            }
+            double suffix = 1;
+            for (int j = k - 1; j >= 0; j--) {
+              int idx = i * width + offset[m.attrs[j]] + m.digit[j][c];
+              grad[idx] += diff[c] * prefix[j] * suffix;
+              suffix *= prob[idx];
+            }
+          }
+        })).join();
+      }
+      // Back through the softmax of every block: dθ = p ⊙ (g − ⟨g, p⟩).
+      for (int i = 0; i < rows; i++) {
+        for (int a = 0; a + 1 < offset.length; a++) {
+          int from = i * width + offset[a];
+          int to = i * width + offset[a + 1];
+          double dot = 0;
+          for (int x = from; x < to; x++) {
+            dot += grad[x] * prob[x];
+          }
+          for (int x = from; x < to; x++) {
+            grad[x] = prob[x] * (grad[x] - dot);
+          }
+        }
+      }
+      adam.step(theta, grad);
+      softmax(theta, prob, rows, offset);
+    }
+  }
+
+  /** Adam (Kingma &amp; Ba 2015) with the usual constants, on normalized gradients. */
+  private static final class Adam {
+    private final double[] m;
+    private final double[] v;
+    private int t;
+    private static final double RATE = 0.05;
+
+    Adam(int size) {
+      m = new double[size];
+      v = new double[size];
+    }
+
+    void step(double[] x, double[] g) {
+      t++;
+      double b1 = 0.9;
+      double b2 = 0.999;
+      double c1 = 1 - Math.pow(b1, t);
+      double c2 = 1 - Math.pow(b2, t);
+      for (int i = 0; i < x.length; i++) {
+        m[i] = b1 * m[i] + (1 - b1) * g[i];
+        v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
+        x[i] -= RATE * (m[i] / c1) / (Math.sqrt(v[i] / c2) + 1e-8);
+      }
+    }
+  }
+}
