@@ -64,7 +64,9 @@ public final class LedgerCatalog implements DatasetCatalog {
         + spec.name() + "' has no public schema (it was registered before schemas were fixed at"
         + " registration); the curator fixes one with: privet dataset fix-schema --name "
         + spec.name()));
-    return Source.typed(source(spec), PublicSchema.parse(fixed.toString()));
+    List<PublicSchema.Column> columns = new ArrayList<>();
+    fixed.columns().forEach(c -> columns.add(new PublicSchema.Column(c.name(), PublicSchema.type(c.type()))));
+    return Source.typed(source(spec), new PublicSchema(columns));
   }
 
   /** A schema the curator fixes, as the ledger keeps it (types by their PublicSchema names). */

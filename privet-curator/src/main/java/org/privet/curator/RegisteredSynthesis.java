@@ -12,6 +12,7 @@ import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Charge;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.RegisteredSchema;
 import org.privet.synth.Attribute;
 import org.privet.synth.Domain;
 import org.privet.synth.SynthesisResult;
@@ -26,7 +27,7 @@ import org.privet.synth.Table;
  * <p>Without giving the analyst a free look at the table (docs/proofs/synthetic-data.md, "Reading a
  * registered table"; threat model: docs/proofs/threat-model.md): everything checked before the
  * charge is public (the options, the analyst's domain, the dataset's registration: privacy unit,
- * source, column names, and the budget). Then the ledger is charged once, and only then are the
+ * source, public schema, and the budget). Then the ledger is charged once, and only then are the
  * rows read, through the engine's {@link Source} with the registered delimiter, null string,
  * header and format, by a total scan ({@link DuckDbBackend#scanText}) and a total per-value rule
  * ({@link Table#encoder}): values outside the domain are clamped or take the attribute's declared
@@ -64,7 +65,7 @@ public final class RegisteredSynthesis {
           + spec.name() + "' has a privacy-unit column; register a table with one row per unit (--row-privacy)");
     }
     Source source = LedgerCatalog.source(spec);
-    TableSchema schema = publicSchema(source, backend);
+    TableSchema schema = publicSchema(ledger, spec);
     List<String> columns = new ArrayList<>();
     for (Attribute a : domain.attributes()) {
       if (schema.column(a.name()).isEmpty()) {
@@ -87,10 +88,21 @@ public final class RegisteredSynthesis {
    */
   public SynthesisResult run(DuckDbBackend backend, Synthesizer synthesizer,
       Function<List<PrivacyLoss>, Charge> charge) {
-    Objects.requireNonNull(charge.apply(List.of(synthesizer.privacyLoss())), "charge");
+    Objects.requireNonNull(charge.apply(List.of(cost(synthesizer))), "charge");
     Table.RowEncoder rows = Table.encoder(domain);
     backend.scanText(source, schema, columns, rows);
     return synthesizer.synthesize(rows.build());
+  }
+
+  /**
+   * What the ledger is charged for {@code synthesizer}: its own loss, except that a
+   * basic-composition dataset admits (ε, δ) events only, so a zCDP synthesizer is charged its
+   * (ε, δ) conversion there (docs/proofs/ledger-filter.md).
+   */
+  public PrivacyLoss cost(Synthesizer synthesizer) {
+    return spec.accountant() == org.privet.ledger.AccountantKind.BASIC
+        && synthesizer.privacyLoss() instanceof org.privet.accounting.Zcdp
+        ? synthesizer.approxDp() : synthesizer.privacyLoss();
   }
 
   /** The ledger this synthesis charges. */
@@ -99,15 +111,15 @@ public final class RegisteredSynthesis {
   }
 
   /**
-   * The registered columns: named at registration for a CSV without a header, otherwise the
-   * source's column names as the engine describes them for every query.
+   * The registered public schema's columns, in file order (the ledger's, fixed by the curator at
+   * registration; never read from the file now). Types are irrelevant: the scan reads text.
    */
-  private static TableSchema publicSchema(Source source, DuckDbBackend backend) {
-    if (source instanceof Source.CsvFile csv && !csv.header()) {
-      List<TableSchema.Column> cols = new ArrayList<>();
-      csv.columnNames().forEach(c -> cols.add(new TableSchema.Column(c, ColumnType.STRING, "VARCHAR")));
-      return new TableSchema(cols);
-    }
-    return backend.describe(source);
+  private static TableSchema publicSchema(Ledger ledger, DatasetSpec spec) {
+    RegisteredSchema fixed = ledger.schema(spec.name()).orElseThrow(() -> new IllegalArgumentException("dataset '"
+        + spec.name() + "' has no public schema (it was registered before schemas were fixed at registration);"
+        + " the curator fixes one with: privet dataset fix-schema --name " + spec.name()));
+    List<TableSchema.Column> cols = new ArrayList<>();
+    fixed.columns().forEach(c -> cols.add(new TableSchema.Column(c.name(), ColumnType.STRING, "VARCHAR")));
+    return new TableSchema(cols);
   }
 }

@@ -17,11 +17,14 @@ import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
 import org.privet.curator.ReleaseJson;
 import org.privet.engine.Plan;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.spi.Backend;
+import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Analyst;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.Charge;
 import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
 import org.privet.ledger.Release;
@@ -83,16 +86,18 @@ final class CuratorService {
 
   ArrayNode datasets(Analyst who) {
     List<DatasetSpec> specs = ledger.datasets().stream().filter(d -> visible(who, d.name())).toList();
-    {
+    return pool.call(backend -> {
       ArrayNode out = JsonNodeFactory.instance.arrayNode();
+      LedgerCatalog catalog = new LedgerCatalog(ledger, backend);
       for (DatasetSpec spec : specs) {
         ObjectNode n = out.addObject();
         n.put("name", spec.name());
         n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
         ArrayNode columns = n.putArray("columns");
-        // The public schema fixed at registration (never read from the data at request time).
-        ledger.schema(spec.name()).ifPresent(schema -> schema.columns().forEach(
-            c -> columns.addObject().put("name", c.name()).put("type", c.type())));
+        TableSchema schema = catalog.describe(spec).schema();
+        for (TableSchema.Column c : schema.columns()) {
+          columns.addObject().put("name", c.name()).put("type", c.type().name().toLowerCase(java.util.Locale.ROOT));
+        }
         ObjectNode keys = n.putObject("publicKeys");
         spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
         ObjectNode bounds = n.putObject("publicBounds");
@@ -105,7 +110,7 @@ final class CuratorService {
         budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
       }
       return out;
-    }
+    });
   }
 
   private BudgetStatus status(Analyst who, String dataset) {
@@ -243,16 +248,17 @@ final class CuratorService {
   // ---- curator
 
   /**
-   * Registers a dataset from the JSON of {@code privet dataset show --format json}; its public
-   * schema is the body's {@code schema} ({@code "name:type,..."}) when given (declared), else
-   * inferred from the file now (the curator's act, fixed from then on), as the CLI does.
+   * Registers a dataset with its public schema: {@code "schema": "name:type,..."} if the body
+   * declares one, else inferred from the file now, the curator's act (threat-model.md, "Public
+   * schema").
    */
   ObjectNode register(JsonNode body) {
-    java.util.Optional<org.privet.engine.PublicSchema> declared = body.hasNonNull("schema")
-        ? java.util.Optional.of(org.privet.engine.PublicSchema.parse(body.get("schema").asText()))
-        : java.util.Optional.empty();
-    DatasetSpec spec = LedgerCatalog.register(ledger, LedgerJson.registration(body), declared);
-    return LedgerJson.dataset(spec);
+    DatasetSpec built = LedgerJson.registration(body);
+    RegisteredSchema schema = body.hasNonNull("schema")
+        ? LedgerCatalog.registered(PublicSchema.parse(body.get("schema").asText()), RegisteredSchema.Origin.DECLARED)
+        : pool.call(backend -> LedgerCatalog.inferred(built, backend));
+    DatasetSpec spec = ledger.register(built, schema);
+    return LedgerJson.dataset(spec, java.util.Optional.of(schema));
   }
 
   ObjectNode grant(JsonNode body) {

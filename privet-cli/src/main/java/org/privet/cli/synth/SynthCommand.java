@@ -121,7 +121,12 @@ public final class SynthCommand implements Callable<Integer> {
 
   /**
    * Synthesizes from a registered dataset through the curator's release path
-   * ({@link RegisteredSynthesis}): public checks, one ledger charge, then a total read.
+   * ({@link RegisteredSynthesis}) without giving the analyst a free look at it
+   * (docs/proofs/synthetic-data.md, "Reading a registered table"; threat model:
+   * docs/proofs/threat-model.md): public checks only (options, the analyst's domain file, the
+   * registration and its public schema, the budget), one ledger charge, then a total read in which
+   * values outside the domain are clamped or take the attribute's declared "other" value and an
+   * empty table is synthesized like any other. No message, exit code or file depends on the rows.
    */
   private SynthesisResult synthesizeRegistered(
       Synthesizer synthesizer, Domain dom, Synthesizer.Method m, PrintWriter err) {
@@ -132,7 +137,7 @@ public final class SynthCommand implements Callable<Integer> {
       return synthesis.run(backend, synthesizer, cost -> {
         Charge charge = ledger.charge(dataset, analyst.resolve(), request, cost);
         err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
-            synthesizer.privacyLoss(), dataset, charge.id());
+            synthesis.cost(synthesizer), dataset, charge.id());
         err.flush();
         return charge;
       });
