@@ -6,28 +6,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
+/** The ledger's contract, run against each store (SQLite and a real PostgreSQL server). */
+@ParameterizedClass
+@EnumSource(TestLedger.Kind.class)
 class LedgerTest {
+  @Parameter TestLedger.Kind kind;
   @TempDir Path workspace;
+  TestLedger where;
   Ledger ledger;
 
   @BeforeEach
   void open() {
-    ledger = Ledger.open(workspace);
+    where = TestLedger.fresh(kind, workspace);
+    ledger = where.open();
   }
 
   @AfterEach
@@ -55,7 +65,7 @@ class LedgerTest {
         .build();
     ledger.register(spec);
     ledger.close();
-    ledger = Ledger.open(workspace);
+    ledger = where.open();
     DatasetSpec read = ledger.dataset("adult");
     assertEquals(spec, read);
     assertEquals(SourceFormat.CSV, read.format());
@@ -232,23 +242,41 @@ class LedgerTest {
   @Test
   void store_updateOrDelete_refusedByAppendOnlyTriggers() throws SQLException {
     ledger.register(adult(1, 0).build());
+    ledger.grant("adult", "ann", new PureDp(0.5));
     ledger.charge("adult", "ann", "q", List.of(new PureDp(0.5)));
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + workspace.resolve(Ledger.DATABASE_FILE));
-        Statement s = c.createStatement()) {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
       assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM charges"));
+      assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM grants"));
+      if (kind == TestLedger.Kind.POSTGRES) {
+        assertThrows(SQLException.class, () -> s.executeUpdate("TRUNCATE charges CASCADE"));
+      }
       assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE charges SET cost = '[]'"));
       assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM datasets"));
     }
     assertEquals(1, ledger.history("adult").size());
+    assertEquals(1, ledger.grants("adult").size());
   }
 
   @Test
-  void store_pragmas_walFullSyncAndSound() {
-    try (SqliteLedgerStore store = new SqliteLedgerStore(workspace.resolve("other.db"))) {
-      assertEquals("wal", store.pragma("journal_mode"));
-      assertEquals("2", store.pragma("synchronous")); // 2 = FULL
-      assertEquals("ok", store.pragma("integrity_check"));
+  void store_sqlitePragmas_walFullSyncAndSound() {
+    assumeTrue(kind == TestLedger.Kind.SQLITE, "SQLite's durability settings");
+    try (JdbcLedgerStore store = JdbcLedgerStore.sqlite(workspace.resolve("other.db"))) {
+      assertEquals("wal", store.scalar("PRAGMA journal_mode"));
+      assertEquals("2", store.scalar("PRAGMA synchronous")); // 2 = FULL
+      assertEquals("ok", store.scalar("PRAGMA integrity_check"));
     }
+  }
+
+  @Test
+  void store_reopened_keepsItsRowsAndGuards() {
+    ledger.register(adult(1, 0).build());
+    ledger.charge("adult", "ann", "q", List.of(new PureDp(0.5)));
+    ledger.close();
+    ledger = where.open(); // creating the schema again is a no-op
+    ledger.charge("adult", "ann", "q", List.of(new PureDp(0.25)));
+    assertEquals(List.of(1L, 2L), ledger.history("adult").stream().map(Charge::id).toList());
+    assertThrows(BudgetExceededException.class,
+        () -> ledger.charge("adult", "ann", "q", List.of(new PureDp(0.5))));
   }
 
   @Test

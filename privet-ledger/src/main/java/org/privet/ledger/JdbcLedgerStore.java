@@ -13,41 +13,90 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import org.privet.accounting.PrivacyLoss;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The embedded store: one SQLite file in WAL mode with {@code synchronous=FULL} (every commit is
- * fsynced before it returns). A charge runs in a {@code BEGIN IMMEDIATE} transaction, which takes
- * the database's single write lock before reading the prior charges, so charges from any number of
- * processes are serialized; waiting writers retry for up to {@link #BUSY_TIMEOUT_MS}. Triggers make
- * the datasets, grants and charges tables append-only.
+ * The ledger's tables and statements, written once over JDBC for every {@link LedgerDialect}:
+ * SQLite (the embedded default) and PostgreSQL (shared by processes on several hosts). The
+ * dialect renders the few things that differ, the column type of generated ids, the append-only
+ * guards and how a write transaction takes its lock; everything else, schema included, is the same
+ * SQL text.
+ *
+ * <p>Every write runs in {@link #inWriteTransaction}, which takes the dialect's write lock before it
+ * reads anything, so a charge reads all committed prior charges of its dataset and no other charge
+ * of that dataset can commit in between. A charge's id is the next integer after the largest one
+ * committed ({@code MAX(id) + 1} inside the transaction), so ids are dense: a gap would mean a
+ * lost charge. Guards (triggers) make the datasets, grants and charges tables append-only.
+ *
+ * <p>Migrations are additive: each table is created if absent when a ledger is opened, so a ledger
+ * written by an older version gains the new tables and keeps every row it had.
  */
-final class SqliteLedgerStore implements LedgerStore {
+final class JdbcLedgerStore implements LedgerStore {
+  /** How long a SQLite writer waits for the file's write lock. */
   static final int BUSY_TIMEOUT_MS = 120_000;
+  /** A write transaction that lost a race on the next charge id is retried this often. */
+  private static final int MAX_ATTEMPTS = 64;
 
-  private static final String[] SCHEMA = {
+  /**
+   * The schema, in the SQL both dialects accept; {@code ID} stands for the dialect's generated
+   * integer primary key.
+   */
+  private static final String[] TABLES = {
     "CREATE TABLE IF NOT EXISTS datasets(name TEXT PRIMARY KEY, spec TEXT NOT NULL,"
         + " registered_at TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS grants(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "CREATE TABLE IF NOT EXISTS grants(id ID,"
         + " dataset TEXT NOT NULL REFERENCES datasets(name), analyst TEXT NOT NULL,"
         + " share TEXT NOT NULL, granted_at TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS charges(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "CREATE TABLE IF NOT EXISTS charges(id ID,"
         + " dataset TEXT NOT NULL REFERENCES datasets(name), analyst TEXT NOT NULL,"
         + " charged_at TEXT NOT NULL, query TEXT NOT NULL, cost TEXT NOT NULL,"
         + " spent TEXT NOT NULL, analyst_spent TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS charges_by_dataset ON charges(dataset, id)",
-    appendOnly("datasets", "update"),
-    appendOnly("datasets", "delete"),
-    appendOnly("grants", "update"),
-    appendOnly("grants", "delete"),
-    appendOnly("charges", "update"),
-    appendOnly("charges", "delete"),
   };
 
+  private static final String APPEND_ONLY = "the ledger is append-only";
+
+  private static final List<LedgerDialect.Guard> GUARDS = List.of(
+      LedgerDialect.Guard.always("datasets", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("datasets", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("grants", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("grants", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("charges", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("charges", "DELETE", APPEND_ONLY));
+
+  /** The lock name of writes that concern no single dataset (schema set-up). */
+  private static final String SCHEMA_LOCK = "";
+
+  private final LedgerDialect dialect;
   private final Connection connection;
 
-  SqliteLedgerStore(Path file) {
+  /** Takes over {@code connection} (in auto-commit mode) and creates the tables if absent. */
+  JdbcLedgerStore(LedgerDialect dialect, Connection connection, String where) {
+    this.dialect = dialect;
+    this.connection = connection;
+    try {
+      inWriteTransaction(SCHEMA_LOCK, () -> {
+        try (Statement s = connection.createStatement()) {
+          for (String ddl : dialect.schema(TABLES, GUARDS)) {
+            s.executeUpdate(ddl);
+          }
+        }
+        return null;
+      });
+    } catch (SQLException e) {
+      try {
+        connection.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw new IllegalStateException("cannot open the ledger at " + where + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The embedded store of a workspace: one SQLite file in WAL mode with {@code synchronous=FULL}. */
+  static JdbcLedgerStore sqlite(Path file) {
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
@@ -62,24 +111,33 @@ final class SqliteLedgerStore implements LedgerStore {
     config.setBusyTimeout(BUSY_TIMEOUT_MS);
     config.enforceForeignKeys(true);
     try {
-      connection = config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
-      inWriteTransaction(() -> {
-        try (Statement s = connection.createStatement()) {
-          for (String ddl : SCHEMA) {
-            s.executeUpdate(ddl);
-          }
-        }
-        return null;
-      });
+      return new JdbcLedgerStore(LedgerDialect.SQLITE,
+          config.createConnection("jdbc:sqlite:" + file.toAbsolutePath()), file.toString());
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the ledger at " + file + ": " + e.getMessage(), e);
     }
   }
 
-  private static String appendOnly(String table, String operation) {
-    return "CREATE TRIGGER IF NOT EXISTS " + table + "_no_" + operation + " BEFORE "
-        + operation.toUpperCase(java.util.Locale.ROOT) + " ON " + table
-        + " BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END";
+  /**
+   * A shared store on a PostgreSQL server. The password is handed to the driver only; it is never
+   * written to the ledger, a message or a log.
+   */
+  static JdbcLedgerStore postgres(PostgresLedger server) {
+    Properties properties = new Properties();
+    server.user().ifPresent(u -> properties.setProperty("user", u));
+    server.password().ifPresent(p -> properties.setProperty("password", new String(p)));
+    properties.setProperty("ApplicationName", "privet");
+    properties.setProperty("tcpKeepAlive", "true");
+    try {
+      return new JdbcLedgerStore(LedgerDialect.POSTGRES,
+          new org.postgresql.Driver().connect(server.url(), properties), server.url());
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open the ledger at " + server.url() + ": " + e.getMessage(), e);
+    }
+  }
+
+  LedgerDialect dialect() {
+    return dialect;
   }
 
   @FunctionalInterface
@@ -88,13 +146,26 @@ final class SqliteLedgerStore implements LedgerStore {
   }
 
   /**
-   * Runs {@code work} in a {@code BEGIN IMMEDIATE} transaction (the connection stays in
-   * auto-commit mode; the transaction is explicit so the write lock is held only inside it).
+   * Runs {@code work} in a write transaction holding the dialect's lock for {@code lock} (a dataset
+   * name; {@link #SCHEMA_LOCK} otherwise), and commits durably. The connection stays in auto-commit
+   * mode; the transaction is explicit so the lock is held only inside it. A transaction that lost a
+   * race the dialect reports as retryable (see {@link LedgerDialect#retryable}) is rolled back and
+   * run again from the start.
    */
-  private synchronized <T> T inWriteTransaction(Work<T> work) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      s.execute("BEGIN IMMEDIATE");
+  private synchronized <T> T inWriteTransaction(String lock, Work<T> work) throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return inWriteTransactionOnce(lock, work);
+      } catch (SQLException e) {
+        if (attempt >= MAX_ATTEMPTS || !dialect.retryable(e)) {
+          throw e;
+        }
+      }
     }
+  }
+
+  private <T> T inWriteTransactionOnce(String lock, Work<T> work) throws SQLException {
+    dialect.beginWrite(connection, lock);
     boolean committed = false;
     try {
       T result = work.run();
@@ -117,7 +188,7 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public void register(DatasetSpec spec, Instant time) {
     try {
-      inWriteTransaction(() -> {
+      inWriteTransaction(spec.name(), () -> {
         if (findDataset(spec.name()).isPresent()) {
           throw new IllegalArgumentException("a dataset named '" + spec.name() + "' is already registered");
         }
@@ -170,7 +241,7 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public void grant(Grant grant) {
     try {
-      inWriteTransaction(() -> {
+      inWriteTransaction(grant.dataset(), () -> {
         try (PreparedStatement p = connection.prepareStatement(
             "INSERT INTO grants(dataset, analyst, share, granted_at) VALUES (?, ?, ?, ?)")) {
           p.setString(1, grant.dataset());
@@ -243,13 +314,14 @@ final class SqliteLedgerStore implements LedgerStore {
   public Charge appendCharge(
       String dataset, String analyst, String query, List<PrivacyLoss> cost, Admission admission) {
     try {
-      return inWriteTransaction(() -> {
+      return inWriteTransaction(dataset, () -> {
         DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
         Spend spend = admission.admit(spec, readGrants(dataset), readCharges(dataset));
         Instant now = Instant.now();
         try (PreparedStatement p = connection.prepareStatement(
-            "INSERT INTO charges(dataset, analyst, charged_at, query, cost, spent, analyst_spent)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            "INSERT INTO charges(id, dataset, analyst, charged_at, query, cost, spent, analyst_spent)"
+                + " VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM charges), ?, ?, ?, ?, ?, ?, ?)"
+                + " RETURNING id")) {
           p.setString(1, dataset);
           p.setString(2, analyst);
           p.setString(3, now.toString());
@@ -257,13 +329,11 @@ final class SqliteLedgerStore implements LedgerStore {
           p.setString(5, LedgerJson.write(LedgerJson.privacyLosses(cost)));
           p.setString(6, LedgerJson.write(LedgerJson.privacyLoss(spend.spent())));
           p.setString(7, LedgerJson.write(LedgerJson.privacyLoss(spend.analystSpent())));
-          p.executeUpdate();
-        }
-        try (Statement s = connection.createStatement();
-            ResultSet keys = s.executeQuery("SELECT last_insert_rowid()")) {
+          try (ResultSet keys = p.executeQuery()) {
             keys.next();
             return new Charge(keys.getLong(1), dataset, analyst, now, query, cost,
                 spend.spent(), spend.analystSpent());
+          }
         }
       });
     } catch (SQLException e) {
@@ -271,10 +341,10 @@ final class SqliteLedgerStore implements LedgerStore {
     }
   }
 
-  /** The first value of {@code PRAGMA name} ({@code integrity_check} gives "ok" when sound). */
-  synchronized String pragma(String name) {
+  /** The first column of the first row of a read-only statement (a PRAGMA, a setting). */
+  synchronized String scalar(String sql) {
     try (Statement s = connection.createStatement();
-        ResultSet r = s.executeQuery("PRAGMA " + name)) {
+        ResultSet r = s.executeQuery(sql)) {
       return r.next() ? r.getString(1) : "no result";
     } catch (SQLException e) {
       throw storeFailure(e);
