@@ -25,9 +25,9 @@ public final class PrivetServer implements AutoCloseable {
   private final Ledger ledger;
   private final Javalin app;
 
-  private PrivetServer(ServerOptions options) {
+  private PrivetServer(ServerOptions options, Ledger ledger) {
     this.options = options;
-    this.ledger = Ledger.open(options.workspace());
+    this.ledger = ledger;
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
@@ -61,7 +61,23 @@ public final class PrivetServer implements AutoCloseable {
   /** Opens the workspace's ledger, binds and starts serving. */
   public static PrivetServer start(ServerOptions options) {
     Objects.requireNonNull(options, "options");
-    PrivetServer server = new PrivetServer(options);
+    return start(options, Ledger.open(options.workspace()));
+  }
+
+  /**
+   * Binds and starts serving over {@code ledger} (e.g. one shared through PostgreSQL by several
+   * replicas), which the server then owns and closes.
+   */
+  public static PrivetServer start(ServerOptions options, Ledger ledger) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(ledger, "ledger");
+    PrivetServer server;
+    try {
+      server = new PrivetServer(options, ledger);
+    } catch (RuntimeException e) {
+      ledger.close();
+      throw e;
+    }
     try {
       server.app.start();
     } catch (RuntimeException e) {
