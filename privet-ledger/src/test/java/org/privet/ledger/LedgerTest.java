@@ -258,6 +258,43 @@ class LedgerTest {
   }
 
   @Test
+  void charge_twoConnectionsOnTwoDatasets_everyChargeCommitsWithDenseIds() throws Exception {
+    ledger.register(adult(100, 0).name("a").build());
+    ledger.register(adult(100, 0).name("b").build());
+    int perThread = 40;
+    try (Ledger other = where.open()) {
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+      try {
+        // Different datasets take different locks on PostgreSQL, so their charges race for the
+        // next id; the loser must be retried, never lost and never given a duplicate id.
+        List<java.util.concurrent.Future<?>> runs = List.of(
+            pool.submit(() -> chargeTimes(ledger, "a", perThread)),
+            pool.submit(() -> chargeTimes(other, "b", perThread)));
+        for (java.util.concurrent.Future<?> run : runs) {
+          run.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+    List<Long> ids = new java.util.ArrayList<>();
+    for (String d : List.of("a", "b")) {
+      List<Charge> h = ledger.history(d);
+      assertEquals(perThread, h.size(), d);
+      h.forEach(c -> ids.add(c.id()));
+    }
+    java.util.Collections.sort(ids);
+    assertEquals(java.util.stream.LongStream.rangeClosed(1, 2 * perThread).boxed().toList(), ids);
+  }
+
+  private static Void chargeTimes(Ledger l, String dataset, int n) {
+    for (int i = 0; i < n; i++) {
+      l.charge(dataset, "ann", "q" + i, List.of(new PureDp(0.5)));
+    }
+    return null;
+  }
+
+  @Test
   void store_sqlitePragmas_walFullSyncAndSound() {
     assumeTrue(kind == TestLedger.Kind.SQLITE, "SQLite's durability settings");
     try (JdbcLedgerStore store = JdbcLedgerStore.sqlite(workspace.resolve("other.db"))) {
