@@ -242,11 +242,20 @@ public final class AnonymityCheck {
     for (int i = 0; i < a; i++) {
       int[][] singletons = new int[card[i]][];
       Arrays.setAll(singletons, v -> new int[] {v});
+      Map<String, Integer> codeOfText = new HashMap<>();
+      if (i >= table.quasiIdentifiers().size()) {
+        Microdata.Column c = original.column("--original", attrs.get(i));
+        for (int r = 0; r < n; r++) {
+          codeOfText.putIfAbsent(c.text(r), codes[i][r]);
+        }
+      }
       for (int r = 0; r < rows; r++) {
         if (i < table.quasiIdentifiers().size()) {
           spread[i][r] = covers.get(i).get(table.cells()[r][i]);
         } else {
-          spread[i][r] = singletons[codes[i][table.sourceRows()[r]]];
+          // The released sensitive value, located among the original's values by its text.
+          Integer code = codeOfText.get(table.sensitive().get().text(table.sourceRows()[r]));
+          spread[i][r] = code == null ? new int[0] : singletons[code];
         }
       }
     }
@@ -260,7 +269,7 @@ public final class AnonymityCheck {
       for (int r = 0; r < rows; r++) {
         int[] s = spread[i][r];
         for (int v : s) {
-          est[v] += 1.0 / (n * (double) Math.max(1, s.length));
+          est[v] += 1.0 / (n * (double) s.length);
         }
       }
       errors.add(equalEmd(truth, est));

@@ -82,7 +82,11 @@ public final class TableReader {
     }
   }
 
-  /** DuckDB's table function for a file source (the same reader options the engine uses). */
+  /**
+   * DuckDB's table function for a file source: the reader options the engine uses (its rendering is
+   * package-private to privet-engine), plus skipping the leading {@code #} comment lines that our own
+   * generalized CSVs carry.
+   */
   static String from(Source source) {
     if (source instanceof Source.CsvFile c) {
       StringBuilder s = new StringBuilder("read_csv(").append(string(c.path().toAbsolutePath().toString()))
@@ -94,9 +98,29 @@ public final class TableReader {
       if (!c.nullString().isEmpty()) {
         s.append(", nullstr = ").append(string(c.nullString()));
       }
+      int comments = leadingCommentLines(c.path());
+      if (comments > 0) {
+        s.append(", skip = ").append(comments);
+      }
       return s.append(')').toString();
     }
     return "read_parquet(" + string(((Source.ParquetFile) source).path().toAbsolutePath().toString()) + ")";
+  }
+
+  /**
+   * The number of lines starting with {@code #} at the top of a CSV file: the header comment of a
+   * {@link GeneralizedTable#writeCsv generalized table}, skipped when it is read back.
+   */
+  static int leadingCommentLines(java.nio.file.Path file) {
+    try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+      int n = 0;
+      for (String line = r.readLine(); line != null && line.startsWith("#"); line = r.readLine()) {
+        n++;
+      }
+      return n;
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return 0; // DuckDB reports the unreadable file
+    }
   }
 
   private static String quote(String identifier) {

@@ -37,7 +37,7 @@ class MondrianTest {
   }
 
   @Provide
-  Arbitrary<RandomTable> tables() {
+  Arbitrary<RandomTable> tables() { // also used by FullDomainGeneralizationTest
     Arbitrary<int[]> row = Combinators.combine(Arbitraries.integers().between(0, 40),
         Arbitraries.integers().between(-5, 5), Arbitraries.integers().between(0, 6),
         Arbitraries.integers().between(0, 3)).as((a, b, c, s) -> new int[] {a, b, c, s});

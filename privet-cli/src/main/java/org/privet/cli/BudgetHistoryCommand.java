@@ -1,8 +1,10 @@
 package org.privet.cli;
 
 import java.io.PrintWriter;
+import java.math.RoundingMode;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.privet.accounting.Budget;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
@@ -38,8 +40,8 @@ final class BudgetHistoryCommand implements Callable<Integer> {
     TextTable t = new TextTable(List.of("id", "time", "analyst", "cost", "spent after", "query"));
     for (Charge c : charges) {
       t.add(List.of(Long.toString(c.id()), c.time().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), c.analyst(),
-          String.join(" + ", c.cost().stream().map(LossText::up).toList()),
-          LossText.up(c.spent()), c.query().replaceAll("\\s+", " ")));
+          String.join(" + ", c.cost().stream().map(l -> Budget.describe(l, RoundingMode.CEILING)).toList()),
+          Budget.describe(c.spent(), RoundingMode.CEILING), c.query().replaceAll("\\s+", " ")));
     }
     t.print(out, format.format);
     return ExitCodes.OK;

@@ -1,10 +1,6 @@
 package org.privet.cli;
 
-import org.privet.accounting.ApproxDp;
-import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
-import org.privet.accounting.PureDp;
-import org.privet.accounting.Zcdp;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,21 +20,6 @@ final class BudgetOptions {
 
   /** The stated budget; exactly one of ε (with optional δ) or ρ. */
   PrivacyLoss budget() {
-    if (rho != null) {
-      if (epsilon != null) {
-        throw new IllegalArgumentException("give either --epsilon [--delta] or --rho [--delta], not both");
-      }
-      if (delta != null && delta != 0.0) {
-        return new ApproxZcdp(rho, delta);
-      }
-      return new Zcdp(rho);
-    }
-    if (epsilon == null) {
-      throw new IllegalArgumentException("--epsilon (or --rho) is required");
-    }
-    if (delta == null || delta == 0.0) {
-      return new PureDp(epsilon);
-    }
-    return new ApproxDp(epsilon, delta);
+    return org.privet.curator.Budgets.of(epsilon, delta, rho);
   }
 }

@@ -1,8 +1,10 @@
 package org.privet.cli;
 
 import java.io.PrintWriter;
+import java.math.RoundingMode;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.privet.accounting.Budget;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
@@ -45,7 +47,8 @@ final class BudgetShowCommand implements Callable<Integer> {
     }
     TextTable t = new TextTable(List.of("dataset", "analyst", "accountant", "total", "spent", "remaining", "charges"));
     t.add(List.of(s.dataset(), s.analyst().orElse("(all)"), s.accountant().cliName(),
-        Ledger.describe(s.total()), LossText.up(s.spent()), LossText.down(s.remaining()),
+        Ledger.describe(s.total()), Budget.describe(s.spent(), RoundingMode.CEILING),
+        Budget.describe(s.remaining(), RoundingMode.FLOOR),
         Integer.toString(s.charges())));
     t.print(out, format);
   }

@@ -9,7 +9,8 @@ import picocli.CommandLine.Model.CommandSpec;
     name = "dataset",
     description = "Register, list and show datasets (with their privacy unit and total budget).",
     mixinStandardHelpOptions = true,
-    subcommands = {DatasetRegisterCommand.class, DatasetListCommand.class, DatasetShowCommand.class})
+    subcommands = {DatasetRegisterCommand.class, DatasetListCommand.class, DatasetShowCommand.class,
+        DatasetFixSchemaCommand.class})
 final class DatasetCommand implements Runnable {
   @Spec CommandSpec spec;
 

@@ -22,13 +22,13 @@ final class DatasetListCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<DatasetSpec> datasets;
+    ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
     try (Ledger ledger = workspace.open()) {
       datasets = ledger.datasets();
+      datasets.forEach(d -> a.add(LedgerJson.dataset(d, ledger.schema(d.name()))));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format.format == OutputFormat.JSON) {
-      ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-      datasets.forEach(d -> a.add(LedgerJson.dataset(d)));
       out.println(LedgerJson.writePretty(a));
       out.flush();
       return ExitCodes.OK;

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.Zcdp;
@@ -18,6 +19,9 @@ import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.PrivacyUnit;
 import org.privet.ledger.PublicMetadata;
+import org.privet.ledger.RegisteredSchema;
+import org.privet.engine.PublicSchema;
+import org.privet.engine.duckdb.DuckDbBackend;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +31,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code privet dataset register --name NAME --source PATH --privacy-unit COLUMN --epsilon E
- * [--delta D]}: records a dataset and its total budget in the ledger.
+ * [--delta D] [--schema name:type,...]}: records a dataset, its total budget and its public
+ * schema in the ledger. Without {@code --schema}, the schema is inferred from the file as it is
+ * now: that is the curator's act, and the schema is fixed from then on (queries read the file
+ * against it; docs/proofs/threat-model.md, "Public schema").
  */
 @Command(
     name = "register",
@@ -94,6 +101,13 @@ final class DatasetRegisterCommand implements Callable<Integer> {
       description = "Public set of group keys of a column (repeatable).")
   List<String> publicKeys = new ArrayList<>();
 
+  @Option(names = "--schema", paramLabel = "NAME:TYPE,...",
+      description = {"The public schema, every column in file order; types: integer, double,"
+          + " string, boolean, date, timestamp.",
+          "Default: inferred from the file now, by you, and fixed from then on (a value that does"
+          + " not parse as its column's type is read as NULL)."})
+  String schema;
+
   @Override
   public Integer call() throws Exception {
     Path file = source.toAbsolutePath().normalize();
@@ -120,15 +134,29 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     } else if (budget.budget() instanceof Zcdp || budget.budget() instanceof ApproxZcdp) {
       b.accountant(AccountantKind.ZCDP);
     }
+    DatasetSpec built = b.build();
+    RegisteredSchema fixed = schema != null
+        ? LedgerCatalog.registered(PublicSchema.parse(schema), RegisteredSchema.Origin.DECLARED)
+        : inferSchema(built);
     DatasetSpec registered;
     try (Ledger ledger = workspace.open()) {
-      registered = ledger.register(b.build());
+      registered = ledger.register(built, fixed);
     }
     spec.commandLine().getOut().printf("registered dataset '%s' (%s), privacy unit %s, budget %s, %s accountant%n",
         registered.name(), registered.source(), registered.privacyUnit(),
         Ledger.describe(registered.budget()), registered.accountant().cliName());
+    spec.commandLine().getOut().printf("public schema (%s, fixed from now on): %s%n",
+        fixed.origin() == RegisteredSchema.Origin.DECLARED ? "declared" : "inferred from the file now",
+        fixed);
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
+  }
+
+  /** The curator's inference from the file as it is now (see {@link LedgerCatalog#inferred}). */
+  static RegisteredSchema inferSchema(DatasetSpec spec) {
+    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      return LedgerCatalog.inferred(spec, backend);
+    }
   }
 
   static Map<String, ColumnBounds> parseBounds(List<String> specs) {

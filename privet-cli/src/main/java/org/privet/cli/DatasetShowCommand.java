@@ -2,17 +2,19 @@ package org.privet.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
+import org.privet.ledger.RegisteredSchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code privet dataset show --name NAME}: one dataset's registration. */
+/** {@code privet dataset show --name NAME}: one dataset's registration, with its public schema. */
 @Command(name = "show", description = "Show a dataset's registration.", mixinStandardHelpOptions = true)
 final class DatasetShowCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -25,12 +27,14 @@ final class DatasetShowCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     DatasetSpec d;
+    Optional<RegisteredSchema> schema;
     try (Ledger ledger = workspace.open()) {
       d = ledger.dataset(name);
+      schema = ledger.schema(d.name());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format.format == OutputFormat.JSON) {
-      out.println(LedgerJson.writePretty(LedgerJson.dataset(d)));
+      out.println(LedgerJson.writePretty(LedgerJson.dataset(d, schema)));
       out.flush();
       return ExitCodes.OK;
     }
@@ -43,6 +47,8 @@ final class DatasetShowCommand implements Callable<Integer> {
           + ", delimiter '" + d.csv().delimiter() + "'"
           + (d.csv().nullString().isEmpty() ? "" : ", missing '" + d.csv().nullString() + "'")));
     }
+    t.add(List.of("schema", schema.map(x -> x + " (" + x.origin().cliName() + ")")
+        .orElse("none: fix one with privet dataset fix-schema")));
     t.add(List.of("privacy unit", d.privacyUnit().toString()));
     t.add(List.of("relation", d.relation().name()));
     t.add(List.of("budget", Ledger.describe(d.budget())));

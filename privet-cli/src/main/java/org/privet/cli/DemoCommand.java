@@ -2,6 +2,7 @@ package org.privet.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.math.RoundingMode;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -11,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
 import org.privet.engine.duckdb.DuckDbBackend;
@@ -36,7 +39,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "demo",
     description = "Run DP queries on the bundled UCI Adult data in a temporary workspace.",
-    mixinStandardHelpOptions = true)
+    mixinStandardHelpOptions = true,
+    subcommands = org.privet.cli.anonymity.DemoAttacksCommand.class)
 final class DemoCommand implements Callable<Integer> {
   static final String ATTRIBUTION = "UCI Adult (\"Census Income\"), Ronny Kohavi and Barry Becker, 1996;"
       + " UCI Machine Learning Repository, doi:10.24432/C5XW20, CC BY 4.0 (see data/adult-raw/README.md)";
@@ -112,14 +116,15 @@ final class DemoCommand implements Callable<Integer> {
     err.flush();
     try (Ledger ledger = Ledger.open(workspace);
         DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      DatasetSpec spec = ledger.register(DatasetSpec.builder()
+      DatasetSpec adultSpec = DatasetSpec.builder()
           .name("adult")
           .source(adult.toAbsolutePath().toString())
           .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
           .privacyUnit(PrivacyUnit.row())
           .budget(TOTAL_BUDGET)
           .publicMetadata(new PublicMetadata(Map.of(), PUBLIC_KEYS))
-          .build());
+          .build();
+      DatasetSpec spec = ledger.register(adultSpec, LedgerCatalog.inferred(adultSpec, backend));
       out.println("Registered dataset 'adult' (each row is one person, protected as a privacy unit)");
       out.println("with a total budget of " + Ledger.describe(spec.budget()) + " (" + spec.accountant().cliName()
           + " composition). Equivalent command:");
@@ -138,7 +143,8 @@ final class DemoCommand implements Callable<Integer> {
         DpStatement st = execution.parse(q[1]);
         QueryExecution.Outcome outcome = execution.run(st, "demo", err);
         ResultPrinter.print(out, outcome, OutputFormat.TABLE);
-        out.println("  charged " + LossText.up(outcome.result().receipt().charge().total())
+        out.println("  charged "
+            + Budget.describe(outcome.result().receipt().charge().total(), RoundingMode.CEILING)
             + " (ledger charge #" + outcome.charge().id() + ", committed before release)");
         out.flush();
         step++;

@@ -19,6 +19,8 @@ import picocli.CommandLine.Command;
       org.privet.cli.synth.SynthCommand.class,
       org.privet.cli.account.AccountCommand.class,
       ServeCommand.class,
+      AnalystCommand.class,
+      org.privet.cli.anonymity.AnonymizeCommand.class, org.privet.cli.anonymity.AnonymityCommand.class, org.privet.cli.anonymity.AttackCommand.class,
     })
 public final class PrivetCommand implements Runnable {
 

@@ -1,7 +1,10 @@
 package org.privet.cli;
 
 import java.io.PrintWriter;
+import java.math.RoundingMode;
 import java.util.concurrent.Callable;
+import org.privet.accounting.Budget;
+import org.privet.accounting.PrivacyLoss;
 import org.privet.curator.QueryExecution;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Ledger;
@@ -61,9 +64,10 @@ final class QueryCommand implements Callable<Integer> {
   /** One line on what was charged and what the dataset has spent. */
   static String receiptLine(Ledger ledger, QueryExecution.Outcome outcome) {
     org.privet.ledger.Charge c = outcome.charge();
-    return "privet: charged " + LossText.up(outcome.result().receipt().charge().total())
+    PrivacyLoss total = outcome.result().receipt().charge().total();
+    return "privet: charged " + Budget.describe(total, RoundingMode.CEILING)
         + " (ledger charge #" + c.id() + ", " + c.cost().size() + " mechanism(s)); dataset '"
-        + c.dataset() + "' has now spent " + LossText.up(c.spent()) + " of "
+        + c.dataset() + "' has now spent " + Budget.describe(c.spent(), RoundingMode.CEILING) + " of "
         + Ledger.describe(ledger.dataset(c.dataset()).budget());
   }
 }

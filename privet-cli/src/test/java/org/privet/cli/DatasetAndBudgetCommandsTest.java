@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.ledger.Ledger;
 
@@ -156,10 +158,10 @@ class DatasetAndBudgetCommandsTest {
 
   @Test
   void lossText_sixDigits_roundedInTheSafeDirection() {
-    assertEquals("epsilon=2", LossText.up(new PureDp(1.9999999999980005)));
-    assertEquals("epsilon=1.99999", LossText.down(new PureDp(1.9999999999980005)));
-    assertEquals("epsilon=0.333334, delta=0.000001", LossText.up(new org.privet.accounting.ApproxDp(1.0 / 3, 9.99999999999E-7)));
-    assertEquals("rho=1.23456E-7", LossText.down(new org.privet.accounting.Zcdp(1.234567e-7)));
+    assertEquals("epsilon=2", Budget.describe(new PureDp(1.9999999999980005), RoundingMode.CEILING));
+    assertEquals("epsilon=1.99999", Budget.describe(new PureDp(1.9999999999980005), RoundingMode.FLOOR));
+    assertEquals("epsilon=0.333334, delta=0.000001", Budget.describe(new org.privet.accounting.ApproxDp(1.0 / 3, 9.99999999999E-7), RoundingMode.CEILING));
+    assertEquals("rho=1.23456E-7", Budget.describe(new org.privet.accounting.Zcdp(1.234567e-7), RoundingMode.FLOOR));
   }
 
   @Test

@@ -8,6 +8,7 @@ import org.privet.engine.BudgetCharger;
 import org.privet.engine.MechanismCost;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.Release;
 
 /**
  * The engine's {@link BudgetCharger} backed by the ledger: each query's cost is committed durably
@@ -27,6 +28,8 @@ public final class LedgerBudgetCharger implements BudgetCharger {
   private final String dataset;
   private final String analyst;
   private final String queryText;
+  private final Release.Claim claim;
+  private final Charge existing;
   private Charge committed;
 
   /**
@@ -36,10 +39,36 @@ public final class LedgerBudgetCharger implements BudgetCharger {
    * @param queryText the query as the analyst wrote it (kept in the history)
    */
   public LedgerBudgetCharger(Ledger ledger, String dataset, String analyst, String queryText) {
+    this(ledger, dataset, analyst, queryText, null, null);
+  }
+
+  private LedgerBudgetCharger(Ledger ledger, String dataset, String analyst, String queryText,
+      Release.Claim claim, Charge existing) {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.dataset = Objects.requireNonNull(dataset, "dataset");
     this.analyst = Objects.requireNonNull(analyst, "analyst");
     this.queryText = Objects.requireNonNull(queryText, "queryText");
+    this.claim = claim;
+    this.existing = existing;
+  }
+
+  /**
+   * A charger for a server release: the charge and its {@link Release} record are committed in one
+   * transaction ({@link Ledger#chargeRelease}).
+   */
+  public static LedgerBudgetCharger forRelease(Ledger ledger, String dataset, String analyst,
+      String queryText, Release.Claim claim) {
+    return new LedgerBudgetCharger(ledger, dataset, analyst, queryText, Objects.requireNonNull(claim, "claim"), null);
+  }
+
+  /**
+   * A charger that charges nothing new: the query was already paid for by {@code existing} (whose
+   * answer was never stored, e.g. after a crash), so it is computed once under that charge. The
+   * engine's cost must equal the recorded cost exactly, else nothing is computed.
+   */
+  public static LedgerBudgetCharger underExisting(Ledger ledger, Charge existing) {
+    Objects.requireNonNull(existing, "existing");
+    return new LedgerBudgetCharger(ledger, existing.dataset(), existing.analyst(), existing.query(), null, existing);
   }
 
   @Override
@@ -48,7 +77,17 @@ public final class LedgerBudgetCharger implements BudgetCharger {
       throw new IllegalStateException("this charger already charged a query");
     }
     List<PrivacyLoss> losses = charge.mechanisms().stream().map(MechanismCost::loss).toList();
-    committed = ledger.charge(dataset, analyst, queryText, losses.isEmpty() ? List.of(charge.total()) : losses);
+    List<PrivacyLoss> cost = losses.isEmpty() ? List.of(charge.total()) : losses;
+    if (existing != null) {
+      if (!existing.cost().equals(cost)) {
+        throw new IllegalStateException("the recomputed cost differs from charge #" + existing.id());
+      }
+      committed = existing;
+    } else if (claim != null) {
+      committed = ledger.chargeRelease(dataset, analyst, queryText, cost, claim);
+    } else {
+      committed = ledger.charge(dataset, analyst, queryText, cost);
+    }
   }
 
   /** The ledger entry of the charge, once it has committed. */

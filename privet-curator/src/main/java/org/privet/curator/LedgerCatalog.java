@@ -5,13 +5,17 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.SourceFormat;
 import org.privet.ledger.UnknownDatasetException;
 import org.privet.sql.DatasetCatalog;
@@ -19,27 +23,89 @@ import org.privet.sql.DatasetDescriptor;
 
 /**
  * DP SQL's view of the ledger: a query's FROM resolves to the registered dataset, with its source,
- * its registered privacy unit (queries cannot change it) and its public metadata. The schema
- * (column names and types, which are public) comes from the backend.
+ * its registered privacy unit (queries cannot change it), its public metadata and its public
+ * schema. The schema is the one the curator fixed at registration: the source is read against it
+ * ({@link Source#typed}), so column types, and the refusals they decide, never depend on what the
+ * file holds now (docs/proofs/threat-model.md, "Public schema").
  */
 public final class LedgerCatalog implements DatasetCatalog {
   private final Ledger ledger;
   private final Backend backend;
+  private final Predicate<String> visible;
 
   public LedgerCatalog(Ledger ledger, Backend backend) {
+    this(ledger, backend, n -> true);
+  }
+
+  /** A catalog that resolves only the registered names {@code visible} accepts. */
+  public LedgerCatalog(Ledger ledger, Backend backend, Predicate<String> visible) {
     this.ledger = ledger;
     this.backend = backend;
+    this.visible = visible;
   }
 
   @Override
   public Optional<DatasetDescriptor> find(String name) {
     Optional<DatasetSpec> spec = ledger.datasets().stream()
-        .filter(d -> d.name().equalsIgnoreCase(name)).findFirst();
+        .filter(d -> d.name().equalsIgnoreCase(name)).filter(d -> visible.test(d.name())).findFirst();
     // An unknown FROM is reported as such (exit code NOT_FOUND), not as a malformed query.
     return Optional.of(describe(spec.orElseThrow(() -> new UnknownDatasetException(name))));
   }
 
-  /** The engine source of a registered dataset. */
+  /**
+   * The engine source of a registered dataset, read against its public schema.
+   *
+   * @throws IllegalArgumentException if the dataset has no public schema (registered before
+   *     schemas were kept): a refusal that depends on the ledger only
+   */
+  public static Source source(DatasetSpec spec, Optional<RegisteredSchema> schema) {
+    RegisteredSchema fixed = schema.orElseThrow(() -> new IllegalArgumentException("dataset '"
+        + spec.name() + "' has no public schema (it was registered before schemas were fixed at"
+        + " registration); the curator fixes one with: privet dataset fix-schema --name "
+        + spec.name()));
+    return Source.typed(source(spec), PublicSchema.parse(fixed.toString()));
+  }
+
+  /** A schema the curator fixes, as the ledger keeps it (types by their PublicSchema names). */
+  public static RegisteredSchema registered(PublicSchema schema, RegisteredSchema.Origin origin) {
+    List<RegisteredSchema.Column> columns = new ArrayList<>();
+    schema.columns().forEach(c -> columns.add(
+        new RegisteredSchema.Column(c.name(), PublicSchema.typeName(c.type()))));
+    return new RegisteredSchema(columns, origin);
+  }
+
+  /**
+   * The curator's act at registration when no schema is declared: the schema the backend infers
+   * from the file as it is now, fixed from then on (DECIMAL read as double, other types as
+   * string). A CSV keeps its registered layout (header line or registered names); a column the
+   * backend cannot type (an empty file, or one too ragged to sniff) is string; the curator sees the
+   * schema and may declare another.
+   */
+  public static RegisteredSchema inferred(DatasetSpec spec, Backend backend) {
+    Source file = source(spec);
+    PublicSchema schema;
+    try {
+      schema = PublicSchema.of(backend.describe(file));
+    } catch (IllegalArgumentException e) {
+      if (!(file instanceof Source.CsvFile)) {
+        throw e;
+      }
+      schema = null;
+    }
+    if (file instanceof Source.CsvFile csv) {
+      // The registered layout wins: a header-less file's named columns, or the header's.
+      List<String> names = csv.header() ? CsvHeader.names(csv) : csv.columnNames();
+      List<PublicSchema.Column> columns = new ArrayList<>();
+      for (String n : names) {
+        Optional<PublicSchema.Column> c = schema == null ? Optional.empty() : schema.column(n);
+        columns.add(c.orElse(new PublicSchema.Column(n, ColumnType.STRING)));
+      }
+      schema = new PublicSchema(columns);
+    }
+    return registered(schema, RegisteredSchema.Origin.INFERRED);
+  }
+
+  /** The file of a registered dataset, as the backend would read it without a schema. */
   public static Source source(DatasetSpec spec) {
     Path path = Path.of(spec.source());
     if (spec.format() == SourceFormat.PARQUET) {
@@ -49,8 +115,9 @@ public final class LedgerCatalog implements DatasetCatalog {
         spec.csv().nullString());
   }
 
-  private DatasetDescriptor describe(DatasetSpec spec) {
-    Source source = source(spec);
+  /** The dataset as DP SQL sees it: source, schema, privacy unit and public metadata. */
+  public DatasetDescriptor describe(DatasetSpec spec) {
+    Source source = source(spec, ledger.schema(spec.name()));
     TableSchema schema = backend.describe(source);
     DatasetDescriptor.Builder b = DatasetDescriptor.builder(spec.name(), source, schema);
     if (spec.privacyUnit().isRow()) {

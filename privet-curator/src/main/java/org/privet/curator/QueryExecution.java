@@ -1,6 +1,8 @@
 package org.privet.curator;
 
 import java.io.PrintWriter;
+import java.util.Objects;
+import java.util.function.Predicate;
 import org.privet.engine.Plan;
 import org.privet.engine.Result;
 import org.privet.engine.Session;
@@ -24,25 +26,35 @@ public final class QueryExecution {
 
   private final Ledger ledger;
   private final Backend backend;
+  private final Predicate<String> visible;
 
   public QueryExecution(Ledger ledger, Backend backend) {
+    this(ledger, backend, name -> true);
+  }
+
+  /**
+   * A query execution that sees only the datasets {@code visible} accepts (by registered name):
+   * any other name is reported exactly as an unknown one, so names are no existence oracle.
+   */
+  public QueryExecution(Ledger ledger, Backend backend, Predicate<String> visible) {
     this.ledger = ledger;
     this.backend = backend;
+    this.visible = Objects.requireNonNull(visible, "visible");
   }
 
   /** Parses and compiles {@code sql} against the registered datasets. */
   public DpStatement parse(String sql) {
     try {
-      return DpSql.parse(sql, new LedgerCatalog(ledger, backend));
+      return DpSql.parse(sql, new LedgerCatalog(ledger, backend, visible));
     } catch (IllegalArgumentException e) {
       throw refused(e);
     }
   }
 
   /** The plan of a compiled statement; reads only the schema and charges nothing. */
-  public String explain(DpStatement st) {
+  public Plan plan(DpStatement st) {
     try {
-      Plan plan = Session.builder()
+      return Session.builder()
           .backend(backend)
           .budgetCharger(charge -> {
             throw new IllegalStateException("explain must never charge");
@@ -50,24 +62,41 @@ public final class QueryExecution {
           .randomSource(RandomSource.secure())
           .build()
           .explain(st.query());
-      String post = st.postProcessing();
-      return plan.render() + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
     } catch (IllegalArgumentException e) {
       throw refused(e);
     }
   }
 
+  /** The rendered plan of a compiled statement, with its post-processing; charges nothing. */
+  public String explain(DpStatement st) {
+    String post = st.postProcessing();
+    return plan(st).render() + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
+  }
+
+  /** The registered name of the dataset a compiled statement reads. */
+  public String datasetOf(DpStatement st) {
+    return ledger.dataset(canonicalName(st.dataset())).name();
+  }
+
   /** Runs a compiled statement for {@code analyst}, charging the ledger before any release. */
   public Outcome run(DpStatement st, String analyst, PrintWriter progress) {
-    String dataset = ledger.dataset(canonicalName(st.dataset())).name();
-    LedgerBudgetCharger charger = new LedgerBudgetCharger(ledger, dataset, analyst, st.sql());
+    String dataset = datasetOf(st);
+    progress.println("privet: running on dataset '" + dataset + "' (the ledger charges before any release)...");
+    progress.flush();
+    return run(st, new LedgerBudgetCharger(ledger, dataset, analyst, st.sql()));
+  }
+
+  /**
+   * Runs a compiled statement with {@code charger}, which commits the charge (or, for a recovered
+   * release, confirms the existing one) before any noisy value exists. An engine refusal before the
+   * charge is a {@link QueryRefusedException}; anything after it is not a refusal.
+   */
+  public Outcome run(DpStatement st, LedgerBudgetCharger charger) {
     Session session = Session.builder()
         .backend(backend)
         .budgetCharger(charger)
         .randomSource(RandomSource.secure())
         .build();
-    progress.println("privet: running on dataset '" + dataset + "' (the ledger charges before any release)...");
-    progress.flush();
     Result result;
     try {
       result = session.run(st.query());

@@ -1,15 +1,20 @@
 package org.privet.engine;
 
 import java.math.BigInteger;
-import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.ZcdpConversion;
 import org.privet.engine.spi.BoundedAggregation;
-import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.ColumnLiterals;
 import org.privet.engine.spi.Measure;
 import org.privet.engine.spi.TableSchema;
 
@@ -32,6 +37,10 @@ final class Compiler {
 
   static CompiledQuery compile(Query q, TableSchema schema, long salt) {
     validateColumns(q, schema);
+    // Literals typed for their columns in Java, before the charge (issue 10, item 1).
+    Optional<Filter> filter = q.filter().map(f -> typedFilter(f, schema));
+    List<List<Object>> releaseKeys = q.publicGroups()
+        .map(keys -> releaseKeys(keys, q.groupBy(), schema)).orElse(null);
     int l0 = q.maxGroupsContributed();
     Rewrite first = rewrite(q, SUM_BITS, SQUARE_BITS);
     boolean selection = q.usesPrivatePartitionSelection();
@@ -98,16 +107,17 @@ final class Compiler {
           w / split.totalWeight, shareReason(rw.reasons().get(i), w, split.totalWeight)));
       losses.add(s.loss());
     }
-    PrivacyLoss total = Composition.total(q.budget(), losses);
-    if (!Composition.within(total, q.budget())) {
+    PrivacyLoss total = CompiledQuery.composedCost(q.budget(), losses);
+    if (!q.budget().admits(total)) {
       throw new IllegalStateException("internal error: composed cost " + total
           + " exceeds the budget " + q.budget());
     }
-    BoundedAggregation spec = new BoundedAggregation(q.source(), q.filter(), q.privacyUnit(),
-        q.groupBy(), q.publicGroups().map(keys -> typedKeys(keys, q.groupBy(), schema)), l0,
+    BoundedAggregation spec = new BoundedAggregation(q.source(), filter, q.privacyUnit(),
+        q.groupBy(), Optional.ofNullable(releaseKeys)
+            .map(keys -> keys.stream().filter(Objects::nonNull).toList()), l0,
         q.maxRowsPerGroup(), salt, measures);
     return new CompiledQuery(q, noise, spec, planned, outputSlots, sel, costs, total,
-        Composition.conversionDelta(q.budget(), losses), bounds);
+        CompiledQuery.conversionDelta(q.budget(), losses), bounds, releaseKeys);
   }
 
   /** Rewrites the aggregations into backend measures and noisy-release slots. */
@@ -602,7 +612,6 @@ final class Compiler {
         throw new IllegalArgumentException(a.name() + ": column '" + col + "' is not numeric");
       }
     }
-    q.filter().ifPresent(f -> validateFilter(f, schema));
   }
 
   private static TableSchema.Column require(TableSchema schema, String column, String parameter) {
@@ -610,48 +619,41 @@ final class Compiler {
         parameter + ": unknown column '" + column + "'"));
   }
 
-  private static void validateFilter(Filter f, TableSchema schema) {
-    if (f instanceof Filter.Compare c) {
-      checkLiteral(require(schema, c.column(), "where"), c.literal());
-    } else if (f instanceof Filter.In in) {
-      TableSchema.Column col = require(schema, in.column(), "where");
-      in.literals().forEach(v -> checkLiteral(col, v));
-    } else if (f instanceof Filter.IsNull n) {
-      require(schema, n.column(), "where");
-    } else if (f instanceof Filter.And a) {
-      a.operands().forEach(x -> validateFilter(x, schema));
-    } else if (f instanceof Filter.Or o) {
-      o.operands().forEach(x -> validateFilter(x, schema));
-    } else {
-      validateFilter(((Filter.Not) f).operand(), schema);
+  private static Filter typedFilter(Filter f, TableSchema schema) {
+    try {
+      return ColumnLiterals.typed(f, schema);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("where: " + e.getMessage());
     }
   }
 
-  private static void checkLiteral(TableSchema.Column col, Object v) {
-    if (v == null) {
-      return;
-    }
-    ColumnType t = col.type();
-    boolean ok = switch (t) {
-      case INTEGER, FLOATING, DECIMAL -> v instanceof Number;
-      case STRING -> v instanceof String;
-      case BOOLEAN -> v instanceof Boolean;
-      case DATE, TIMESTAMP -> v instanceof LocalDate || v instanceof String;
-      case OTHER -> v instanceof String;
-    };
-    if (!ok) {
-      throw new IllegalArgumentException("where: a " + v.getClass().getSimpleName()
-          + " literal cannot be compared with column '" + col.name() + "' of type " + t);
-    }
-  }
-
-  private static List<List<Object>> typedKeys(List<List<Object>> keys, List<String> groupBy,
+  /**
+   * The public keys typed for their columns, in the query's order; null for a key that no row can
+   * have (a value outside its column's type: released as an empty group). Refuses two keys that
+   * are the same group once typed (e.g. '2020-01-01' and a LocalDate on a DATE column, issue 10
+   * item 5): each listed group is released once per charge.
+   */
+  private static List<List<Object>> releaseKeys(List<List<Object>> keys, List<String> groupBy,
       TableSchema schema) {
-    for (List<Object> key : keys) {
-      for (int i = 0; i < key.size(); i++) {
-        checkLiteral(require(schema, groupBy.get(i), "publicGroups"), key.get(i));
-      }
+    List<TableSchema.Column> columns = new ArrayList<>();
+    for (String g : groupBy) {
+      columns.add(require(schema, g, "publicGroups"));
     }
-    return keys;
+    List<List<Object>> out = new ArrayList<>();
+    Set<List<Object>> seen = new HashSet<>();
+    for (List<Object> key : keys) {
+      List<Object> typed;
+      try {
+        typed = ColumnLiterals.key(key, columns).orElse(null);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("publicGroups: " + e.getMessage());
+      }
+      if (typed != null && !seen.add(GroupKeys.canonical(typed))) {
+        throw new IllegalArgumentException("publicGroups must not repeat a key (keys are compared"
+            + " as values of their columns' types)");
+      }
+      out.add(typed);
+    }
+    return Collections.unmodifiableList(out);
   }
 }

@@ -2,6 +2,7 @@ package org.privet.engine;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,8 +17,9 @@ import java.util.Objects;
  * whose filter is unknown are dropped.
  *
  * <p>Literals are {@link String}, {@link Long}, {@link Integer}, {@link Double} (finite), {@link
- * BigDecimal}, {@link Boolean} or {@link LocalDate}; the compiler checks that each literal's kind
- * matches its column's type.
+ * BigDecimal}, {@link Boolean}, {@link LocalDate} or {@link LocalDateTime}; the compiler converts
+ * each literal to its column's type before anything is charged, and refuses what does not fit
+ * ({@link org.privet.engine.spi.ColumnLiterals}).
  */
 public sealed interface Filter
     permits Filter.Compare, Filter.In, Filter.IsNull, Filter.And, Filter.Or, Filter.Not {
@@ -151,9 +153,10 @@ public sealed interface Filter
     }
     if (!(literal instanceof String || literal instanceof Long || literal instanceof Integer
         || literal instanceof Double || literal instanceof BigDecimal || literal instanceof Boolean
-        || literal instanceof LocalDate)) {
+        || literal instanceof LocalDate || literal instanceof LocalDateTime)) {
       throw new IllegalArgumentException("literal must be a String, Long, Integer, Double, "
-          + "BigDecimal, Boolean or LocalDate, was a " + literal.getClass().getSimpleName());
+          + "BigDecimal, Boolean, LocalDate or LocalDateTime, was a "
+          + literal.getClass().getSimpleName());
     }
   }
 }

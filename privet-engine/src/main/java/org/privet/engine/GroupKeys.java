@@ -34,6 +34,9 @@ final class GroupKeys {
     if (v instanceof java.sql.Date d) {
       return d.toLocalDate();
     }
+    if (v instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime();
+    }
     return v;
   }
 }

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
@@ -201,7 +202,9 @@ public final class Query {
   }
 
   static String describe(Source src) {
-    if (src instanceof Source.Table t) {
+    if (src instanceof Source.Typed t) {
+      return describe(t.file());
+    } else if (src instanceof Source.Table t) {
       return t.name();
     } else if (src instanceof Source.CsvFile c) {
       return "csv:" + c.path().getFileName();
@@ -573,9 +576,9 @@ public final class Query {
     private static void requireKeyValue(Object v) {
       if (v != null && !(v instanceof String || v instanceof Long || v instanceof Integer
           || v instanceof Double || v instanceof BigDecimal || v instanceof Boolean
-          || v instanceof LocalDate)) {
+          || v instanceof LocalDate || v instanceof java.time.LocalDateTime)) {
         throw new IllegalArgumentException("publicGroups values must be null, String, Long, "
-            + "Integer, Double, BigDecimal, Boolean or LocalDate");
+            + "Integer, Double, BigDecimal, Boolean, LocalDate or LocalDateTime");
       }
     }
   }

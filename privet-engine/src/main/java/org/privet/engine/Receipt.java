@@ -1,6 +1,7 @@
 package org.privet.engine;
 
 import java.util.Objects;
+import org.privet.accounting.Budget;
 
 /**
  * What a run charged.

@@ -119,8 +119,8 @@ public final class Session {
         stated.add(n.privacyLoss());
       }
     }
-    PrivacyLoss composed = Composition.total(query.budget(), stated);
-    if (!Composition.same(composed, c.total()) || !Composition.within(composed, query.budget())) {
+    PrivacyLoss composed = CompiledQuery.composedCost(query.budget(), stated);
+    if (!CompiledQuery.sameCost(composed, c.total()) || !query.budget().admits(composed)) {
       throw new IllegalStateException("internal error: the mechanisms' composed loss " + composed
           + " differs from the planned charge " + c.total());
     }
@@ -135,8 +135,11 @@ public final class Session {
     if (spec.publicGroups().isPresent()) {
       Map<List<Object>, GroupAggregate> byKey = new HashMap<>();
       backend.aggregate(spec, g -> byKey.put(GroupKeys.canonical(g.key()), g));
-      for (List<Object> key : query.publicGroups().get()) {
-        GroupAggregate g = byKey.get(GroupKeys.canonical(key));
+      List<List<Object>> listed = query.publicGroups().get();
+      for (int i = 0; i < listed.size(); i++) {
+        List<Object> key = listed.get(i);
+        List<Object> typed = c.releaseKeys().get(i);
+        GroupAggregate g = typed == null ? null : byKey.get(GroupKeys.canonical(typed));
         rows.add(releaser.release(key, g != null ? g : releaser.empty(key)));
       }
     } else if (query.groupBy().isEmpty()) {

@@ -10,7 +10,7 @@ import java.util.Objects;
  * <p>Immutable. Validation of names happens here; whether the table or file exists is checked by
  * the backend when the query is compiled.
  */
-public sealed interface Source permits Source.Table, Source.CsvFile, Source.ParquetFile {
+public sealed interface Source permits Source.Table, Source.CsvFile, Source.ParquetFile, Source.Typed {
 
   /** A table already known to the backend (e.g. registered from a Java collection). */
   static Table table(String name) {
@@ -25,6 +25,14 @@ public sealed interface Source permits Source.Table, Source.CsvFile, Source.Parq
   /** A Parquet file. */
   static ParquetFile parquet(Path path) {
     return new ParquetFile(path);
+  }
+
+  /**
+   * {@code file} read against the public schema the curator fixed at registration (see {@link
+   * Typed}).
+   */
+  static Typed typed(Source file, PublicSchema schema) {
+    return new Typed(file, schema);
   }
 
   /** A table known to the backend by name. */
@@ -80,6 +88,49 @@ public sealed interface Source permits Source.Table, Source.CsvFile, Source.Parq
   record ParquetFile(Path path) implements Source {
     public ParquetFile {
       Objects.requireNonNull(path, "path");
+    }
+  }
+
+  /**
+   * A source read against a fixed {@link PublicSchema}, so that nothing about the rows decides the
+   * columns, their types, or whether reading fails. Backends render it by a total per-row rule:
+   *
+   * <ul>
+   *   <li>The result has exactly the schema's columns, with exactly its types; the backend's
+   *       {@code describe} returns them without reading any row.
+   *   <li>A CSV file is read as text in the registered dialect, with no type or dialect
+   *       detection (quote and escape are {@code "}). Its header line, if it has one, must name
+   *       the schema's columns in order: that is the file's structure, checked before anything is
+   *       charged, never a row. A line with fewer fields reads the missing ones as NULL; a line
+   *       that cannot be parsed (an unterminated quote, bytes that are not UTF-8, on DuckDB also
+   *       more fields than the schema's) is skipped; Spark keeps a line with more fields and drops
+   *       the extra ones, and reads a line it cannot parse as NULLs.
+   *   <li>Each value is then converted to its column's type. A value that does not parse, or
+   *       does not fit (an integer past 64 bits), becomes NULL: counted nowhere, never an error.
+   *       Integers from text are {@code [+-]?[0-9]+} after trimming; other types follow the
+   *       backend's {@code TRY_CAST}.
+   *   <li>A Parquet file or table missing a column of the schema is refused when described
+   *       (its structure, before any charge).
+   * </ul>
+   *
+   * <p>Proof path: docs/proofs/threat-model.md, "Public schema".
+   *
+   * @param file a CSV file, Parquet file or table (not itself typed)
+   * @param schema the public schema; for a CSV file without header, its names must be the file's
+   *     column names
+   */
+  record Typed(Source file, PublicSchema schema) implements Source {
+    public Typed {
+      Objects.requireNonNull(file, "file");
+      Objects.requireNonNull(schema, "schema");
+      if (file instanceof Typed) {
+        throw new IllegalArgumentException("file must not be a typed source already");
+      }
+      if (file instanceof CsvFile c && !c.columnNames().isEmpty()
+          && !c.columnNames().equals(schema.names())) {
+        throw new IllegalArgumentException("schema must name the CSV file's columns "
+            + c.columnNames() + " in order, was " + schema.names());
+      }
     }
   }
 }

@@ -4,7 +4,7 @@
  * <p>An analyst builds an immutable {@link org.privet.engine.Query} (privacy unit, contribution
  * bounds L0 and L∞, clamping bounds, group-by columns with public keys or private partition
  * selection, COUNT, COUNT(DISTINCT unit), SUM, MEAN, VARIANCE, STDDEV, QUANTILES, HISTOGRAM, a WHERE
- * {@link org.privet.engine.Filter}, and a {@link org.privet.engine.Budget}); a
+ * {@link org.privet.engine.Filter}, and a {@link org.privet.accounting.Budget}); a
  * {@link org.privet.engine.Session} compiles it — logical query → rewrites (bounding, fixed-point
  * scale, NULL/NaN handling, mechanism choice, budget split) → physical plan for a
  * {@link org.privet.engine.spi.Backend} (SQL on embedded DuckDB) → noise in Java → result with

@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.testing.SeededRandomSource;
 
 /**
  * Issue 10 item 2: bounds whose cell arithmetic (bins/(upper − lower)) is not finite and exact
@@ -19,29 +17,18 @@ import org.privet.testing.SeededRandomSource;
  */
 class BinBoundsTest {
 
-  /** What an analyst observes outside a successful release. */
-  private record Outcome(String kind, String message, int charges) {}
-
-  private static Outcome run(List<List<?>> rows, Supplier<Query> query) {
+  private static Observed run(List<List<?>> rows, Supplier<Query> query) {
     try (DuckDbBackend db = DuckDbBackend.inMemory()) {
       TestTables.register(db, "t", rows);
-      AtomicInteger charges = new AtomicInteger();
-      Session s = Session.builder().backend(db).budgetCharger(c -> charges.incrementAndGet())
-          .randomSource(new SeededRandomSource(7)).build();
-      try {
-        s.run(query.get());
-        return new Outcome("released", "", charges.get());
-      } catch (RuntimeException e) {
-        return new Outcome(e.getClass().getName(), e.getMessage(), charges.get());
-      }
+      return Observed.run(db, query);
     }
   }
 
   private static void assertNeighboursRefusedAlike(Supplier<Query> query) {
     List<List<?>> one = new ArrayList<>();
     one.add(Arrays.asList(1L, "a", 0.5));
-    Outcome empty = run(List.of(), query);
-    Outcome single = run(one, query);
+    Observed empty = run(List.of(), query);
+    Observed single = run(one, query);
     assertEquals(empty, single, "empty vs one-row table");
     assertEquals(IllegalArgumentException.class.getName(), single.kind(), single.toString());
     assertEquals(0, single.charges(), "a refusal charges nothing");
@@ -70,7 +57,7 @@ class BinBoundsTest {
   void histogram_ordinaryBounds_released() {
     List<List<?>> one = new ArrayList<>();
     one.add(Arrays.asList(1L, "a", 0.5));
-    Outcome o = run(one, () -> Query.from("t").eachRowIsAUnit()
+    Observed o = run(one, () -> Query.from("t").eachRowIsAUnit()
         .histogram("h", "x", -1e-300, 1e-300, 16).epsilon(1).build());
     assertTrue(o.kind().equals("released"), o.toString());
   }

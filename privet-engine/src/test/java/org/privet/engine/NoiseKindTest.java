@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -74,7 +75,7 @@ class NoiseKindTest {
     assertTrue(totalType.isInstance(p.total()), p.total().toString());
     Result r = session().run(q);
     assertEquals(3, r.rows().size());
-    assertTrue(Composition.within(r.receipt().charge().total(), b));
+    assertTrue(b.admits(r.receipt().charge().total()));
   }
 
   @Test

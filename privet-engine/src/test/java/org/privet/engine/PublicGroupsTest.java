@@ -49,4 +49,36 @@ class PublicGroupsTest {
       assertEquals(0, charges.get());
     }
   }
+
+  @Test
+  void run_sameDateAsStringAndLocalDate_refusedBeforeTheCharge() {
+    try (DuckDbBackend db = DuckDbBackend.inMemory()) {
+      db.execute("CREATE TABLE d (day DATE)");
+      db.execute("INSERT INTO d VALUES (DATE '2020-01-01')");
+      AtomicInteger charges = new AtomicInteger();
+      Session s = Session.builder().backend(db).budgetCharger(c -> charges.incrementAndGet())
+          .randomSource(new SeededRandomSource(1)).build();
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> s.run(Query.from("d").eachRowIsAUnit().groupBy("day")
+              .publicGroups("2020-01-01", java.time.LocalDate.of(2020, 1, 1)).count("n")
+              .epsilon(1).build()));
+      assertTrue(e.getMessage().contains("publicGroups"), e.getMessage());
+      assertEquals(0, charges.get());
+    }
+  }
+
+  @Test
+  void run_dateKeyAsString_matchesItsRows() {
+    try (DuckDbBackend db = DuckDbBackend.inMemory()) {
+      db.execute("CREATE TABLE d (day DATE)");
+      db.execute("INSERT INTO d SELECT DATE '2020-01-01' FROM range(200)");
+      Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
+          .randomSource(new SeededRandomSource(1)).build();
+      Result r = s.run(Query.from("d").eachRowIsAUnit().groupBy("day")
+          .publicGroups("2020-01-01", "1999-12-31").count("n").epsilon(1).build());
+      // Geometric noise of scale 1: |noise| > 60 has probability below 1e-25.
+      assertEquals(200, r.rows().get(0).get("n").value(), 60);
+      assertEquals(0, r.rows().get(1).get("n").value(), 60);
+    }
+  }
 }

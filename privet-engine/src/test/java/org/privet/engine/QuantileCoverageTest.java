@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.GroupAggregate;

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -159,9 +160,9 @@ class SessionTest {
         assertEquals(1, seen.size());
         ChargeRequest c = seen.get(0);
         assertEquals(1 + 2 + 3 + 1 + 1, c.mechanisms().size());
-        assertTrue(Composition.same(c.total(),
-            Composition.total(b, c.mechanisms().stream().map(MechanismCost::loss).toList())));
-        assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+        assertTrue(CompiledQuery.sameCost(c.total(),
+            CompiledQuery.composedCost(b, c.mechanisms().stream().map(MechanismCost::loss).toList())));
+        assertTrue(b.admits(c.total()), c.total() + " within " + b);
         if (b.loss() instanceof Zcdp z) {
           assertEquals(z.rho(), ((Zcdp) c.total()).rho(), 1e-6 * z.rho(), "spends the budget");
         } else if (b.loss() instanceof PureDp p) {
@@ -211,10 +212,10 @@ class SessionTest {
             assertEquals(gaussianSelection, sel.loss() instanceof ApproxZcdp, what);
           }
           assertTrue(sel.mechanism().contains("τ="), sel.mechanism());
-          assertTrue(Composition.same(c.total(),
-              Composition.total(b, c.mechanisms().stream().map(MechanismCost::loss).toList())),
+          assertTrue(CompiledQuery.sameCost(c.total(),
+              CompiledQuery.composedCost(b, c.mechanisms().stream().map(MechanismCost::loss).toList())),
               what);
-          assertTrue(Composition.within(c.total(), b), c.total() + " within " + b);
+          assertTrue(b.admits(c.total()), c.total() + " within " + b);
           if (b.loss() instanceof ApproxDp a) {
             ApproxDp t = (ApproxDp) c.total();
             assertEquals(a.epsilon(), t.epsilon(), 1e-6, what + " spends ε");
@@ -276,7 +277,7 @@ class SessionTest {
       ChargeRequest c = seen.get(0);
       assertEquals(2, c.mechanisms().size(), "selection and the row count only: " + c);
       assertTrue(c.mechanisms().stream().noneMatch(m -> m.output().equals("users")));
-      assertTrue(Composition.within(c.total(), b));
+      assertTrue(b.admits(c.total()));
       assertTrue(org.privet.testing.ClopperPearson.interval(covered, runs, 1 - 1e-4).upper() >= 0.95,
           b + ": covered " + covered + "/" + runs);
     }

@@ -3,6 +3,7 @@ package org.privet.ledger;
 import java.util.regex.Pattern;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -48,11 +49,11 @@ public record DatasetSpec(
     requireNonNull("relation", relation);
     requireNonNull("accountant", accountant);
     requireNonNull("publicMetadata", publicMetadata);
-    requirePositiveBudget("budget", budget);
-    if (isZcdp(budget) && accountant != AccountantKind.ZCDP) {
+    Budget b = requirePositiveBudget("budget", budget);
+    if (b.isZcdp() && accountant != AccountantKind.ZCDP) {
       throw new IllegalArgumentException("a rho budget needs accountant zcdp, was " + accountant.cliName());
     }
-    if (accountant == AccountantKind.ZCDP && !isZcdp(budget) && deltaOf(budget) == 0) {
+    if (accountant == AccountantKind.ZCDP && !b.isZcdp() && b.delta() == 0) {
       throw new IllegalArgumentException(
           "accountant zcdp needs delta > 0 (or a rho budget); use accountant basic for pure DP");
     }
@@ -77,35 +78,18 @@ public record DatasetSpec(
     }
   }
 
-  /** Checks that a budget (or grant) is one of the supported measures with a positive ε or ρ. */
-  static PrivacyLoss requirePositiveBudget(String parameter, PrivacyLoss budget) {
-    if (budget instanceof PureDp p && p.epsilon() > 0) {
-      return budget;
+  /**
+   * Checks that a budget (or grant) is one of the supported measures with a positive ε or ρ (at
+   * least {@link Budget#MIN_EPSILON}) and returns it as a {@link Budget}.
+   */
+  static Budget requirePositiveBudget(String parameter, PrivacyLoss budget) {
+    try {
+      return Budget.of(budget);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(parameter
+          + " must be epsilon >= 2^-50 (with delta in [0, 1)) or rho >= 2^-50 (with delta in [0, 1)), was "
+          + budget);
     }
-    if (budget instanceof ApproxDp a && a.epsilon() > 0) {
-      return budget;
-    }
-    if (budget instanceof Zcdp z && z.rho() > 0) {
-      return budget;
-    }
-    if (budget instanceof ApproxZcdp z && z.rho() > 0) {
-      return budget;
-    }
-    throw new IllegalArgumentException(parameter
-        + " must be epsilon > 0 (with delta in [0, 1)) or rho > 0 (with delta in [0, 1)), was "
-        + budget);
-  }
-
-  static double deltaOf(PrivacyLoss budget) {
-    if (budget instanceof ApproxZcdp z) {
-      return z.delta();
-    }
-    return budget instanceof ApproxDp a ? a.delta() : 0.0;
-  }
-
-  /** True for budgets stated in ρ: ρ-zCDP, or δ-approximate ρ-zCDP. */
-  static boolean isZcdp(PrivacyLoss budget) {
-    return budget instanceof Zcdp || budget instanceof ApproxZcdp;
   }
 
   /** Validating builder for {@link DatasetSpec}. */
@@ -161,7 +145,8 @@ public record DatasetSpec(
      * plus δ as {@link ApproxZcdp}.
      */
     public Builder budget(PrivacyLoss budget) {
-      this.budget = requirePositiveBudget("budget", budget);
+      requirePositiveBudget("budget", budget);
+      this.budget = budget;
       return this;
     }
 

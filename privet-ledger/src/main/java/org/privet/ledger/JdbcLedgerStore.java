@@ -28,7 +28,8 @@ import org.sqlite.SQLiteConfig;
  * reads anything, so a charge reads all committed prior charges of its dataset and no other charge
  * of that dataset can commit in between. A charge's id is the next integer after the largest one
  * committed ({@code MAX(id) + 1} inside the transaction), so ids are dense: a gap would mean a
- * lost charge. Guards (triggers) make the datasets, grants and charges tables append-only.
+ * lost charge. Guards (triggers) make the datasets, grants, charges and dataset_schemas tables
+ * append-only, let a release's answer be stored once and an account only be revoked.
  *
  * <p>Migrations are additive: each table is created if absent when a ledger is opened, so a ledger
  * written by an older version gains the new tables and keeps every row it had.
@@ -54,17 +55,53 @@ final class JdbcLedgerStore implements LedgerStore {
         + " charged_at TEXT NOT NULL, query TEXT NOT NULL, cost TEXT NOT NULL,"
         + " spent TEXT NOT NULL, analyst_spent TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS charges_by_dataset ON charges(dataset, id)",
+    // Added with fixed public schemas: a ledger created before them gets the table on open, and
+    // its datasets have no schema until the curator fixes one (Ledger#fixSchema).
+    "CREATE TABLE IF NOT EXISTS dataset_schemas(dataset TEXT PRIMARY KEY REFERENCES datasets(name),"
+        + " schema TEXT NOT NULL, fixed_at TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS releases(charge_id BIGINT PRIMARY KEY REFERENCES charges(id),"
+        + " dataset TEXT NOT NULL, analyst TEXT NOT NULL, idempotency_key TEXT, request TEXT NOT NULL,"
+        + " answer TEXT, answered_at TEXT)",
+    // NULLs are distinct in unique indexes (SQLite and PostgreSQL): releases without a key never collide.
+    "CREATE UNIQUE INDEX IF NOT EXISTS releases_by_key ON releases(analyst, idempotency_key)",
+    "CREATE TABLE IF NOT EXISTS analysts(id ID, name TEXT NOT NULL,"
+        + " role TEXT NOT NULL, key_id TEXT NOT NULL UNIQUE, salt TEXT NOT NULL, key_hash TEXT NOT NULL,"
+        + " created_at TEXT NOT NULL, revoked_at TEXT)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS analysts_active ON analysts(name) WHERE revoked_at IS NULL",
   };
 
   private static final String APPEND_ONLY = "the ledger is append-only";
 
   private static final List<LedgerDialect.Guard> GUARDS = List.of(
+      LedgerDialect.Guard.always("dataset_schemas", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("dataset_schemas", "DELETE", APPEND_ONLY),
       LedgerDialect.Guard.always("datasets", "UPDATE", APPEND_ONLY),
       LedgerDialect.Guard.always("datasets", "DELETE", APPEND_ONLY),
       LedgerDialect.Guard.always("grants", "UPDATE", APPEND_ONLY),
       LedgerDialect.Guard.always("grants", "DELETE", APPEND_ONLY),
       LedgerDialect.Guard.always("charges", "UPDATE", APPEND_ONLY),
-      LedgerDialect.Guard.always("charges", "DELETE", APPEND_ONLY));
+      LedgerDialect.Guard.always("charges", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("releases", "DELETE", APPEND_ONLY),
+      new LedgerDialect.Guard("releases_answer_once", "releases", "UPDATE",
+          "OLD.answer IS NOT NULL OR NEW.charge_id IS DISTINCT FROM OLD.charge_id"
+              + " OR NEW.dataset IS DISTINCT FROM OLD.dataset OR NEW.analyst IS DISTINCT FROM OLD.analyst"
+              + " OR NEW.idempotency_key IS DISTINCT FROM OLD.idempotency_key"
+              + " OR NEW.request IS DISTINCT FROM OLD.request",
+          "a release answer is stored once"),
+      LedgerDialect.Guard.always("analysts", "DELETE", APPEND_ONLY),
+      new LedgerDialect.Guard("analysts_revoke_only", "analysts", "UPDATE",
+          "OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.name IS DISTINCT FROM OLD.name"
+              + " OR NEW.role IS DISTINCT FROM OLD.role OR NEW.key_id IS DISTINCT FROM OLD.key_id"
+              + " OR NEW.salt IS DISTINCT FROM OLD.salt OR NEW.key_hash IS DISTINCT FROM OLD.key_hash"
+              + " OR NEW.created_at IS DISTINCT FROM OLD.created_at",
+          "an account is only ever revoked"));
+
+  /**
+   * Lock names of writes that concern no single dataset (a leading space keeps them apart from
+   * dataset names, which cannot start with one): accounts, and stored answers.
+   */
+  private static final String ACCOUNTS_LOCK = " accounts";
+  private static final String RELEASES_LOCK = " releases";
 
   /** The lock name of writes that concern no single dataset (schema set-up). */
   private static final String SCHEMA_LOCK = "";
@@ -187,6 +224,15 @@ final class JdbcLedgerStore implements LedgerStore {
 
   @Override
   public void register(DatasetSpec spec, Instant time) {
+    register(spec, Optional.empty(), time);
+  }
+
+  @Override
+  public void register(DatasetSpec spec, RegisteredSchema schema, Instant time) {
+    register(spec, Optional.of(schema), time);
+  }
+
+  private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
     try {
       inWriteTransaction(spec.name(), () -> {
         if (findDataset(spec.name()).isPresent()) {
@@ -199,10 +245,65 @@ final class JdbcLedgerStore implements LedgerStore {
           p.setString(3, time.toString());
           p.executeUpdate();
         }
+        if (schema.isPresent()) {
+          insertSchema(spec.name(), schema.get(), time);
+        }
         return null;
       });
     } catch (SQLException e) {
       throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public void fixSchema(String dataset, RegisteredSchema schema, Instant time) {
+    try {
+      inWriteTransaction(dataset, () -> {
+        findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
+        if (findSchema(dataset).isPresent()) {
+          throw new IllegalArgumentException("dataset '" + dataset + "' already has a public schema;"
+              + " it is fixed once (register the changed file as a new dataset)");
+        }
+        insertSchema(dataset, schema, time);
+        return null;
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private void insertSchema(String dataset, RegisteredSchema schema, Instant time) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        "INSERT INTO dataset_schemas(dataset, schema, fixed_at) VALUES (?, ?, ?)")) {
+      p.setString(1, dataset);
+      p.setString(2, LedgerJson.write(LedgerJson.schema(schema)));
+      p.setString(3, time.toString());
+      p.executeUpdate();
+    }
+  }
+
+  @Override
+  public synchronized Optional<RegisteredSchema> schema(String dataset) {
+    try {
+      return findSchema(dataset);
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private Optional<RegisteredSchema> findSchema(String dataset) throws SQLException {
+    return json("SELECT schema FROM dataset_schemas WHERE dataset = ?", dataset)
+        .map(LedgerJson::readSchema);
+  }
+
+  /** The JSON text in the first column of the row {@code select} finds for {@code key}. */
+  private Optional<com.fasterxml.jackson.databind.JsonNode> json(String select, String key)
+      throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(select)) {
+      p.setString(1, key);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() ? Optional.of(LedgerJson.read(r.getString(1))) : Optional.empty();
+      }
     }
   }
 
@@ -216,13 +317,9 @@ final class JdbcLedgerStore implements LedgerStore {
   }
 
   private Optional<DatasetSpec> findDataset(String name) throws SQLException {
-    try (PreparedStatement p = connection.prepareStatement("SELECT spec FROM datasets WHERE name = ?")) {
-      p.setString(1, name);
-      try (ResultSet r = p.executeQuery()) {
-        return r.next() ? Optional.of(LedgerJson.readDataset(LedgerJson.read(r.getString(1)))) : Optional.empty();
-      }
-    }
+    return json("SELECT spec FROM datasets WHERE name = ?", name).map(LedgerJson::readDataset);
   }
+
 
   @Override
   public synchronized List<DatasetSpec> datasets() {
@@ -313,11 +410,22 @@ final class JdbcLedgerStore implements LedgerStore {
   @Override
   public Charge appendCharge(
       String dataset, String analyst, String query, List<PrivacyLoss> cost, Admission admission) {
+    return appendCharge(dataset, analyst, query, cost, admission, null);
+  }
+
+  @Override
+  public Charge appendCharge(String dataset, String analyst, String query, List<PrivacyLoss> cost,
+      Admission admission, Release.Claim claim) {
     try {
       return inWriteTransaction(dataset, () -> {
+        if (claim != null && claim.idempotencyKey().isPresent()
+            && findRelease(analyst, claim.idempotencyKey().get()).isPresent()) {
+          throw new Release.DuplicateKeyException();
+        }
         DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
         Spend spend = admission.admit(spec, readGrants(dataset), readCharges(dataset));
         Instant now = Instant.now();
+        long id;
         try (PreparedStatement p = connection.prepareStatement(
             "INSERT INTO charges(id, dataset, analyst, charged_at, query, cost, spent, analyst_spent)"
                 + " VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM charges), ?, ?, ?, ?, ?, ?, ?)"
@@ -331,9 +439,169 @@ final class JdbcLedgerStore implements LedgerStore {
           p.setString(7, LedgerJson.write(LedgerJson.privacyLoss(spend.analystSpent())));
           try (ResultSet keys = p.executeQuery()) {
             keys.next();
-            return new Charge(keys.getLong(1), dataset, analyst, now, query, cost,
-                spend.spent(), spend.analystSpent());
+            id = keys.getLong(1);
           }
+        }
+        if (claim != null) {
+          try (PreparedStatement p = connection.prepareStatement(
+              "INSERT INTO releases(charge_id, dataset, analyst, idempotency_key, request) VALUES (?, ?, ?, ?, ?)")) {
+            p.setLong(1, id);
+            p.setString(2, dataset);
+            p.setString(3, analyst);
+            p.setString(4, claim.idempotencyKey().orElse(null));
+            p.setString(5, claim.request());
+            p.executeUpdate();
+          }
+        }
+        return new Charge(id, dataset, analyst, now, query, cost, spend.spent(), spend.analystSpent());
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private static final String RELEASE_COLUMNS =
+      "SELECT charge_id, dataset, analyst, idempotency_key, request, answer FROM releases";
+
+  private Optional<Release> findRelease(String analyst, String idempotencyKey) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        RELEASE_COLUMNS + " WHERE analyst = ? AND idempotency_key = ?")) {
+      p.setString(1, analyst);
+      p.setString(2, idempotencyKey);
+      return readRelease(p);
+    }
+  }
+
+  private Optional<Release> findRelease(long chargeId) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(RELEASE_COLUMNS + " WHERE charge_id = ?")) {
+      p.setLong(1, chargeId);
+      return readRelease(p);
+    }
+  }
+
+  private static Optional<Release> readRelease(PreparedStatement p) throws SQLException {
+    try (ResultSet r = p.executeQuery()) {
+      if (!r.next()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Release(r.getLong(1), r.getString(2), r.getString(3),
+          Optional.ofNullable(r.getString(4)), r.getString(5), Optional.ofNullable(r.getString(6))));
+    }
+  }
+
+  @Override
+  public synchronized Optional<Release> release(String analyst, String idempotencyKey) {
+    try {
+      return findRelease(analyst, idempotencyKey);
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<Release> releaseOfCharge(long chargeId) {
+    try {
+      return findRelease(chargeId);
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public Release storeAnswer(long chargeId, String answer) {
+    try {
+      return inWriteTransaction(RELEASES_LOCK, () -> {
+        try (PreparedStatement p = connection.prepareStatement(
+            "UPDATE releases SET answer = ?, answered_at = ? WHERE charge_id = ? AND answer IS NULL")) {
+          p.setString(1, answer);
+          p.setString(2, Instant.now().toString());
+          p.setLong(3, chargeId);
+          p.executeUpdate();
+        }
+        return findRelease(chargeId).orElseThrow(
+            () -> new IllegalArgumentException("no release was charged as #" + chargeId));
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash) {
+    try {
+      inWriteTransaction(ACCOUNTS_LOCK, () -> {
+        try (PreparedStatement q = connection.prepareStatement(
+            "SELECT 1 FROM analysts WHERE name = ? AND revoked_at IS NULL")) {
+          q.setString(1, analyst.name());
+          try (ResultSet r = q.executeQuery()) {
+            if (r.next()) {
+              throw new IllegalArgumentException("name: an active account named '" + analyst.name()
+                  + "' exists already (revoke it first)");
+            }
+          }
+        }
+        try (PreparedStatement p = connection.prepareStatement(
+            "INSERT INTO analysts(name, role, key_id, salt, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+          p.setString(1, analyst.name());
+          p.setString(2, analyst.role().name());
+          p.setString(3, keyId);
+          p.setString(4, ApiKey.hex(salt));
+          p.setString(5, ApiKey.hex(keyHash));
+          p.setString(6, analyst.created().toString());
+          p.executeUpdate();
+        }
+        return null;
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private static Analyst readAnalyst(ResultSet r) throws SQLException {
+    String revoked = r.getString(4);
+    return new Analyst(r.getString(1), Role.valueOf(r.getString(2)), LedgerJson.readTime(r.getString(3)),
+        revoked == null ? Optional.empty() : Optional.of(LedgerJson.readTime(revoked)));
+  }
+
+  @Override
+  public synchronized List<Analyst> analysts() {
+    List<Analyst> out = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet r = s.executeQuery("SELECT name, role, created_at, revoked_at FROM analysts ORDER BY id")) {
+      while (r.next()) {
+        out.add(readAnalyst(r));
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized Optional<StoredKey> key(String keyId) {
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT name, role, created_at, revoked_at, salt, key_hash FROM analysts WHERE key_id = ?")) {
+      p.setString(1, keyId);
+      try (ResultSet r = p.executeQuery()) {
+        if (!r.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new StoredKey(readAnalyst(r), ApiKey.unhex(r.getString(5)), ApiKey.unhex(r.getString(6))));
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public boolean revokeAnalyst(String name, Instant time) {
+    try {
+      return inWriteTransaction(ACCOUNTS_LOCK, () -> {
+        try (PreparedStatement p = connection.prepareStatement(
+            "UPDATE analysts SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")) {
+          p.setString(1, time.toString());
+          p.setString(2, name);
+          return p.executeUpdate() > 0;
         }
       });
     } catch (SQLException e) {

@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
+import org.privet.random.RandomSource;
 
 /**
  * The privacy-budget ledger: registered datasets, analysts' shares, and the append-only history of
@@ -51,11 +53,49 @@ public final class Ledger implements AutoCloseable {
     return new Ledger(Objects.requireNonNull(store, "store"));
   }
 
-  /** Registers a dataset; its name must be new. */
+  /**
+   * Registers a dataset without a public schema; its name must be new. No query may use it until
+   * the curator fixes its schema ({@link #fixSchema}); prefer {@link #register(DatasetSpec,
+   * RegisteredSchema)}.
+   */
   public DatasetSpec register(DatasetSpec spec) {
     Objects.requireNonNull(spec, "spec");
     store.register(spec, Instant.now());
     return spec;
+  }
+
+  /**
+   * Registers a dataset with its public schema, fixed from now on: the columns the registration
+   * names (privacy unit, bounds, public keys) must be in it.
+   */
+  public DatasetSpec register(DatasetSpec spec, RegisteredSchema schema) {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(schema, "schema");
+    schema.requireFits(spec);
+    store.register(spec, schema, Instant.now());
+    return spec;
+  }
+
+  /**
+   * Fixes the public schema of a dataset registered without one (before schemas were kept).
+   *
+   * @throws IllegalArgumentException if the dataset has a schema already, or the schema does not
+   *     hold the registration's columns
+   */
+  public RegisteredSchema fixSchema(String dataset, RegisteredSchema schema) {
+    Objects.requireNonNull(schema, "schema");
+    schema.requireFits(dataset(dataset));
+    store.fixSchema(dataset, schema, Instant.now());
+    return schema;
+  }
+
+  /**
+   * The dataset's public schema; empty for a dataset registered before schemas were kept, which
+   * no query may use until the curator fixes one.
+   */
+  public Optional<RegisteredSchema> schema(String dataset) {
+    dataset(dataset);
+    return store.schema(dataset);
   }
 
   /** The registered dataset of that name. */
@@ -75,20 +115,18 @@ public final class Ledger implements AutoCloseable {
   public Grant grant(String dataset, String analyst, PrivacyLoss share) {
     requireName("analyst", analyst);
     DatasetSpec spec = dataset(dataset);
-    DatasetSpec.requirePositiveBudget("share", share);
-    if (DatasetSpec.isZcdp(share) != DatasetSpec.isZcdp(spec.budget())) {
+    Budget granted = DatasetSpec.requirePositiveBudget("share", share);
+    Budget total = Budget.of(spec.budget());
+    if (granted.isZcdp() != total.isZcdp()) {
       throw new IllegalArgumentException("share must be in the dataset's budget measure ("
-          + BudgetRule.describe(spec.budget()) + "), was " + BudgetRule.describe(share));
+          + total.describe() + "), was " + granted.describe());
     }
-    if (spec.accountant() == AccountantKind.ZCDP && !DatasetSpec.isZcdp(share) && DatasetSpec.deltaOf(share) == 0) {
+    if (spec.accountant() == AccountantKind.ZCDP && !granted.isZcdp() && granted.delta() == 0) {
       throw new IllegalArgumentException("share needs delta > 0 on a dataset with the zcdp accountant");
     }
-    PrivacyLoss asSpend = DatasetSpec.isZcdp(share)
-        ? share
-        : new ApproxDp(BudgetRule.epsilonOf(share), DatasetSpec.deltaOf(share));
-    if (!BudgetRule.fits(asSpend, spec.budget())) {
-      throw new IllegalArgumentException("share (" + BudgetRule.describe(share)
-          + ") must not exceed the dataset's total (" + BudgetRule.describe(spec.budget()) + ")");
+    if (!total.admits(granted.loss())) {
+      throw new IllegalArgumentException("share (" + Budget.describe(share)
+          + ") must not exceed the dataset's total (" + total.describe() + ")");
     }
     Grant grant = new Grant(dataset, analyst, share, Instant.now());
     store.grant(grant);
@@ -118,6 +156,115 @@ public final class Ledger implements AutoCloseable {
     return store.appendCharge(dataset, analyst, query, List.copyOf(costs),
         (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs));
   }
+
+  /**
+   * Charges a server release, durably, and records in the same transaction the {@link Release} it
+   * pays for (whose answer is stored later by {@link #storeAnswer}).
+   *
+   * @throws Release.DuplicateKeyException if the analyst already used the claim's idempotency key;
+   *     nothing is charged then
+   * @see #charge(String, String, String, List)
+   */
+  public Charge chargeRelease(String dataset, String analyst, String query, List<? extends PrivacyLoss> cost,
+      Release.Claim claim) {
+    requireName("analyst", analyst);
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(claim, "claim");
+    if (cost == null || cost.isEmpty()) {
+      throw new IllegalArgumentException("cost must list at least one privacy loss");
+    }
+    List<PrivacyLoss> costs = new ArrayList<>(cost);
+    costs.forEach(LedgerJson::privacyLoss);
+    return store.appendCharge(dataset, analyst, query, List.copyOf(costs),
+        (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs), claim);
+  }
+
+  /** The release an analyst holds under an idempotency key. */
+  public Optional<Release> release(String analyst, String idempotencyKey) {
+    return store.release(analyst, idempotencyKey);
+  }
+
+  /** The release a charge paid for. */
+  public Optional<Release> releaseOfCharge(long chargeId) {
+    return store.releaseOfCharge(chargeId);
+  }
+
+  /** The committed charge with that id. */
+  public Charge charge(String dataset, long chargeId) {
+    return history(dataset).stream().filter(c -> c.id() == chargeId).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no charge #" + chargeId + " on dataset '" + dataset + "'"));
+  }
+
+  /**
+   * Stores a release's answer, committed, unless an answer is stored already; returns the answer
+   * that is stored (the first one stored wins, so no second draw can ever be sent).
+   */
+  public String storeAnswer(long chargeId, String answer) {
+    Objects.requireNonNull(answer, "answer");
+    return store.storeAnswer(chargeId, answer).answer().orElseThrow();
+  }
+
+  /** A new account and its API key, which is shown once and never stored in clear. */
+  public record NewAnalyst(Analyst analyst, String apiKey) {
+    @Override
+    public String toString() {
+      return "NewAnalyst[" + analyst + ", apiKey=(shown once)]";
+    }
+  }
+
+  /**
+   * Adds an account with a fresh API key (256 random bits from the secure source); the ledger keeps
+   * only a salted hash of the key.
+   */
+  public NewAnalyst addAnalyst(String name, Role role) {
+    requireName("name", name);
+    Objects.requireNonNull(role, "role");
+    RandomSource random = RandomSource.secure();
+    ApiKey key = ApiKey.generate(random);
+    byte[] salt = ApiKey.newSalt(random);
+    Analyst analyst = new Analyst(name, role, Instant.now(), Optional.empty());
+    store.addAnalyst(analyst, key.id(), salt, key.hash(salt));
+    return new NewAnalyst(analyst, key.reveal());
+  }
+
+  /** All accounts, active and revoked, oldest first (never their keys). */
+  public List<Analyst> analysts() {
+    return store.analysts();
+  }
+
+  /**
+   * Revokes the active account of that name: its key fails from the next request on.
+   *
+   * @throws IllegalArgumentException if no active account has that name
+   */
+  public void revokeAnalyst(String name) {
+    requireName("name", name);
+    if (!store.revokeAnalyst(name, Instant.now())) {
+      throw new IllegalArgumentException("name: no active account named '" + name + "'");
+    }
+  }
+
+  /**
+   * The active account holding a presented API key, or empty for a malformed, unknown or revoked
+   * key. The key's salted hash is compared in constant time; an unknown id still computes a hash,
+   * so timing does not tell unknown ids from wrong secrets.
+   */
+  public Optional<Analyst> authenticate(String presentedKey) {
+    Optional<ApiKey> key = ApiKey.parse(presentedKey);
+    if (key.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<LedgerStore.StoredKey> stored = store.key(key.get().id());
+    if (stored.isEmpty()) {
+      key.get().matches(UNKNOWN_SALT, UNKNOWN_HASH);
+      return Optional.empty();
+    }
+    boolean ok = key.get().matches(stored.get().salt(), stored.get().keyHash());
+    return ok && stored.get().analyst().active() ? Optional.of(stored.get().analyst()) : Optional.empty();
+  }
+
+  private static final byte[] UNKNOWN_SALT = new byte[16];
+  private static final byte[] UNKNOWN_HASH = new byte[32];
 
   /** The dataset's charges, oldest first. */
   public List<Charge> history(String dataset) {
@@ -161,12 +308,12 @@ public final class Ledger implements AutoCloseable {
       DatasetSpec spec, Optional<String> analyst, PrivacyLoss cap, List<PrivacyLoss> events, int n) {
     PrivacyLoss spent = BudgetRule.spent(spec, cap, events);
     return new BudgetStatus(spec.name(), analyst, spec.accountant(), cap, spent,
-        BudgetRule.remaining(cap, spent), n);
+        Budget.of(cap).remaining(spent), n);
   }
 
   /** A budget or spend for people: {@code epsilon=1.0, delta=1.0E-6}, {@code epsilon=1.0}, {@code rho=0.5}. */
   public static String describe(PrivacyLoss loss) {
-    return BudgetRule.describe(loss);
+    return Budget.describe(loss);
   }
 
   private static void requireName(String parameter, String value) {

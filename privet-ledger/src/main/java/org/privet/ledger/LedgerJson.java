@@ -100,6 +100,22 @@ public final class LedgerJson {
     return n;
   }
 
+  /**
+   * A dataset registration from its JSON (the form {@link #dataset} writes, as shown by
+   * {@code privet dataset show --format json}); malformed input is an IllegalArgumentException.
+   */
+  public static DatasetSpec registration(JsonNode n) {
+    try {
+      return readDataset(n);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("dataset: not a registration (expected the JSON of"
+          + " 'privet dataset show --format json': name, source, format, csv, privacyUnit, relation,"
+          + " budget, accountant, bounds, publicKeys)");
+    }
+  }
+
   static DatasetSpec readDataset(JsonNode n) {
     Map<String, ColumnBounds> bounds = new LinkedHashMap<>();
     n.path("bounds").fields().forEachRemaining(
@@ -126,6 +142,38 @@ public final class LedgerJson {
         readPrivacyLoss(n.get("budget")),
         AccountantKind.parse(n.get("accountant").asText()),
         new PublicMetadata(bounds, keys));
+  }
+
+  /**
+   * A public schema: {@code {"columns":[{"name":…,"type":…}],"origin":"declared"|"inferred"}}.
+   */
+  public static ObjectNode schema(RegisteredSchema s) {
+    ObjectNode n = MAPPER.createObjectNode();
+    ArrayNode columns = n.putArray("columns");
+    s.columns().forEach(c -> columns.addObject().put("name", c.name()).put("type", c.type()));
+    n.put("origin", s.origin().cliName());
+    return n;
+  }
+
+  static RegisteredSchema readSchema(JsonNode n) {
+    List<RegisteredSchema.Column> columns = new ArrayList<>();
+    n.get("columns").forEach(c -> columns.add(
+        new RegisteredSchema.Column(c.get("name").asText(), c.get("type").asText())));
+    return new RegisteredSchema(columns, RegisteredSchema.Origin.parse(n.get("origin").asText()));
+  }
+
+  /**
+   * A dataset's registration with its public schema ({@code "schema": null} for a dataset
+   * registered before schemas were kept), as {@code dataset show} and {@code dataset list} print it.
+   */
+  public static ObjectNode dataset(DatasetSpec spec, java.util.Optional<RegisteredSchema> schema) {
+    ObjectNode n = dataset(spec);
+    if (schema.isPresent()) {
+      n.set("schema", schema(schema.get()));
+    } else {
+      n.putNull("schema");
+    }
+    return n;
   }
 
   /** One charge of the history. */
@@ -164,6 +212,23 @@ public final class LedgerJson {
     n.set("remaining", privacyLoss(s.remaining()));
     n.put("charges", s.charges());
     return n;
+  }
+
+  /** Accounts as JSON (names, roles, times; never keys). */
+  public static ArrayNode analysts(List<Analyst> analysts) {
+    ArrayNode a = MAPPER.createArrayNode();
+    for (Analyst x : analysts) {
+      ObjectNode n = a.addObject();
+      n.put("name", x.name());
+      n.put("role", x.role().cliName());
+      n.put("created", x.created().toString());
+      if (x.revoked().isPresent()) {
+        n.put("revoked", x.revoked().get().toString());
+      } else {
+        n.putNull("revoked");
+      }
+    }
+    return a;
   }
 
   /** Compact JSON text of a node. */

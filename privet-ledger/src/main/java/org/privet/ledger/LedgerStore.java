@@ -19,6 +19,18 @@ public interface LedgerStore extends AutoCloseable {
   /** Stores a new dataset; refuses a name already registered. */
   void register(DatasetSpec spec, Instant time);
 
+  /** Stores a new dataset and its public schema, in one transaction. */
+  void register(DatasetSpec spec, RegisteredSchema schema, Instant time);
+
+  /**
+   * Stores the public schema of a dataset that has none (registered before schemas were kept);
+   * refuses if it has one: a schema is fixed once.
+   */
+  void fixSchema(String dataset, RegisteredSchema schema, Instant time);
+
+  /** The dataset's public schema, if one was fixed. */
+  Optional<RegisteredSchema> schema(String dataset);
+
   Optional<DatasetSpec> dataset(String name);
 
   /** All datasets, by name. */
@@ -40,6 +52,41 @@ public interface LedgerStore extends AutoCloseable {
    */
   Charge appendCharge(
       String dataset, String analyst, String query, List<PrivacyLoss> cost, Admission admission);
+
+  /**
+   * As {@link #appendCharge(String, String, String, List, Admission)}, and in the same transaction
+   * records the {@link Release} the charge pays for. If the analyst already holds a release under
+   * the claim's idempotency key, throws {@link Release.DuplicateKeyException} and writes nothing.
+   */
+  Charge appendCharge(String dataset, String analyst, String query, List<PrivacyLoss> cost,
+      Admission admission, Release.Claim claim);
+
+  /** The release an analyst holds under an idempotency key. */
+  Optional<Release> release(String analyst, String idempotencyKey);
+
+  /** The release a charge paid for, if the charge was a server release. */
+  Optional<Release> releaseOfCharge(long chargeId);
+
+  /**
+   * Stores a release's answer unless one is stored already (the first answer stored wins, and is
+   * never replaced); returns the release as stored after this call.
+   */
+  Release storeAnswer(long chargeId, String answer);
+
+  /** Adds an account with the id, salt and hash of its key; refuses a name already active. */
+  void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash);
+
+  /** All accounts, active and revoked, oldest first. */
+  List<Analyst> analysts();
+
+  /** The account holding a key id, with the salt and hash to check the key against. */
+  Optional<StoredKey> key(String keyId);
+
+  /** Revokes the active account of that name; false when there is none. */
+  boolean revokeAnalyst(String name, java.time.Instant time);
+
+  /** A stored key: its account, salt and salted hash. */
+  record StoredKey(Analyst analyst, byte[] salt, byte[] keyHash) {}
 
   @Override
   void close();

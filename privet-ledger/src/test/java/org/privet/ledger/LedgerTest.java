@@ -12,13 +12,7 @@ import java.util.List;
 import java.util.Map;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.NeighbouringRelation;
@@ -26,24 +20,7 @@ import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
 /** The ledger's contract, run against each store (SQLite and a real PostgreSQL server). */
-@ParameterizedClass
-@EnumSource(TestLedger.Kind.class)
-class LedgerTest {
-  @Parameter TestLedger.Kind kind;
-  @TempDir Path workspace;
-  TestLedger where;
-  Ledger ledger;
-
-  @BeforeEach
-  void open() {
-    where = TestLedger.fresh(kind, workspace);
-    ledger = where.open();
-  }
-
-  @AfterEach
-  void close() {
-    ledger.close();
-  }
+class LedgerTest extends OnEachStore {
 
   static DatasetSpec.Builder adult(double epsilon, double delta) {
     return DatasetSpec.builder()
@@ -318,10 +295,14 @@ class LedgerTest {
 
   @Test
   void status_remaining_roundedDownNeverNegative() {
-    assertEquals(0.0, BudgetRule.subtractDown(1.0, 2.0));
-    double r = BudgetRule.subtractDown(1.0, 0.1);
+    ledger.register(adult(1, 0).build());
+    ledger.charge("adult", "ann", "q", List.of(new ApproxDp(0.1, 0)));
+    double r = ((ApproxDp) ledger.status("adult").remaining()).epsilon();
     assertTrue(new java.math.BigDecimal(r).compareTo(
         java.math.BigDecimal.ONE.subtract(new java.math.BigDecimal(0.1))) <= 0);
+    ledger.register(adult(1, 0).name("full").build());
+    ledger.charge("full", "ann", "q", List.of(new ApproxDp(1.0, 0)));
+    assertEquals(new ApproxDp(0.0, 0.0), ledger.status("full").remaining());
   }
 
   @Test

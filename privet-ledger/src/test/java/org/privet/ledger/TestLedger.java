@@ -1,9 +1,16 @@
 package org.privet.ledger;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.privet.testing.TestPostgres;
 
@@ -40,6 +47,39 @@ record TestLedger(Kind kind, String address) {
     return address.startsWith(PostgresLedger.URL_PREFIX)
         ? JdbcLedgerStore.postgres(new PostgresLedger(address, Optional.empty(), Optional.empty()))
         : JdbcLedgerStore.sqlite(Path.of(address).resolve(Ledger.DATABASE_FILE));
+  }
+
+  /**
+   * Everything the store holds, as text: the workspace's files (ISO-8859-1) for SQLite, every row of
+   * every table for PostgreSQL.
+   */
+  String storedText() throws IOException, SQLException {
+    StringBuilder out = new StringBuilder();
+    if (kind == Kind.SQLITE) {
+      try (var files = Files.list(Path.of(address))) {
+        for (Path f : files.toList()) {
+          out.append(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)).append('\n');
+        }
+      }
+      return out.toString();
+    }
+    try (Connection c = raw(); Statement s = c.createStatement()) {
+      List<String> tables = new ArrayList<>();
+      try (ResultSet r = s.executeQuery(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")) {
+        while (r.next()) {
+          tables.add(r.getString(1));
+        }
+      }
+      for (String t : tables) {
+        try (ResultSet r = s.executeQuery("SELECT t::text FROM " + t + " t")) {
+          while (r.next()) {
+            out.append(r.getString(1)).append('\n');
+          }
+        }
+      }
+    }
+    return out.toString();
   }
 
   /** A plain JDBC connection to the store, bypassing the ledger (to attack its tables). */

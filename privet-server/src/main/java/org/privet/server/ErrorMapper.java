@@ -31,8 +31,7 @@ final class ErrorMapper {
   static void handle(Exception e, Context ctx) {
     ApiException api = map(e);
     if (api.status() == 500) {
-      LOG.warn("internal error on {} {}: {}", ctx.method(), ctx.endpoint() == null ? "?" : ctx.endpoint().path,
-          e.getClass().getName());
+      LOG.warn("internal error on {} {}: {}", ctx.method(), RequestLog.route(ctx), e.getClass().getName());
     }
     write(ctx, api);
   }

@@ -23,11 +23,15 @@ import org.privet.ledger.Ledger;
 public final class PrivetServer implements AutoCloseable {
   private final ServerOptions options;
   private final Ledger ledger;
+  private final WorkerPool pool;
   private final Javalin app;
 
-  private PrivetServer(ServerOptions options, Ledger ledger) {
+  private PrivetServer(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
     this.options = options;
     this.ledger = ledger;
+    this.pool = new WorkerPool(options.workers(), options.queue(), options.queryTimeout());
+    AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
+    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), new CuratorService(ledger, pool, hooks));
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
@@ -40,7 +44,8 @@ public final class PrivetServer implements AutoCloseable {
         config.jetty.host = options.host();
         config.jetty.port = options.port();
       }
-      Routes.declare(config.routes);
+      config.requestLogger.http(RequestLog::log);
+      Routes.declare(config.routes, controllers);
     });
   }
 
@@ -60,8 +65,13 @@ public final class PrivetServer implements AutoCloseable {
 
   /** Opens the workspace's ledger, binds and starts serving. */
   public static PrivetServer start(ServerOptions options) {
+    return start(options, ReleaseHooks.NONE);
+  }
+
+  /** As {@link #start(ServerOptions)}, with points where tests stop the process mid-release. */
+  static PrivetServer start(ServerOptions options, ReleaseHooks hooks) {
     Objects.requireNonNull(options, "options");
-    return start(options, Ledger.open(options.workspace()));
+    return start(options, Ledger.open(options.workspace()), hooks);
   }
 
   /**
@@ -69,11 +79,15 @@ public final class PrivetServer implements AutoCloseable {
    * replicas), which the server then owns and closes.
    */
   public static PrivetServer start(ServerOptions options, Ledger ledger) {
+    return start(options, ledger, ReleaseHooks.NONE);
+  }
+
+  private static PrivetServer start(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(ledger, "ledger");
     PrivetServer server;
     try {
-      server = new PrivetServer(options, ledger);
+      server = new PrivetServer(options, ledger, Objects.requireNonNull(hooks, "hooks"));
     } catch (RuntimeException e) {
       ledger.close();
       throw e;
@@ -81,6 +95,7 @@ public final class PrivetServer implements AutoCloseable {
     try {
       server.app.start();
     } catch (RuntimeException e) {
+      server.pool.close();
       server.ledger.close();
       throw e;
     }
@@ -106,7 +121,11 @@ public final class PrivetServer implements AutoCloseable {
     try {
       app.stop();
     } finally {
-      ledger.close();
+      try {
+        pool.close();
+      } finally {
+        ledger.close();
+      }
     }
   }
 }

@@ -1,8 +1,10 @@
 package org.privet.server;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
+import java.util.List;
 import io.javalin.http.HttpResponseException;
 
 /**
@@ -30,23 +32,33 @@ import io.javalin.http.HttpResponseException;
 final class Routes {
   private Routes() {}
 
-  static void declare(RoutesConfig r) {
-    r.get("/v1/health", ctx -> Responses.json(ctx, 200, JsonNodeFactory.instance.objectNode().put("status", "ok")));
-    r.get("/v1/openapi.json", Routes::notYet);
-    r.get("/v1/datasets", Routes::notYet);
-    r.post("/v1/datasets", Routes::notYet);
-    r.post("/v1/grants", Routes::notYet);
-    r.post("/v1/analysts", Routes::notYet);
-    r.get("/v1/analysts", Routes::notYet);
-    r.delete("/v1/analysts/{name}", Routes::notYet);
-    r.post("/v1/query", Routes::notYet);
-    r.post("/v1/explain", Routes::notYet);
-    r.get("/v1/budget", Routes::notYet);
-    r.get("/v1/history", Routes::notYet);
-    r.post("/v1/synth", Routes::notYet);
-    r.get("/v1/synth/{id}", Routes::notYet);
-    r.get("/v1/synth/{id}/data", Routes::notYet);
+  /** One route: its method, its path template and what handles it. */
+  record Route(String method, String path, Handler handler) {}
 
+  /** The route table (handlers resolve {@code c} only when called). */
+  static List<Route> table(Controllers c) {
+    return List.of(
+        new Route("GET", "/v1/health", ctx -> c.health(ctx)),
+        new Route("GET", "/v1/openapi.json", OpenApi::serve),
+        new Route("GET", "/v1/datasets", ctx -> c.datasets(ctx)),
+        new Route("POST", "/v1/datasets", ctx -> c.registerDataset(ctx)),
+        new Route("POST", "/v1/grants", ctx -> c.grant(ctx)),
+        new Route("POST", "/v1/analysts", ctx -> c.addAnalyst(ctx)),
+        new Route("GET", "/v1/analysts", ctx -> c.listAnalysts(ctx)),
+        new Route("DELETE", "/v1/analysts/{name}", ctx -> c.revokeAnalyst(ctx)),
+        new Route("POST", "/v1/query", ctx -> c.query(ctx)),
+        new Route("POST", "/v1/explain", ctx -> c.explain(ctx)),
+        new Route("GET", "/v1/budget", ctx -> c.budget(ctx)),
+        new Route("GET", "/v1/history", ctx -> c.history(ctx)),
+        new Route("POST", "/v1/synth", Routes::notYet),
+        new Route("GET", "/v1/synth/{id}", Routes::notYet),
+        new Route("GET", "/v1/synth/{id}/data", Routes::notYet));
+  }
+
+  static void declare(RoutesConfig r, Controllers c) {
+    for (Route route : table(c)) {
+      r.addHttpHandler(HandlerType.findOrCreate(route.method()), route.path(), route.handler());
+    }
     r.exception(Exception.class, ErrorMapper::handle);
     r.exception(HttpResponseException.class, ErrorMapper::handle);
     for (int status : new int[] {404, 405, 413}) {
@@ -56,6 +68,8 @@ final class Routes {
         }
       });
     }
+    org.privet.server.console.Console.declare(r); // the web console at / (issue 12)
+    org.privet.server.playground.Playground.declare(r, (ctx, s, code, m) -> ErrorMapper.write(ctx, new ApiException(s, code, m)));
   }
 
   private static void notYet(Context ctx) {

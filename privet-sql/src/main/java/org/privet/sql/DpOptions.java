@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.privet.engine.Budget;
+import org.privet.accounting.Budget;
 import org.privet.engine.NoiseKind;
 import org.privet.engine.Thresholding;
 

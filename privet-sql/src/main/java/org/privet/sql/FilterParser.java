@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.privet.engine.Filter;
+import org.privet.engine.spi.ColumnLiterals;
 import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.TableSchema;
 
 /**
  * A recursive-descent parser for WHERE clauses over {@link SqlTokenizer} tokens, producing an
@@ -43,8 +45,8 @@ final class FilterParser {
     ResolvedColumn resolve(String written, int offset);
   }
 
-  /** A dataset column: its exact name and type. */
-  record ResolvedColumn(String name, ColumnType type) {}
+  /** A dataset column: its exact name, type and schema entry. */
+  record ResolvedColumn(String name, ColumnType type, TableSchema.Column column) {}
 
   /** An operand: exactly one of column or literal is set. */
   private record Operand(ResolvedColumn column, Object literal, boolean isNull, int offset) {
@@ -139,8 +141,9 @@ final class FilterParser {
             + " IS NOT NULL");
       }
       checkType(column, literal);
-      return new Filter.Compare(column.column().name(), left.isColumn() ? op : flip(op),
-          literal.literal());
+      Filter.Op effective = left.isColumn() ? op : flip(op);
+      checkConverts(column, effective, literal);
+      return new Filter.Compare(column.column().name(), effective, literal.literal());
     }
     if (!left.isColumn()) {
       throw source.error(left.offset(), "a condition must compare a column with a literal");
@@ -186,6 +189,7 @@ final class FilterParser {
           throw source.error(v.offset(), "NULL in an IN list never matches; use IS NULL");
         }
         checkType(left, v);
+        checkConverts(left, Filter.Op.EQ, v);
         values.add(v.literal());
       } while (accept(","));
       expect(")", "expected ',' or ')' in the IN list");
@@ -201,6 +205,8 @@ final class FilterParser {
       Operand high = parseLiteralOperand("BETWEEN takes literal bounds");
       checkType(left, low);
       checkType(left, high);
+      checkConverts(left, Filter.Op.GE, low);
+      checkConverts(left, Filter.Op.LE, high);
       String c = left.column().name();
       Filter f = new Filter.And(List.of(new Filter.Compare(c, Filter.Op.GE, low.literal()),
           new Filter.Compare(c, Filter.Op.LE, high.literal())));
@@ -357,6 +363,20 @@ final class FilterParser {
       throw source.error(literal.offset(), "column '" + column.column().name() + "' has type "
           + type.name().toLowerCase(Locale.ROOT) + " but the literal is a "
           + kindOf(v));
+    }
+  }
+
+  /**
+   * Refuses, with the literal's position, a literal that does not convert to its column's type
+   * (a date that is no date, a timestamp outside years 1..9999, a column type that takes no
+   * literal): the engine types every literal in Java before the charge ({@link ColumnLiterals}),
+   * so that no conversion is left for the database to fail on when a row matches.
+   */
+  private void checkConverts(Operand column, Filter.Op op, Operand literal) {
+    try {
+      ColumnLiterals.compare(column.column().column(), op, literal.literal());
+    } catch (IllegalArgumentException e) {
+      throw source.error(literal.offset(), e.getMessage());
     }
   }
 

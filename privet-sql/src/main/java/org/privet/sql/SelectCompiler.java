@@ -393,7 +393,7 @@ final class SelectCompiler {
   private FilterParser.ResolvedColumn resolveColumn(String written, int offset) {
     TableSchema.Column c = dataset.column(written).orElseThrow(() ->
         src.error(offset, "unknown column '" + written + "' in dataset '" + dataset.name() + "'"));
-    return new FilterParser.ResolvedColumn(c.name(), c.type());
+    return new FilterParser.ResolvedColumn(c.name(), c.type(), c);
   }
 
   private FilterParser.ResolvedColumn resolveColumnRef(Column c, int fallback) {

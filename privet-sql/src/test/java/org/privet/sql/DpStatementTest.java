@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
-import org.privet.engine.Budget;
+import org.privet.accounting.Budget;
 import org.privet.engine.ChargeRequest;
 import org.privet.engine.Estimate;
 import org.privet.engine.Receipt;

@@ -78,21 +78,78 @@ public final class AdultAttacks {
     Microdata people = codes.withCategorical(CATEGORICAL);
     List<LinkageAttack.Outcome> out = new ArrayList<>();
     progress.accept("linkage: raw release");
-    out.add(LinkageAttack.run("raw (identifiers removed)", "none", people,
+    out.add(LinkageAttack.run("raw", "none", people,
         GeneralizedTable.fromMicrodata(people, LINKAGE_QIS, LINKAGE_SENSITIVE), LINKAGE_SENSITIVE));
     for (int k : KS) {
       progress.accept("linkage: Mondrian k = " + k);
-      out.add(LinkageAttack.run("k-anonymous, k = " + k, "none (k-anonymity)", people,
+      out.add(LinkageAttack.run("k-anonymous k=" + k, "none (k-anonymity)", people,
           new Mondrian(k, 1).anonymize(people, LINKAGE_QIS, LINKAGE_SENSITIVE), LINKAGE_SENSITIVE));
     }
     progress.accept("linkage: AIM synthetic data at epsilon = " + epsilon);
     AimRelease.Release aim = AimRelease.synthesize(codes, cols, Domain.load(data.resolve("adult-pgm/adult-domain.json")),
         epsilon, delta, random, progress);
     Microdata synthetic = aim.synthetic().withCategorical(CATEGORICAL);
-    out.add(LinkageAttack.run("DP synthetic (AIM)", String.format(java.util.Locale.ROOT, "(%s, %.0e)-DP",
-            DifferencingAttack.num(epsilon), delta), people,
+    out.add(LinkageAttack.run("AIM synthetic", String.format(java.util.Locale.ROOT, "(%s, %.0e)-DP",
+            HtmlReport.number(epsilon), delta), people,
         GeneralizedTable.fromMicrodata(synthetic, LINKAGE_QIS, LINKAGE_SENSITIVE), LINKAGE_SENSITIVE));
     return out;
+  }
+
+  /** The homogeneity experiment: income behind a census-like register's quasi-identifiers. */
+  public static final List<String> HOMOGENEITY_QIS = List.of("age", "sex", "race", "marital_status", "native_country");
+  /** The background-knowledge experiment: occupation behind job-market quasi-identifiers. */
+  public static final List<String> BACKGROUND_QIS = List.of("age", "sex", "race", "education", "workclass");
+
+  /**
+   * Attack 2 on adult-raw, Mondrian at k: income (two values) at ℓ = 1, 2 without background
+   * knowledge; occupation at ℓ = 1, 2, 3 without, and ruling out max(1, ℓ − 1) wrong values.
+   */
+  public List<HomogeneityAttack.Outcome> homogeneity(int k) {
+    List<HomogeneityAttack.Outcome> out = new ArrayList<>();
+    attack2(out, k, HOMOGENEITY_QIS, "income", 2, false);
+    attack2(out, k, BACKGROUND_QIS, "occupation", 3, true);
+    return out;
+  }
+
+  private void attack2(List<HomogeneityAttack.Outcome> out, int k, List<String> qis, String sensitive, int maxL,
+      boolean background) {
+    List<String> cols = new ArrayList<>(qis);
+    cols.add(sensitive);
+    Microdata people = raw(cols);
+    for (int l = 1; l <= maxL; l++) {
+      GeneralizedTable t = new Mondrian(k, l).anonymize(people, qis, sensitive);
+      String name = sensitive + ", k=" + k + (l > 1 ? ", l=" + l : "");
+      out.add(HomogeneityAttack.run(name, t, 0));
+      if (background) {
+        out.add(HomogeneityAttack.run(name, t, Math.max(1, l - 1)));
+      }
+    }
+  }
+
+  /**
+   * Attack 5 on adult-pgm: all 14 attributes one-hot over their public domain; pools of {@code
+   * pool} people; the attacker's reference frequencies are the whole population's.
+   */
+  public MembershipAttack.Outcome membership(int pool, double epsilon, int trials, RandomSource random)
+      throws IOException {
+    Domain domain = Domain.load(data.resolve("adult-pgm/adult-domain.json"));
+    List<String> names = domain.attributes().stream().map(org.privet.synth.Attribute::name).toList();
+    Microdata codes = coded(names);
+    int[] offset = new int[names.size() + 1];
+    for (int a = 0; a < names.size(); a++) {
+      offset[a + 1] = offset[a] + domain.cardinality(a);
+    }
+    int d = offset[names.size()];
+    byte[][] oneHot = new byte[codes.rows()][d];
+    double[] reference = new double[d];
+    for (int a = 0; a < names.size(); a++) {
+      double[] v = codes.column("columns", names.get(a)).numbers();
+      for (int r = 0; r < v.length; r++) {
+        oneHot[r][offset[a] + (int) v[r]] = 1;
+        reference[offset[a] + (int) v[r]] += 1.0 / v.length;
+      }
+    }
+    return MembershipAttack.run(oneHot, reference, names.size(), pool, epsilon, trials, random);
   }
 
   /** Attack 3 on adult-raw's hours_per_week (clamped to [0, 100] by the DP curator). */
@@ -103,12 +160,13 @@ public final class AdultAttacks {
   }
 
   /** Attack 4 on adult-raw's income &gt; 50K bit of the first {@code n} people. */
-  public ReconstructionAttack.Outcome reconstruction(int n, int[] queries, double epsilon, RandomSource random) {
+  public ReconstructionAttack.Outcome reconstruction(int n, int[] queries, double epsilon, int k,
+      RandomSource random) {
     String[] income = raw(List.of("income")).column("columns", "income").labels();
     boolean[] secret = new boolean[Math.min(n, income.length)];
     for (int i = 0; i < secret.length; i++) {
       secret[i] = income[i].startsWith(">");
     }
-    return ReconstructionAttack.run(secret, queries, epsilon, random);
+    return ReconstructionAttack.run(secret, queries, epsilon, k, random);
   }
 }

@@ -175,7 +175,7 @@ public final class DifferencingAttack {
             + "mean |error| %.1f, RMS error %.1f (the curator's plan predicts about %.1f: sqrt(2) x the noise%n"
             + "standard deviation of each released sum); within +-1 of the value: exact %s, DP %s.%n"
             + "Ledger: %s%n",
-        o.column(), o.exactErrors().length, o.exactMeanAbsError(), num(o.epsilon()), num(o.lower()), num(o.upper()),
+        o.column(), o.exactErrors().length, o.exactMeanAbsError(), HtmlReport.number(o.epsilon()), HtmlReport.number(o.lower()), HtmlReport.number(o.upper()),
         o.dpMeanAbsError(), o.dpRmsError(), o.noiseScale(), HtmlReport.percent(o.exactWithin(1)), HtmlReport.percent(o.dpWithin(1)),
         o.refusal());
   }
@@ -186,11 +186,7 @@ public final class DifferencingAttack {
     html.pre(summary(o));
     double span = Math.max(1, 3 * o.noiseScale());
     html.histogram("Attacker's error (estimate minus the target's true value), " + o.exactErrors().length
-            + " trials", "error in " + o.column(), List.of("exact answers", "DP answers, epsilon = " + num(o.epsilon())),
+            + " trials", "error in " + o.column(), List.of("exact answers", "DP answers, epsilon = " + HtmlReport.number(o.epsilon())),
         List.of(o.exactErrors(), o.dpErrors()), List.of("#c0392b", "#2471a3"), -span, span, 40);
-  }
-
-  static String num(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 }

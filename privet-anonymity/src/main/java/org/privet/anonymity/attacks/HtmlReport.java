@@ -168,7 +168,7 @@ public final class HtmlReport {
     return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title)
         + "</title>\n<style>body{font-family:sans-serif;max-width:900px;margin:2em auto;line-height:1.4}"
         + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #999;padding:3px 8px;"
-        + "text-align:right}th{background:#eee}pre{background:#f6f6f6;padding:8px;overflow-x:auto}"
+        + "text-align:right}th{background:#eee}pre{background:#f6f6f6;padding:8px;white-space:pre-wrap}"
         + "figure{margin:1em 0}figcaption{font-size:90%;color:#333}</style></head><body>\n<h1>"
         + escape(title) + "</h1>\n" + body + "</body></html>\n";
   }
@@ -177,7 +177,8 @@ public final class HtmlReport {
     Files.writeString(file, html(), StandardCharsets.UTF_8);
   }
 
-  static String percent(double fraction) {
+  /** A fraction as a percentage with one decimal, e.g. "14.6%". */
+  public static String percent(double fraction) {
     return String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
   }
 
@@ -213,7 +214,7 @@ public final class HtmlReport {
       if (!xLabel.isEmpty()) {
         double xv = x0 + (x1 - x0) * i / 4;
         svg.append("<text font-size=\"10\" text-anchor=\"middle\" x=\"").append(fmt(px(xv, x0, x1)))
-            .append("\" y=\"").append(H - MB + 14).append("\">").append(tick(logX ? Math.pow(10, xv) : xv))
+            .append("\" y=\"").append(H - MB + 14).append("\">").append(tick(logX ? Math.rint(Math.pow(10, xv)) : xv))
             .append("</text>\n");
       }
     }
@@ -250,6 +251,11 @@ public final class HtmlReport {
     }
     return a >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
         : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  /** A number as text: integral values without a decimal point. */
+  public static String number(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 
   static String escape(String s) {

@@ -29,11 +29,14 @@ import org.privet.random.RandomSource;
 public final class ReconstructionAttack {
   private ReconstructionAttack() {}
 
-  /** Recovery for one number of queries. */
-  public record Point(int queries, double exactRecovered, double dpRecovered, int dpAnswered) {}
+  /**
+   * Recovery for one number of queries: from exact answers, from exact answers under a
+   * query-set-size restriction of k, and from DP answers.
+   */
+  public record Point(int queries, double exactRecovered, double restrictedRecovered, double dpRecovered) {}
 
   /** The outcome on one secret column. */
-  public record Outcome(int n, double epsilon, double majority, List<Point> points) {
+  public record Outcome(int n, double epsilon, int k, double majority, List<Point> points) {
 
     /**
      * The most any attacker recovers, in expectation, of bits drawn independently with this column's
@@ -54,6 +57,16 @@ public final class ReconstructionAttack {
 
   /** Recovers {@code secret} from {@code queries} random subset counts, exact ({@code epsilon} NaN) or DP. */
   public static boolean[] reconstruct(boolean[] secret, int queries, double epsilon, RandomSource random) {
+    return reconstruct(secret, queries, epsilon, 0, random);
+  }
+
+  /**
+   * As {@link #reconstruct(boolean[], int, double, RandomSource)}, against a curator that refuses
+   * counts over fewer than {@code minQuerySetSize} rows: the query-set-size restriction, the
+   * aggregate analogue of k-anonymity (Denning &amp; Schlörer 1983 showed it does not stop trackers).
+   */
+  public static boolean[] reconstruct(boolean[] secret, int queries, double epsilon, int minQuerySetSize,
+      RandomSource random) {
     int n = secret.length;
     double[][] a = new double[queries][n];
     double[] b = new double[queries];
@@ -64,11 +77,17 @@ public final class ReconstructionAttack {
     int answered = 0;
     for (int q = 0; q < queries; q++) {
       long count = 0;
+      int size = 0;
+      java.util.Arrays.fill(a[answered], 0);
       for (int i = 0; i < n; i++) {
         if (random.nextBoolean()) {
           a[answered][i] = 1;
           count += secret[i] ? 1 : 0;
+          size++;
         }
+      }
+      if (size < minQuerySetSize) {
+        continue; // refused by the curator's query-set-size rule
       }
       if (laplace != null && !budget.tryAdmit(laplace.privacyLoss())) {
         break; // the accountant refuses: the attacker works with the answers it has
@@ -115,8 +134,11 @@ public final class ReconstructionAttack {
     return same / (double) a.length;
   }
 
-  /** Runs the attack for each number of queries, exact and at total ε. */
-  public static Outcome run(boolean[] secret, int[] queryCounts, double epsilon, RandomSource random) {
+  /**
+   * Runs the attack for each number of queries: exact, exact with query sets of at least {@code k}
+   * rows, and at total ε.
+   */
+  public static Outcome run(boolean[] secret, int[] queryCounts, double epsilon, int k, RandomSource random) {
     int ones = 0;
     for (boolean s : secret) {
       ones += s ? 1 : 0;
@@ -125,21 +147,22 @@ public final class ReconstructionAttack {
     List<Point> points = new ArrayList<>();
     for (int m : queryCounts) {
       double exact = agreement(secret, reconstruct(secret, m, Double.NaN, random));
+      double restricted = agreement(secret, reconstruct(secret, m, Double.NaN, k, random));
       double dp = agreement(secret, reconstruct(secret, m, epsilon, random));
-      points.add(new Point(m, exact, dp, m));
+      points.add(new Point(m, exact, restricted, dp));
     }
-    return new Outcome(secret.length, epsilon, majority, points);
+    return new Outcome(secret.length, epsilon, k, majority, points);
   }
 
   public static String summary(Outcome o) {
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
         "Reconstruction of a secret bit column of n = %d rows from m random subset counts (least squares):%n",
         o.n()));
-    s.append(String.format(Locale.ROOT, "%10s %18s %26s%n", "queries m", "exact answers", "DP answers (eps = "
-        + DifferencingAttack.num(o.epsilon()) + " total)"));
+    s.append(String.format(Locale.ROOT, "%10s %15s %26s %26s%n", "queries m", "exact answers",
+        "exact, query sets >= " + o.k(), "DP answers (eps = " + HtmlReport.number(o.epsilon()) + " total)"));
     for (Point p : o.points()) {
-      s.append(String.format(Locale.ROOT, "%10d %18s %26s%n", p.queries(), HtmlReport.percent(p.exactRecovered()),
-          HtmlReport.percent(p.dpRecovered())));
+      s.append(String.format(Locale.ROOT, "%10d %15s %26s %26s%n", p.queries(), HtmlReport.percent(p.exactRecovered()),
+          HtmlReport.percent(p.restrictedRecovered()), HtmlReport.percent(p.dpRecovered())));
     }
     s.append(String.format(Locale.ROOT,
         "Chance: 50%% (coin flip), %s (always guess the commoner value). Under the DP answers no attacker%n"
@@ -160,7 +183,9 @@ public final class ReconstructionAttack {
     html.lineChart("Fraction of the secret column recovered against the number of queries", "queries m (log scale)",
         "fraction recovered", List.of(
             new HtmlReport.Series("exact answers", x, o.points().stream().mapToDouble(Point::exactRecovered).toArray(), "#c0392b"),
-            new HtmlReport.Series("DP, eps = " + DifferencingAttack.num(o.epsilon()), x,
+            new HtmlReport.Series("exact, sets >= " + o.k(), x,
+                o.points().stream().mapToDouble(Point::restrictedRecovered).toArray(), "#e67e22", true),
+            new HtmlReport.Series("DP, eps = " + HtmlReport.number(o.epsilon()), x,
                 o.points().stream().mapToDouble(Point::dpRecovered).toArray(), "#2471a3"),
             new HtmlReport.Series("coin flip", x, half, "#777", true),
             new HtmlReport.Series("commoner value", x, major, "#aaa", true)), true);

@@ -18,10 +18,12 @@ import java.util.Map;
 import java.util.Objects;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.GroupSink;
 import org.privet.engine.spi.Measure;
@@ -135,7 +137,7 @@ public final class DuckDbBackend implements Backend {
     }
   }
 
-  private static String nativeType(ColumnType t) {
+  static String nativeType(ColumnType t) {
     return switch (t) {
       case INTEGER -> "BIGINT";
       case FLOATING, DECIMAL -> "DOUBLE";
@@ -149,6 +151,9 @@ public final class DuckDbBackend implements Backend {
 
   @Override
   public synchronized TableSchema describe(Source source) {
+    if (source instanceof Source.Typed t) {
+      return describeTyped(t);
+    }
     String sql = "DESCRIBE SELECT * FROM " + SqlText.from(source);
     List<TableSchema.Column> cols = new ArrayList<>();
     try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -160,6 +165,29 @@ public final class DuckDbBackend implements Backend {
     } catch (SQLException e) {
       throw new IllegalArgumentException("source " + SqlText.describe(source)
           + " cannot be read (does it exist? SQL state " + e.getSQLState() + ")");
+    }
+    return new TableSchema(cols);
+  }
+
+  /**
+   * The registered schema, read from no row: only the file's structure is checked (a CSV header,
+   * a Parquet file's or table's column names).
+   */
+  private TableSchema describeTyped(Source.Typed t) {
+    if (t.file() instanceof Source.CsvFile c) {
+      CsvHeader.check(c, t.schema());
+    } else {
+      TableSchema present = describe(t.file());
+      for (String name : t.schema().names()) {
+        if (present.column(name).isEmpty()) {
+          throw new IllegalArgumentException("source " + SqlText.describe(t) + " has no column '"
+              + name + "' of its registered schema (its structure changed since registration)");
+        }
+      }
+    }
+    List<TableSchema.Column> cols = new ArrayList<>();
+    for (PublicSchema.Column c : t.schema().columns()) {
+      cols.add(new TableSchema.Column(c.name(), c.type(), nativeType(c.type())));
     }
     return new TableSchema(cols);
   }

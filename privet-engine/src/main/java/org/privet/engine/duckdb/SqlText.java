@@ -1,9 +1,12 @@
 package org.privet.engine.duckdb;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.privet.engine.Filter;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
+import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.FilterSql;
 import org.privet.engine.spi.TableSchema;
 
@@ -24,7 +27,9 @@ final class SqlText {
   }
 
   static String from(Source source) {
-    if (source instanceof Source.Table t) {
+    if (source instanceof Source.Typed t) {
+      return typed(t);
+    } else if (source instanceof Source.Table t) {
       String[] parts = t.name().split("\\.");
       StringBuilder s = new StringBuilder();
       for (int i = 0; i < parts.length; i++) {
@@ -50,21 +55,36 @@ final class SqlText {
   }
 
   /**
-   * A statement that reads {@code columns} of every row of {@code source} as text, totally: a CSV
-   * is read without sniffing (fixed quote and escape, every column VARCHAR), short rows are padded
-   * with NULL and rows that cannot be parsed are skipped; other sources are cast to VARCHAR. The
-   * CSV's layout is {@code schema}'s columns, in order.
+   * A typed source ({@link Source.Typed}, whose Javadoc states the per-row rule) as a subquery:
+   * CSV text read by {@link #textCsv}, then each column converted by a TRY_CAST, so that no value
+   * can make the read fail.
    */
-  static String textScan(Source source, TableSchema schema, List<String> columns) {
-    StringBuilder select = new StringBuilder("SELECT ");
-    for (int i = 0; i < columns.size(); i++) {
-      select.append(i > 0 ? ", " : "").append("CAST(").append(quote(columns.get(i))).append(" AS VARCHAR)");
+  private static String typed(Source.Typed t) {
+    List<String> cols = new ArrayList<>();
+    boolean text = t.file() instanceof Source.CsvFile;
+    for (PublicSchema.Column c : t.schema().columns()) {
+      String v = quote(c.name());
+      String conv;
+      if (text && c.type() == ColumnType.INTEGER) {
+        conv = "CASE WHEN regexp_full_match(trim(" + v + "), '[+-]?[0-9]+') THEN TRY_CAST(trim("
+            + v + ") AS BIGINT) END";
+      } else if (text && c.type() != ColumnType.STRING) {
+        conv = "TRY_CAST(trim(" + v + ") AS " + DuckDbBackend.nativeType(c.type()) + ")";
+      } else {
+        conv = "TRY_CAST(" + v + " AS " + DuckDbBackend.nativeType(c.type()) + ")";
+      }
+      cols.add(conv + " AS " + v);
     }
-    select.append(" FROM ");
-    if (!(source instanceof Source.CsvFile c)) {
-      return select.append(from(source)).toString();
-    }
-    List<String> names = schema.columns().stream().map(TableSchema.Column::name).toList();
+    String base = t.file() instanceof Source.CsvFile c ? textCsv(c, t.schema().names()) : from(t.file());
+    return "(SELECT " + String.join(", ", cols) + " FROM " + base + ")";
+  }
+
+  /**
+   * A CSV file read as text, totally: no sniffing (fixed quote and escape, every column VARCHAR,
+   * named {@code names} in order), a short row padded with NULLs, a row that cannot be parsed
+   * (more fields than {@code names}, an unterminated quote) skipped.
+   */
+  private static String textCsv(Source.CsvFile c, List<String> names) {
     StringBuilder s = new StringBuilder("read_csv(")
         .append(string(c.path().toAbsolutePath().toString()))
         .append(", auto_detect = false, header = ").append(c.header())
@@ -76,11 +96,31 @@ final class SqlText {
     if (!c.nullString().isEmpty()) {
       s.append(", nullstr = ").append(string(c.nullString()));
     }
-    return select.append(s.append(')')).toString();
+    return s.append(')').toString();
+  }
+
+  /**
+   * A statement that reads {@code columns} of every row of {@code source} as text, totally: a CSV
+   * is read by {@link #textCsv}; other sources are cast to VARCHAR. The CSV's layout is {@code
+   * schema}'s columns, in order.
+   */
+  static String textScan(Source source, TableSchema schema, List<String> columns) {
+    StringBuilder select = new StringBuilder("SELECT ");
+    for (int i = 0; i < columns.size(); i++) {
+      select.append(i > 0 ? ", " : "").append("CAST(").append(quote(columns.get(i))).append(" AS VARCHAR)");
+    }
+    select.append(" FROM ");
+    if (!(source instanceof Source.CsvFile c)) {
+      return select.append(from(source)).toString();
+    }
+    return select.append(textCsv(c, schema.columns().stream().map(TableSchema.Column::name).toList()))
+        .toString();
   }
 
   static String describe(Source source) {
-    if (source instanceof Source.Table t) {
+    if (source instanceof Source.Typed t) {
+      return describe(t.file());
+    } else if (source instanceof Source.Table t) {
       return "table '" + t.name() + "'";
     } else if (source instanceof Source.CsvFile c) {
       return "CSV file '" + c.path().getFileName() + "'";

@@ -27,7 +27,8 @@ import org.privet.engine.Source;
  * </ol>
  *
  * @param source where rows come from
- * @param filter row filter, if any
+ * @param filter row filter, if any, with its literals typed for their columns ({@link
+ *     ColumnLiterals#typed}: backends render it with {@link FilterSql} and never convert a value)
  * @param unitColumn privacy-unit column, empty for row-level units
  * @param groupBy group columns (may be empty: one group)
  * @param publicGroups listed group keys (values already typed for their columns), if public

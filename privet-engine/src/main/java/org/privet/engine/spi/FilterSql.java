@@ -2,13 +2,17 @@ package org.privet.engine.spi;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import org.privet.engine.Filter;
 
 /**
  * Renders a {@link Filter} as a SQL boolean expression, for any SQL backend: the dialect supplies
- * identifier quoting and typed literals; the structure (comparisons, IN, IS NULL, AND, OR, NOT,
- * three-valued logic) is standard SQL and shared.
+ * identifier quoting and string literals; typed literals and the structure (comparisons, IN, IS
+ * NULL, AND, OR, NOT, three-valued logic) are standard SQL and shared. Only filters typed by
+ * {@link ColumnLiterals#typed} are rendered.
  */
 public final class FilterSql {
   /** How a backend's SQL spells identifiers and literals. */
@@ -20,26 +24,48 @@ public final class FilterSql {
     String string(String text);
 
     /**
-     * A literal cast to {@code column}'s native type: its text (plain decimal, ISO date) as a
-     * string literal, then CAST, so that no value is ever parsed as SQL.
+     * A literal already typed for {@code column} ({@link ColumnLiterals}), as SQL whose
+     * evaluation cannot fail: its text (plain decimal, ISO date) as a string literal and a CAST
+     * to a type that holds it (the native type for exact numbers, DOUBLE, DATE, TIMESTAMP), so
+     * that no value is ever parsed as SQL and no conversion is left for a row to trigger.
+     *
+     * @throws IllegalArgumentException if the value is not typed for the column (the compiler
+     *     types every literal before the charge, so this cannot happen after it)
      */
     default String literal(Object value, TableSchema.Column column) {
       if (value == null) {
         return "CAST(NULL AS " + column.nativeType() + ")";
       }
-      String text;
-      if (value instanceof BigDecimal b) {
-        text = b.toPlainString();
-      } else if (value instanceof LocalDate d) {
-        text = d.toString();
-      } else {
-        text = value.toString();
+      if (!ColumnLiterals.isTyped(value, column)) {
+        throw new IllegalArgumentException("internal error: a literal for column '"
+            + column.name() + "' was not typed before rendering");
       }
-      return "CAST(" + string(text) + " AS " + column.nativeType() + ")";
+      return switch (column.type()) {
+        case INTEGER, DECIMAL -> "CAST(" + string(((BigDecimal) value).toPlainString()) + " AS "
+            + column.nativeType() + ")";
+        case FLOATING -> "CAST(" + string(value.toString()) + " AS DOUBLE)";
+        case STRING -> string((String) value);
+        case BOOLEAN -> ((Boolean) value) ? "TRUE" : "FALSE";
+        case DATE -> "CAST(" + string(((LocalDate) value).toString()) + " AS DATE)";
+        case TIMESTAMP -> "CAST(" + string(TIMESTAMP.format((LocalDateTime) value))
+            + " AS TIMESTAMP)";
+        case OTHER -> throw new IllegalArgumentException("internal error: column '"
+            + column.name() + "' takes no literal");
+      };
     }
   }
 
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
+
   private FilterSql() {}
+
+  /** The column as compared: FLOATING columns compare in DOUBLE (their literals are doubles). */
+  private static String operand(TableSchema.Column c, Dialect d) {
+    String q = d.quote(c.name());
+    return c.type() == ColumnType.FLOATING && !c.nativeType().equalsIgnoreCase("DOUBLE")
+        ? "CAST(" + q + " AS DOUBLE)" : q;
+  }
 
   /**
    * The filter as SQL.
@@ -48,11 +74,11 @@ public final class FilterSql {
    */
   public static String render(Filter f, TableSchema schema, Dialect d) {
     if (f instanceof Filter.Compare c) {
-      return "(" + d.quote(c.column()) + " " + c.op().sql() + " "
-          + d.literal(c.literal(), column(schema, c.column())) + ")";
+      TableSchema.Column col = column(schema, c.column());
+      return "(" + operand(col, d) + " " + c.op().sql() + " " + d.literal(c.literal(), col) + ")";
     } else if (f instanceof Filter.In in) {
       TableSchema.Column col = column(schema, in.column());
-      return "(" + d.quote(in.column()) + " IN (" + in.literals().stream()
+      return "(" + operand(col, d) + " IN (" + in.literals().stream()
           .map(v -> d.literal(v, col)).collect(Collectors.joining(", ")) + "))";
     } else if (f instanceof Filter.IsNull n) {
       column(schema, n.column());

@@ -252,7 +252,7 @@ public abstract class BackendContractTest {
 
   @Test
   void aggregate_filterWithQuoteAndPublicGroups_nullKeyMatchesNull() {
-    Optional<Filter> f = Optional.of(Filter.or(Filter.eq("label", "it's"), Filter.gt("h", 1L)));
+    Optional<Filter> f = Optional.of(Filter.or(Filter.eq("label", "it's"), Filter.gt("h", java.math.BigDecimal.ONE)));
     Predicate<List<?>> same = r -> "it's".equals(r.get(4)) || (Long) r.get(2) > 1;
     List<List<Object>> keys = new ArrayList<>();
     keys.add(List.of("g1"));

@@ -20,11 +20,13 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.Session;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.GroupSink;
 import org.privet.engine.spi.Measure;
@@ -179,6 +181,9 @@ public final class SparkBackend implements Backend {
   }
 
   private Dataset<Row> read(Source source) {
+    if (source instanceof Source.Typed t) {
+      return readTyped(t);
+    }
     if (source instanceof Source.ParquetFile p) {
       return spark.read().parquet(p.path().toString());
     }
@@ -199,8 +204,59 @@ public final class SparkBackend implements Backend {
     return df;
   }
 
+  /**
+   * A source read against its public schema by the per-row rule of {@link Source.Typed}: CSV
+   * text with no inference (PERMISSIVE: a short line is padded with NULLs, extra fields are
+   * dropped, a line that cannot be parsed reads as NULLs), then one TRY_CAST per column. Only the
+   * file's structure (a CSV header, a Parquet file's column names) is checked, before any charge.
+   */
+  private Dataset<Row> readTyped(Source.Typed t) {
+    Dataset<Row> raw;
+    boolean text = t.file() instanceof Source.CsvFile;
+    if (t.file() instanceof Source.CsvFile c) {
+      CsvHeader.check(c, t.schema());
+      List<StructField> fields = new ArrayList<>();
+      t.schema().names().forEach(n -> fields.add(DataTypes.createStructField(n, DataTypes.StringType, true)));
+      DataFrameReader r = spark.read().schema(DataTypes.createStructType(fields))
+          .option("header", c.header()).option("sep", c.delimiter()).option("quote", "\"")
+          .option("escape", "\"").option("mode", "PERMISSIVE").option("enforceSchema", true);
+      if (!c.nullString().isEmpty()) {
+        r = r.option("nullValue", c.nullString());
+      }
+      raw = r.csv(c.path().toString());
+    } else {
+      raw = t.file() instanceof Source.Table tb ? spark.table(SparkSqlText.qualified(tb.name()))
+          : read(t.file());
+      List<String> present = List.of(raw.columns());
+      for (String name : t.schema().names()) {
+        if (!present.contains(name)) {
+          throw new IllegalArgumentException("source " + describeSource(t) + " has no column '"
+              + name + "' of its registered schema (its structure changed since registration)");
+        }
+      }
+    }
+    List<String> exprs = new ArrayList<>();
+    for (PublicSchema.Column c : t.schema().columns()) {
+      String v = SparkSqlText.quote(c.name());
+      String type = sparkType(c.type()).sql();
+      String conv;
+      if (text && c.type() == ColumnType.INTEGER) {
+        conv = "CASE WHEN trim(" + v + ") RLIKE '^[+-]?[0-9]+$' THEN TRY_CAST(trim(" + v
+            + ") AS BIGINT) END";
+      } else if (text && c.type() != ColumnType.STRING) {
+        conv = "TRY_CAST(trim(" + v + ") AS " + type + ")";
+      } else {
+        conv = "TRY_CAST(" + v + " AS " + type + ")";
+      }
+      exprs.add(conv + " AS " + v);
+    }
+    return raw.selectExpr(exprs.toArray(new String[0]));
+  }
+
   static String describeSource(Source source) {
-    if (source instanceof Source.Table t) {
+    if (source instanceof Source.Typed t) {
+      return describeSource(t.file());
+    } else if (source instanceof Source.Table t) {
       return "table '" + t.name() + "'";
     } else if (source instanceof Source.CsvFile c) {
       return "CSV file '" + c.path().getFileName() + "'";
@@ -210,6 +266,9 @@ public final class SparkBackend implements Backend {
 
   @Override
   public synchronized TableSchema describe(Source source) {
+    if (source instanceof Source.Typed t && t.file() instanceof Source.CsvFile c) {
+      CsvHeader.check(c, t.schema()); // each time: the view below is cached across queries
+    }
     StructType st;
     try {
       st = spark.sql("SELECT * FROM " + from(source)).schema();

@@ -51,6 +51,14 @@ final class ProofLinks {
   private static final Pattern WORD = Pattern.compile("\\w+");
   private static final Set<String> SELF = Set.of("ProofLinks.java", "ProofLinksTest.java");
 
+  /**
+   * Proofs that code already cites while they are being written on another branch: a citation of
+   * one of these is not reported while the file is missing (once it exists nothing is special about
+   * it). Keep this list empty except for that window. threat-model.md: issue 10, branch
+   * hostile-engine.
+   */
+  static final Set<String> PENDING = Set.of("threat-model.md");
+
   private final Path root;
   private final Path proofs;
   /** Declared type name (top-level or nested) → the source files that declare it. */
@@ -154,14 +162,16 @@ final class ProofLinks {
       String where = root.relativize(file) + ": ";
       int docs = dir.lastIndexOf("docs/");
       if (docs >= 0) {
-        if (!Files.isRegularFile(root.resolve(dir.substring(docs)).resolve(name))) {
+        boolean pending = dir.endsWith("docs/proofs/") && PENDING.contains(name);
+        if (!pending && !Files.isRegularFile(root.resolve(dir.substring(docs)).resolve(name))) {
           out.add(where + "cites missing " + dir.substring(docs) + name);
         }
       } else if (dir.isEmpty() || dir.startsWith("./")) {
         // A bare name: a proof beside a proof; from code, a proof unless it is a top-level file.
         boolean exists =
             Files.isRegularFile(proofs.resolve(name))
-                || (!file.startsWith(proofs) && Files.isRegularFile(root.resolve(name)));
+                || (!file.startsWith(proofs) && Files.isRegularFile(root.resolve(name)))
+                || PENDING.contains(name);
         if (!exists) {
           out.add(where + "cites missing docs/proofs/" + name);
         }

@@ -1,0 +1,62 @@
+package org.privet.cli.anonymity;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.privet.engine.Source;
+import picocli.CommandLine.Option;
+
+/** Shared options: the table to read (CSV or Parquet, through DuckDB) and its quasi-identifiers. */
+final class TableOptions {
+  @Option(names = "--data", required = true, paramLabel = "FILE",
+      description = "The CSV or Parquet file (by extension), read through DuckDB.")
+  Path data;
+
+  @Option(names = "--no-header", description = "The CSV has no header line (give --columns).")
+  boolean noHeader;
+
+  @Option(names = "--columns", split = ",", paramLabel = "NAME",
+      description = "Column names of a CSV without header, comma separated.")
+  List<String> columns = List.of();
+
+  @Option(names = "--delimiter", paramLabel = "TEXT", defaultValue = ",",
+      description = "CSV field separator, 1 to 4 characters (default ',').")
+  String delimiter;
+
+  @Option(names = "--null-string", paramLabel = "TEXT", defaultValue = "",
+      description = "CSV text standing for a missing value (e.g. '?').")
+  String nullString;
+
+  @Option(names = {"--quasi-identifiers", "--qi"}, required = true, split = ",", paramLabel = "COLUMN",
+      description = "Quasi-identifiers: the columns an attacker can find elsewhere (comma separated).")
+  List<String> quasiIdentifiers;
+
+  @Option(names = "--sensitive", paramLabel = "COLUMN",
+      description = "The sensitive column (kept unchanged; measured by l-diversity and t-closeness).")
+  String sensitive;
+
+  @Option(names = "--categorical", split = ",", paramLabel = "COLUMN",
+      description = "Numeric columns to treat as unordered categories (e.g. codes).")
+  List<String> categorical = List.of();
+
+  /** The source as the engine spells it. */
+  Source source() {
+    return source(data, noHeader, columns, delimiter, nullString);
+  }
+
+  /** A CSV or Parquet source (by extension) with the given CSV options. */
+  static Source source(Path file, boolean noHeader, List<String> columns, String delimiter, String nullString) {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    if (name.endsWith(".parquet")) {
+      return Source.parquet(file);
+    }
+    Source.CsvFile csv = Source.csv(file).withDelimiter(delimiter).withNullString(nullString);
+    if (noHeader) {
+      if (columns.isEmpty()) {
+        throw new IllegalArgumentException("--columns is required with --no-header");
+      }
+      csv = csv.withoutHeader(columns);
+    }
+    return csv;
+  }
+}

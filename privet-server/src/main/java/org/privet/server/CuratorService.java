@@ -1,0 +1,304 @@
+package org.privet.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.privet.curator.LedgerBudgetCharger;
+import org.privet.curator.LedgerCatalog;
+import org.privet.curator.QueryExecution;
+import org.privet.curator.QueryRefusedException;
+import org.privet.curator.ReleaseJson;
+import org.privet.engine.Plan;
+import org.privet.engine.spi.Backend;
+import org.privet.engine.spi.TableSchema;
+import org.privet.ledger.Analyst;
+import org.privet.ledger.BudgetStatus;
+import org.privet.ledger.Charge;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.LedgerJson;
+import org.privet.ledger.Release;
+import org.privet.ledger.Role;
+import org.privet.sql.DpStatement;
+
+/**
+ * What the server does for an authenticated caller, over the curator's one release path
+ * ({@link QueryExecution}) and the ledger. Controllers only translate HTTP into these calls.
+ *
+ * <p>Visibility: an analyst sees a dataset only if they hold a grant on it; every other name,
+ * registered or not, is answered with the same 404 (no existence oracle). The curator sees all.
+ *
+ * <p>Exactly-once releases ({@link #query}): charge and release record committed together, then
+ * compute, then the answer stored (committed), then the response. A retry with the same
+ * Idempotency-Key gets the stored answer; a retry after a crash between the charge and the stored
+ * answer computes once under the existing charge. Threat model: docs/proofs/threat-model.md.
+ */
+final class CuratorService {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Ledger ledger;
+  private final WorkerPool pool;
+  private final ReleaseHooks hooks;
+
+  CuratorService(Ledger ledger, WorkerPool pool, ReleaseHooks hooks) {
+    this.ledger = ledger;
+    this.pool = pool;
+    this.hooks = hooks;
+  }
+
+  /** An answer to a release request. */
+  record Answer(ObjectNode body, boolean replay, long chargeId) {}
+
+  // ---- visibility
+
+  boolean visible(Analyst who, String registeredName) {
+    if (who.role() == Role.CURATOR) {
+      return true;
+    }
+    return ledger.grants(registeredName).stream().anyMatch(g -> g.analyst().equals(who.name()));
+  }
+
+  /** The registered name of a dataset the caller may see, else the one 404 for all other names. */
+  String requireVisible(Analyst who, String name) {
+    if (name == null || name.isBlank()) {
+      throw ApiException.badRequest("dataset: the query parameter dataset=NAME is required");
+    }
+    return ledger.datasets().stream().map(DatasetSpec::name)
+        .filter(n -> n.equalsIgnoreCase(name)).filter(n -> visible(who, n))
+        .findFirst().orElseThrow(ErrorMapper::notFoundDataset);
+  }
+
+  private QueryExecution execution(Analyst who, Backend backend) {
+    return new QueryExecution(ledger, backend, n -> visible(who, n));
+  }
+
+  // ---- reads
+
+  ArrayNode datasets(Analyst who) {
+    List<DatasetSpec> specs = ledger.datasets().stream().filter(d -> visible(who, d.name())).toList();
+    return pool.call(backend -> {
+      ArrayNode out = JsonNodeFactory.instance.arrayNode();
+      LedgerCatalog catalog = new LedgerCatalog(ledger, backend);
+      for (DatasetSpec spec : specs) {
+        ObjectNode n = out.addObject();
+        n.put("name", spec.name());
+        n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
+        ArrayNode columns = n.putArray("columns");
+        TableSchema schema = catalog.describe(spec).schema();
+        for (TableSchema.Column c : schema.columns()) {
+          columns.addObject().put("name", c.name()).put("type", c.type().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        ObjectNode keys = n.putObject("publicKeys");
+        spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
+        ObjectNode bounds = n.putObject("publicBounds");
+        spec.publicMetadata().bounds().forEach(
+            (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
+        BudgetStatus s = status(who, spec.name());
+        ObjectNode budget = n.putObject("budget");
+        budget.set("total", LedgerJson.privacyLoss(s.total()));
+        budget.set("spent", LedgerJson.privacyLoss(s.spent()));
+        budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
+      }
+      return out;
+    });
+  }
+
+  private BudgetStatus status(Analyst who, String dataset) {
+    return who.role() == Role.CURATOR ? ledger.status(dataset) : ledger.status(dataset, who.name());
+  }
+
+  ObjectNode budget(Analyst who, String dataset) {
+    return LedgerJson.status(status(who, requireVisible(who, dataset)));
+  }
+
+  ArrayNode history(Analyst who, String dataset) {
+    List<Charge> charges = ledger.history(requireVisible(who, dataset));
+    if (who.role() != Role.CURATOR) {
+      charges = charges.stream().filter(c -> c.analyst().equals(who.name())).toList();
+    }
+    return LedgerJson.charges(charges);
+  }
+
+  // ---- explain and query
+
+  ObjectNode explain(Analyst who, String sql) {
+    return pool.call(backend -> {
+      QueryExecution ex = execution(who, backend);
+      DpStatement st = ex.parse(sql);
+      Plan plan = ex.plan(st);
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      out.put("plan", ex.explain(st));
+      ObjectNode cost = out.putObject("cost");
+      cost.set("total", LedgerJson.privacyLoss(plan.total()));
+      ArrayNode mechanisms = cost.putArray("mechanisms");
+      for (Plan.PlannedMechanism m : plan.mechanisms()) {
+        ObjectNode mn = mechanisms.addObject();
+        mn.put("output", m.cost().output());
+        mn.put("purpose", m.cost().purpose());
+        mn.put("mechanism", String.valueOf(m.cost().mechanism()));
+        mn.set("loss", LedgerJson.privacyLoss(m.cost().loss()));
+        putNumber(mn, "sensitivity", m.sensitivity());
+        putNumber(mn, "noiseStddev", m.noiseStddev());
+        putNumber(mn, "error95", m.error95());
+      }
+      BudgetStatus s = status(who, ex.datasetOf(st));
+      cost.set("remaining", LedgerJson.privacyLoss(s.remaining()));
+      return out;
+    });
+  }
+
+  private static void putNumber(ObjectNode n, String field, double v) {
+    if (Double.isFinite(v)) {
+      n.put(field, v);
+    } else {
+      n.putNull(field);
+    }
+  }
+
+  /**
+   * A DP SQL release for {@code who}, exactly once per Idempotency-Key.
+   *
+   * @param idempotencyKey the client's key, if it sent one
+   */
+  Answer query(Analyst who, String sql, Optional<String> idempotencyKey) {
+    String request = digest("POST /v1/query\n" + sql);
+    if (idempotencyKey.isPresent()) {
+      Optional<Release> prior = ledger.release(who.name(), idempotencyKey.get());
+      if (prior.isPresent()) {
+        return resume(who, prior.get(), request, sql);
+      }
+    }
+    try {
+      return pool.call(backend -> {
+        QueryExecution ex = execution(who, backend);
+        DpStatement st = ex.parse(sql);
+        if (st.explain()) {
+          throw new QueryRefusedException("query refused, nothing charged: EXPLAIN queries go to POST /v1/explain");
+        }
+        String dataset = ex.datasetOf(st);
+        LedgerBudgetCharger charger = LedgerBudgetCharger.forRelease(ledger, dataset, who.name(), sql,
+            new Release.Claim(idempotencyKey, request));
+        QueryExecution.Outcome outcome = ex.run(st, charger);
+        return store(outcome.charge().id(), ReleaseJson.of(outcome), false);
+      });
+    } catch (Release.DuplicateKeyException raced) {
+      // The same key arrived twice at once; the other request holds the charge.
+      Release prior = ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow();
+      return resume(who, prior, request, sql);
+    }
+  }
+
+  /** A retry: the stored answer, or (after a crash) the answer computed once under the existing charge. */
+  private Answer resume(Analyst who, Release prior, String request, String sql) {
+    if (!prior.request().equals(request)) {
+      throw new QueryRefusedException("refused, nothing charged: this Idempotency-Key was already used with a"
+          + " different request");
+    }
+    if (prior.answer().isPresent()) {
+      return new Answer(read(prior.answer().get()), true, prior.chargeId());
+    }
+    return pool.call(backend -> {
+      // Re-read: another retry may have stored the answer meanwhile.
+      Optional<String> stored = ledger.releaseOfCharge(prior.chargeId()).flatMap(Release::answer);
+      if (stored.isPresent()) {
+        return new Answer(read(stored.get()), true, prior.chargeId());
+      }
+      Charge charge = ledger.charge(prior.dataset(), prior.chargeId());
+      QueryExecution ex = execution(who, backend);
+      DpStatement st = ex.parse(sql);
+      QueryExecution.Outcome outcome = ex.run(st, LedgerBudgetCharger.underExisting(ledger, charge));
+      return store(charge.id(), ReleaseJson.of(outcome), true);
+    });
+  }
+
+  /** Commits the answer (the first stored wins) and answers what is stored. */
+  private Answer store(long chargeId, ObjectNode answer, boolean replay) {
+    hooks.computed(chargeId);
+    String stored = ledger.storeAnswer(chargeId, LedgerJson.write(answer));
+    hooks.stored(chargeId);
+    return new Answer(read(stored), replay, chargeId);
+  }
+
+  private static ObjectNode read(String json) {
+    try {
+      return (ObjectNode) JSON.readTree(json);
+    } catch (Exception e) {
+      throw new IllegalStateException("a stored answer is not JSON");
+    }
+  }
+
+  static String digest(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  // ---- curator
+
+  ObjectNode register(JsonNode body) {
+    DatasetSpec spec = ledger.register(LedgerJson.registration(body));
+    return LedgerJson.dataset(spec);
+  }
+
+  ObjectNode grant(JsonNode body) {
+    String dataset = text(body, "dataset");
+    String analyst = text(body, "analyst");
+    var share = org.privet.curator.Budgets.of(number(body, "epsilon"), number(body, "delta"), number(body, "rho"));
+    var g = ledger.grant(ledger.dataset(dataset).name(), analyst, share);
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("dataset", g.dataset()).put("analyst", g.analyst());
+    out.set("share", LedgerJson.privacyLoss(g.share()));
+    out.put("time", g.time().toString());
+    return out;
+  }
+
+  ObjectNode addAnalyst(JsonNode body) {
+    String name = text(body, "name");
+    Role role = body.hasNonNull("role") ? Role.parse(body.get("role").asText()) : Role.ANALYST;
+    Ledger.NewAnalyst added = ledger.addAnalyst(name, role);
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("name", added.analyst().name()).put("role", role.cliName()).put("apiKey", added.apiKey());
+    return out;
+  }
+
+  ArrayNode analysts() {
+    return LedgerJson.analysts(ledger.analysts());
+  }
+
+  void revoke(String name) {
+    boolean active = ledger.analysts().stream().anyMatch(a -> a.name().equals(name) && a.active());
+    if (!active) {
+      throw ApiException.notFound("no active account of that name");
+    }
+    ledger.revokeAnalyst(name);
+  }
+
+  private static String text(JsonNode body, String field) {
+    JsonNode v = body.get(field);
+    if (v == null || !v.isTextual() || v.asText().isBlank()) {
+      throw ApiException.badRequest(field + ": a non-empty string is required");
+    }
+    return v.asText();
+  }
+
+  private static Double number(JsonNode body, String field) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isNumber()) {
+      throw ApiException.badRequest(field + ": must be a number");
+    }
+    return v.asDouble();
+  }
+}
