@@ -82,7 +82,8 @@ public final class PrivetServer implements AutoCloseable {
     return start(options, ledger, ReleaseHooks.NONE);
   }
 
-  private static PrivetServer start(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
+  /** As {@link #start(ServerOptions, Ledger)}, with points where tests stop the process mid-release. */
+  static PrivetServer start(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(ledger, "ledger");
     PrivetServer server;

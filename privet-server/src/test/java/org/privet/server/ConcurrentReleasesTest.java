@@ -20,7 +20,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.privet.accounting.PureDp;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
-import org.privet.ledger.PostgresLedger;
 import org.privet.ledger.Role;
 import org.privet.testing.TestPostgres;
 
@@ -40,8 +39,7 @@ class ConcurrentReleasesTest {
   String ledgerUrl;
 
   private Ledger openLedger() {
-    return ledgerUrl == null ? Ledger.open(ws)
-        : Ledger.open(new PostgresLedger(ledgerUrl, java.util.Optional.empty(), java.util.Optional.empty()));
+    return Fixture.openLedger(ws, ledgerUrl);
   }
 
   private List<PrivetServer> start() {

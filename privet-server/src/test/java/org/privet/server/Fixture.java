@@ -13,6 +13,7 @@ import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.PostgresLedger;
 import org.privet.ledger.PrivacyUnit;
 import org.privet.ledger.PublicMetadata;
 
@@ -107,5 +108,11 @@ final class Fixture {
         .privacyUnit(PrivacyUnit.row())
         .budget(budget)
         .build());
+  }
+
+  /** The workspace's SQLite ledger, or the PostgreSQL one at {@code ledgerUrl} when not null. */
+  static Ledger openLedger(Path workspace, String ledgerUrl) {
+    return ledgerUrl == null ? Ledger.open(workspace)
+        : Ledger.open(new PostgresLedger(ledgerUrl, java.util.Optional.empty(), java.util.Optional.empty()));
   }
 }
