@@ -272,6 +272,20 @@ class LedgerTest extends OnEachStore {
   }
 
   @Test
+  void store_postgresWriteTransaction_commitsSynchronouslyWhateverTheServerDefault() throws SQLException {
+    assumeTrue(kind == TestLedger.Kind.POSTGRES, "PostgreSQL's durability settings");
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
+      s.execute("SET synchronous_commit TO off"); // as the embedded test server's default is
+      LedgerDialect.POSTGRES.beginWrite(c, "adult");
+      try (java.sql.ResultSet r = s.executeQuery("SHOW synchronous_commit")) {
+        r.next();
+        assertEquals("on", r.getString(1));
+      }
+      s.execute("ROLLBACK");
+    }
+  }
+
+  @Test
   void store_sqlitePragmas_walFullSyncAndSound() {
     assumeTrue(kind == TestLedger.Kind.SQLITE, "SQLite's durability settings");
     try (JdbcLedgerStore store = JdbcLedgerStore.sqlite(workspace.resolve("other.db"))) {
