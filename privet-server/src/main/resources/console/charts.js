@@ -210,9 +210,10 @@ export function errorBarChart(opts) {
   const H = T + B + n * rowH;
   const finite = [];
   for (const a of [opts.values, opts.lowers, opts.uppers]) a.forEach((v) => { if (v !== null && Number.isFinite(v)) finite.push(v); });
-  let lo = Math.min(...finite, 0), hi = Math.max(...finite, 0);
-  if (!(hi > lo)) hi = lo + 1;
-  const pad = (hi - lo) * 0.05;
+  let lo = Math.min(...finite), hi = Math.max(...finite);
+  if (opts.zero) { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
+  if (!(hi > lo)) { lo -= 0.5; hi += 0.5; }
+  const pad = (hi - lo) * 0.08;
   lo -= pad; hi += pad;
   const sx = (x) => L + (x - lo) / (hi - lo) * (W - L - R);
   const svg = frame(W, H, opts.title);

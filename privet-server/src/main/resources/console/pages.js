@@ -24,6 +24,13 @@ export function lossText(loss) {
   return JSON.stringify(loss);
 }
 
+/** An ISO instant as "YYYY-MM-DD HH:MM:SS UTC" (the full value stays in the title). */
+function time(iso) {
+  if (!iso) return '—';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(iso);
+  return el('time', { datetime: iso, title: iso, text: m ? `${m[1]} ${m[2]}` : iso });
+}
+
 function page(title, ...children) {
   return el('section', { class: 'page' }, el('h2', { text: title }), ...children);
 }
@@ -109,11 +116,14 @@ export async function datasetsPage() {
 
 // ---- query
 
-/** The demo's queries on the bundled Adult data (privet demo). */
+/**
+ * Queries on the bundled Adult data (privet serve --demo): together they cost ε = 0.75, within the
+ * demo analyst's share of ε = 1, so a new user can run all three and watch the budget drop.
+ */
 const ADULT_EXAMPLES = [
-  ['People per education level', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6)\n  education, COUNT(*) AS people\nFROM adult GROUP BY education ORDER BY people DESC'],
-  ['Mean hours per week by sex', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5, group_selection_strategy = PUBLIC_GROUPS)\n  sex, AVG(hours_per_week, contribution_bounds_per_group => (0, 100)) AS mean_hours\nFROM adult GROUP BY sex'],
-  ['Median age over 25', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5)\n  PERCENTILE_CONT(age, 0.5, contribution_bounds_per_row => (0, 100)) AS median_age\nFROM adult WHERE age > 25'],
+  ['People by sex', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25, group_selection_strategy = PUBLIC_GROUPS)\n  sex, COUNT(*) AS people\nFROM adult GROUP BY sex'],
+  ['Mean hours per week by sex', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25, group_selection_strategy = PUBLIC_GROUPS)\n  sex, AVG(hours_per_week, contribution_bounds_per_group => (0, 100)) AS mean_hours\nFROM adult GROUP BY sex'],
+  ['Median age over 25', 'SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25)\n  PERCENTILE_CONT(age, 0.5, contribution_bounds_per_row => (0, 100)) AS median_age\nFROM adult WHERE age > 25'],
 ];
 
 function isEstimate(v) {
@@ -306,7 +316,7 @@ export async function historyPage(state) {
   const h = await api('GET', `/v1/history?dataset=${encodeURIComponent(name)}`);
   if (!h.ok) return page('History', field('Dataset', select), errorBox(h.error));
   const note = session.role === 'curator' ? 'All analysts\' charges (curator view).' : 'Your own charges.';
-  const rows = h.data.map((c) => [String(c.id), c.time, c.analyst, el('pre', { class: 'sql-inline', text: c.query }),
+  const rows = h.data.map((c) => [String(c.id), time(c.time), c.analyst, el('pre', { class: 'sql-inline', text: c.query }),
     c.cost.map(lossText).join(' + '), lossText(session.role === 'curator' ? c.spent : c.analystSpent)]);
   return page('History', field('Dataset', select), el('p', { text: note }),
     h.data.length ? el('div', { class: 'table-wrap' }, table(['#', 'time', 'analyst', 'query', 'cost', 'spent after'], rows, { id: 'history-table' }))
@@ -351,9 +361,9 @@ function marginals(header, data) {
       const j = Number(b.value);
       const av = [...new Set(data.map((r) => r[i]))].sort(), bv = [...new Set(data.map((r) => r[j]))].sort();
       for (const r of data) { const k = `${r[i]}\u0000${r[j]}`; counts.set(k, (counts.get(k) || 0) + 1); }
-      const rows = av.map((x) => [x, ...bv.map((y) => (counts.get(`${x}\u0000${y}`) || 0) / data.length)]);
-      out.replaceChildren(el('h4', { text: `2-way marginal of ${header[i]} × ${header[j]} (fractions)` }),
-        el('div', { class: 'table-wrap' }, table([`${header[i]} \\ ${header[j]}`, ...bv], rows, { id: 'marginal-2' })));
+      out.replaceChildren(barChart({ id: 'marginal-2', title: `2-way marginal of ${header[i]} × ${header[j]} (fractions of the synthetic rows)`,
+        labels: av, xLabel: header[i], yLabel: 'fraction', legend: true,
+        series: bv.map((y) => ({ name: `${header[j]} = ${y}`, values: av.map((x) => (counts.get(`${x}\u0000${y}`) || 0) / data.length) })) }));
     }
   }
   a.addEventListener('change', draw);
@@ -372,6 +382,7 @@ export async function synthPage() {
   const eps = el('input', { id: 'synth-epsilon', type: 'number', step: 'any', min: '0', value: '1' });
   const delta = el('input', { id: 'synth-delta', type: 'number', step: 'any', min: '0', value: '1e-9' });
   const domain = el('textarea', { id: 'synth-domain', rows: 4, spellcheck: 'false', class: 'sql' });
+  method.addEventListener('change', () => { delta.disabled = method.value === 'mwem'; }); // MWEM is pure DP
   domain.value = '{}';
   const status = el('div', { id: 'synth-status', 'aria-live': 'polite' });
   const form = el('form', { id: 'synth-form', class: 'card' },
@@ -392,9 +403,9 @@ export async function synthPage() {
 }
 
 async function follow(job, status) {
-  const progress = el('progress', { id: 'synth-progress', max: '1', value: '0' });
+  const progress = el('progress', { id: 'synth-progress', max: '1', 'aria-label': 'synthesis progress' }); // indeterminate until done
   const label = el('span', { id: 'synth-state', text: 'queued' });
-  status.replaceChildren(el('p', {}, `Job ${job}: `, label), progress);
+  status.replaceChildren(el('p', { id: 'synth-job', 'data-job': String(job) }, `Job ${job}: `, label), progress);
   for (;;) {
     const r = await api('GET', `/v1/synth/${encodeURIComponent(job)}`);
     if (!r.ok) { status.appendChild(errorBox(r.error)); return; }
@@ -420,7 +431,7 @@ async function follow(job, status) {
 export async function curatorPage() {
   const [an, ds] = await Promise.all([api('GET', '/v1/analysts'), api('GET', '/v1/datasets')]);
   if (!an.ok) return page('Curator', errorBox(an.error));
-  const accounts = el('div', { class: 'table-wrap' }, table(['name', 'role', 'created', 'revoked', ''], an.data.map((a) => [a.name, a.role, a.created, a.revoked || '—',
+  const accounts = el('div', { class: 'table-wrap' }, table(['name', 'role', 'created', 'revoked', ''], an.data.map((a) => [a.name, a.role, time(a.created), a.revoked ? time(a.revoked) : '—',
     a.revoked ? '' : el('button', { type: 'button', class: 'small danger', 'data-revoke': a.name, text: `Revoke ${a.name}`,
       onclick: async () => {
         if (!window.confirm(`Revoke ${a.name}? Their key stops working at once.`)) return;

@@ -47,7 +47,7 @@ function rrSection() {
   const update = () => load(out, 'randomized-response', { protocol: protocol.value, epsilon: eps.value, truth: truth.value, maxN: maxN.value, beta: 0.05 }, (d) => {
     const x = d.points.map((p) => p.n);
     return el('div', {},
-      el('p', { id: 'rr-summary', text: `Each person tells the truth with probability ${fmt(d.truthProbability)} (ε = ${fmt(d.epsilon)}). The estimate is debiased; its ${Math.round((1 - d.beta) * 100)}% interval shrinks like 1/√n.` }),
+      el('p', { id: 'rr-summary', 'data-truth-probability': String(d.truthProbability), text: `Each person tells the truth with probability ${fmt(d.truthProbability)} (ε = ${fmt(d.epsilon)}). The estimate is debiased; its ${Math.round((1 - d.beta) * 100)}% interval shrinks like 1/√n.` }),
       lineChart({ id: 'rr-chart', title: 'Debiased estimate of the true fraction, with its confidence interval, as the survey grows',
         x, xLog: true, xLabel: 'survey size n', yLabel: 'fraction', yMin: 0, yMax: 1,
         series: [{ name: 'estimate', y: d.points.map((p) => p.estimate), lower: d.points.map((p) => p.lower), upper: d.points.map((p) => p.upper), points: true },
@@ -87,7 +87,7 @@ function neighboursSections() {
         series: [{ name: 'best attacker', y: ht.sweep.map((s) => s.bestAccuracy) }, { name: 'bound', y: ht.sweep.map((s) => s.bound), dashed: true }] }));
     const lossFinite = d.loss.map((l) => (Number.isFinite(l) ? l : null));
     return el('div', {},
-      el('p', { id: 'nb-summary', text: `Noise scale ${fmt(d.scale)} (the library's calibration). ` +
+      el('p', { id: 'nb-summary', 'data-profile-delta': String(d.profileDelta), text: `Noise scale ${fmt(d.scale)} (the library's calibration). ` +
         (d.mechanism === 'gaussian' ? `δ spent at ε: ${fmt(d.profileDelta)} (exact profile); mass of the shaded region where the loss exceeds ε: ${fmt(d.deltaRegionMass)}.` : 'Pure DP: the loss never leaves the ±ε band.') }),
       lineChart({ id: 'nb-density', title: `Output ${d.discrete ? 'probabilities' : 'densities'} on D (true answer 0) and D′ (true answer Δ)`, x: d.x,
         xLabel: 'output', yLabel: d.discrete ? 'probability' : 'density', yMin: 0, shade, step: d.discrete,
@@ -109,7 +109,7 @@ function compositionSection() {
   const [mech, mechF] = choice('co-mechanism', 'Mechanism', [['laplace', 'Laplace (ε₀ per run)'], ['gaussian', 'Gaussian (noise multiplier σ)']]);
   const [param, paramF] = num('co-param', 'ε₀ or σ', 0.1, { min: '0.001' });
   const [delta, deltaF] = num('co-delta', 'Target δ', 1e-5, { min: '0' });
-  const [maxK, maxKF] = num('co-maxk', 'Runs k up to', 100, { min: '1', max: '1000', step: '1' });
+  const [maxK, maxKF] = num('co-maxk', 'Runs k up to', 100, { min: '1', max: '500', step: '1' });
   const rate = el('input', { id: 'co-rate', type: 'range', min: '0.01', max: '1', step: '0.01', value: '1' });
   const rateText = el('output', { for: 'co-rate', id: 'co-rate-value', text: '1' });
   const rateF = el('div', { class: 'field' }, el('label', { for: 'co-rate', text: 'Sampling rate q' }), rate, rateText);
@@ -122,6 +122,7 @@ function compositionSection() {
     return el('div', {},
       lineChart({ id: 'co-chart', title: `Total ε at δ = ${fmt(d.delta)} after k runs (sampling rate ${fmt(d.samplingRate)})`, x: d.k, xLog: true,
         xLabel: 'runs k', yLabel: 'total ε', yMin: 0, series, legend: true }),
+      d.samplingRate < 1 ? el('p', { class: 'hint', text: 'Basic, advanced, RDP and PLD use amplification by subsampling; the zCDP accountant composes the base mechanism\'s ρ, so its curve does not move with q.' }) : null,
       refusals.length ? el('div', { class: 'hint' }, el('p', { text: 'No curve where the accountant does not apply:' }), el('ul', {}, refusals)) : null);
   });
   rate.addEventListener('input', () => { rateText.textContent = rate.value; });

@@ -1,6 +1,5 @@
 package org.privet.anonymity;
 
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.SortedMap;
@@ -31,10 +30,5 @@ public record AnonymityReport(int rows, int suppressed, int k, SortedMap<Integer
 
   public AnonymityReport {
     classSizes = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(classSizes));
-  }
-
-  /** The class sizes as (size, classes, rows) triples, for printing. */
-  public Map<Integer, Integer> sizes() {
-    return classSizes;
   }
 }

@@ -32,7 +32,7 @@ import java.util.TreeSet;
  */
 public final class FullDomainGeneralization {
   /** The largest lattice searched. */
-  public static final int MAX_NODES = 200_000;
+  public static final int MAX_NODES = 5_000;
 
   private final int k;
   private final int l;
@@ -152,11 +152,26 @@ public final class FullDomainGeneralization {
   /** Marks rows of classes below k (or below ℓ distinct sensitive values); returns how many. */
   private int suppress(int[] node, Levels[] levels, int[] sensitive, boolean[] suppressed) {
     int n = suppressed.length;
-    Map<List<Integer>, List<Integer>> classes = new HashMap<>();
+    // A class key: the row's cell ids, mixed-radix in a long when that fits, else a list.
+    double space = 1;
+    for (int q = 0; q < node.length; q++) {
+      space *= levels[q].cells().get(node[q]).size();
+    }
+    Map<Object, List<Integer>> classes = new HashMap<>();
     for (int r = 0; r < n; r++) {
-      List<Integer> key = new ArrayList<>(node.length);
-      for (int q = 0; q < node.length; q++) {
-        key.add(levels[q].cellOfRow()[node[q]][r]);
+      Object key;
+      if (space < 0x1p62) {
+        long k = 0;
+        for (int q = 0; q < node.length; q++) {
+          k = k * levels[q].cells().get(node[q]).size() + levels[q].cellOfRow()[node[q]][r];
+        }
+        key = k;
+      } else {
+        List<Integer> list = new ArrayList<>(node.length);
+        for (int q = 0; q < node.length; q++) {
+          list.add(levels[q].cellOfRow()[node[q]][r]);
+        }
+        key = list;
       }
       classes.computeIfAbsent(key, x -> new ArrayList<>()).add(r);
     }

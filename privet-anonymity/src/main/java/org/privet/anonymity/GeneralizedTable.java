@@ -16,7 +16,8 @@ import java.util.Optional;
  *
  * <p><b>Not a privacy mechanism.</b> A generalized table has no formal privacy guarantee: its
  * "protection" depends on what else the reader knows (see the attacks in {@code
- * org.privet.anonymity.attacks}). Immutable.
+ * org.privet.anonymity.attacks}). The arrays are shared, not copied (rows of one class share one
+ * cell array): treat them as read-only.
  *
  * @param quasiIdentifiers the quasi-identifier names, in column order
  * @param numeric for each quasi-identifier, whether it is numeric

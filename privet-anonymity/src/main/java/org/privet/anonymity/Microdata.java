@@ -13,7 +13,8 @@ import java.util.Optional;
  * each numeric (ordered, compared by value) or categorical (compared by label).
  *
  * <p>This is raw microdata: it never leaves the curator's machine except as a generalized table
- * ({@link GeneralizedTable}), which carries <b>no</b> formal privacy guarantee. Immutable.
+ * ({@link GeneralizedTable}), which carries <b>no</b> formal privacy guarantee. Immutable as long as
+ * callers treat the column arrays they read as read-only (they are not copied on access).
  */
 public final class Microdata {
 

@@ -21,6 +21,7 @@ final class BudgetHistoryCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin WorkspaceOption workspace;
   @Mixin FormatOption format;
+  @Mixin ServerOption server;
 
   @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset name.")
   String dataset;
@@ -28,8 +29,12 @@ final class BudgetHistoryCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<Charge> charges;
-    try (Ledger ledger = workspace.open()) {
-      charges = ledger.history(dataset);
+    if (server.remote()) {
+      charges = LedgerJson.readCharges(server.client().history(dataset));
+    } else {
+      try (Ledger ledger = workspace.open()) {
+        charges = ledger.history(dataset);
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format.format == OutputFormat.JSON) {

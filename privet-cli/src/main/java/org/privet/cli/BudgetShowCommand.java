@@ -21,6 +21,7 @@ final class BudgetShowCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin WorkspaceOption workspace;
   @Mixin FormatOption format;
+  @Mixin ServerOption server;
 
   @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset name.")
   String dataset;
@@ -32,6 +33,13 @@ final class BudgetShowCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     BudgetStatus s;
+    if (server.remote()) {
+      if (analyst != null) {
+        throw new IllegalArgumentException("--analyst: with --server the analyst is the key's holder");
+      }
+      print(spec.commandLine().getOut(), LedgerJson.readStatus(server.client().budget(dataset)), format.format);
+      return ExitCodes.OK;
+    }
     try (Ledger ledger = workspace.open()) {
       s = analyst == null ? ledger.status(dataset) : ledger.status(dataset, analyst);
     }

@@ -18,9 +18,13 @@ final class DatasetListCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin WorkspaceOption workspace;
   @Mixin FormatOption format;
+  @Mixin ServerOption server;
 
   @Override
   public Integer call() {
+    if (server.remote()) {
+      return remote();
+    }
     List<DatasetSpec> datasets;
     ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
     try (Ledger ledger = workspace.open()) {
@@ -37,6 +41,29 @@ final class DatasetListCommand implements Callable<Integer> {
     for (DatasetSpec d : datasets) {
       t.add(List.of(d.name(), d.privacyUnit().toString(), Ledger.describe(d.budget()),
           d.accountant().cliName(), d.source()));
+    }
+    t.print(out, format.format);
+    return ExitCodes.OK;
+  }
+
+  /** The datasets the key's holder may see (metadata and their budget view only). */
+  private int remote() {
+    com.fasterxml.jackson.databind.JsonNode datasets = server.client().datasets();
+    PrintWriter out = spec.commandLine().getOut();
+    if (format.format == OutputFormat.JSON) {
+      out.println(LedgerJson.writePretty(datasets));
+      out.flush();
+      return ExitCodes.OK;
+    }
+    TextTable t = new TextTable(List.of("name", "privacy unit", "budget", "spent", "remaining", "columns"));
+    for (com.fasterxml.jackson.databind.JsonNode d : datasets) {
+      List<String> columns = new java.util.ArrayList<>();
+      d.path("columns").forEach(c -> columns.add(c.path("name").asText()));
+      t.add(List.of(d.path("name").asText(), d.path("privacyUnit").asText(),
+          Ledger.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("total"))),
+          org.privet.accounting.Budget.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("spent")), java.math.RoundingMode.CEILING),
+          org.privet.accounting.Budget.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("remaining")), java.math.RoundingMode.FLOOR),
+          String.join(",", columns)));
     }
     t.print(out, format.format);
     return ExitCodes.OK;

@@ -21,7 +21,6 @@ import org.privet.ledger.PrivacyUnit;
 import org.privet.ledger.PublicMetadata;
 import org.privet.ledger.RegisteredSchema;
 import org.privet.engine.PublicSchema;
-import org.privet.engine.duckdb.DuckDbBackend;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -154,9 +153,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
 
   /** The curator's inference from the file as it is now (see {@link LedgerCatalog#inferred}). */
   static RegisteredSchema inferSchema(DatasetSpec spec) {
-    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      return LedgerCatalog.inferred(spec, backend);
-    }
+    return LedgerCatalog.inferSchema(spec);
   }
 
   static Map<String, ColumnBounds> parseBounds(List<String> specs) {

@@ -116,15 +116,7 @@ final class DemoCommand implements Callable<Integer> {
     err.flush();
     try (Ledger ledger = Ledger.open(workspace);
         DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      DatasetSpec adultSpec = DatasetSpec.builder()
-          .name("adult")
-          .source(adult.toAbsolutePath().toString())
-          .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
-          .privacyUnit(PrivacyUnit.row())
-          .budget(TOTAL_BUDGET)
-          .publicMetadata(new PublicMetadata(Map.of(), PUBLIC_KEYS))
-          .build();
-      DatasetSpec spec = ledger.register(adultSpec, LedgerCatalog.inferred(adultSpec, backend));
+      DatasetSpec spec = registerAdult(ledger, adult, backend);
       out.println("Registered dataset 'adult' (each row is one person, protected as a privacy unit)");
       out.println("with a total budget of " + Ledger.describe(spec.budget()) + " (" + spec.accountant().cliName()
           + " composition). Equivalent command:");
@@ -168,6 +160,22 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Try it on your data: ./privet dataset register --help, ./privet query --help.");
       out.flush();
     }
+  }
+
+  /**
+   * Registers the bundled Adult file as dataset {@code adult} (one row per person), with its public
+   * schema inferred once at registration by {@code backend}.
+   */
+  static DatasetSpec registerAdult(Ledger ledger, Path adult, org.privet.engine.spi.Backend backend) {
+    DatasetSpec adultSpec = DatasetSpec.builder()
+        .name("adult")
+        .source(adult.toAbsolutePath().toString())
+        .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
+        .privacyUnit(PrivacyUnit.row())
+        .budget(TOTAL_BUDGET)
+        .publicMetadata(new PublicMetadata(Map.of(), PUBLIC_KEYS))
+        .build();
+    return ledger.register(adultSpec, LedgerCatalog.inferred(adultSpec, backend));
   }
 
   private static String indent(String sql) {

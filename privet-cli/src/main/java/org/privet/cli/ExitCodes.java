@@ -30,6 +30,15 @@ public final class ExitCodes {
 
   /** The exit code of an exception thrown by a command (most specific type first). */
   static int of(Throwable e) {
+    if (e instanceof org.privet.client.PrivetApiException api) {
+      return switch (api.status()) {
+        case 409 -> BUDGET_EXCEEDED;
+        case 422 -> REFUSED;
+        case 404 -> NOT_FOUND;
+        case 400, 401, 403, 413 -> USAGE;
+        default -> INTERNAL;
+      };
+    }
     if (e instanceof org.privet.accounting.BudgetExceededException) {
       return BUDGET_EXCEEDED;
     }
@@ -50,7 +59,9 @@ public final class ExitCodes {
   static int handleExecutionException(
       Exception e, CommandLine cl, CommandLine.ParseResult parseResult) {
     int code = of(e);
-    if (code == INTERNAL) {
+    if (e instanceof org.privet.client.PrivetApiException api) {
+      cl.getErr().println("privet: " + api.getMessage() + " (server: HTTP " + api.status() + " " + api.code() + ")");
+    } else if (code == INTERNAL) {
       cl.getErr().println("privet: internal error: " + e);
     } else if (code == NOT_FOUND && e instanceof NoSuchFileException f) {
       cl.getErr().println("privet: no such file: " + f.getFile());

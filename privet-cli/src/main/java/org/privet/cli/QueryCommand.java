@@ -1,13 +1,18 @@
 package org.privet.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.math.RoundingMode;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.curator.QueryExecution;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.client.PrivetClient;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.LedgerJson;
 import org.privet.sql.DpStatement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,6 +38,7 @@ final class QueryCommand implements Callable<Integer> {
   @Mixin WorkspaceOption workspace;
   @Mixin FormatOption format;
   @Mixin AnalystOption analyst;
+  @Mixin ServerOption server;
 
   @Option(names = "--explain", description = "Show the plan (bounds, budget split, mechanisms, noise, expected errors); runs and charges nothing.")
   boolean explain;
@@ -44,6 +50,9 @@ final class QueryCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (server.remote()) {
+      return remote(out, err);
+    }
     try (Ledger ledger = workspace.open();
         DuckDbBackend backend = DuckDbBackend.inMemory()) {
       QueryExecution execution = new QueryExecution(ledger, backend);
@@ -59,6 +68,27 @@ final class QueryCommand implements Callable<Integer> {
       err.flush();
       return ExitCodes.OK;
     }
+  }
+
+  /**
+   * The same query through {@code privet serve}: the same output, a receipt on stderr. A fresh
+   * Idempotency-Key per invocation keeps the client's own retries from buying a second draw.
+   */
+  private int remote(PrintWriter out, PrintWriter err) {
+    PrivetClient client = server.client();
+    if (explain) {
+      out.print(client.explain(sql).path("plan").asText());
+      out.flush();
+      return ExitCodes.OK;
+    }
+    JsonNode answer = client.query(sql, Optional.of(UUID.randomUUID().toString()));
+    ResultPrinter.printRemote(out, answer, format.format);
+    org.privet.ledger.Charge c = LedgerJson.readCharge(answer.path("charge"));
+    err.println("privet: charged " + String.join(" + ", c.cost().stream().map(l -> Budget.describe(l, RoundingMode.CEILING)).toList())
+        + " (ledger charge #" + c.id() + " at " + server.server + "); on dataset '" + c.dataset()
+        + "' you have now spent " + Budget.describe(c.analystSpent(), RoundingMode.CEILING));
+    err.flush();
+    return ExitCodes.OK;
   }
 
   /** One line on what was charged and what the dataset has spent. */

@@ -1,5 +1,7 @@
 package org.privet.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -9,7 +11,6 @@ import org.privet.curator.QueryExecution;
 import org.privet.curator.ReleaseJson;
 import org.privet.engine.Estimate;
 import org.privet.ledger.LedgerJson;
-import org.privet.sql.OutputColumn;
 import org.privet.sql.SqlResult;
 
 /** Prints a released DP SQL answer (values with their confidence intervals) on stdout. */
@@ -23,19 +24,69 @@ final class ResultPrinter {
       out.flush();
       return;
     }
-    List<String> header = new ArrayList<>();
-    for (OutputColumn c : r.columns()) {
-      header.add(c.name());
-      if (c.engineOutput() != null) {
-        if (format == OutputFormat.CSV) {
-          header.addAll(List.of(c.name() + "_lower", c.name() + "_upper", c.name() + "_level"));
+    List<Boolean> estimates = new ArrayList<>();
+    r.columns().forEach(c -> estimates.add(c.engineOutput() != null));
+    print(out, r.columnNames(), estimates, r.rows(), format);
+  }
+
+  /**
+   * Prints an answer of {@code privet serve} (the JSON of {@link ReleaseJson}) exactly as a local
+   * run prints it; the server's {@code replay} flag is not part of the answer.
+   */
+  static void printRemote(PrintWriter out, JsonNode answer, OutputFormat format) {
+    ObjectNode copy = answer.deepCopy();
+    copy.remove("replay");
+    if (format == OutputFormat.JSON) {
+      out.println(LedgerJson.writePretty(copy));
+      out.flush();
+      return;
+    }
+    List<String> names = new ArrayList<>();
+    copy.path("columns").forEach(c -> names.add(c.asText()));
+    List<Boolean> estimates = new ArrayList<>();
+    names.forEach(n -> estimates.add(false));
+    List<List<Object>> rows = new ArrayList<>();
+    for (JsonNode row : copy.path("rows")) {
+      List<Object> cells = new ArrayList<>();
+      for (int i = 0; i < names.size(); i++) {
+        JsonNode v = row.get(names.get(i));
+        if (v != null && v.isObject() && v.has("value")) {
+          estimates.set(i, true);
+          cells.add(v.path("level").isNumber()
+              ? new Estimate(v.get("value").asDouble(), v.get("lower").asDouble(), v.get("upper").asDouble(),
+                  v.get("level").asDouble())
+              : new Estimate(v.get("value").asDouble(), Double.NaN, Double.NaN, 0.0));
+        } else if (v == null || v.isNull()) {
+          cells.add(null);
+        } else if (v.isIntegralNumber()) {
+          cells.add(v.asLong());
+        } else if (v.isNumber()) {
+          cells.add(v.asDouble());
         } else {
-          header.add(c.name() + " " + intervalLabel(r, c));
+          cells.add(v.asText());
+        }
+      }
+      rows.add(cells);
+    }
+    print(out, names, estimates, rows, format);
+  }
+
+  private static void print(PrintWriter out, List<String> names, List<Boolean> estimates,
+      List<? extends List<Object>> rows, OutputFormat format) {
+    List<String> header = new ArrayList<>();
+    for (int c = 0; c < names.size(); c++) {
+      String name = names.get(c);
+      header.add(name);
+      if (estimates.get(c)) {
+        if (format == OutputFormat.CSV) {
+          header.addAll(List.of(name + "_lower", name + "_upper", name + "_level"));
+        } else {
+          header.add(name + " " + intervalLabel(rows, c));
         }
       }
     }
     TextTable t = new TextTable(header);
-    for (List<Object> row : r.rows()) {
+    for (List<Object> row : rows) {
       List<String> cells = new ArrayList<>();
       for (int i = 0; i < row.size(); i++) {
         Object v = row.get(i);
@@ -57,9 +108,8 @@ final class ResultPrinter {
     t.print(out, format);
   }
 
-  private static String intervalLabel(SqlResult r, OutputColumn c) {
-    int index = r.columns().indexOf(c);
-    for (List<Object> row : r.rows()) {
+  private static String intervalLabel(List<? extends List<Object>> rows, int index) {
+    for (List<Object> row : rows) {
       if (row.get(index) instanceof Estimate e && e.hasInterval()) {
         return number(100 * e.level()) + "% CI";
       }

@@ -50,9 +50,25 @@ final class ServeCommand implements Callable<Integer> {
       description = "How long a request waits for its release (default: ${DEFAULT-VALUE}).")
   long queryTimeoutSeconds;
 
+  @Option(names = "--demo",
+      description = "Quick start: serve the bundled UCI Adult data from a fresh temporary workspace with one"
+          + " analyst ('analyst', a share of epsilon=1), whose API key is printed once on stdout.")
+  boolean demo;
+
   @Override
-  public Integer call() throws InterruptedException {
-    ServerOptions.Builder b = ServerOptions.builder(workspace.resolve()).host(host).port(port).queue(queue)
+  public Integer call() throws Exception {
+    Path ws = workspace.resolve();
+    String demoKey = null;
+    if (demo) {
+      ws = java.nio.file.Files.createTempDirectory("privet-serve-demo-");
+      try (org.privet.ledger.Ledger ledger = org.privet.ledger.Ledger.open(ws);
+          org.privet.engine.duckdb.DuckDbBackend backend = org.privet.engine.duckdb.DuckDbBackend.inMemory()) {
+        DemoCommand.registerAdult(ledger, DemoCommand.locateBundledAdult(), backend);
+        demoKey = ledger.addAnalyst("analyst", org.privet.ledger.Role.ANALYST).apiKey();
+        ledger.grant("adult", "analyst", new org.privet.accounting.PureDp(1));
+      }
+    }
+    ServerOptions.Builder b = ServerOptions.builder(ws).host(host).port(port).queue(queue)
         .queryTimeout(java.time.Duration.ofSeconds(queryTimeoutSeconds));
     if (workers != null) {
       b.workers(workers);
@@ -79,6 +95,17 @@ final class ServeCommand implements Callable<Integer> {
       }
     }, "privet-serve-shutdown"));
     PrintWriter err = spec.commandLine().getErr();
+    if (demoKey != null) {
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(demoKey);
+      out.flush();
+      err.println("privet: demo workspace " + ws + ": dataset 'adult' (" + DemoCommand.ATTRIBUTION + "),");
+      err.println("privet: analyst 'analyst' with a share of epsilon=1; the API key above is shown once. Try:");
+      err.println("  export PRIVET_API_KEY=<the key above>");
+      err.println("  curl -H \"Authorization: Bearer $PRIVET_API_KEY\" " + server.url() + "/v1/datasets");
+      err.println("  ./privet query --server " + server.url() + " \"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS"
+          + " (epsilon = 0.5, group_selection_strategy = PUBLIC_GROUPS) sex, COUNT(*) AS people FROM adult GROUP BY sex\"");
+    }
     err.println("privet: serving on " + server.url());
     err.flush();
     stopped.await();

@@ -13,7 +13,7 @@ import java.util.List;
  * what the CLI prints all go through it.
  *
  * <ul>
- *   <li>{@link #spend}: the composition of a list of privacy losses in this budget's measure (ρ
+ *   <li>{@link #compose}: the composition of a list of privacy losses in this budget's measure (ρ
  *       budgets: Σρ and Σδ by {@link ZcdpAccountant#totalApproxZcdp}; ε budgets: the given
  *       accountant at this budget's δ), rounded up by the accountants.
  *   <li>{@link #admits}: whether a spend fits.
@@ -184,7 +184,7 @@ public sealed interface Budget {
    * @throws BudgetExceededException if the parts cannot be paid in this measure (a δ part under a
    *     pure ρ budget, a δ that reaches 1, an event the accountant cannot compose)
    */
-  default PrivacyLoss spend(List<? extends PrivacyLoss> parts, Accountant accountant) {
+  default PrivacyLoss compose(List<? extends PrivacyLoss> parts, Accountant accountant) {
     if (isZcdp()) {
       ApproxZcdp total;
       try {

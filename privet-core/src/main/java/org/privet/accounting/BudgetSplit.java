@@ -5,7 +5,10 @@ import java.util.List;
 
 /**
  * Splits a total budget over several releases in proportion to weights. Granted budgets round
- * down, so the parts never compose to more than the total.
+ * down, so the parts never compose to more than the total: every share is {@link #share}, the
+ * proportional part scaled by {@link #SHRINK}, which leaves room for the accountants' upward
+ * rounding when the parts are composed again (the engine's split, {@code Compiler.Split}, uses the
+ * same rule).
  *
  * <ul>
  *   <li>{@link #epsilons}: basic composition, ε<sub>i</sub> = ε·w<sub>i</sub>/Σw;
@@ -16,7 +19,21 @@ import java.util.List;
  * </ul>
  */
 public final class BudgetSplit {
+  /**
+   * Every share is scaled by 1 − 10<sup>−12</sup>: far more than the few ulps by which the
+   * upward-rounded composition of n ≤ 10<sup>6</sup> shares can exceed their exact sum.
+   */
+  public static final double SHRINK = 1 - 1e-12;
+
   private BudgetSplit() {}
+
+  /**
+   * The share of a total for one part of weight {@code weight} out of {@code totalWeight} (the sum
+   * of all parts' weights): total · weight / totalWeight · {@link #SHRINK}, evaluated in that order.
+   */
+  public static double share(double total, double weight, double totalWeight) {
+    return total * weight / totalWeight * SHRINK;
+  }
 
   public static double[] epsilons(double totalEpsilon, double[] weights) {
     PrivacyLoss.requireNonNegativeFinite("totalEpsilon", totalEpsilon);
@@ -56,7 +73,7 @@ public final class BudgetSplit {
     double sum = weightSum(weights);
     double[] out = new double[weights.length];
     for (int i = 0; i < weights.length; i++) {
-      out[i] = UpwardRounding.down(total * (weights[i] / sum));
+      out[i] = share(total, weights[i], sum);
     }
     return out;
   }

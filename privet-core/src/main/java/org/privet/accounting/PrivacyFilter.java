@@ -23,12 +23,13 @@ import java.util.Objects;
 public final class PrivacyFilter {
   private final Accountant accountant;
   private final ApproxDp budget;
+  private final Budget limit;
   private final List<PrivacyLoss> admitted = new ArrayList<>();
   private ApproxDp spent = new ApproxDp(0.0, 0.0);
 
   /**
    * @param accountant how events are composed; must support fully adaptive composition
-   * @param budget the total (ε, δ) that may be spent
+   * @param budget the total (ε, δ) that may be spent (ε at least {@link Budget#MIN_EPSILON})
    */
   public PrivacyFilter(Accountant accountant, ApproxDp budget) {
     Objects.requireNonNull(accountant, "accountant");
@@ -39,6 +40,7 @@ public final class PrivacyFilter {
     }
     this.accountant = accountant;
     this.budget = budget;
+    this.limit = Budget.of(budget);
   }
 
   /** Admits the event if the budget covers it, returning whether it was admitted. */
@@ -87,11 +89,9 @@ public final class PrivacyFilter {
     return spent;
   }
 
-  /** Budget minus spent, each rounded down and never negative. */
+  /** Budget minus spent, each rounded down and never negative ({@link Budget#remaining}). */
   public synchronized ApproxDp remaining() {
-    return new ApproxDp(
-        Math.max(0.0, UpwardRounding.subtractDown(budget.epsilon(), spent.epsilon())),
-        Math.max(0.0, UpwardRounding.subtractDown(budget.delta(), spent.delta())));
+    return (ApproxDp) limit.remaining(spent);
   }
 
   /** The events admitted so far, in order (a copy). */
@@ -121,6 +121,6 @@ public final class PrivacyFilter {
   }
 
   private boolean fits(ApproxDp composed) {
-    return composed.epsilon() <= budget.epsilon() && composed.delta() <= budget.delta();
+    return limit.admits(composed);
   }
 }

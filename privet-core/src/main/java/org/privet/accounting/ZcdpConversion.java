@@ -69,11 +69,26 @@ public final class ZcdpConversion {
     if (!(delta > 0 && delta < 1)) {
       throw new IllegalArgumentException("delta must be in (0, 1) to convert zCDP to (epsilon, delta)-DP, was " + delta);
     }
+    // ρ ≥ ε never gives ε: the conversion is at least ρ.
+    return largestCertified(epsilon, 80, rho -> epsilon(rho, delta) <= epsilon);
+  }
+
+  /**
+   * The inverse of {@link #delta}: the largest ρ found by 100 bisection steps on [0, ε] with
+   * {@code delta(ρ, epsilon) ≤ delta} (only certified values are kept); 0 if none.
+   */
+  public static double largestRhoAtEpsilon(double epsilon, double delta) {
+    PrivacyLoss.requireNonNegativeFinite("epsilon", epsilon);
+    PrivacyLoss.requireDelta("delta", delta);
+    return largestCertified(epsilon, 100, rho -> delta(rho, epsilon) <= delta);
+  }
+
+  /** Bisection on [0, hi] keeping the largest ρ seen with {@code certified(ρ)}; 0 if none. */
+  private static double largestCertified(double hi, int steps, java.util.function.DoublePredicate certified) {
     double lo = 0;
-    double hi = epsilon; // ρ ≥ ε never gives ε: the conversion is at least ρ
-    for (int i = 0; i < 80; i++) {
+    for (int i = 0; i < steps; i++) {
       double mid = (lo + hi) / 2;
-      if (epsilon(mid, delta) <= epsilon) {
+      if (certified.test(mid)) {
         lo = mid;
       } else {
         hi = mid;

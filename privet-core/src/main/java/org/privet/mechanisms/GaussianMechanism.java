@@ -180,17 +180,8 @@ public final class GaussianMechanism {
   private long vectorSigmaSqSteps(int m) {
     return vectorSigmaSqSteps.computeIfAbsent(m, dim -> {
       double s2 = Math.nextUp(grid.steps(sensitivity) + Math.nextUp(Math.sqrt(dim)));
-      // Largest ρ (by bisection) whose zCDP-to-(ε, δ) conversion meets δ.
-      double lo = 0;
-      double hi = epsilon;
-      for (int i = 0; i < 100; i++) {
-        double mid = (lo + hi) / 2;
-        if (ZcdpConversion.delta(mid, epsilon) <= delta) {
-          lo = mid;
-        } else {
-          hi = mid;
-        }
-      }
+      // Largest ρ whose zCDP-to-(ε, δ) conversion meets δ.
+      double lo = ZcdpConversion.largestRhoAtEpsilon(epsilon, delta);
       if (lo == 0) {
         throw new IllegalArgumentException("cannot calibrate the vector Gaussian for these epsilon and delta");
       }

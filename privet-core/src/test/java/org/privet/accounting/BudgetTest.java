@@ -33,22 +33,22 @@ class BudgetTest {
   }
 
   @Test
-  void spend_eachMeasure_composesInTheBudgetsMeasure() {
+  void compose_eachMeasure_composesInTheBudgetsMeasure() {
     List<PrivacyLoss> parts = List.of(new PureDp(0.2), new Zcdp(0.01));
-    PrivacyLoss rho = Budget.zcdp(1.0).spend(parts, BasicAccountant.INSTANCE);
+    PrivacyLoss rho = Budget.zcdp(1.0).compose(parts, BasicAccountant.INSTANCE);
     assertEquals(new Zcdp(UpwardRounding.add(UpwardRounding.multiply(0.5, UpwardRounding.multiply(0.2, 0.2)), 0.01)).rho(),
         ((Zcdp) rho).rho(), 1e-15);
-    assertInstanceOf(ApproxZcdp.class, Budget.zcdp(1.0, 1e-6).spend(List.of(new ApproxDp(0.1, 1e-7)), null));
-    ApproxDp eps = (ApproxDp) Budget.approx(1.0, 1e-6).spend(parts, BasicAccountant.INSTANCE);
+    assertInstanceOf(ApproxZcdp.class, Budget.zcdp(1.0, 1e-6).compose(List.of(new ApproxDp(0.1, 1e-7)), null));
+    ApproxDp eps = (ApproxDp) Budget.approx(1.0, 1e-6).compose(parts, BasicAccountant.INSTANCE);
     assertEquals(1e-6, eps.delta());
     assertTrue(eps.epsilon() > 0.2 && eps.epsilon() < 1.0, "eps " + eps);
-    assertEquals(new ApproxDp(0, 0), Budget.pure(1).spend(List.of(), BasicAccountant.INSTANCE));
+    assertEquals(new ApproxDp(0, 0), Budget.pure(1).compose(List.of(), BasicAccountant.INSTANCE));
   }
 
   @Test
-  void spend_deltaUnderPureRho_isABudgetRefusal() {
+  void compose_deltaUnderPureRho_isABudgetRefusal() {
     assertThrows(BudgetExceededException.class,
-        () -> Budget.zcdp(1.0).spend(List.of(new ApproxDp(0.1, 1e-9)), BasicAccountant.INSTANCE));
+        () -> Budget.zcdp(1.0).compose(List.of(new ApproxDp(0.1, 1e-9)), BasicAccountant.INSTANCE));
   }
 
   @Test

@@ -56,7 +56,7 @@ class ZcdpConversionTest {
     assertTrue(d <= 1e-6 * (1 + 1e-6) && d >= 1e-6 * 0.99, "delta " + d);
   }
 
-  @Property(tries = 40)
+  @Property(tries = 40, seed = "20261126")
   void largestRho_randomTargets_isCertifiedAndTight(
       @ForAll @DoubleRange(min = -2, max = 1) double log10Epsilon,
       @ForAll @DoubleRange(min = -12, max = -3) double log10Delta) {
@@ -65,5 +65,14 @@ class ZcdpConversionTest {
     double rho = ZcdpConversion.largestRho(epsilon, delta);
     assertTrue(rho > 0 && ZcdpConversion.epsilon(rho, delta) <= epsilon, "certified");
     assertTrue(ZcdpConversion.epsilon(rho * (1 + 1e-9), delta) > epsilon, "largest");
+  }
+
+  @Test
+  void largestRhoAtEpsilon_isCertifiedAndTight() {
+    for (double[] ed : new double[][] {{1, 1e-6}, {0.1, 1e-9}, {5, 1e-3}}) {
+      double rho = ZcdpConversion.largestRhoAtEpsilon(ed[0], ed[1]);
+      assertTrue(rho > 0 && ZcdpConversion.delta(rho, ed[0]) <= ed[1], "certified");
+      assertTrue(ZcdpConversion.delta(rho * (1 + 1e-9), ed[0]) > ed[1], "largest");
+    }
   }
 }

@@ -3,9 +3,12 @@ package org.privet.curator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.MechanismCost;
+import org.privet.ledger.AccountantKind;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.Release;
@@ -18,7 +21,9 @@ import org.privet.ledger.Release;
  *
  * <p>The ledger records each mechanism's own privacy loss (not only the query's composed total),
  * so the dataset's accountant composes all mechanisms of all queries together: with the zCDP
- * accountant, many small Gaussian releases cost what zCDP composition says. Costs are stated under
+ * accountant, many small Gaussian releases cost what zCDP composition says. On a dataset with the
+ * basic accountant, a query with zCDP parts is charged its own (ε, δ) total instead, since basic
+ * composition is a proven filter for (ε, δ) events only (docs/proofs/ledger-filter.md). Costs are stated under
  * add/remove-one-unit neighbours, the relation datasets are registered under.
  *
  * <p>One instance charges one query text; not for reuse across queries.
@@ -77,7 +82,13 @@ public final class LedgerBudgetCharger implements BudgetCharger {
       throw new IllegalStateException("this charger already charged a query");
     }
     List<PrivacyLoss> losses = charge.mechanisms().stream().map(MechanismCost::loss).toList();
-    List<PrivacyLoss> cost = losses.isEmpty() ? List.of(charge.total()) : losses;
+    boolean basic = ledger.dataset(dataset).accountant() == AccountantKind.BASIC;
+    if (losses.isEmpty() || basic && !losses.stream().allMatch(LedgerBudgetCharger::directlyDp)) {
+      // Basic composition is a proven filter for (ε, δ) events only (docs/proofs/ledger-filter.md):
+      // a query with zCDP parts is charged its own (ε, δ) total, converted at its own δ.
+      losses = List.of(charge.total());
+    }
+    List<PrivacyLoss> cost = losses;
     if (existing != null) {
       if (!existing.cost().equals(cost)) {
         throw new IllegalStateException("the recomputed cost differs from charge #" + existing.id());
@@ -88,6 +99,10 @@ public final class LedgerBudgetCharger implements BudgetCharger {
     } else {
       committed = ledger.charge(dataset, analyst, queryText, cost);
     }
+  }
+
+  private static boolean directlyDp(PrivacyLoss loss) {
+    return loss instanceof PureDp || loss instanceof ApproxDp;
   }
 
   /** The ledger entry of the charge, once it has committed. */

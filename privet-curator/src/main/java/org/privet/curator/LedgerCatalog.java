@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.CsvHeader;
@@ -63,7 +64,9 @@ public final class LedgerCatalog implements DatasetCatalog {
         + spec.name() + "' has no public schema (it was registered before schemas were fixed at"
         + " registration); the curator fixes one with: privet dataset fix-schema --name "
         + spec.name()));
-    return Source.typed(source(spec), PublicSchema.parse(fixed.toString()));
+    List<PublicSchema.Column> columns = new ArrayList<>();
+    fixed.columns().forEach(c -> columns.add(new PublicSchema.Column(c.name(), PublicSchema.type(c.type()))));
+    return Source.typed(source(spec), new PublicSchema(columns));
   }
 
   /** A schema the curator fixes, as the ledger keeps it (types by their PublicSchema names). */
@@ -72,6 +75,24 @@ public final class LedgerCatalog implements DatasetCatalog {
     schema.columns().forEach(c -> columns.add(
         new RegisteredSchema.Column(c.name(), PublicSchema.typeName(c.type()))));
     return new RegisteredSchema(columns, origin);
+  }
+
+  /**
+   * Registers {@code spec} with its public schema fixed now: {@code declared} if given, else the
+   * curator's inference from the file as it is now ({@link #inferred}). The CLI's {@code dataset
+   * register} and the server's {@code POST /v1/datasets} both register through here.
+   */
+  public static DatasetSpec register(Ledger ledger, DatasetSpec spec, Optional<PublicSchema> declared) {
+    RegisteredSchema fixed = declared.map(s -> registered(s, RegisteredSchema.Origin.DECLARED))
+        .orElseGet(() -> inferSchema(spec));
+    return ledger.register(spec, fixed);
+  }
+
+  /** {@link #inferred} on an in-memory DuckDB: the curator's inference at registration. */
+  public static RegisteredSchema inferSchema(DatasetSpec spec) {
+    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      return inferred(spec, backend);
+    }
   }
 
   /**

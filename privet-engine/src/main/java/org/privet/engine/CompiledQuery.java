@@ -17,7 +17,7 @@ import org.privet.engine.spi.BoundedAggregation;
  * row can have), in the query's order; else null.
  *
  * <p>{@code total} is {@link #composedCost}: the query budget's own composition ({@link
- * Budget#spend} with {@link BasicAccountant}) of the mechanisms' losses, stated as {@link PureDp} for
+ * Budget#compose} with {@link BasicAccountant}) of the mechanisms' losses, stated as {@link PureDp} for
  * an ε budget; {@code conversionDelta} the δ that converts zCDP parts inside an (ε, δ) total.
  */
 record CompiledQuery(Query query, NoiseKind noise, BoundedAggregation spec, List<Slot> slots,
@@ -33,7 +33,7 @@ record CompiledQuery(Query query, NoiseKind noise, BoundedAggregation spec, List
    * @throws IllegalStateException if a pure budget would have to pay for δ
    */
   static PrivacyLoss composedCost(Budget budget, List<PrivacyLoss> parts) {
-    PrivacyLoss total = budget.spend(parts, BasicAccountant.INSTANCE);
+    PrivacyLoss total = budget.compose(parts, BasicAccountant.INSTANCE);
     if (budget instanceof Budget.Epsilon) {
       ApproxDp a = (ApproxDp) total;
       if (a.delta() > 0) {

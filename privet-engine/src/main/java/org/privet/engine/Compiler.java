@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.Budget;
+import org.privet.accounting.BudgetSplit;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.ZcdpConversion;
@@ -168,8 +169,6 @@ final class Compiler {
       } else if (a instanceof Aggregation.Mean m) {
         Grid g = Grid.of(m.lower(), m.upper(), sumBits, true, pairMagnitude(m.perGroup(), lInf));
         Measure.PairClamp pc = g.pairClamp(m.perGroup());
-        int mi = measureIndex(measures,
-            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, 0, false, pc));
         bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
         // Centre the released sum where that lowers its sensitivity (the row range's centre
         // without a pair clamp; with one, the clamp acts on uncentred sums, so another centre
@@ -190,6 +189,10 @@ final class Compiler {
         if (pc != null) {
           bounds.add(g.describePair(m.name(), m.perGroup(), pc, lInf, sens));
         }
+        // The backend centres the sum itself, so that the per-group saturation at the public cap
+        // acts on the released (centred) statistic and keeps its sensitivity (issue 10, item 3).
+        int mi = measureIndex(measures,
+            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, center, false, pc));
         Slot centred = slot(m.name(), "noisy " + (center != 0 ? "centred " : "") + "sum of "
             + m.column() + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
         slots.add(new Slot(centred.output(), centred.purpose(), centred.kind(), centred.field(),
@@ -435,7 +438,7 @@ final class Compiler {
 
     static Split of(Budget budget, NoiseKind noise, List<Slot> slots, List<Double> weights,
         PartitionSelection.Kind selection, double selectionWeight) {
-      final double shrink = 1 - 1e-12; // keeps the upward-rounded composition within the budget
+      final double shrink = BudgetSplit.SHRINK; // keeps the upward-rounded composition within the budget
       Split s = new Split();
       int n = slots.size();
       s.epsilon = new double[n];
@@ -448,16 +451,16 @@ final class Compiler {
       PrivacyLoss b = budget.loss();
       if (b instanceof PureDp p) {
         for (int i = 0; i < n; i++) {
-          s.epsilon[i] = p.epsilon() * weights.get(i) / total * shrink;
+          s.epsilon[i] = BudgetSplit.share(p.epsilon(), weights.get(i), total);
         }
       } else if (budget.isZcdp()) {
         for (int i = 0; i < n; i++) {
-          double rhoEach = budget.rho() * weights.get(i) / total * shrink;
+          double rhoEach = BudgetSplit.share(budget.rho(), weights.get(i), total);
           s.rho[i] = rhoEach;
           s.epsilon[i] = Math.sqrt(2 * rhoEach) * shrink; // ε-DP ⇒ ε²/2-zCDP
         }
         if (selection != null) {
-          double selRho = budget.rho() * selectionWeight / total * shrink;
+          double selRho = BudgetSplit.share(budget.rho(), selectionWeight, total);
           s.selectionDelta = budget.delta() * shrink;
           if (selection == PartitionSelection.Kind.GAUSSIAN) {
             s.selectionRho = selRho;
@@ -471,7 +474,7 @@ final class Compiler {
         double pure = 0;
         double zWeight = 0;
         for (int i = 0; i < n; i++) {
-          s.epsilon[i] = a.epsilon() * weights.get(i) / total * shrink;
+          s.epsilon[i] = BudgetSplit.share(a.epsilon(), weights.get(i), total);
           if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
             zWeight += weights.get(i);
           } else {
@@ -479,7 +482,7 @@ final class Compiler {
           }
         }
         if (selection == PartitionSelection.Kind.LAPLACE) {
-          s.selectionEpsilon = a.epsilon() * selectionWeight / total * shrink;
+          s.selectionEpsilon = BudgetSplit.share(a.epsilon(), selectionWeight, total);
           pure += s.selectionEpsilon;
         } else if (selection == PartitionSelection.Kind.GAUSSIAN) {
           zWeight += selectionWeight;
@@ -493,11 +496,11 @@ final class Compiler {
           double rhoTotal = ZcdpConversion.largestRho(epsRest, conversionDelta);
           for (int i = 0; i < n; i++) {
             if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
-              s.rho[i] = rhoTotal * weights.get(i) / zWeight * shrink;
+              s.rho[i] = BudgetSplit.share(rhoTotal, weights.get(i), zWeight);
             }
           }
           if (selection == PartitionSelection.Kind.GAUSSIAN) {
-            s.selectionRho = rhoTotal * selectionWeight / zWeight * shrink;
+            s.selectionRho = BudgetSplit.share(rhoTotal, selectionWeight, zWeight);
           }
         }
       }

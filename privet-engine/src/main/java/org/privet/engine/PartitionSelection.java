@@ -192,11 +192,18 @@ final class PartitionSelection {
     return kind;
   }
 
-  /** The noisy distinct-unit count of a group (fresh noise). */
+  /**
+   * The noisy distinct-unit count of a group (fresh noise), saturating at the long range: total,
+   * so that no data-dependent magnitude can make it fail after the charge (issue 10, item 3).
+   */
   long noisyCount(long units, RandomSource random) {
     long z = kind == Kind.LAPLACE ? DiscreteLaplace.sample(random, paramNum, paramDen)
         : DiscreteGaussian.sample(random, paramNum, paramDen);
-    return Math.addExact(units, z);
+    long r = units + z;
+    if (((units ^ r) & (z ^ r)) < 0) {
+      return units < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
   }
 
   /** Whether a group with {@code units} distinct units is released (draws fresh noise). */

@@ -20,7 +20,7 @@ import org.privet.engine.spi.TableSchema;
  * <p>Immutable. Text form: {@code name:type,name:type}, with type one of {@code integer} (64-bit),
  * {@code double}, {@code string}, {@code boolean}, {@code date}, {@code timestamp}.
  *
- * @param columns the columns in file order; names are distinct identifiers
+ * @param columns the columns in file order, with distinct names
  */
 public record PublicSchema(List<Column> columns) {
 
@@ -32,7 +32,7 @@ public record PublicSchema(List<Column> columns) {
    */
   public record Column(String name, ColumnType type) {
     public Column {
-      Names.requireIdentifier("schema column", name);
+      requireName(name);
       if (type == null || !SUPPORTED.contains(type)) {
         throw new IllegalArgumentException("schema: column '" + name + "' must have a type among "
             + typeNames() + ", was " + (type == null ? "null" : type.name().toLowerCase(Locale.ROOT)));
@@ -43,6 +43,17 @@ public record PublicSchema(List<Column> columns) {
     @Override
     public String toString() {
       return name + ":" + typeName(type);
+    }
+  }
+
+  /**
+   * Checks a column name: 1 to 256 characters, no control characters. Names are metadata the
+   * curator fixes (a file's header may hold any text); every backend quotes them.
+   */
+  static void requireName(String name) {
+    if (name == null || name.isEmpty() || name.length() > 256 || name.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException("schema column names must have 1 to 256 characters and no"
+          + " control characters");
     }
   }
 

@@ -141,13 +141,15 @@ final class Releaser {
     return new Estimate(released * unit, ci.lower() * unit, ci.upper() * unit, ci.level());
   }
 
-  /** mean = (center + S/N)·2^-k, clamped to [lower, upper]; interval by a union bound. */
+  /**
+   * mean = (center + S/N)·2^-k, clamped to [lower, upper]; interval by a union bound. S is the
+   * backend's centred (and, beyond 2^62, saturated) sum: nothing here can overflow.
+   */
   private Estimate mean(int[] idx, GroupAggregate g, double lower, double upper) {
     Slot sumSlot = slot(idx[0]);
     int m = sumSlot.measure();
     long center = sumSlot.center();
-    long exactCentred = Math.subtractExact(g.sums()[m], Math.multiplyExact(center, g.counts()[m]));
-    long s = noises.get(idx[0]).release(exactCentred);
+    long s = noises.get(idx[0]).release(g.sums()[m]);
     long n = noises.get(idx[1]).release(g.counts()[m]);
     ConfidenceInterval si = noises.get(idx[0]).interval(s, beta / 2);
     ConfidenceInterval ni = noises.get(idx[1]).interval(n, beta / 2);

@@ -9,14 +9,14 @@ import org.privet.accounting.PrivacyLoss;
 
 /**
  * The admission rule of a dataset's charges: the dataset's total and the analyst's grant are each a
- * {@link Budget} (privet-core), which composes the charges in its measure ({@link Budget#spend}:
+ * {@link Budget} (privet-core), which composes the charges in its measure ({@link Budget#compose}:
  * the dataset's accountant at the budget's δ for ε budgets, Σρ and Σδ for ρ budgets), admits or
  * refuses the spend ({@link Budget#admits}) and says what remains ({@link Budget#remaining},
  * rounded down). This class only gathers the charges and names who is over.
  *
- * <p>A budget check on a growing, adaptively chosen sequence is a privacy filter; basic and zCDP
- * composition are valid filters (Rogers, Roth, Ullman, Vadhan 2016; Whitehead, Rogers, Cummings
- * 2022), see {@link org.privet.accounting.PrivacyFilter}.
+ * <p>A budget check on a growing, adaptively chosen sequence is a privacy filter. Each dataset's
+ * rule is one proven filter as long as the conditions of {@link ProvenFilter} hold, which
+ * {@link #admit} checks first (docs/proofs/ledger-filter.md).
  */
 final class BudgetRule {
   private BudgetRule() {}
@@ -26,12 +26,13 @@ final class BudgetRule {
    * {@code cap} (the dataset's budget or an analyst's share), at the cap's δ.
    */
   static PrivacyLoss spent(DatasetSpec spec, PrivacyLoss cap, List<? extends PrivacyLoss> events) {
-    return Budget.of(cap).spend(events, spec.accountant().accountant());
+    return Budget.of(cap).compose(events, spec.accountant().accountant());
   }
 
   /** The admission decision of a charge: checks the total and the analyst's grant, if any. */
   static LedgerStore.Spend admit(
       DatasetSpec spec, List<Grant> grants, List<Charge> prior, String analyst, List<PrivacyLoss> cost) {
+    ProvenFilter.requireAdmissible(spec, cost);
     List<PrivacyLoss> all = new ArrayList<>();
     List<PrivacyLoss> mine = new ArrayList<>();
     for (Charge c : prior) {

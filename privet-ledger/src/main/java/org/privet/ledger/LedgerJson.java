@@ -47,6 +47,11 @@ public final class LedgerJson {
     return n;
   }
 
+  /** A privacy loss read back from {@link #privacyLoss} (e.g. a server's answer). */
+  public static PrivacyLoss readPrivacyLossOf(JsonNode n) {
+    return readPrivacyLoss(n);
+  }
+
   static PrivacyLoss readPrivacyLoss(JsonNode n) {
     String measure = n.path("measure").asText();
     return switch (measure) {
@@ -212,6 +217,29 @@ public final class LedgerJson {
     n.set("remaining", privacyLoss(s.remaining()));
     n.put("charges", s.charges());
     return n;
+  }
+
+  /** A budget status read back from {@link #status} (e.g. a server's answer). */
+  public static BudgetStatus readStatus(JsonNode n) {
+    JsonNode analyst = n.get("analyst");
+    return new BudgetStatus(n.get("dataset").asText(),
+        analyst == null || analyst.isNull() ? java.util.Optional.empty() : java.util.Optional.of(analyst.asText()),
+        AccountantKind.parse(n.get("accountant").asText()), readPrivacyLoss(n.get("total")),
+        readPrivacyLoss(n.get("spent")), readPrivacyLoss(n.get("remaining")), n.get("charges").asInt());
+  }
+
+  /** A history read back from {@link #charges} (e.g. a server's answer). */
+  public static List<Charge> readCharges(JsonNode a) {
+    List<Charge> out = new ArrayList<>();
+    a.forEach(n -> out.add(readCharge(n)));
+    return out;
+  }
+
+  /** One charge read back from {@link #charge}. */
+  public static Charge readCharge(JsonNode n) {
+    return new Charge(n.get("id").asLong(), n.get("dataset").asText(), n.get("analyst").asText(),
+        readTime(n.get("time").asText()), n.get("query").asText(), readPrivacyLosses(n.get("cost")),
+        readPrivacyLoss(n.get("spent")), readPrivacyLoss(n.get("analystSpent")));
   }
 
   /** Accounts as JSON (names, roles, times; never keys). */

@@ -28,12 +28,15 @@ public record RegisteredSchema(List<Column> columns, Origin origin) {
   /**
    * One column.
    *
-   * @param name an identifier
+   * @param name 1 to 256 characters, no control characters (a header may hold any text)
    * @param type one of {@link #TYPES}
    */
   public record Column(String name, String type) {
     public Column {
-      DatasetSpec.requireIdentifier("schema column", name);
+      if (name == null || name.isEmpty() || name.length() > 256 || name.chars().anyMatch(Character::isISOControl)) {
+        throw new IllegalArgumentException("schema column names must have 1 to 256 characters and no"
+            + " control characters");
+      }
       if (type == null || !TYPES.contains(type)) {
         throw new IllegalArgumentException("schema: column '" + name + "' must have a type among "
             + TYPES.stream().sorted().toList() + ", was " + type);

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PureDp;
@@ -321,7 +322,8 @@ class LedgerTest extends OnEachStore {
 
   @Test
   void json_history_roundTripsDoublesExactly() {
-    ledger.register(adult(1, 1e-6).build());
+    // Mixed measures are admitted together under a rho-plus-delta budget (ProvenFilter).
+    ledger.register(adult(1, 1e-6).budget(new ApproxZcdp(1, 1e-6)).accountant(AccountantKind.ZCDP).build());
     ledger.charge("adult", "ann", "q \"quoted\"", List.of(new ApproxDp(0.1, 1e-7), new Zcdp(1e-4)));
     Charge c = ledger.history("adult").get(0);
     assertEquals(List.of(new ApproxDp(0.1, 1e-7), new Zcdp(1e-4)), c.cost());

@@ -16,10 +16,12 @@ final class Controllers {
 
   private final Authenticator auth;
   private final CuratorService service;
+  private final SynthJobs synth;
 
-  Controllers(Authenticator auth, CuratorService service) {
+  Controllers(Authenticator auth, CuratorService service, SynthJobs synth) {
     this.auth = auth;
     this.service = service;
+    this.synth = synth;
   }
 
   void health(Context ctx) {
@@ -58,6 +60,28 @@ final class Controllers {
       ctx.header("Idempotent-Replayed", "true");
     }
     Responses.json(ctx, 200, out);
+  }
+
+  void synthStart(Context ctx) {
+    Analyst who = auth.require(ctx);
+    Optional<String> key = idempotencyKey(ctx);
+    ObjectNode out = synth.start(who, body(ctx), key);
+    ctx.attribute(CHARGE, out.path("charge").path("id").asLong());
+    if (out.path("replay").asBoolean()) {
+      ctx.header("Idempotent-Replayed", "true");
+    }
+    Responses.json(ctx, 202, out);
+  }
+
+  void synthStatus(Context ctx) {
+    Analyst who = auth.require(ctx);
+    Responses.json(ctx, 200, synth.status(who, ctx.pathParam("id")));
+  }
+
+  void synthData(Context ctx) throws java.io.IOException {
+    Analyst who = auth.require(ctx);
+    java.nio.file.Path csv = synth.data(who, ctx.pathParam("id"));
+    ctx.status(200).contentType("text/csv").result(java.nio.file.Files.readAllBytes(csv));
   }
 
   void registerDataset(Context ctx) {

@@ -17,12 +17,14 @@ import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
 import org.privet.curator.ReleaseJson;
 import org.privet.engine.Plan;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Analyst;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.Charge;
 import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
 import org.privet.ledger.Release;
@@ -245,9 +247,18 @@ final class CuratorService {
 
   // ---- curator
 
+  /**
+   * Registers a dataset with its public schema: {@code "schema": "name:type,..."} if the body
+   * declares one, else inferred from the file now, the curator's act (threat-model.md, "Public
+   * schema").
+   */
   ObjectNode register(JsonNode body) {
-    DatasetSpec spec = ledger.register(LedgerJson.registration(body));
-    return LedgerJson.dataset(spec);
+    DatasetSpec built = LedgerJson.registration(body);
+    RegisteredSchema schema = body.hasNonNull("schema")
+        ? LedgerCatalog.registered(PublicSchema.parse(body.get("schema").asText()), RegisteredSchema.Origin.DECLARED)
+        : pool.call(backend -> LedgerCatalog.inferred(built, backend));
+    DatasetSpec spec = ledger.register(built, schema);
+    return LedgerJson.dataset(spec, java.util.Optional.of(schema));
   }
 
   ObjectNode grant(JsonNode body) {

@@ -24,6 +24,7 @@ public final class PrivetServer implements AutoCloseable {
   private final ServerOptions options;
   private final Ledger ledger;
   private final WorkerPool pool;
+  private final SynthJobs synth;
   private final Javalin app;
 
   private PrivetServer(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
@@ -31,7 +32,9 @@ public final class PrivetServer implements AutoCloseable {
     this.ledger = ledger;
     this.pool = new WorkerPool(options.workers(), options.queue(), options.queryTimeout());
     AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
-    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), new CuratorService(ledger, pool, hooks));
+    CuratorService service = new CuratorService(ledger, pool, hooks);
+    this.synth = new SynthJobs(ledger, service, pool, options.workspace());
+    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), service, synth);
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
@@ -96,11 +99,17 @@ public final class PrivetServer implements AutoCloseable {
     try {
       server.app.start();
     } catch (RuntimeException e) {
+      server.synth.close();
       server.pool.close();
       server.ledger.close();
       throw e;
     }
     return server;
+  }
+
+  /** The number of listening connectors (one: HTTP or HTTPS, never both). */
+  int connectors() {
+    return app.jettyServer().server().getConnectors().length;
   }
 
   /** The bound port (useful with port 0). */
@@ -123,6 +132,7 @@ public final class PrivetServer implements AutoCloseable {
       app.stop();
     } finally {
       try {
+        synth.close();
         pool.close();
       } finally {
         ledger.close();

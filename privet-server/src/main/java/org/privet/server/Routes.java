@@ -1,7 +1,6 @@
 package org.privet.server;
 
 import io.javalin.config.RoutesConfig;
-import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import java.util.List;
@@ -50,9 +49,9 @@ final class Routes {
         new Route("POST", "/v1/explain", ctx -> c.explain(ctx)),
         new Route("GET", "/v1/budget", ctx -> c.budget(ctx)),
         new Route("GET", "/v1/history", ctx -> c.history(ctx)),
-        new Route("POST", "/v1/synth", Routes::notYet),
-        new Route("GET", "/v1/synth/{id}", Routes::notYet),
-        new Route("GET", "/v1/synth/{id}/data", Routes::notYet));
+        new Route("POST", "/v1/synth", ctx -> c.synthStart(ctx)),
+        new Route("GET", "/v1/synth/{id}", ctx -> c.synthStatus(ctx)),
+        new Route("GET", "/v1/synth/{id}/data", ctx -> c.synthData(ctx)));
   }
 
   static void declare(RoutesConfig r, Controllers c) {
@@ -72,7 +71,4 @@ final class Routes {
     org.privet.server.playground.Playground.declare(r, (ctx, s, code, m) -> ErrorMapper.write(ctx, new ApiException(s, code, m)));
   }
 
-  private static void notYet(Context ctx) {
-    ErrorMapper.write(ctx, new ApiException(501, "not_implemented", "not implemented yet"));
-  }
 }

@@ -13,7 +13,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.engine.spi.Backend;
 
 /**
  * The bounded pool that computes releases: a fixed number of workers, each with its own in-memory
@@ -42,7 +41,7 @@ final class WorkerPool implements AutoCloseable {
   }
 
   /** Runs {@code work} on a worker with that worker's backend; 429 when the queue is full. */
-  <T> T call(Function<Backend, T> work) {
+  <T> T call(Function<DuckDbBackend, T> work) {
     Future<T> f;
     try {
       f = executor.submit(() -> work.apply(backend()));

@@ -12,14 +12,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PureDp;
+import org.privet.curator.LedgerCatalog;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
@@ -33,10 +36,13 @@ import org.privet.ledger.Role;
  * refusals, isolation between analysts, curator pages, and attacker-controlled names staying inert.
  * Screenshots of every page go to target/screenshots/ at 1280×800 and 390×844.
  */
-class ConsoleBrowserTest {
+class ConsoleBrowserTest extends LoopbackServerTest {
   /** Markup that would run script if the console ever inserted a server value as HTML. */
   static final String XSS_IMG = "<img src=x onerror=window.__xss=1>";
   static final String XSS_SCRIPT = "<script>window.__xss=2</script>";
+  // Dataset and column names must be identifiers since schemas are fixed at registration, so a
+  // dataset with such names is refused; markup still reaches the pages through public keys,
+  // analyst names, SQL text in the history and refusal messages quoting the request.
   static final String XSS_ANALYST = "<img src=x onerror=window.__xss=3>";
 
   static final String MEAN_HOURS = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.25, group_selection_strategy = PUBLIC_GROUPS)\n"
@@ -44,9 +50,6 @@ class ConsoleBrowserTest {
       + "FROM adult GROUP BY sex";
 
   @TempDir static Path dir;
-  static PrivetServer server;
-  static Api api;
-  static Browser browser;
   static String root;
   static String alice;
   static String bob;
@@ -54,17 +57,29 @@ class ConsoleBrowserTest {
 
   @BeforeAll
   static void start() throws IOException {
-    Path ws = dir.resolve("ws");
+    // The server is already running on the empty workspace; the curator's setup goes through the
+    // ledger beside it (it is safe under concurrent processes), as `privet analyst add` would.
     Path xss = dir.resolve("xss.csv");
-    Files.writeString(xss, "label,\"" + XSS_IMG + "\",\"" + XSS_SCRIPT + "\"\nA,1,2\nB,2,3\n", StandardCharsets.UTF_8);
-    try (Ledger ledger = Ledger.open(ws)) {
-      ledger.register(DatasetSpec.builder().name("adult").source(Fixture.rawAdult().toString())
+    Files.writeString(xss, "label,amount\nA,1\nB,2\n", StandardCharsets.UTF_8);
+    try (Ledger ledger = Ledger.open(workspace)) {
+      DatasetSpec adult = DatasetSpec.builder().name("adult").source(Fixture.rawAdult().toString())
           .csv(new CsvOptions(false, ", ", Fixture.COLUMNS, "?")).privacyUnit(PrivacyUnit.row())
           .budget(new ApproxDp(3, 1e-5))
-          .publicMetadata(new PublicMetadata(Map.of(), Map.of("sex", List.of("Female", "Male")))).build());
-      ledger.register(DatasetSpec.builder().name("xss").source(xss.toString())
+          .publicMetadata(new PublicMetadata(Map.of(), Map.of("sex", List.of("Female", "Male")))).build();
+      LedgerCatalog.register(ledger, adult, Optional.empty());
+      DatasetSpec markup = DatasetSpec.builder().name("xss").source(xss.toString())
           .csv(new CsvOptions(true, ",", List.of(), "")).privacyUnit(PrivacyUnit.row()).budget(new PureDp(1))
-          .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build());
+          .publicMetadata(new PublicMetadata(Map.of(), Map.of("label", List.of(XSS_SCRIPT, XSS_IMG)))).build();
+      LedgerCatalog.register(ledger, markup, Optional.empty());
+      Path tiny = dir.resolve("tiny.csv");
+      StringBuilder rows = new StringBuilder("a,b,c\n");
+      for (int i = 0; i < 300; i++) {
+        rows.append(i % 3).append(',').append(i % 2).append(',').append(i % 4).append('\n');
+      }
+      Files.writeString(tiny, rows);
+      DatasetSpec small = DatasetSpec.builder().name("tiny").source(tiny.toString()).csv(CsvOptions.DEFAULT)
+          .privacyUnit(PrivacyUnit.row()).budget(new PureDp(4)).build();
+      LedgerCatalog.register(ledger, small, Optional.empty());
       root = ledger.addAnalyst("root", Role.CURATOR).apiKey();
       alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
       bob = ledger.addAnalyst("bob", Role.ANALYST).apiKey();
@@ -72,23 +87,9 @@ class ConsoleBrowserTest {
       ledger.grant("adult", "alice", new ApproxDp(2, 1e-5));
       ledger.grant("adult", "bob", new ApproxDp(0.5, 1e-6));
       ledger.grant("adult", XSS_ANALYST, new PureDp(0.2));
+      ledger.grant("tiny", "alice", new PureDp(2));
     }
-    server = PrivetServer.start(ServerOptions.builder(ws).port(0).workers(2).authFailuresPerMinute(1000).build());
-    api = new Api(server.url());
     browser = Browser.startOrSkip();
-  }
-
-  @AfterAll
-  static void stop() {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
-    }
   }
 
   // ---- helpers
@@ -128,6 +129,13 @@ class ConsoleBrowserTest {
     return browser.present(scope).findElement(By.className("gauge"));
   }
 
+  /** Every control on the page has its own label (keyboard and screen-reader users can reach and name it). */
+  void assertLabelled() {
+    Object unlabelled = browser.js("return Array.from(document.querySelectorAll('main input, main select, main textarea'))"
+        + ".filter(c => !c.id || !document.querySelector('label[for=\"' + c.id + '\"]')).map(c => c.outerHTML)");
+    assertEquals(List.of(), unlabelled);
+  }
+
   void assertInert() {
     assertNull(browser.js("return window.__xss === undefined ? null : window.__xss"), "injected markup ran");
     assertEquals(0L, browser.js("return document.querySelectorAll('main img, main script, main iframe').length"));
@@ -145,7 +153,13 @@ class ConsoleBrowserTest {
     assertEquals(expected, message.getText());
     browser.screenshots("signin-refused");
 
-    signIn(alice);
+    // Keyboard only: the key field has the focus after a Tab from the page heading, Enter submits.
+    signInPage();
+    browser.js("document.querySelector('main h2').focus()");
+    browser.driver.switchTo().activeElement().sendKeys(Keys.TAB);
+    assertEquals("apikey", browser.driver.switchTo().activeElement().getAttribute("id"));
+    browser.driver.switchTo().activeElement().sendKeys(alice, Keys.ENTER);
+    browser.awaitPage("datasets");
     assertEquals(alice, browser.js("return sessionStorage.getItem('privet.apiKey')"));
     assertEquals(null, browser.js("return localStorage.getItem('privet.apiKey')"));
     assertEquals("", browser.js("return document.cookie"));
@@ -161,7 +175,8 @@ class ConsoleBrowserTest {
   void datasets_analystSeesOnlyGrantedOnes_withSchemaAndTheirShare() {
     signIn(alice);
     List<WebElement> cards = browser.driver.findElements(By.cssSelector("#dataset-list .dataset"));
-    assertEquals(List.of("adult"), cards.stream().map(c -> c.findElement(By.className("dataset-name")).getText()).toList());
+    assertEquals(List.of("adult", "tiny"), cards.stream().map(c -> c.findElement(By.className("dataset-name")).getText()).sorted().toList());
+    cards = cards.stream().filter(c -> c.getAttribute("data-dataset").equals("adult")).toList();
     String schema = Browser.text(cards.get(0).findElement(By.className("schema")));
     for (String column : Fixture.COLUMNS) {
       assertTrue(schema.contains(column), column);
@@ -190,6 +205,7 @@ class ConsoleBrowserTest {
     assertTrue(Browser.text(plan).contains("mean_hours"));
     assertTrue(browser.await(By.id("explain-cost")).getText().contains("ε = 0.25"));
     assertEquals(chargesBefore, budget(alice).get("charges").asInt(), "explain charges nothing");
+    assertLabelled();
     browser.screenshots("query-explain");
 
     browser.driver.findElement(By.id("run-button")).click();
@@ -234,6 +250,7 @@ class ConsoleBrowserTest {
     double previous = Double.parseDouble(points.get(points.size() - 2).findElements(By.tagName("td")).get(1).getAttribute("data-value"));
     assertEquals(cost, previous - last, 1e-12, "the burn-down's last step is the charge");
     assertEquals(epsilon(budget(alice).get("remaining")), last, 1e-12);
+    assertLabelled();
     browser.screenshots("budget");
 
     goTo("history");
@@ -247,6 +264,7 @@ class ConsoleBrowserTest {
     String bad = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5)\n  COUNT(*) AS people\nFROM adult\nWHERE no_such_column > 3";
     Api.Response direct = api.send("POST", "/v1/explain", alice, Api.JSON.createObjectNode().put("sql", bad).toString(), Map.of());
     assertEquals(422, direct.status(), direct.text());
+    assertTrue(direct.json().get("error").has("line"), direct.text());
     int line = direct.json().get("error").get("line").asInt();
     int column = direct.json().get("error").get("column").asInt();
     int chargesBefore = budget(alice).get("charges").asInt();
@@ -270,7 +288,8 @@ class ConsoleBrowserTest {
   @Test
   void analystA_neverSeesAnalystBsHistory() {
     String bobsQuery = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.1)\n  COUNT(*) AS bobs_private_count\nFROM adult";
-    assertEquals(200, api.query(bob, bobsQuery, null).status());
+    Api.Response bobs = api.query(bob, bobsQuery, null);
+    assertEquals(200, bobs.status(), bobs.text());
     signIn(alice);
     goTo("history");
     String page = Browser.text(browser.present(By.id("main")));
@@ -293,10 +312,10 @@ class ConsoleBrowserTest {
   void attackerControlledNames_stayInert() {
     // An analyst's SQL (recorded in the history the curator reads) carrying markup.
     String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.1)\n  COUNT(*) AS n\nFROM adult\nWHERE workclass = '" + XSS_IMG + "'";
-    assertEquals(200, api.query(mallory, sql, null).status());
-    // A dataset name with markup is refused at registration; the names that can carry it are columns,
-    // public keys, analyst names and SQL text.
+    Api.Response mallorys = api.query(mallory, sql, null);
+    assertEquals(200, mallorys.status(), mallorys.text());
     signIn(root);
+    // Public keys (category values) with markup, in the schema table.
     String text = Browser.text(browser.present(By.id("dataset-list")));
     assertTrue(text.contains(XSS_IMG) && text.contains(XSS_SCRIPT), "shown as text");
     assertInert();
@@ -308,6 +327,20 @@ class ConsoleBrowserTest {
     goTo("curator");
     assertTrue(Browser.text(browser.present(By.id("analysts-table"))).contains(XSS_ANALYST));
     assertInert();
+    // A dataset and columns named with markup: the registration is refused, and the refusal (which
+    // may quote the name) is shown as text.
+    WebElement reg = browser.await(By.id("register-json"));
+    String registration = "{\"name\": \"" + XSS_IMG + "\", \"source\": \"x.csv\", \"format\": \"csv\","
+        + " \"csv\": {\"header\": false, \"delimiter\": \",\", \"columns\": [\"" + XSS_IMG + "\", \"" + XSS_SCRIPT.replace("/", "\\/") + "\"],"
+        + " \"nullString\": \"\"}, \"privacyUnit\": null, \"relation\": \"ADD_REMOVE_ONE\","
+        + " \"budget\": {\"measure\": \"pure\", \"epsilon\": 1}, \"accountant\": \"basic\", \"bounds\": {},"
+        + " \"publicKeys\": {\"" + XSS_IMG + "\": [\"" + XSS_IMG + "\"]}}";
+    browser.js("arguments[0].value = arguments[1]", reg, registration);
+    browser.driver.findElement(By.cssSelector("#register-form button[type=submit]")).click();
+    WebElement refused = browser.await(By.cssSelector("#register-result .error"));
+    assertTrue(refused.getText().startsWith("bad_request") || refused.getText().startsWith("refused"), refused.getText());
+    assertInert();
+    assertTrue(api.get("/v1/datasets", root).json().findValuesAsText("name").stream().noneMatch(n -> n.contains("<")));
     goTo("query");
     WebElement editor = browser.await(By.id("sql"));
     editor.clear();
@@ -315,8 +348,63 @@ class ConsoleBrowserTest {
     browser.driver.findElement(By.id("explain-button")).click();
     browser.await(By.cssSelector("#query-output .refusal, #query-output .error, #explain-table"));
     assertInert();
+    browser.screenshots("query-markup-refused");
     goTo("budget");
     assertInert();
+  }
+
+  @Test
+  void synthJob_runsToADownload_withTheSyntheticDatasOwnMarginals_chargedOnce() {
+    double spentBefore = epsilon(api.get("/v1/budget?dataset=tiny", alice).json().get("spent"));
+    signIn(alice);
+    goTo("synth");
+    new Select(browser.await(By.id("synth-dataset"))).selectByValue("tiny");
+    new Select(browser.driver.findElement(By.id("synth-method"))).selectByValue("mwem");
+    WebElement eps = browser.driver.findElement(By.id("synth-epsilon"));
+    eps.clear();
+    eps.sendKeys("0.5");
+    browser.js("arguments[0].value = arguments[1]", browser.driver.findElement(By.id("synth-domain")), "{\"a\": 3, \"b\": 2, \"c\": 4}");
+    assertLabelled();
+    browser.driver.findElement(By.id("synth-start")).click();
+    WebElement download = browser.await(By.id("synth-download"));
+    assertTrue(download.getAttribute("href").startsWith("blob:"));
+    String job = browser.present(By.id("synth-job")).getAttribute("data-job");
+    Api.Response data = api.get("/v1/synth/" + job + "/data", alice);
+    assertEquals(200, data.status(), data.text());
+    download.click();
+    Path file = browser.downloads().resolve("synthetic-" + job + ".csv");
+    browser.wait.until(d -> Files.isRegularFile(file));
+    browser.wait.until(d -> {
+      try {
+        return Files.readString(file).equals(data.text());
+      } catch (IOException e) {
+        return false;
+      }
+    });
+    // The 1-way marginal of a, computed by the page from the synthetic CSV only.
+    List<String> lines = data.text().lines().filter(l -> !l.isBlank()).toList();
+    List<String> values = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)[0]).toList();
+    for (List<String> row : tableRows("marginal-1")) {
+      long count = values.stream().filter(v -> v.equals(row.get(0))).count();
+      assertEquals((double) count / values.size(), Double.parseDouble(row.get(1)), 1e-12, row.toString());
+    }
+    new Select(browser.driver.findElement(By.id("marginal-b"))).selectByVisibleText("b");
+    browser.wait.until(d -> tableRows("marginal-2").size() == 3); // a = 0, 1, 2; one column per value of b
+    double total = 0;
+    for (List<String> row : tableRows("marginal-2")) {
+      total += Double.parseDouble(row.get(1)) + Double.parseDouble(row.get(2));
+    }
+    assertEquals(1.0, total, 1e-9, "the 2-way marginal's fractions add up to one");
+    double spentAfter = epsilon(api.get("/v1/budget?dataset=tiny", alice).json().get("spent"));
+    assertEquals(spentBefore + 0.5, spentAfter, 1e-12, "the synthesis is charged once, its epsilon");
+    browser.screenshots("synth");
+  }
+
+  /** A chart's table fallback as text cells (data-value where present). */
+  @SuppressWarnings("unchecked")
+  List<List<String>> tableRows(String chart) {
+    return (List<List<String>>) browser.js("return Array.from(document.querySelectorAll(\"figure[data-chart='\" + arguments[0]"
+        + " + \"'] table tbody tr\")).map(tr => Array.from(tr.querySelectorAll('td')).map(td => td.getAttribute('data-value') || td.textContent))", chart);
   }
 
   @Test
@@ -327,6 +415,7 @@ class ConsoleBrowserTest {
     browser.driver.findElement(By.cssSelector("#analyst-form button[type=submit]")).click();
     String key = browser.await(By.id("new-key")).getText();
     assertEquals(200, api.get("/v1/datasets", key).status(), "the shown key works");
+    assertLabelled();
     browser.screenshots("curator-new-key");
     browser.driver.findElement(By.cssSelector(".newkey button")).click();
     browser.awaitPage("curator");

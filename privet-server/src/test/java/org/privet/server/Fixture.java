@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.curator.LedgerCatalog;
+import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
@@ -91,7 +93,7 @@ final class Fixture {
 
   /** Registers the first {@code rows} rows of the Adult copy (small tables keep load tests fast). */
   static void registerAdult(Ledger ledger, String name, PrivacyLoss budget, int rows) {
-    ledger.register(DatasetSpec.builder().name(name).source(adultWithId(rows).toString())
+    registerWithSchema(ledger, DatasetSpec.builder().name(name).source(adultWithId(rows).toString())
         .csv(new CsvOptions(true, ",", List.of(), ""))
         .privacyUnit(PrivacyUnit.column("id"))
         .budget(budget)
@@ -103,7 +105,7 @@ final class Fixture {
 
   /** Registers {@code name} as the raw Adult file, one row per unit. */
   static void registerAdultRows(Ledger ledger, String name, PrivacyLoss budget) {
-    ledger.register(DatasetSpec.builder().name(name).source(rawAdult().toString())
+    registerWithSchema(ledger, DatasetSpec.builder().name(name).source(rawAdult().toString())
         .csv(new CsvOptions(false, ", ", COLUMNS, "?"))
         .privacyUnit(PrivacyUnit.row())
         .budget(budget)
@@ -114,5 +116,12 @@ final class Fixture {
   static Ledger openLedger(Path workspace, String ledgerUrl) {
     return ledgerUrl == null ? Ledger.open(workspace)
         : Ledger.open(new PostgresLedger(ledgerUrl, java.util.Optional.empty(), java.util.Optional.empty()));
+  }
+
+  /** Registers {@code spec} with the schema inferred from its file now, as {@code dataset register} does. */
+  static DatasetSpec registerWithSchema(Ledger ledger, DatasetSpec spec) {
+    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      return ledger.register(spec, LedgerCatalog.inferred(spec, backend));
+    }
   }
 }

@@ -82,6 +82,12 @@ final class ServerChild implements AutoCloseable {
     }
   }
 
+  /** SIGTERM; the exit code once the process has stopped (or -1 if it did not stop in time). */
+  int terminate(int seconds) throws InterruptedException {
+    process.destroy();
+    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+  }
+
   /** SIGKILL, and wait until the process is gone. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

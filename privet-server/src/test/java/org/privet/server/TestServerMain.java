@@ -37,6 +37,7 @@ public final class TestServerMain {
     };
     PrivetServer server = PrivetServer.start(b.build(),
         Fixture.openLedger(workspace, System.getenv("PRIVET_LEDGER_URL")), hooks);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     System.err.println("privet: serving on " + server.url());
     System.err.flush();
     new CountDownLatch(1).await();

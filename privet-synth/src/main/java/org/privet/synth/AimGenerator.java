@@ -16,7 +16,8 @@ import org.privet.random.RandomSource;
  * Mullins, Sheldon &amp; Miklau 2022, VLDB, Algorithm 2), under ρ-zCDP:
  *
  * <ol>
- *   <li>measure every 1-way marginal with Gaussian noise σ₀ = √(T/(2·0.9·ρ)), T = 16·d;
+ *   <li>measure every 1-way marginal with Gaussian noise (see departure 1 below), and compress
+ *       sparse attributes by the noisy 1-ways (departure 2);
  *   <li>each round, choose a marginal r among the workload's downward closure by the exponential
  *       mechanism (ε = √(8·0.1·ρ/T), accounted as ε²/8-zCDP, bounded range) on the score
  *       w<sub>r</sub>·(‖M<sub>r</sub>(D) − M<sub>r</sub>(p̂)‖₁ − √(2/π)·σ·n<sub>r</sub>),
@@ -28,7 +29,21 @@ import org.privet.random.RandomSource;
  *   <li>sample D′ from the final model.
  * </ol>
  *
- * <p>Departures from the paper, all data-independent: the model-size limit is in cells (default
+ * <p>Departures from the paper's Algorithm 2, all data-independent, found by comparing it step by
+ * step on Adult at ε = 0.1 (issue 14; figures in docs/benchmarks.md), where the paper's settings
+ * scored worse than independent exact 1-ways because the 1-way marginals of the large attributes
+ * (age, hours, fnlwgt, native-country: 42–100 cells) measured with σ₀ = √(T/(2·0.9·ρ)) ≈ 840
+ * remained noise-dominated:
+ *
+ * <ol>
+ *   <li>the 1-ways get {@value #ONE_WAY_SHARE} of ρ (the paper: 0.9·d/T ≈ 5.6%), split across
+ *       attributes in proportion to |a|^(2/3); the rounds then start at the paper's σ and ε;
+ *   <li>domain compression of sparse attributes ({@link DomainCompression}, MST's rule with the
+ *       kept-share condition), which the reference implementation recommends for large
+ *       attributes but does not run.
+ * </ol>
+ *
+ * <p>Other departures: the model-size limit is in cells (default
  * {@value #DEFAULT_MAX_CELLS}, instead of 80 MB) so that a run fits a few minutes on 2 cores;
  * candidates whose model marginal would need more than a fixed amount of work to compute are
  * skipped in that round; mirror descent runs a bounded number of iterations.
@@ -36,6 +51,10 @@ import org.privet.random.RandomSource;
  */
 final class AimGenerator {
   static final double DEFAULT_MAX_CELLS = 2_000_000;
+  /** Share of ρ spent on the initial 1-way marginals (the paper: 0.9·d/T = 0.9/16). */
+  static final double ONE_WAY_SHARE = 0.5;
+  /** Compress an attribute only if the values kept carry at least this share of the noisy total. */
+  static final double MIN_KEPT_SHARE = 0.8;
 
   private final double rho;
   private final Workload workload;
@@ -44,9 +63,11 @@ final class AimGenerator {
   private final double maxCells;
   private final int roundIterations;
   private final int finalIterations;
+  private final boolean compress;
 
   AimGenerator(double rho, Workload workload, RandomSource random, Consumer<String> progress,
-      double maxCells, int roundIterations, int finalIterations) {
+      double maxCells, int roundIterations, int finalIterations, boolean compress) {
+    this.compress = compress;
     this.rho = rho;
     this.workload = workload;
     this.random = random;
@@ -58,10 +79,11 @@ final class AimGenerator {
 
 
   /** Runs the generator; {@code total} is the planned cost reported in the result. */
-  SynthesisResult run(Table data, PrivacyLoss total) {
-    Domain dom = data.domain();
+  SynthesisResult run(Table original, PrivacyLoss total) {
+    Domain dom = original.domain();
     int d = dom.size();
     int[] card = dom.cardinalities();
+    Table data = original;
     Map<String, int[]> candidates = new LinkedHashMap<>();
     Map<String, Double> weight = new LinkedHashMap<>();
     for (int[] q : workload.marginals()) {
@@ -76,12 +98,6 @@ final class AimGenerator {
       }
       weight.put(e.getKey(), wt);
     }
-    // True answers to every candidate (private; used only inside the exponential mechanism's scores).
-    Map<String, double[]> answers = new LinkedHashMap<>();
-    for (var e : candidates.entrySet()) {
-      answers.put(e.getKey(), data.marginal(e.getValue()));
-    }
-
     int rounds = 16 * d;
     // Plan slightly below ρ so that upward rounding of every event's cost stays within ρ.
     double budget = rho * (1 - 1e-9);
@@ -91,17 +107,37 @@ final class AimGenerator {
     var measurements = new ArrayList<Measurement>();
     var selected = new ArrayList<int[]>();
     double used = 0;
+    // Initialization (departure 1): ONE_WAY_SHARE of ρ on the 1-ways, attribute a getting a share
+    // proportional to |a|^(2/3), which minimizes Σ_a |a|·σ_a (the 1-ways' expected L1 noise) for that
+    // total; the paper gives every 1-way ρ/T.
+    double norm = 0;
+    for (int a = 0; a < d; a++) {
+      norm += Math.cbrt((double) card[a] * card[a]);
+    }
     for (int a = 0; a < d; a++) {
       int[] one = {a};
-      var rel = NoisyMarginals.gaussian(one, answers.get(Arrays.toString(one)), sigma, random);
+      double rhoA = ONE_WAY_SHARE * budget * Math.cbrt((double) card[a] * card[a]) / norm;
+      var rel = NoisyMarginals.gaussian(one, data.marginal(one), Math.sqrt(1 / (2 * rhoA)), random);
       measurements.add(rel.measurement());
       events.add(rel.loss());
       used += rel.loss().rho();
     }
+    // Compress the domain by the noisy 1-ways (post-processing), then work on the compressed table.
+    DomainCompression compression = compress ? DomainCompression.of(card, measurements, MIN_KEPT_SHARE, true) : null;
+    if (compression != null) {
+      measurements.replaceAll(compression::compress);
+      data = compression.compress(data);
+      card = compression.card;
+    }
+    // True answers to every candidate (private; used only inside the exponential mechanism's scores).
+    Map<String, double[]> answers = new LinkedHashMap<>();
+    for (var e : candidates.entrySet()) {
+      answers.put(e.getKey(), data.marginal(e.getValue()));
+    }
     var estimator = new MarginalEstimator(card);
     GraphicalModel model = estimator.estimate(measurements, roundIterations);
-    progress.accept(String.format("aim: measured %d one-way marginals (sigma %.1f), rho used %.4g of %.4g", d, sigma,
-        used, rho));
+    progress.accept(String.format("aim: measured %d one-way marginals, rho used %.4g of %.4g%s", d, used, rho, compression == null ? "" : String.format("; domain compressed from %d to %d one-way cells",
+            DomainCompression.oneWayCells(dom.cardinalities()), DomainCompression.oneWayCells(card))));
     boolean terminate = false;
     int t = 0;
     while (!terminate) {
@@ -204,7 +240,9 @@ final class AimGenerator {
     model = estimator.estimate(measurements, finalIterations);
     int rows = (int) Math.max(1, Math.round(model.total));
     progress.accept("aim: sampling " + rows + " rows");
-    return new SynthesisResult(Table.trusted(dom, model.sample(rows, random)), events, total, selected);
+    int[][] sample = model.sample(rows, random);
+    Table synthetic = compression == null ? Table.trusted(dom, sample) : compression.decompress(sample, dom, random);
+    return new SynthesisResult(synthetic, events, total, selected);
   }
 
   static List<int[]> nonEmptySubsets(int[] q) {

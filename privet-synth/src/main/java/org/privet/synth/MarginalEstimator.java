@@ -32,10 +32,11 @@ final class MarginalEstimator {
     double den = 0;
     for (Measurement m : ms) {
       double s = 0;
-      for (double v : m.y()) {
-        s += v;
+      double var = 0;
+      for (int i = 0; i < m.y().length; i++) {
+        s += m.y()[i];
+        var += m.variance(i);
       }
-      double var = m.y().length * m.sigma() * m.sigma();
       num += s / var;
       den += 1 / var;
     }
@@ -173,9 +174,9 @@ final class MarginalEstimator {
     for (int j = 0; j < ms.size(); j++) {
       Measurement m = ms.get(j);
       int i = measIndex[j];
-      double w = 1 / (m.sigma() * m.sigma());
       double[] y = m.y();
       for (int x = 0; x < y.length; x++) {
+        double w = 1 / m.variance(x);
         double diff = mu[i][x] - y[x];
         loss += 0.5 * w * diff * diff;
         grad[i][x] += w * diff;

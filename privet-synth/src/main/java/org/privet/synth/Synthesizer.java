@@ -27,6 +27,7 @@ import org.privet.random.RandomSource;
  * <ul>
  *   <li>{@link Method#AIM}: {@link AimGenerator} under ρ-zCDP with ρ the largest value certified to
  *       imply the requested (ε, δ) (requires δ &gt; 0). {@link #privacyLoss()} is {@code Zcdp(ρ)}.
+ *   <li>{@link Method#MST}: {@link MstGenerator}, same ρ and cost as AIM.
  *   <li>{@link Method#MWEM}: {@link MwemGenerator} under pure ε-DP (δ unused). {@link
  *       #privacyLoss()} is {@code PureDp(ε)}.
  * </ul>
@@ -41,7 +42,9 @@ public final class Synthesizer {
     /** McKenna et al. 2022, adaptive marginal selection + graphical-model estimation, zCDP. */
     AIM,
     /** Hardt, Ligett &amp; McSherry 2012, multiplicative weights + exponential mechanism, pure DP. */
-    MWEM
+    MWEM,
+    /** McKenna, Miklau &amp; Sheldon 2021, 1-ways + private maximum spanning tree of 2-ways, zCDP. */
+    MST
   }
 
   private final Method method;
@@ -54,8 +57,10 @@ public final class Synthesizer {
   private final int rounds;
   private final int estimationIterations;
   private final double rho;
+  private final boolean compressDomain;
 
   private Synthesizer(Builder b) {
+    compressDomain = b.compressDomain;
     method = b.method;
     epsilon = b.epsilon;
     delta = b.delta;
@@ -65,7 +70,7 @@ public final class Synthesizer {
     maxModelCells = b.maxModelCells;
     rounds = b.rounds;
     estimationIterations = b.estimationIterations;
-    rho = method == Method.AIM ? SynthesisBudget.rhoFor(epsilon, delta) : Double.NaN;
+    rho = method == Method.MWEM ? Double.NaN : SynthesisBudget.rhoFor(epsilon, delta);
   }
 
   public static Builder builder() {
@@ -74,14 +79,14 @@ public final class Synthesizer {
 
   /** What one call of {@link #synthesize} costs, to be charged once before it runs. */
   public PrivacyLoss privacyLoss() {
-    return method == Method.AIM ? new Zcdp(rho) : new PureDp(epsilon);
+    return method == Method.MWEM ? new PureDp(epsilon) : new Zcdp(rho);
   }
 
   /** {@link #privacyLoss()} as (ε, δ)-DP, by the accounting package (never above the request). */
   public ApproxDp approxDp() {
-    return method == Method.AIM
-        ? SynthesisBudget.compose(List.of(privacyLoss()), delta)
-        : BasicAccountant.INSTANCE.compose(List.of(privacyLoss()), 0.0);
+    return method == Method.MWEM
+        ? BasicAccountant.INSTANCE.compose(List.of(privacyLoss()), 0.0)
+        : SynthesisBudget.compose(List.of(privacyLoss()), delta);
   }
 
   public Method method() {
@@ -108,7 +113,10 @@ public final class Synthesizer {
     }
     if (method == Method.AIM) {
       return new AimGenerator(rho, w, random, progress, maxModelCells, estimationIterations,
-          5 * estimationIterations).run(data, privacyLoss());
+          5 * estimationIterations, compressDomain).run(data, privacyLoss());
+    }
+    if (method == Method.MST) {
+      return new MstGenerator(rho, random, progress, estimationIterations).run(data, privacyLoss());
     }
     return new MwemGenerator(epsilon, rounds, w, random, progress, maxModelCells).run(data, privacyLoss());
   }
@@ -124,6 +132,7 @@ public final class Synthesizer {
     private double maxModelCells = Double.NaN;
     private int rounds = MwemGenerator.DEFAULT_ROUNDS;
     private int estimationIterations = 100;
+    private boolean compressDomain = true;
 
     private Builder() {}
 
@@ -198,6 +207,15 @@ public final class Synthesizer {
     }
 
     /**
+     * AIM: whether to merge the values whose noisy 1-way count is below 3σ into one "other" value
+     * before the adaptive rounds ({@link DomainCompression}; default true).
+     */
+    public Builder compressDomain(boolean compress) {
+      this.compressDomain = compress;
+      return this;
+    }
+
+    /**
      * @throws IllegalArgumentException if ε is unset, or AIM is chosen without a positive δ
      */
     public Synthesizer build() {
@@ -205,10 +223,11 @@ public final class Synthesizer {
         throw new IllegalArgumentException("epsilon must be set");
       }
       if (Double.isNaN(delta)) {
-        delta = method == Method.AIM ? Double.NaN : 0.0;
+        delta = method == Method.MWEM ? 0.0 : Double.NaN;
       }
-      if (method == Method.AIM && !(delta > 0)) {
-        throw new IllegalArgumentException("delta must be positive for method AIM (zCDP); use MWEM for pure DP");
+      if (method != Method.MWEM && !(delta > 0)) {
+        throw new IllegalArgumentException("delta must be positive for method " + method
+            + " (zCDP); use MWEM for pure DP");
       }
       if (Double.isNaN(maxModelCells)) {
         maxModelCells = method == Method.AIM ? AimGenerator.DEFAULT_MAX_CELLS : 1 << 19;

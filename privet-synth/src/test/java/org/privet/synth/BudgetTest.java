@@ -53,6 +53,27 @@ class BudgetTest {
   }
 
   @Test
+  void synthesize_mst_totalLossEqualsRequestedBudgetAndReceiptListsEveryMeasurement() throws IOException {
+    Table t = smallAdult();
+    double eps = 1.0;
+    double delta = 1e-6;
+    Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.MST).epsilon(eps).delta(delta)
+        .randomSource(new SeededRandomSource(3)).estimationIterations(30).build();
+    double rho = ((Zcdp) s.privacyLoss()).rho();
+    SynthesisResult r = s.synthesize(t);
+    int d = t.domain().size();
+    // d one-way releases, d - 1 selections, d - 1 tree marginals.
+    assertEquals(3 * d - 2, r.events().size());
+    assertEquals(d - 1, r.selected().size());
+    double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+    assertTrue(spent <= rho, "spent " + spent + " > " + rho);
+    assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
+    assertTrue(ZcdpAccountant.INSTANCE.compose(r.events(), delta).epsilon() <= eps);
+    assertEquals(s.privacyLoss(), r.privacyLoss());
+    assertEquals(t.domain(), r.synthetic().domain());
+  }
+
+  @Test
   void synthesize_mwem_totalLossEqualsRequestedEpsilon() throws IOException {
     Table t = smallAdult();
     double eps = 0.5;

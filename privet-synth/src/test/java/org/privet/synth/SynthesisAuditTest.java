@@ -78,6 +78,15 @@ class SynthesisAuditTest {
   }
 
   @Test
+  void synthesize_mstOnNeighbours_empiricalEpsilonBelowClaim() {
+    double eps = 4.0;
+    double delta = 1e-6;
+    double lb = audit((t, r) -> Synthesizer.builder().method(Synthesizer.Method.MST).epsilon(eps).delta(delta)
+        .randomSource(r).estimationIterations(10).build().synthesize(t).synthetic(), 1, delta);
+    assertTrue(lb <= eps, "empirical epsilon lower bound " + lb + " exceeds the claim " + eps);
+  }
+
+  @Test
   void audit_noiselessRelease_exceedsClaim() {
     double lb = audit((t, r) -> t, 1, 1e-6);
     assertTrue(lb > 4.0, "the audit cannot detect a non-private release: " + lb);

@@ -134,7 +134,7 @@ public final class DifferencingAttack {
     if (excluded != null) {
       q.where(Filter.ne("id", (long) excluded));
     }
-    return q.mean("avg", "value", lower, upper).budget(org.privet.engine.Budget.pure(epsilon)).build();
+    return q.mean("avg", "value", lower, upper).budget(org.privet.accounting.Budget.pure(epsilon)).build();
   }
 
   private static double exactAverage(DuckDbBackend backend, int excluded) {

@@ -15,8 +15,9 @@ import org.privet.random.RandomSource;
  *
  * <p>A secret bit column x ∈ {0,1}ⁿ; the attacker asks m subset counts Σ_{i∈S} xᵢ for random subsets
  * S (each row in with probability ½) and solves the least-squares problem min ‖A x̂ − b‖² (A the
- * m × n subset matrix, b the answers), regularized towards ½ (x̂ = ½ + (AᵀA + λI)⁻¹ Aᵀ (b − A·½),
- * the Gaussian-prior MAP estimate with λ = noise variance / ¼), then rounds x̂ at ½. Dinur and
+ * m × n subset matrix, b the answers), regularized towards the share of ones c that the answers
+ * themselves estimate (x̂ = c + (AᵀA + λI)⁻¹ Aᵀ (b − A·c), the Gaussian-prior MAP estimate with
+ * λ = noise variance / ¼), then rounds x̂ at ½. Dinur and
  * Nissim show that answers with error o(√n) to O(n log² n) such queries let the attacker recover
  * all but o(n) bits; with exact answers, m ≥ n random subsets already determine x.
  *
@@ -24,7 +25,8 @@ import org.privet.random.RandomSource;
  * privet-core's accountant ({@link PrivacyFilter} with basic composition) within ε in total. For a
  * uniformly random secret bit, ε-DP caps any attacker's chance of guessing it right at
  * e^ε/(1 + e^ε) (0.731 at ε = 1; see Wasserman &amp; Zhou, JASA 2010, on DP as a bound on tests), and
- * the least-squares attacker lands at chance: a coin flip, or guessing the commoner value.
+ * the least-squares attacker lands at chance: a coin flip, or guessing the commoner value. The bound's
+ * derivation: docs/proofs/attack-bounds.md.
  */
 public final class ReconstructionAttack {
   private ReconstructionAttack() {}
@@ -96,16 +98,26 @@ public final class ReconstructionAttack {
     }
     double variance = laplace == null ? 0 : 2 * laplace.scale() * laplace.scale();
     double lambda = Math.max(1e-9, variance / 0.25);
-    // Normal equations around ½: (AᵀA + λI) y = Aᵀ(b − A·½), x̂ = ½ + y.
+    // The prior mean: the column's share of ones as the answers themselves estimate it.
+    double answeredSum = 0;
+    double setSizes = 0;
+    for (int q = 0; q < answered; q++) {
+      answeredSum += b[q];
+      for (int i = 0; i < n; i++) {
+        setSizes += a[q][i];
+      }
+    }
+    double center = setSizes == 0 ? 0.5 : Math.min(1, Math.max(0, answeredSum / setSizes));
+    // Normal equations around the prior mean c: (AᵀA + λI) y = Aᵀ(b − A·c), x̂ = c + y.
     double[][] m = new double[n][n];
     double[] rhs = new double[n];
     for (int q = 0; q < answered; q++) {
       double[] row = a[q];
-      double half = 0;
+      double prior = 0;
       for (int i = 0; i < n; i++) {
-        half += row[i] / 2;
+        prior += row[i] * center;
       }
-      double r = b[q] - half;
+      double r = b[q] - prior;
       for (int i = 0; i < n; i++) {
         if (row[i] != 0) {
           rhs[i] += r;
@@ -121,7 +133,7 @@ public final class ReconstructionAttack {
     double[] y = Cholesky.solve(m, rhs);
     boolean[] guess = new boolean[n];
     for (int i = 0; i < n; i++) {
-      guess[i] = 0.5 + y[i] >= 0.5;
+      guess[i] = center + y[i] >= 0.5;
     }
     return guess;
   }

@@ -18,6 +18,7 @@
  * <p>{@link org.privet.anonymity.attacks.AdultAttacks} runs them on the bundled UCI Adult data. All
  * randomness comes from the caller's {@link org.privet.random.RandomSource} (the CSPRNG in the CLI;
  * seeded sources in tests only). The DP sides use Privet's own mechanisms, accountants, engine and
- * ledger: nothing here restates a privacy claim.
+ * ledger: nothing here restates a privacy claim. What those guarantees imply for each attack, and
+ * what the tests assert: docs/proofs/attack-bounds.md.
  */
 package org.privet.anonymity.attacks;

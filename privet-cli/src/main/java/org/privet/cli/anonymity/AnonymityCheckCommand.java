@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.privet.anonymity.AnonymityCheck;
@@ -67,10 +66,7 @@ final class AnonymityCheckCommand implements Callable<Integer> {
       }
       NotDpGuard.check(workspace, p, confirmed);
     }
-    List<String> cols = new ArrayList<>(table.quasiIdentifiers);
-    if (table.sensitive != null) {
-      cols.add(table.sensitive);
-    }
+    List<String> cols = table.columnsRead();
     Microdata data = TableReader.read(table.source(), cols, "--quasi-identifiers").withCategorical(table.categorical);
     Microdata before = original == null ? null
         : TableReader.read(TableOptions.source(original, originalNoHeader, originalColumns, originalDelimiter,

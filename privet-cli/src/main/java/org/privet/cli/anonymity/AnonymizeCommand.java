@@ -6,11 +6,9 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.privet.anonymity.AnonymityCheck;
-import org.privet.anonymity.AnonymityReport;
 import org.privet.anonymity.FullDomainGeneralization;
 import org.privet.anonymity.GeneralizedTable;
 import org.privet.anonymity.Hierarchies;
@@ -86,10 +84,7 @@ public final class AnonymizeCommand implements Callable<Integer> {
       throw new java.nio.file.NoSuchFileException(table.data.toString());
     }
     NotDpGuard.check(workspace, table.data, confirmed);
-    List<String> cols = new ArrayList<>(table.quasiIdentifiers);
-    if (table.sensitive != null) {
-      cols.add(table.sensitive);
-    }
+    List<String> cols = table.columnsRead();
     Microdata data = TableReader.read(table.source(), cols, "--quasi-identifiers").withCategorical(table.categorical);
     GeneralizedTable g = switch (method) {
       case "mondrian" -> new Mondrian(k, l).anonymize(data, table.quasiIdentifiers, table.sensitive);

@@ -178,7 +178,7 @@ public final class AttackCommand implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @Mixin AttackOptions options;
 
-    @Option(names = "--pool", defaultValue = "100", description = "People per released pool (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pool", defaultValue = "20", description = "People per released pool (default: ${DEFAULT-VALUE}).")
     int pool;
 
     @Option(names = "--trials", defaultValue = "500", description = "Trials each way (default: ${DEFAULT-VALUE}).")

@@ -39,6 +39,20 @@ final class TableOptions {
       description = "Numeric columns to treat as unordered categories (e.g. codes).")
   List<String> categorical = List.of();
 
+  /** The quasi-identifiers and the sensitive column; checks that --categorical names one of them. */
+  List<String> columnsRead() {
+    List<String> cols = new java.util.ArrayList<>(quasiIdentifiers);
+    if (sensitive != null) {
+      cols.add(sensitive);
+    }
+    for (String c : categorical) {
+      if (!cols.contains(c)) {
+        throw new IllegalArgumentException("--categorical: '" + c + "' is neither a quasi-identifier nor --sensitive");
+      }
+    }
+    return cols;
+  }
+
   /** The source as the engine spells it. */
   Source source() {
     return source(data, noHeader, columns, delimiter, nullString);

@@ -4,22 +4,16 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.privet.accounting.ApproxDp;
 import org.privet.cli.AnalystOption;
-import org.privet.curator.LedgerCatalog;
 import org.privet.cli.WorkspaceOption;
-import org.privet.engine.Source;
+import org.privet.curator.RegisteredSynthesis;
 import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.engine.spi.ColumnType;
-import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Charge;
-import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
-import org.privet.synth.Attribute;
 import org.privet.synth.Domain;
 import org.privet.synth.SynthesisResult;
 import org.privet.synth.Synthesizer;
@@ -126,57 +120,28 @@ public final class SynthCommand implements Callable<Integer> {
   }
 
   /**
-   * Synthesizes from a registered dataset without giving the analyst a free look at it
+   * Synthesizes from a registered dataset through the curator's release path
+   * ({@link RegisteredSynthesis}) without giving the analyst a free look at it
    * (docs/proofs/synthetic-data.md, "Reading a registered table"; threat model:
-   * docs/proofs/threat-model.md). Everything checked before the charge is public: the options, the
-   * analyst's domain file, the dataset's registration (privacy unit, source, column names) and the
-   * budget. Then the ledger is charged once, and only then are the rows read, through the engine's
-   * {@link Source} with the registered delimiter, null string, header and format, by a total scan
-   * ({@link DuckDbBackend#scanText}) and a total per-value rule ({@link Table#encoder}): values
-   * outside the domain are clamped or take the attribute's declared "other" value, and an empty
-   * table is synthesized like any other. No message, exit code or file depends on the rows.
+   * docs/proofs/threat-model.md): public checks only (options, the analyst's domain file, the
+   * registration and its public schema, the budget), one ledger charge, then a total read in which
+   * values outside the domain are clamped or take the attribute's declared "other" value and an
+   * empty table is synthesized like any other. No message, exit code or file depends on the rows.
    */
   private SynthesisResult synthesizeRegistered(
       Synthesizer synthesizer, Domain dom, Synthesizer.Method m, PrintWriter err) {
     try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      DatasetSpec spec = ledger.dataset(dataset);
-      if (!spec.privacyUnit().isRow()) {
-        throw new IllegalArgumentException("--dataset: synthesis protects one row at a time, but dataset '"
-            + dataset + "' has a privacy-unit column; register a table with one row per unit (--row-privacy)");
-      }
-      Source source = LedgerCatalog.source(spec);
-      TableSchema schema = publicSchema(spec, source, backend);
-      List<String> columns = new ArrayList<>();
-      for (Attribute a : dom.attributes()) {
-        if (schema.column(a.name()).isEmpty()) {
-          throw new IllegalArgumentException("--domain: attribute '" + a.name() + "' is not a column of dataset '"
-              + dataset + "'");
-        }
-        columns.add(a.name());
-      }
+      RegisteredSynthesis synthesis = RegisteredSynthesis.prepare(ledger, backend, dataset, dom, "--dataset");
       String request = String.format(Locale.ROOT, "privet synth --method %s --epsilon %s%s --workload %s",
           m.name().toLowerCase(Locale.ROOT), epsilon, delta == null ? "" : " --delta " + delta, workload);
-      Charge charge = ledger.charge(dataset, analyst.resolve(), request, List.of(synthesizer.privacyLoss()));
-      err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
-          synthesizer.privacyLoss(), dataset, charge.id());
-      err.flush();
-      Table.RowEncoder rows = Table.encoder(dom);
-      backend.scanText(source, schema, columns, rows);
-      return synthesizer.synthesize(rows.build());
+      return synthesis.run(backend, synthesizer, cost -> {
+        Charge charge = ledger.charge(dataset, analyst.resolve(), request, cost);
+        err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
+            synthesis.cost(synthesizer), dataset, charge.id());
+        err.flush();
+        return charge;
+      });
     }
-  }
-
-  /**
-   * The registered columns: named at registration for a CSV without a header, otherwise the
-   * source's column names as the engine describes them for every query.
-   */
-  private static TableSchema publicSchema(DatasetSpec spec, Source source, DuckDbBackend backend) {
-    if (source instanceof Source.CsvFile csv && !csv.header()) {
-      List<TableSchema.Column> cols = new ArrayList<>();
-      csv.columnNames().forEach(c -> cols.add(new TableSchema.Column(c, ColumnType.STRING, "VARCHAR")));
-      return new TableSchema(cols);
-    }
-    return backend.describe(source);
   }
 
   static void require(Object value, String option) {

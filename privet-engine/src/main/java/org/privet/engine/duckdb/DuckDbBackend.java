@@ -372,24 +372,19 @@ public final class DuckDbBackend implements Backend {
         + "); the driver's message is withheld because it may contain data values");
   }
 
+  /**
+   * An aggregate as a long, saturating (total: the plan's sums are saturated at {@link
+   * Measure#SUM_CAP} in SQL, so this never saturates; it only keeps the read from throwing).
+   */
   static long toLong(Object o) {
     if (o == null) {
       return 0L;
     }
-    if (o instanceof BigInteger b) {
-      if (b.bitLength() > 63) {
-        throw new IllegalStateException(
-            "an exact aggregate exceeds the 64-bit range; narrow the clamping bounds");
-      }
-      return b.longValue();
-    }
     if (o instanceof BigDecimal d) {
-      try {
-        return d.longValueExact();
-      } catch (ArithmeticException e) {
-        throw new IllegalStateException(
-            "an exact aggregate exceeds the 64-bit range; narrow the clamping bounds");
-      }
+      o = d.setScale(0, java.math.RoundingMode.FLOOR).toBigInteger();
+    }
+    if (o instanceof BigInteger b) {
+      return b.bitLength() <= 63 ? b.longValue() : b.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
     return ((Number) o).longValue();
   }

@@ -53,14 +53,12 @@ final class SqlPlan {
   }
 
   /**
-   * M = max |v| over the values a measure can produce: max(|⌊lo·2^k⌋ − center|,
-   * |⌈hi·2^k⌉ − center|), as a double (exact: both terms are integers below 2^63 here or the
+   * M = max |v| over the per-row values a measure can produce: max(|⌊lo·2^k⌋ − c|,
+   * |⌈hi·2^k⌉ − c|) with c its {@link Measure.FixedPointSum#rowCenter() row centre}, as a double (exact: both terms are integers below 2^63 here or the
    * comparison with 2^52 decides anyway).
    */
   static double maxAbsValue(Measure.FixedPointSum f) {
-    double a = Math.floor(Math.scalb(f.lower(), f.scaleExponent())) - f.center();
-    double b = Math.ceil(Math.scalb(f.upper(), f.scaleExponent())) - f.center();
-    return Math.max(Math.abs(a), Math.abs(b));
+    return Math.max(Math.abs(f.lowestValue()), Math.abs(f.highestValue()));
   }
 
   /**
@@ -125,10 +123,24 @@ final class SqlPlan {
    * result within [⌊lower·2^k⌋, ⌈upper·2^k⌉], which is all the sensitivity bound needs.
    */
   static String fixedPoint(Measure.FixedPointSum f) {
-    String scaled = "CAST(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+    return ignoredGuard(f.column()) + scaled(f)
+        + (f.rowCenter() == 0 ? "" : " - " + f.rowCenter()) + " END";
+  }
+
+  private static String scaled(Measure.FixedPointSum f) {
+    return "CAST(" + clamp(f.column(), f.lower(), f.upper()) + " * "
         + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + " AS BIGINT)";
-    return ignoredGuard(f.column()) + scaled + (f.center() == 0 ? "" : " - " + f.center())
-        + " END";
+  }
+
+  /**
+   * A pair's uncentred bounded sum {@code expr} clamped to the pair clamp, then centred by
+   * center·{@code count} (Measure.FixedPointSum step 3), in 128 bits: the result is within the
+   * measure's sensitivity bound, the intermediate need not fit 64 bits.
+   */
+  private static String clampedAndCentred(String expr, Measure.FixedPointSum f, String count) {
+    String clamped = pairClamped("CAST(" + expr + " AS HUGEINT)", f.pairClamp());
+    return f.center() == 0 ? clamped
+        : "(" + clamped + " - CAST(" + f.center() + " AS HUGEINT) * " + count + ")";
   }
 
   /** {@code expr} clamped to the pair clamp's integer bounds (expr must not be NULL here). */
@@ -144,9 +156,7 @@ final class SqlPlan {
     if (unitLevel() || f.pairClamp() == null) {
       return fixedPoint(f);
     }
-    String scaled = "CAST(" + clamp(f.column(), f.lower(), f.upper()) + " * "
-        + SqlText.dbl(Math.scalb(1.0, f.scaleExponent())) + " AS BIGINT)";
-    return ignoredGuard(f.column()) + pairClamped(scaled, f.pairClamp()) + " END";
+    return ignoredGuard(f.column()) + clampedAndCentred(scaled(f), f, "1") + " END";
   }
 
   static String cell(Measure.Bins b) {
@@ -284,14 +294,20 @@ final class SqlPlan {
           if (pc != null) {
             // Pair clamp (Measure.FixedPointSum step 3); pairs without values stay NULL (0).
             bounded = "CASE WHEN __c" + i + " = 0 THEN NULL ELSE "
-                + pairClamped("(" + (pc.allRows() ? whole : bounded) + ")", pc) + " END";
+                + clampedAndCentred("(" + (pc.allRows() ? whole : bounded) + ")", f,
+                    "LEAST(__c" + i + ", " + l + ")") + " END";
           }
           s.append(", ").append(bounded).append(" AS __s").append(i);
           s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
           if (f.squares()) {
-            s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __q")
-                .append(i).append(" ELSE (__q").append(i).append(" * ").append(l)
-                .append(") // __c").append(i).append(" END AS __q").append(i);
+            // ⌊q·L∞/c⌋ = (q // c)·L∞ + ⌊(q mod c)·L∞/c⌋ for q ≥ 0: no 128-bit overflow even
+            // for a pair with 2^62 rows.
+            String q = "__q" + i;
+            String c = "__c" + i;
+            s.append(", CASE WHEN ").append(c).append(" <= ").append(l).append(" THEN ").append(q)
+                .append(" ELSE (").append(q).append(" // ").append(c).append(") * ").append(l)
+                .append(" + ((").append(q).append(" % ").append(c).append(") * ").append(l)
+                .append(") // ").append(c).append(" END AS ").append(q);
           }
         }
       }
@@ -307,10 +323,10 @@ final class SqlPlan {
           .append("COUNT(*) AS __units, SUM(__n) AS __rows");
       for (int i = 0; i < ms.size(); i++) {
         if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          s.append(", SUM(__s").append(i).append(") AS __s").append(i)
+          s.append(", ").append(saturatedSum("__s" + i)).append(" AS __s").append(i)
               .append(", SUM(__c").append(i).append(") AS __c").append(i);
           if (f.squares()) {
-            s.append(", SUM(__q").append(i).append(") AS __q").append(i);
+            s.append(", ").append(saturatedSquares("__q" + i)).append(" AS __q").append(i);
           }
         }
       }
@@ -335,6 +351,21 @@ final class SqlPlan {
   }
 
   /**
+   * S = min(Σ max(x, 0), C) + max(Σ min(x, 0), −C) over the group (Measure.FixedPointSum): the
+   * exact 128-bit sums of the positive and negative parts, each saturated at the public cap C.
+   * DuckDB's GREATEST and LEAST skip NULLs, so NULL values add 0.
+   */
+  static String saturatedSum(String x) {
+    return "(LEAST(COALESCE(SUM(GREATEST(" + x + ", 0)), 0), " + Measure.SUM_CAP
+        + ") + GREATEST(COALESCE(SUM(LEAST(" + x + ", 0)), 0), " + (-Measure.SUM_CAP) + "))";
+  }
+
+  /** Q = min(Σq, C) for non-negative q (Measure.FixedPointSum), exact in 128 bits. */
+  static String saturatedSquares(String q) {
+    return "LEAST(COALESCE(SUM(" + q + "), 0), " + Measure.SUM_CAP + ")";
+  }
+
+  /**
    * ⌊n/d⌋ for integers and d &gt; 0, exactly: DuckDB's {@code //} truncates toward zero, which
    * differs from the floor of the {@link Measure} contract for negative n.
    */
@@ -351,12 +382,21 @@ final class SqlPlan {
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
         String v = "__v" + i;
+        String square = "CAST(" + v + " AS HUGEINT) * " + v;
+        if (!unitLevel()) {
+          // Each row is its own pair: these are the group's sums, saturated at the cap.
+          s.append(", ").append(saturatedSum(v)).append(" AS __s").append(i)
+              .append(", COUNT(").append(v).append(") AS __c").append(i);
+          if (f.squares()) {
+            s.append(", ").append(saturatedSquares(square)).append(" AS __q").append(i);
+          }
+          continue;
+        }
         s.append(", SUM(").append(doubleSum(f) ? "CAST(" + v + " AS DOUBLE)" : v)
             .append(") AS __s").append(i)
             .append(", COUNT(").append(v).append(") AS __c").append(i);
         if (f.squares()) {
-          s.append(", SUM(CAST(__v").append(i).append(" AS HUGEINT) * __v").append(i)
-              .append(") AS __q").append(i);
+          s.append(", SUM(").append(square).append(") AS __q").append(i);
         }
       }
     }

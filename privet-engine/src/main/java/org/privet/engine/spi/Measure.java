@@ -6,48 +6,70 @@ import java.util.Optional;
 /** A value aggregate the backend computes per group, besides the always-present unit and row counts. */
 public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
 
+  /**
+   * C = 2^62: the public cap at which per-group sums of fixed-point values saturate ({@link
+   * FixedPointSum}), so that no release path fails on a data-dependent magnitude (issue 10,
+   * item 3; {@code docs/proofs/engine-fixed-point.md}).
+   */
+  long SUM_CAP = 1L << 62;
+
   /** The source column. */
   String column();
 
   /**
    * A fixed-point sum. Per row: x = CAST(column AS DOUBLE); NULL or NaN → ignored; otherwise
-   * v = rnd(clamp(x, lower, upper) · 2^scaleExponent) − center, an exact 64-bit integer, where rnd
-   * is any monotone rounding to an integer (|v| ≤ 2^31 guaranteed by the engine).
+   * u = rnd(clamp(x, lower, upper) · 2^scaleExponent), where rnd is any monotone rounding to an
+   * integer (|u| ≤ 2^31 guaranteed by the engine), and v = u − center (v = u with a pair clamp:
+   * its centre is applied in step 3). Write a = ⌊lower·2^k⌋ − center and b = ⌈upper·2^k⌉ − center
+   * (center 0 with a pair clamp) for the range of v, and M = max(|a|, |b|).
    *
    * <p>Per (unit, group) pair, over the pair's non-ignored rows (exact integer arithmetic
    * throughout, at least 128 bits before the clamp):
    * <ol>
-   *   <li>s = Σv, c = number of non-ignored rows, q = Σv² (if {@code squares});
+   *   <li>s = Σv, c = number of non-ignored rows, q = Σ(u − center)² (if {@code squares});
    *   <li>row bound: if c &gt; L∞ then s ← ⌊s·L∞/c⌋, q ← ⌊q·L∞/c⌋, c ← L∞ — <em>except</em> that
    *       for a {@link PairClamp#allRows() allRows} pair clamp s keeps the sum over all the
    *       pair's rows (c and q are still bounded as stated);
    *   <li>pair bound: if {@code pairClamp} is present and c &gt; 0 then
-   *       s ← min(max(s, pairClamp.lower), pairClamp.upper) (a pair with c = 0 keeps s = 0).
+   *       s ← min(max(s, pairClamp.lower), pairClamp.upper) − center·c (a pair with c = 0 keeps
+   *       s = 0).
    * </ol>
    * Row-level queries (no unit column) treat each row as its own pair (c ≤ 1), so steps 2 and 3
-   * reduce to clamping v to [pairClamp.lower, pairClamp.upper].
+   * reduce to clamping u to [pairClamp.lower, pairClamp.upper] and subtracting center.
    *
-   * <p>Per group: the sums of s, c and q over the kept pairs, exactly. A backend that cannot do
-   * one of these steps exactly must refuse the spec (the engine's sensitivities rely on them:
-   * {@code docs/proofs/engine-bounding.md}).
-   * Every step must be exact in whatever types the backend uses (DuckDB sums a pair's values in
-   * DOUBLE only while c·max|v| ≤ 2^53, else in 128 bits: {@code docs/proofs/engine-fixed-point.md}).
+   * <p>Overflow (total, never an error): if a pair's exact Σv or Σv² before step 2 leaves the
+   * signed 64-bit range (only possible with more than 2^32 values in one pair), a backend that
+   * sums in 64 bits may use instead, after the row bound, any value of s in [c·a, c·b] (of q in
+   * [0, c·M²]) computed from that pair's rows alone; the sensitivity argument only needs those
+   * ranges ({@code docs/proofs/engine-fixed-point.md}).
+   *
+   * <p>Per group, over the kept pairs: N = Σc exactly; S = min(Σ max(s, 0), C) + max(Σ min(s, 0),
+   * −C) and Q = min(Σq, C) with C = {@link #SUM_CAP}: the exact sums whenever the positive and the
+   * negative parts each stay within 2^62, and otherwise saturated, part by part. Each part is a
+   * monotone, 1-Lipschitz function of each pair's s, so S moves by at most |s| when a pair is
+   * added or removed: the cap costs no sensitivity. A backend that cannot do one of these steps
+   * exactly must refuse the spec (the engine's sensitivities rely on them:
+   * {@code docs/proofs/engine-bounding.md}). Every step must be exact in whatever types the
+   * backend uses (DuckDB sums a pair's values in DOUBLE only while c·max|v| ≤ 2^53, else in 128
+   * bits: {@code docs/proofs/engine-fixed-point.md}).
    *
    * @param column the source column (numeric)
    * @param lower clamping lower bound
    * @param upper clamping upper bound
    * @param scaleExponent k: the grid is 2^-k
-   * @param center subtracted from every scaled value
+   * @param center subtracted from every scaled value (with a pair clamp: from every pair's clamped
+   *     sum, per value)
    * @param squares also compute the sum of squares of the centered values
-   * @param pairClamp bounds on each unit's (bounded) sum in a group, in grid units, or null for
-   *     none; only with {@code center == 0} and without squares
+   * @param pairClamp bounds on each unit's (bounded, uncentred) sum in a group, in grid units, or
+   *     null for none; only without squares, and with {@code center == 0} if {@code allRows}
    */
   record FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
       boolean squares, PairClamp pairClamp) implements Measure {
     public FixedPointSum {
       Objects.requireNonNull(column, "column");
-      if (pairClamp != null && (center != 0 || squares)) {
-        throw new IllegalArgumentException("pairClamp needs center 0 and no squares");
+      if (pairClamp != null && (squares || (pairClamp.allRows() && center != 0))) {
+        throw new IllegalArgumentException(
+            "pairClamp needs no squares, and center 0 for an allRows pair clamp");
       }
     }
 
@@ -55,6 +77,21 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
     public FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
         boolean squares) {
       this(column, lower, upper, scaleExponent, center, squares, null);
+    }
+
+    /** The center subtracted from each row's value before summing (0 with a pair clamp). */
+    public long rowCenter() {
+      return pairClamp == null ? center : 0;
+    }
+
+    /** a = ⌊lower·2^k⌋ − rowCenter, the smallest per-row value (exact for |a| ≤ 2^53). */
+    public double lowestValue() {
+      return Math.floor(Math.scalb(lower, scaleExponent)) - rowCenter();
+    }
+
+    /** b = ⌈upper·2^k⌉ − rowCenter, the largest per-row value (exact for |b| ≤ 2^53). */
+    public double highestValue() {
+      return Math.ceil(Math.scalb(upper, scaleExponent)) - rowCenter();
     }
 
     /** The pair clamp, if any. */

@@ -109,10 +109,11 @@ class DuckDbPairClampTest {
   }
 
   @Test
-  void pairClamp_withCentreOrSquares_isRejected() {
+  void pairClamp_allRowsWithCentreOrSquares_isRejected() {
     Measure.PairClamp pc = new Measure.PairClamp(0, 1, false);
-    assertThrows(IllegalArgumentException.class,
-        () -> new Measure.FixedPointSum("x", 0, 1, 0, 1, false, pc));
+    new Measure.FixedPointSum("x", 0, 1, 0, 1, false, pc); // centred after the clamp
+    assertThrows(IllegalArgumentException.class, () -> new Measure.FixedPointSum("x", 0, 1, 0, 1,
+        false, new Measure.PairClamp(0, 1, true)));
     assertThrows(IllegalArgumentException.class,
         () -> new Measure.FixedPointSum("x", 0, 1, 0, 0, true, pc));
     assertThrows(IllegalArgumentException.class, () -> new Measure.PairClamp(2, 1, false));

@@ -100,19 +100,22 @@ final class ContractOracle {
   private static final class Totals {
     long units;
     long rows;
-    final BigInteger[] sums;
+    final BigInteger[] positive;
+    final BigInteger[] negative;
     final long[] counts;
     final BigInteger[] squares;
     final long[][] bins;
 
     Totals(BoundedAggregation spec) {
       int n = spec.measures().size();
-      sums = new BigInteger[n];
+      positive = new BigInteger[n];
+      negative = new BigInteger[n];
       squares = new BigInteger[n];
       counts = new long[n];
       bins = new long[n][];
       for (int i = 0; i < n; i++) {
-        sums[i] = BigInteger.ZERO;
+        positive[i] = BigInteger.ZERO;
+        negative[i] = BigInteger.ZERO;
         squares[i] = BigInteger.ZERO;
         if (spec.measures().get(i) instanceof Measure.Bins b) {
           bins[i] = new long[b.bins()];
@@ -145,7 +148,8 @@ final class ContractOracle {
       if (f.pairClamp() != null && c > 0) {
         s = s.max(BigInteger.valueOf(f.pairClamp().lower())).min(BigInteger.valueOf(f.pairClamp().upper()));
       }
-      sums[i] = sums[i].add(s);
+      positive[i] = positive[i].add(s.max(BigInteger.ZERO));
+      negative[i] = negative[i].add(s.min(BigInteger.ZERO));
       counts[i] += c;
       squares[i] = squares[i].add(q);
     }
@@ -155,13 +159,15 @@ final class ContractOracle {
       return qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0];
     }
 
+    /** Per group: S = min(Σ⁺, C) + max(Σ⁻, −C) and Q = min(Σq, C), C = {@link Measure#SUM_CAP}. */
     GroupAggregate aggregate(List<String> key) {
-      int n = sums.length;
+      int n = positive.length;
+      BigInteger cap = BigInteger.valueOf(Measure.SUM_CAP);
       long[] s = new long[n];
       long[] q = new long[n];
       for (int i = 0; i < n; i++) {
-        s[i] = sums[i].longValueExact();
-        q[i] = squares[i].longValueExact();
+        s[i] = positive[i].min(cap).add(negative[i].max(cap.negate())).longValueExact();
+        q[i] = squares[i].min(cap).longValueExact();
       }
       return new GroupAggregate(List.copyOf(key), units, rows, s, counts.clone(), q, bins);
     }

@@ -23,7 +23,7 @@ public final class Console {
       + " connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
   /** File name to content type; the console's whole surface. */
-  static final Map<String, String> ASSETS = Map.of(
+  public static final Map<String, String> ASSETS = Map.of(
       "index.html", "text/html; charset=utf-8",
       "console.css", "text/css; charset=utf-8",
       "app.js", "text/javascript; charset=utf-8",

@@ -35,7 +35,7 @@ public final class Playground {
   static final int WAITING = 8;
   static final int WAIT_SECONDS = 20;
   static final int MAX_N = 100_000;
-  static final int MAX_K = 1_000;
+  static final int MAX_K = 500;
   static final int MAX_TRIALS = 20_000;
   static final int MAX_CANDIDATES = 20;
 

@@ -390,13 +390,8 @@ public final class SparkBackend implements Backend {
   }
 
   private static RuntimeException failure(Exception e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().contains(SparkPlan.OVERFLOW_MARKER)) {
-        return new IllegalStateException(
-            "an exact aggregate exceeds the 64-bit range; narrow the clamping bounds");
-      }
-    }
-    // Spark's message can quote a data value (e.g. a failed cast): withhold it.
+    // No data-dependent failure is planned (sums saturate at the public cap); a failure here is
+    // the backend's (disk, memory, a lost executor). Spark's message can quote a data value (e.g. a failed cast): withhold it.
     return new IllegalStateException("Spark bounded aggregation failed ("
         + e.getClass().getSimpleName()
         + "); Spark's message is withheld because it may contain data values");

@@ -22,15 +22,17 @@ import org.privet.engine.spi.TableSchema;
  * documented on {@code BoundedAggregation} and argued in {@code docs/proofs/engine-bounding.md};
  * the Spark-specific arithmetic is argued in {@code docs/proofs/engine-spark.md}.
  *
- * <p>Exactness: fixed-point values are BIGINT with |v| ≤ 2^31 (checked before anything runs), so
- * v² fits; sums that could exceed 64 bits use {@code try_sum}, which is NULL on overflow instead of
- * wrapping as Spark's SUM(BIGINT) does outside ANSI mode, and a NULL there raises an error; the L∞
- * rescaling ⌊s·L∞/c⌋ is computed in DECIMAL(38,0) with an exact floor division. No floating point
- * touches a sum.
+ * <p>Exactness and totality: fixed-point values are BIGINT with |v| ≤ 2^31 (checked before
+ * anything runs), so v² fits; sums use {@code try_sum}, which is NULL on overflow instead of
+ * wrapping as Spark's SUM(BIGINT) does outside ANSI mode (or failing inside it). A pair whose sum
+ * overflows (more than 2^32 values in one pair) takes a value in its range instead, as the
+ * {@link Measure.FixedPointSum} contract allows; per group, the positive and the negative parts
+ * are summed separately and an overflow (NULL) saturates the part at the public cap 2^62 — exactly
+ * the contract's saturated sum, since a part's sum only grows in magnitude. Nothing raises an error
+ * on a data-dependent magnitude (issue 10, item 3). The L∞ rescaling ⌊s·L∞/c⌋ is computed in
+ * DECIMAL(38,0) with an exact floor division. No floating point touches a sum.
  */
 final class SparkPlan {
-  /** Marker of the error raised in Spark when an exact sum leaves the 64-bit range. */
-  static final String OVERFLOW_MARKER = "privet: exact aggregate overflow";
   private static final long MAX_ABS_VALUE = 1L << 31;
 
   private final BoundedAggregation spec;
@@ -105,10 +107,7 @@ final class SparkPlan {
    * the per-pair sums relies on it.
    */
   private static void requireSmallValues(Measure.FixedPointSum f) {
-    double scale = Math.scalb(1.0, f.scaleExponent());
-    double a = Math.floor(f.lower() * scale);
-    double b = Math.ceil(f.upper() * scale);
-    double bound = Math.max(Math.abs(a - f.center()), Math.abs(b - f.center()));
+    double bound = Math.max(Math.abs(f.lowestValue()), Math.abs(f.highestValue()));
     if (!(f.lower() <= f.upper()) || !(bound <= MAX_ABS_VALUE)) {
       throw new IllegalArgumentException("fixed-point measure on column '" + f.column()
           + "': clamped, scaled and centred values must lie within ±2^31");
@@ -151,15 +150,40 @@ final class SparkPlan {
    * would turn it into the upper bound.
    */
   static String fixedPoint(Measure.FixedPointSum f) {
-    String scaled = "CAST(rint(" + clamp(f.column(), f.lower(), f.upper()) + " * "
+    return ignoredGuard(f.column()) + scaled(f)
+        + (f.rowCenter() == 0 ? "" : " - " + bigint(f.rowCenter())) + " END";
+  }
+
+  private static String scaled(Measure.FixedPointSum f) {
+    return "CAST(rint(" + clamp(f.column(), f.lower(), f.upper()) + " * "
         + dbl(Math.scalb(1.0, f.scaleExponent())) + ") AS BIGINT)";
-    return ignoredGuard(f.column()) + scaled
-        + (f.center() == 0 ? "" : " - " + bigint(f.center())) + " END";
   }
 
   /** LEAST(GREATEST(expr, lower), upper) on BIGINT, for a {@link Measure.PairClamp}. */
   private static String pairClamped(String expr, Measure.PairClamp pc) {
     return "LEAST(GREATEST(" + expr + ", " + bigint(pc.lower()) + "), " + bigint(pc.upper()) + ")";
+  }
+
+  /**
+   * A pair's uncentred bounded sum clamped to the pair clamp, then centred by center·{@code count}
+   * (Measure.FixedPointSum step 3); the centring in DECIMAL(38,0), since only the result (within
+   * the measure's sensitivity bound) is known to fit 64 bits.
+   */
+  private static String clampedAndCentred(String expr, Measure.FixedPointSum f, String count) {
+    String clamped = pairClamped(expr, f.pairClamp());
+    return f.center() == 0 ? "CAST(" + clamped + " AS BIGINT)" : "CAST(CAST(" + clamped
+        + " AS DECIMAL(38,0)) - CAST(" + f.center() + " AS DECIMAL(38,0)) * " + count
+        + " AS BIGINT)";
+  }
+
+  /**
+   * A pair's value when its exact sum overflowed 64 bits (Measure.FixedPointSum, overflow): c·mid
+   * with mid = ⌊(a + b)/2⌋, inside the pair's range [c·a, c·b]; in DECIMAL(38,0) (c may exceed
+   * 2^32 here), so it is meant to be bounded afterwards (L∞ scaling, pair clamp).
+   */
+  private static String overflowedSum(Measure.FixedPointSum f, String count) {
+    long mid = Math.floorDiv((long) f.lowestValue() + (long) f.highestValue(), 2);
+    return "(CAST(" + count + " AS DECIMAL(38,0)) * " + mid + ")";
   }
 
   /**
@@ -170,9 +194,7 @@ final class SparkPlan {
     if (spec.unitColumn().isPresent() || f.pairClamp() == null) {
       return fixedPoint(f);
     }
-    String scaled = "CAST(rint(" + clamp(f.column(), f.lower(), f.upper()) + " * "
-        + dbl(Math.scalb(1.0, f.scaleExponent())) + ") AS BIGINT)";
-    return ignoredGuard(f.column()) + pairClamped(scaled, f.pairClamp()) + " END";
+    return ignoredGuard(f.column()) + clampedAndCentred(scaled(f), f, "1") + " END";
   }
 
   static String cell(Measure.Bins b) {
@@ -182,10 +204,23 @@ final class SparkPlan {
         + bigint(b.bins() - 1L) + ") END";
   }
 
-  /** Σ of a BIGINT expression, exactly: 0 when there is no non-NULL value, an error on overflow. */
-  private static String exactSum(String expr, String nonNullCount) {
-    return "CASE WHEN " + nonNullCount + " = 0 THEN CAST(0 AS BIGINT) ELSE COALESCE(TRY_SUM("
-        + expr + "), RAISE_ERROR('" + OVERFLOW_MARKER + "')) END";
+  /**
+   * S = min(Σ max(x, 0), C) + max(Σ min(x, 0), −C) (Measure.FixedPointSum): each part's try_sum is
+   * NULL only on overflow (GREATEST and LEAST skip NULLs, so NULL values add 0), i.e. beyond
+   * 2^63 − 1 &gt; C in magnitude, which saturates the part at C.
+   */
+  private static String saturatedSum(String x) {
+    String c = bigint(Measure.SUM_CAP);
+    String minusC = bigint(-Measure.SUM_CAP);
+    return "(LEAST(COALESCE(TRY_SUM(GREATEST(" + x + ", CAST(0 AS BIGINT))), " + c + "), " + c
+        + ") + GREATEST(COALESCE(TRY_SUM(LEAST(" + x + ", CAST(0 AS BIGINT))), " + minusC + "), "
+        + minusC + "))";
+  }
+
+  /** Q = min(Σq, C) for non-negative q: try_sum is NULL only on overflow (NULLs count as 0). */
+  private static String saturatedSquares(String q) {
+    String c = bigint(Measure.SUM_CAP);
+    return "LEAST(COALESCE(TRY_SUM(COALESCE(" + q + ", CAST(0 AS BIGINT))), " + c + "), " + c + ")";
   }
 
   /** ⌊a·l/c⌋ for BIGINT a, c &gt; 0: a·l exactly in DECIMAL(38,0) (|a·l| &lt; 2^94), floor division. */
@@ -290,20 +325,34 @@ final class SparkPlan {
           .append(") AS __n");
       for (int i = 0; i < ms.size(); i++) {
         if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          String bounded = "CASE WHEN __c" + i + " <= " + l + " THEN __s" + i + " ELSE "
-              + scaledToLinf("__s" + i, "__c" + i, l) + " END";
+          // A NULL pair sum with values is an overflow (try_sum): the pair takes c·mid instead.
+          String sum = "COALESCE(__s" + i + ", " + overflowedSum(f, "__c" + i) + ")";
+          String bounded = "CASE WHEN __c" + i + " <= " + l + " THEN " + sum + " ELSE "
+              + scaledToLinf(sum, "__c" + i, l) + " END";
           Measure.PairClamp pc = f.pairClamp();
           if (pc != null) {
-            // Pair clamp (Measure.FixedPointSum step 3) of the L∞-scaled or the whole pair sum; a
-            // pair without values adds 0 (DuckDB keeps it NULL: the same sums).
+            // Pair clamp (Measure.FixedPointSum step 3) of the L∞-scaled or the whole pair sum,
+            // then the centre; a pair without values adds 0 (DuckDB keeps it NULL: the same sums).
             bounded = "CASE WHEN __c" + i + " = 0 THEN CAST(0 AS BIGINT) ELSE "
-                + pairClamped(pc.allRows() ? "__s" + i : "(" + bounded + ")", pc) + " END";
+                + clampedAndCentred(pc.allRows() ? sum : "(" + bounded + ")", f,
+                    "LEAST(__c" + i + ", " + l + ")") + " END";
+          } else {
+            bounded = "CASE WHEN __c" + i + " = 0 THEN CAST(0 AS BIGINT) ELSE CAST(" + bounded
+                + " AS BIGINT) END";
           }
           s.append(", ").append(bounded).append(" AS __s").append(i);
           s.append(", LEAST(__c").append(i).append(", ").append(l).append(") AS __c").append(i);
           if (f.squares()) {
-            s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN __q")
-                .append(i).append(" ELSE ").append(scaledToLinf("__q" + i, "__c" + i, l))
+            // An overflowed (NULL) sum of squares (≥ 2^63) takes min(c'·M², C), inside its
+            // range [0, c'·M²]: with c ≤ L∞ the group's Q then saturates at C as with the exact
+            // sum; beyond L∞ rows it is any admissible value (Measure.FixedPointSum, overflow).
+            long m = (long) Math.max(Math.abs(f.lowestValue()), Math.abs(f.highestValue()));
+            String q = "CASE WHEN __c" + i + " = 0 THEN CAST(0 AS BIGINT) ELSE COALESCE(__q" + i
+                + ", CAST(LEAST(CAST(LEAST(__c" + i + ", " + l + ") AS DECIMAL(38,0)) * CAST("
+                + m + " AS DECIMAL(38,0)) * CAST(" + m + " AS DECIMAL(38,0)), CAST("
+                + Measure.SUM_CAP + " AS DECIMAL(38,0))) AS BIGINT)) END";
+            s.append(", CASE WHEN __c").append(i).append(" <= ").append(l).append(" THEN ")
+                .append(q).append(" ELSE ").append(scaledToLinf(q, "__c" + i, l))
                 .append(" END AS __q").append(i);
           }
         }
@@ -314,10 +363,10 @@ final class SparkPlan {
           .append("COUNT(*) AS __units, SUM(__n) AS __rows");
       for (int i = 0; i < ms.size(); i++) {
         if (ms.get(i) instanceof Measure.FixedPointSum f) {
-          s.append(", ").append(exactSum("__s" + i, "COUNT(*)")).append(" AS __s").append(i)
+          s.append(", ").append(saturatedSum("__s" + i)).append(" AS __s").append(i)
               .append(", SUM(__c").append(i).append(") AS __c").append(i);
           if (f.squares()) {
-            s.append(", ").append(exactSum("__q" + i, "COUNT(*)")).append(" AS __q").append(i);
+            s.append(", ").append(saturatedSquares("__q" + i)).append(" AS __q").append(i);
           }
         }
       }
@@ -367,11 +416,21 @@ final class SparkPlan {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
         String v = "__v" + i;
         String c = "COUNT(" + v + ")";
-        s.append(", ").append(exactSum(v, c)).append(" AS __s").append(i)
+        if (!unitLevel()) {
+          // Each row is its own pair: these are the group's sums, saturated at the cap.
+          s.append(", ").append(saturatedSum(v)).append(" AS __s").append(i)
+              .append(", ").append(c).append(" AS __c").append(i);
+          if (f.squares()) {
+            s.append(", ").append(saturatedSquares(v + " * " + v)).append(" AS __q").append(i);
+          }
+          continue;
+        }
+        // Pair sums: NULL without values or on overflow (the kept step tells them apart by c).
+        s.append(", TRY_SUM(").append(v).append(") AS __s").append(i)
             .append(", ").append(c).append(" AS __c").append(i);
         if (f.squares()) {
           // |v| ≤ 2^31, so v·v ≤ 2^62 fits in BIGINT.
-          s.append(", ").append(exactSum(v + " * " + v, c)).append(" AS __q").append(i);
+          s.append(", TRY_SUM(").append(v).append(" * ").append(v).append(") AS __q").append(i);
         }
       }
     }

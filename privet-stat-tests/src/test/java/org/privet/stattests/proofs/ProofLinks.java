@@ -57,7 +57,7 @@ final class ProofLinks {
    * it). Keep this list empty except for that window. threat-model.md: issue 10, branch
    * hostile-engine.
    */
-  static final Set<String> PENDING = Set.of("threat-model.md");
+  static final Set<String> PENDING = Set.of();
 
   private final Path root;
   private final Path proofs;

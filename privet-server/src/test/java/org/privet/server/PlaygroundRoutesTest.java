@@ -1,23 +1,14 @@
-package org.privet.server.playground;
+package org.privet.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.privet.accounting.BasicAccountant;
 import org.privet.accounting.MechanismLoss;
 import org.privet.accounting.PoissonSubsampled;
@@ -26,42 +17,21 @@ import org.privet.accounting.RdpAccountant;
 import org.privet.accounting.pld.PldAccountant;
 import org.privet.mechanisms.GaussianMechanism;
 import org.privet.mechanisms.RandomizedResponse;
-import org.privet.server.PrivetServer;
-import org.privet.server.ServerOptions;
 
 /**
  * The playground's routes on a real server over loopback HTTP, checked against privet-core called
  * directly: the numbers the page draws are the library's.
  */
-class PlaygroundRoutesTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-  @TempDir static Path workspace;
-  private static PrivetServer server;
+class PlaygroundRoutesTest extends LoopbackServerTest {
 
-  @BeforeAll
-  static void start() {
-    server = PrivetServer.start(ServerOptions.builder(workspace).port(0).build());
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
-
-  static HttpResponse<String> get(String pathAndQuery) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + pathAndQuery)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  static JsonNode ok(String pathAndQuery) throws Exception {
-    HttpResponse<String> r = get(pathAndQuery);
-    assertEquals(200, r.statusCode(), r.body());
-    return JSON.readTree(r.body());
+  static JsonNode ok(String pathAndQuery) {
+    Api.Response r = api.get(pathAndQuery, null);
+    assertEquals(200, r.status(), r.text());
+    return r.json();
   }
 
   @Test
-  void randomizedResponse_eachPoint_isTheLibrarysEstimateOfItsCount() throws Exception {
+  void randomizedResponse_eachPoint_isTheLibrarysEstimateOfItsCount() {
     JsonNode out = ok("/v1/playground/randomized-response?protocol=epsilon&epsilon=1&truth=0.3&beta=0.05&maxN=2000");
     RandomizedResponse rr = RandomizedResponse.builder().epsilon(1).build();
     assertEquals(rr.truthProbability(), out.get("truthProbability").asDouble(), 0);
@@ -77,7 +47,7 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void randomizedResponse_largeSurvey_intervalCoversTheTruth() throws Exception {
+  void randomizedResponse_largeSurvey_intervalCoversTheTruth() {
     // Each interval holds with probability >= 0.95 (Hoeffding); with beta = 1e-6 a miss at the
     // largest n has probability <= 1e-6: the false-failure probability of this test. Power: an
     // estimate that was not debiased (the raw yes fraction, 0.3*0.731+0.7*0.269 = 0.408) lies far
@@ -91,7 +61,7 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void composition_curves_areTheAccountantsOwnNumbers() throws Exception {
+  void composition_curves_areTheAccountantsOwnNumbers() {
     JsonNode out = ok("/v1/playground/composition?mechanism=gaussian&param=3&samplingRate=0.1&delta=1e-5&maxK=50");
     List<Integer> ks = new ArrayList<>();
     out.get("k").forEach(k -> ks.add(k.asInt()));
@@ -100,7 +70,7 @@ class PlaygroundRoutesTest {
     int i = ks.size() - 1;
     PrivacyLoss ev = new PoissonSubsampled(new MechanismLoss.Gaussian(3), 0.1);
     double rdp = new RdpAccountant().compose(Collections.nCopies(50, ev), 1e-5).epsilon();
-    double pld = PldAccountant.builder().valueDiscretizationInterval(CompositionCurves.PLD_INTERVAL).build().compose(Collections.nCopies(50, ev), 1e-5).epsilon();
+    double pld = PldAccountant.builder().valueDiscretizationInterval(out.get("pldInterval").asDouble()).build().compose(Collections.nCopies(50, ev), 1e-5).epsilon();
     assertEquals(rdp, out.get("curves").get("rdp").get("epsilon").get(i).asDouble(), 0);
     assertEquals(pld, out.get("curves").get("pld").get("epsilon").get(i).asDouble(), 0);
     // PLD is the tightest; basic composition the loosest.
@@ -109,7 +79,7 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void composition_laplaceWithoutSampling_basicIsKTimesEpsilon() throws Exception {
+  void composition_laplaceWithoutSampling_basicIsKTimesEpsilon() {
     JsonNode out = ok("/v1/playground/composition?mechanism=laplace&param=0.1&samplingRate=1&delta=1e-5&maxK=100");
     JsonNode basic = out.get("curves").get("basic").get("epsilon");
     int idx = 0;
@@ -122,7 +92,7 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void neighbours_gaussian_deltaRegionMassMatchesTheLibrarysProfile() throws Exception {
+  void neighbours_gaussian_deltaRegionMassMatchesTheLibrarysProfile() {
     JsonNode out = ok("/v1/playground/neighbours?mechanism=gaussian&epsilon=1&delta=1e-3&sensitivity=1");
     double sigma = GaussianMechanism.builder().epsilon(1).delta(1e-3).sensitivity(1).build().sigma();
     assertEquals(sigma, out.get("scale").asDouble(), 0);
@@ -134,7 +104,7 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void neighbours_laplace_lossStaysInTheEpsilonBand_andTheTestBoundHolds() throws Exception {
+  void neighbours_laplace_lossStaysInTheEpsilonBand_andTheTestBoundHolds() {
     JsonNode out = ok("/v1/playground/neighbours?mechanism=laplace&epsilon=0.7&sensitivity=2");
     for (JsonNode l : out.get("loss")) {
       assertTrue(Math.abs(l.asDouble()) <= 0.7 + 1e-12, l.toString());
@@ -148,7 +118,7 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void neighbours_geometric_isOnTheIntegers() throws Exception {
+  void neighbours_geometric_isOnTheIntegers() {
     JsonNode out = ok("/v1/playground/neighbours?mechanism=geometric&epsilon=1&sensitivity=1");
     assertTrue(out.get("discrete").asBoolean());
     double sum = 0;
@@ -162,7 +132,7 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void selection_exponential_observedFrequenciesFollowTheIdealLaw() throws Exception {
+  void selection_exponential_observedFrequenciesFollowTheIdealLaw() {
     // 20000 draws: each frequency's standard error is <= 0.0036, so a 0.03 tolerance is more than
     // 8 standard errors (false failure < 1e-12 per candidate). Power: uniform selection (0.25 each)
     // misses the ideal 0.53 of the best candidate by far more than 0.03.
@@ -177,14 +147,14 @@ class PlaygroundRoutesTest {
   }
 
   @Test
-  void badParameter_is400NamingIt() throws Exception {
+  void badParameter_is400NamingIt() {
     for (String q : List.of("/v1/playground/neighbours?mechanism=laplace&epsilon=-1",
         "/v1/playground/composition?samplingRate=2",
         "/v1/playground/randomized-response?maxN=100000000",
         "/v1/playground/selection?utilities=1,x")) {
-      HttpResponse<String> r = get(q);
-      assertEquals(400, r.statusCode(), q);
-      JsonNode err = JSON.readTree(r.body()).get("error");
+      Api.Response r = api.get(q, null);
+      assertEquals(400, r.status(), q);
+      JsonNode err = r.json().get("error");
       assertEquals("bad_request", err.get("code").asText());
       String param = q.replaceAll(".*[?&]([a-zA-Z]+)=[^&]*$", "$1");
       assertTrue(err.get("message").asText().contains(param), err.toString());

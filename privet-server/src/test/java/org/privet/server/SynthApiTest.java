@@ -1,0 +1,91 @@
+package org.privet.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.accounting.PureDp;
+import org.privet.curator.LedgerCatalog;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.ledger.CsvOptions;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.PrivacyUnit;
+import org.privet.ledger.Role;
+
+/**
+ * {@code POST /v1/synth} over real HTTP: charged once before the 202, the job runs to a CSV that
+ * only its owner (and the curator) may read; an analyst without a grant gets the same 404 as for a
+ * dataset or job that does not exist; a retry with the same Idempotency-Key returns the same job.
+ */
+class SynthApiTest {
+  @TempDir Path dir;
+
+  @Test
+  void synth_startPollDownload_ownerOnly_oneCharge() throws Exception {
+    Path ws = dir.resolve("ws");
+    Path csv = dir.resolve("tiny.csv");
+    StringBuilder rows = new StringBuilder("a,b,c\n");
+    for (int i = 0; i < 300; i++) {
+      rows.append(i % 3).append(',').append(i % 2).append(',').append(i % 4).append('\n');
+    }
+    Files.writeString(csv, rows);
+    String alice;
+    String bob;
+    String boss;
+    try (Ledger ledger = Ledger.open(ws); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      DatasetSpec spec = DatasetSpec.builder().name("tiny").source(csv.toString()).csv(CsvOptions.DEFAULT)
+          .privacyUnit(PrivacyUnit.row()).budget(new PureDp(4)).build();
+      ledger.register(spec, LedgerCatalog.inferred(spec, backend));
+      alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
+      bob = ledger.addAnalyst("bob", Role.ANALYST).apiKey();
+      boss = ledger.addAnalyst("boss", Role.CURATOR).apiKey();
+      ledger.grant("tiny", "alice", new PureDp(2));
+    }
+    String body = "{\"dataset\": \"tiny\", \"domain\": {\"a\": 3, \"b\": 2, \"c\": 4}, \"epsilon\": 1, \"method\": \"mwem\"}";
+    try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build())) {
+      Api api = new Api(server.url());
+      // Bob has no grant: the same 404 as a dataset that does not exist; nothing charged.
+      Api.Response denied = api.send("POST", "/v1/synth", bob, body, Map.of());
+      Api.Response missing = api.send("POST", "/v1/synth", bob, body.replace("\"tiny\"", "\"nosuch\""), Map.of());
+      assertEquals(404, denied.status(), denied.text());
+      assertEquals(missing.text(), denied.text());
+
+      Api.Response started = api.send("POST", "/v1/synth", alice, body, Map.of("Idempotency-Key", "s1"));
+      assertEquals(202, started.status(), started.text());
+      String job = started.json().get("job").asText();
+      Api.Response again = api.send("POST", "/v1/synth", alice, body, Map.of("Idempotency-Key", "s1"));
+      assertEquals(202, again.status());
+      assertEquals(job, again.json().get("job").asText(), "a retry is the same job");
+      String status = "";
+      for (int i = 0; i < 240 && !status.equals("done"); i++) {
+        Api.Response s = api.get("/v1/synth/" + job, alice);
+        assertEquals(200, s.status(), s.text());
+        status = s.json().get("status").asText();
+        assertTrue(List.of("running", "done").contains(status), s.text());
+        if (!status.equals("done")) {
+          Thread.sleep(500);
+        }
+      }
+      assertEquals("done", status);
+      Api.Response data = api.get("/v1/synth/" + job + "/data", alice);
+      assertEquals(200, data.status());
+      assertEquals("a,b,c", data.text().lines().findFirst().orElseThrow());
+      assertTrue(data.text().lines().count() > 1);
+      assertEquals(data.text(), api.get("/v1/synth/" + job + "/data", boss).text(), "the curator may read it");
+      // Not the owner: the same 404 as a job that does not exist.
+      Api.Response other = api.get("/v1/synth/" + job, bob);
+      assertEquals(404, other.status());
+      assertEquals(api.get("/v1/synth/999999", bob).text(), other.text());
+      assertEquals(404, api.get("/v1/synth/" + job + "/data", bob).status());
+    }
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(1, ledger.history("tiny").size(), "one charge for the job and its retry");
+    }
+  }
+}
