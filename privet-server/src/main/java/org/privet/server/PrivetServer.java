@@ -27,9 +27,9 @@ public final class PrivetServer implements AutoCloseable {
   private final SynthJobs synth;
   private final Javalin app;
 
-  private PrivetServer(ServerOptions options, ReleaseHooks hooks) {
+  private PrivetServer(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
     this.options = options;
-    this.ledger = Ledger.open(options.workspace());
+    this.ledger = ledger;
     this.pool = new WorkerPool(options.workers(), options.queue(), options.queryTimeout());
     AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
     CuratorService service = new CuratorService(ledger, pool, hooks);
@@ -77,7 +77,28 @@ public final class PrivetServer implements AutoCloseable {
   /** As {@link #start(ServerOptions)}, with points where tests stop the process mid-release. */
   static PrivetServer start(ServerOptions options, ReleaseHooks hooks) {
     Objects.requireNonNull(options, "options");
-    PrivetServer server = new PrivetServer(options, Objects.requireNonNull(hooks, "hooks"));
+    return start(options, Ledger.open(options.workspace()), hooks);
+  }
+
+  /**
+   * Binds and starts serving over {@code ledger} (e.g. one shared through PostgreSQL by several
+   * replicas), which the server then owns and closes.
+   */
+  public static PrivetServer start(ServerOptions options, Ledger ledger) {
+    return start(options, ledger, ReleaseHooks.NONE);
+  }
+
+  /** As {@link #start(ServerOptions, Ledger)}, with points where tests stop the process mid-release. */
+  static PrivetServer start(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(ledger, "ledger");
+    PrivetServer server;
+    try {
+      server = new PrivetServer(options, ledger, Objects.requireNonNull(hooks, "hooks"));
+    } catch (RuntimeException e) {
+      ledger.close();
+      throw e;
+    }
     try {
       server.app.start();
     } catch (RuntimeException e) {
