@@ -66,7 +66,7 @@ export async function signInPage(state) {
   if (state.info) out.appendChild(el('p', { class: 'info', text: state.info }));
   const form = el('form', { id: 'signin-form', class: 'card narrow' },
     field('API key', input, 'The key the curator gave you (privet analyst add). It is kept in this tab only.'),
-    el('button', { type: 'submit', id: 'signin', text: 'Sign in' }), out);
+    el('button', { type: 'submit', id: 'signin', class: 'primary', text: 'Sign in' }), out);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const key = input.value.trim();

@@ -85,7 +85,7 @@ final class ServeCommand implements Callable<Integer> {
     } else if (tlsPasswordEnv != null) {
       throw new IllegalArgumentException("--tls-password-env needs --tls-keystore");
     }
-    PrivetServer server = PrivetServer.start(b.build());
+    PrivetServer server = PrivetServer.start(b.build(), workspace.open());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {

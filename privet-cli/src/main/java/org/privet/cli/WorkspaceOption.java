@@ -1,22 +1,59 @@
 package org.privet.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.PostgresLedger;
 import picocli.CommandLine.Option;
 
 /**
- * Shared option: the workspace folder holding the ledger. Precedence: {@code --workspace}, then
- * the {@code PRIVET_HOME} environment variable, then {@code ~/.privet}.
+ * Shared options: where the ledger is. By default it is a SQLite file in the workspace folder:
+ * {@code --workspace}, then the {@code PRIVET_HOME} environment variable, then {@code ~/.privet}.
+ * With {@code --ledger-url} (or {@code PRIVET_LEDGER_URL}) it is a PostgreSQL database that several
+ * curators, e.g. {@code privet serve} replicas on different hosts, share: one budget for all. Its
+ * password comes from an environment variable or a file, never from the URL or the command line.
  */
 public final class WorkspaceOption {
   static final String ENVIRONMENT_VARIABLE = "PRIVET_HOME";
+  static final String LEDGER_URL_VARIABLE = "PRIVET_LEDGER_URL";
+  static final String LEDGER_USER_VARIABLE = "PRIVET_LEDGER_USER";
+  static final String LEDGER_PASSWORD_VARIABLE = "PRIVET_LEDGER_PASSWORD";
 
   @Option(
       names = "--workspace",
       paramLabel = "DIR",
       description = "Workspace folder with the ledger (default: $PRIVET_HOME, else ~/.privet).")
   Path workspace;
+
+  @Option(
+      names = "--ledger-url",
+      paramLabel = "URL",
+      description = "Keep the ledger on a PostgreSQL server shared by several curators,"
+          + " jdbc:postgresql://HOST:5432/DB (default: $PRIVET_LEDGER_URL, else the workspace's SQLite file).")
+  String ledgerUrl;
+
+  @Option(
+      names = "--ledger-user",
+      paramLabel = "NAME",
+      description = "Database user of --ledger-url (default: $PRIVET_LEDGER_USER, else the driver's default).")
+  String ledgerUser;
+
+  @Option(
+      names = "--ledger-password-env",
+      paramLabel = "VAR",
+      description = "Environment variable holding the database password (default: PRIVET_LEDGER_PASSWORD when set).")
+  String ledgerPasswordEnv;
+
+  @Option(
+      names = "--ledger-password-file",
+      paramLabel = "FILE",
+      description = "File whose first line is the database password.")
+  Path ledgerPasswordFile;
 
   /** The workspace folder to use. */
   public Path resolve() {
@@ -34,8 +71,50 @@ public final class WorkspaceOption {
     return Path.of(userHome, ".privet");
   }
 
-  /** Opens the workspace's ledger. */
+  /** The shared PostgreSQL ledger, when one is named; empty for the workspace's SQLite file. */
+  public Optional<PostgresLedger> server() {
+    return server(ledgerUrl, ledgerUser, ledgerPasswordEnv, ledgerPasswordFile, System.getenv());
+  }
+
+  static Optional<PostgresLedger> server(
+      String url, String user, String passwordEnv, Path passwordFile, Map<String, String> environment) {
+    String u = url != null ? url : environment.get(LEDGER_URL_VARIABLE);
+    if (u == null || u.isBlank()) {
+      if (user != null || passwordEnv != null || passwordFile != null) {
+        throw new IllegalArgumentException("--ledger-user and --ledger-password-* need --ledger-url (or "
+            + LEDGER_URL_VARIABLE + ")");
+      }
+      return Optional.empty();
+    }
+    if (passwordEnv != null && passwordFile != null) {
+      throw new IllegalArgumentException("give --ledger-password-env or --ledger-password-file, not both");
+    }
+    Optional<char[]> password;
+    if (passwordFile != null) {
+      try {
+        String text = Files.readString(passwordFile, StandardCharsets.UTF_8);
+        int end = text.indexOf('\n');
+        password = Optional.of((end < 0 ? text : text.substring(0, end)).strip().toCharArray());
+      } catch (IOException e) {
+        throw new UncheckedIOException("--ledger-password-file: cannot read " + passwordFile, e);
+      }
+    } else if (passwordEnv != null) {
+      String value = environment.get(passwordEnv);
+      if (value == null) {
+        throw new IllegalArgumentException("--ledger-password-env: environment variable " + passwordEnv
+            + " is not set");
+      }
+      password = Optional.of(value.toCharArray());
+    } else {
+      password = Optional.ofNullable(environment.get(LEDGER_PASSWORD_VARIABLE)).map(String::toCharArray);
+    }
+    String who = user != null ? user : environment.get(LEDGER_USER_VARIABLE);
+    return Optional.of(new PostgresLedger(u.strip(), Optional.ofNullable(who).filter(w -> !w.isBlank()), password));
+  }
+
+  /** Opens the ledger: the shared PostgreSQL one when named, else the workspace's SQLite file. */
   public Ledger open() {
-    return Ledger.open(resolve());
+    Optional<PostgresLedger> server = server();
+    return server.isPresent() ? Ledger.open(server.get()) : Ledger.open(resolve());
   }
 }

@@ -1,6 +1,7 @@
 package org.privet.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -123,6 +124,36 @@ class DatasetAndBudgetCommandsTest {
         WorkspaceOption.resolve(Path.of("/a"), Map.of("PRIVET_HOME", "/b"), "/home/u"));
     assertEquals(Path.of("/b"), WorkspaceOption.resolve(null, Map.of("PRIVET_HOME", "/b"), "/home/u"));
     assertEquals(Path.of("/home/u/.privet"), WorkspaceOption.resolve(null, Map.of(), "/home/u"));
+  }
+
+  @Test
+  void ledgerUrl_passwordFromEnvironmentOrFile_neverFromTheUrlNorShown() throws Exception {
+    assertTrue(WorkspaceOption.server(null, null, null, null, Map.of()).isEmpty(), "SQLite by default");
+    String url = "jdbc:postgresql://db.example:5432/privet";
+    org.privet.ledger.PostgresLedger fromEnv = WorkspaceOption.server(null, null, null, null,
+        Map.of("PRIVET_LEDGER_URL", url, "PRIVET_LEDGER_USER", "curator", "PRIVET_LEDGER_PASSWORD", "s3cret")).get();
+    assertEquals(url, fromEnv.url());
+    assertEquals(java.util.Optional.of("curator"), fromEnv.user());
+    assertEquals("s3cret", new String(fromEnv.password().get()));
+    assertTrue(!fromEnv.toString().contains("s3cret"), fromEnv.toString());
+    assertEquals("other", new String(WorkspaceOption.server(url, "u", "DB_PASS", null,
+        Map.of("DB_PASS", "other", "PRIVET_LEDGER_PASSWORD", "s3cret")).get().password().get()));
+    Path file = ws.resolveSibling("pgpass");
+    Files.writeString(file, "from-file\n");
+    assertEquals("from-file", new String(WorkspaceOption.server(url, null, null, file, Map.of()).get()
+        .password().get()));
+    IllegalArgumentException inUrl = assertThrows(IllegalArgumentException.class,
+        () -> WorkspaceOption.server(url + "?password=s3cret", null, null, null, Map.of()));
+    assertTrue(inUrl.getMessage().contains("url") && !inUrl.getMessage().contains("s3cret"), inUrl.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> WorkspaceOption.server(url, null, "UNSET_VARIABLE", null, Map.of()));
+    assertThrows(IllegalArgumentException.class,
+        () -> WorkspaceOption.server(null, null, "DB_PASS", null, Map.of("DB_PASS", "x")));
+    assertThrows(IllegalArgumentException.class,
+        () -> WorkspaceOption.server("jdbc:sqlite:/tmp/x.db", null, null, null, Map.of()));
+    CliRun refused = CliRun.of("dataset", "list", "--ledger-url", url + "?password=s3cret");
+    assertEquals(ExitCodes.USAGE, refused.code(), refused.toString());
+    assertTrue(!refused.err().contains("s3cret"), refused.err());
   }
 
   @Test

@@ -12,22 +12,35 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.privet.accounting.ApproxDp;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.PostgresLedger;
 import org.privet.testing.SeededRandomSource;
+import org.privet.testing.TestPostgres;
 
 /**
  * Separate {@code privet query} processes on one workspace: together they never exceed the budget,
  * and killing them with SIGKILL at random points never leaves a released answer without its charge.
+ * Run with the workspace's SQLite ledger, and with a ledger shared through a real PostgreSQL server
+ * ({@code --ledger-url}, {@code PRIVET_LEDGER_URL}).
  */
+@ParameterizedClass
+@ValueSource(strings = {"sqlite", "postgres"})
 class QueryProcessesTest {
+  @Parameter String store;
   @TempDir Path dir;
   Path ws;
+  /** The PostgreSQL ledger's URL, or null for the workspace's SQLite file. */
+  String ledgerUrl;
 
   static final String SQL = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1,"
       + " group_selection_strategy = PUBLIC_GROUPS) city, COUNT(*) AS n FROM visits GROUP BY city";
@@ -35,6 +48,7 @@ class QueryProcessesTest {
   @BeforeEach
   void dataset() throws Exception {
     ws = dir.resolve("ws");
+    ledgerUrl = store.equals("postgres") ? TestPostgres.server().newDatabase() : null;
     Path csv = dir.resolve("visits.csv");
     StringBuilder rows = new StringBuilder("user_id,city\n");
     for (int i = 0; i < 100; i++) {
@@ -44,13 +58,25 @@ class QueryProcessesTest {
   }
 
   private void register(double epsilon) {
-    CliRun r = CliRun.of("dataset", "register", "--workspace", ws.toString(), "--name", "visits",
-        "--source", dir.resolve("visits.csv").toString(), "--privacy-unit", "user_id",
-        "--epsilon", Double.toString(epsilon), "--public-keys", "city=Lima,Oslo");
+    List<String> args = new ArrayList<>(List.of("dataset", "register", "--workspace", ws.toString(),
+        "--name", "visits", "--source", dir.resolve("visits.csv").toString(), "--privacy-unit", "user_id",
+        "--epsilon", Double.toString(epsilon), "--public-keys", "city=Lima,Oslo"));
+    if (ledgerUrl != null) {
+      args.addAll(List.of("--ledger-url", ledgerUrl));
+    }
+    CliRun r = CliRun.of(args.toArray(String[]::new));
     assertEquals(ExitCodes.OK, r.code(), r.toString());
   }
 
-  /** A {@code privet query} JVM; the workspace comes from {@code PRIVET_HOME}, as scripts set it. */
+  private Ledger openLedger() {
+    return ledgerUrl == null ? Ledger.open(ws)
+        : Ledger.open(new PostgresLedger(ledgerUrl, Optional.empty(), Optional.empty()));
+  }
+
+  /**
+   * A {@code privet query} JVM; the workspace comes from {@code PRIVET_HOME} and the shared ledger
+   * from {@code PRIVET_LEDGER_URL}, as scripts set them.
+   */
   private Process start(String analyst, Path out) throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -58,6 +84,9 @@ class QueryProcessesTest {
         "-cp", cp, PrivetCommand.class.getName(),
         "query", "--analyst", analyst, "--format", "json", SQL);
     pb.environment().put("PRIVET_HOME", ws.toString());
+    if (ledgerUrl != null) {
+      pb.environment().put("PRIVET_LEDGER_URL", ledgerUrl);
+    }
     return pb
         .redirectOutput(out.toFile())
         .redirectError(out.resolveSibling(out.getFileName() + ".err").toFile())
@@ -88,7 +117,7 @@ class QueryProcessesTest {
     }
     assertEquals(2, ok);
     assertEquals(2, exceeded);
-    try (Ledger ledger = Ledger.open(ws)) {
+    try (Ledger ledger = openLedger()) {
       assertEquals(2, ledger.history("visits").size());
       assertTrue(((ApproxDp) ledger.status("visits").spent()).epsilon() <= 2.5);
     }
@@ -122,7 +151,7 @@ class QueryProcessesTest {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
       }
     }
-    try (Ledger ledger = Ledger.open(ws)) {
+    try (Ledger ledger = openLedger()) {
       Map<Long, Charge> byId = new HashMap<>();
       ledger.history("visits").forEach(c -> byId.put(c.id(), c));
       int released = 0;

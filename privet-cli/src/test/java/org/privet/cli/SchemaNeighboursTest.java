@@ -104,6 +104,16 @@ class SchemaNeighboursTest {
   }
 
   @Test
+  void query_rowWithAQuotedLineBreak_sameObservations() throws Exception {
+    // DuckDB's parallel CSV scanner failed (after the charge) when a quoted field held a line break.
+    Path d = write("d.csv", table(300));
+    Path dPlus = write("d1.csv", table(300) + "7,\"Li\nma\",5,2020-01-01\n");
+    String schema = "user_id:integer,city:string,minutes:integer,day:date";
+    assertEquals(observe(register("wsD", d, "--schema", schema)),
+        observe(register("wsPlus", dPlus, "--schema", schema)));
+  }
+
+  @Test
   void query_declaredSchemaOnNeighbours_lateRowPastTheTypeSample_sameObservations() throws Exception {
     // Past DuckDB's detection sample (20480 rows): inference saw integers only, then the read
     // failed on the late row, after the charge. With the declared schema the value reads as NULL.

@@ -32,7 +32,7 @@ public interface Accountant {
   /**
    * Whether this accountant's bound stays valid when each event's parameters are chosen adaptively
    * after seeing earlier outputs and the total is stopped by a budget check ("fully adaptive
-   * composition", Rogers, Roth, Ullman, Vadhan 2016; Whitehead, Rogers, Cummings 2022). Only such
+   * composition", Rogers, Roth, Ullman, Vadhan 2016; Feldman &amp; Zrnic 2021). Only such
    * accountants may back a {@link PrivacyFilter}.
    */
   default boolean supportsFullyAdaptiveComposition() {

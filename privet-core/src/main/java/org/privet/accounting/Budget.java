@@ -24,8 +24,8 @@ import java.util.List;
  *
  * <p>Arithmetic is directed toward more loss (charges up, grants and what remains down). A budget
  * on a growing, adaptively chosen sequence of charges is a privacy filter; basic and zCDP
- * composition are valid filters (Rogers, Roth, Ullman, Vadhan 2016; Whitehead, Rogers, Cummings
- * 2022), see {@link PrivacyFilter}. Immutable; ε and ρ are at least {@link #MIN_EPSILON}.
+ * composition are valid filters (Rogers, Roth, Ullman, Vadhan 2016; Feldman &amp; Zrnic
+ * 2021), see {@link PrivacyFilter}. Immutable; ε and ρ are at least {@link #MIN_EPSILON}.
  */
 public sealed interface Budget {
   /** Smallest ε (or ρ) accepted, as in Google's DP library: smaller budgets give pure noise. */

@@ -246,9 +246,7 @@ public sealed interface MechanismLoss extends PrivacyLoss {
   record DiscreteLaplace(double scale, long sensitivity) implements MechanismLoss {
     public DiscreteLaplace {
       requirePositive("scale", scale);
-      if (sensitivity < 1) {
-        throw new IllegalArgumentException("sensitivity must be a positive integer, was " + sensitivity);
-      }
+      requireAtLeast("sensitivity", sensitivity, 1);
     }
 
     @Override
@@ -304,9 +302,7 @@ public sealed interface MechanismLoss extends PrivacyLoss {
   record DiscreteGaussian(double sigma, long sensitivity) implements MechanismLoss {
     public DiscreteGaussian {
       requirePositive("sigma", sigma);
-      if (sensitivity < 1) {
-        throw new IllegalArgumentException("sensitivity must be a positive integer, was " + sensitivity);
-      }
+      requireAtLeast("sensitivity", sensitivity, 1);
     }
 
     @Override
@@ -362,9 +358,7 @@ public sealed interface MechanismLoss extends PrivacyLoss {
   record RandomizedResponse(double epsilon, int categories) implements MechanismLoss {
     public RandomizedResponse {
       requirePositive("epsilon", epsilon);
-      if (categories < 2) {
-        throw new IllegalArgumentException("categories must be at least 2, was " + categories);
-      }
+      requireAtLeast("categories", categories, 2);
     }
 
     @Override
@@ -421,6 +415,12 @@ public sealed interface MechanismLoss extends PrivacyLoss {
       double mid = (k - 2) * em / dTop;
       return new LossAtoms(
           new double[] {epsilon, 0.0, -epsilon}, new double[] {high, mid, low}, new double[] {low, mid, high});
+    }
+  }
+
+  private static void requireAtLeast(String name, long value, long min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be an integer of at least " + min + ", was " + value);
     }
   }
 

@@ -8,7 +8,7 @@ import java.util.Objects;
  * A thread-safe privacy filter: a total (ε, δ) budget that admits privacy events one at a time and
  * refuses the first event whose admission would make the composition, as counted by the chosen
  * {@link Accountant}, exceed the budget (Rogers, Roth, Ullman, Vadhan 2016, "Privacy odometers and
- * filters"; Whitehead, Rogers, Cummings 2022 for zCDP).
+ * filters"; Feldman &amp; Zrnic 2021 for zCDP).
  *
  * <p>Events may be chosen adaptively, so only accountants whose bound holds under fully adaptive
  * composition are accepted ({@link Accountant#supportsFullyAdaptiveComposition()}): basic

@@ -19,7 +19,9 @@ import java.util.List;
  * </ul>
  *
  * <p>Composition of zCDP (and approximate zCDP) stays valid under fully adaptive parameter choice
- * (Whitehead, Rogers, Cummings 2022), so this accountant may back a {@link PrivacyFilter}.
+ * (zCDP: Feldman &amp; Zrnic 2021, the Rényi filter; approximate zCDP: Whitehouse, Ramdas, Rogers,
+ * Wu 2023), each for a fixed budget box, so this accountant may back a {@link PrivacyFilter}
+ * (docs/proofs/ledger-filter.md, "Fully adaptive composition").
  */
 public final class ZcdpAccountant implements Accountant {
 

@@ -21,7 +21,7 @@
  *       org.privet.accounting.GroupPrivacy}, {@link org.privet.accounting.ParallelComposition}, {@link
  *       org.privet.accounting.BudgetSplit}, {@link org.privet.accounting.NoiseCalibration}.
  *   <li>Budgets: {@link org.privet.accounting.PrivacyFilter} (Rogers, Roth, Ullman, Vadhan 2016;
- *       Whitehead, Rogers, Cummings 2022) and {@link org.privet.accounting.PrivacyOdometer}.
+ *       Feldman &amp; Zrnic 2021) and {@link org.privet.accounting.PrivacyOdometer}.
  * </ul>
  *
  * <p>All arithmetic that feeds a privacy claim rounds toward more privacy loss. Written arguments:

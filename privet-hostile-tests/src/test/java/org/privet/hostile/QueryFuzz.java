@@ -7,6 +7,7 @@ import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
 
 /**
  * Generators for the fuzzing of {@link HostileFuzzTest} and {@link HostileSparkFuzzTest}: DP SQL
@@ -61,27 +62,48 @@ final class QueryFuzz {
         Arbitraries.of(OTHERS));
   }
 
+  /** Literals at the edges of a column's type (valid, invalid, out of range), or any literal. */
+  static Arbitrary<String> literalsFor(String column) {
+    List<String> edges = switch (column) {
+      case "k" -> List.of("3", "32767", "32768", "-32769", "1e30", "1.5");
+      case "uid" -> List.of("99", "1e30", "9223372036854775808", "-1e19", "1.5");
+      case "m" -> List.of("1.25", "9999.99", "10000", "-1e30", "1.255");
+      case "x" -> List.of("1.5", "1e308", "-0.0", "4.9E-324");
+      case "d" -> List.of("'2020-01-01'", "'not-a-date'", "'2021-02-30'", "DATE '2020-01-01'");
+      case "ts" -> List.of("'2020-01-01 10:00:00'", "'2021-13-45'",
+          "'2020-01-01 10:00:00.1234567'", "'+10000-01-01'");
+      case "g" -> List.of("'a'", "'it''s'", "''");
+      default -> List.of("TRUE", "FALSE");
+    };
+    return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.of(edges)), Tuple.of(1, literals()));
+  }
+
   static Arbitrary<String> predicates() {
     Arbitrary<String> col = Arbitraries.of(COLUMNS);
     Arbitrary<String> op = Arbitraries.of("=", "<>", "<", "<=", ">", ">=");
-    Arbitrary<String> compare = Combinators.combine(col, op, literals())
-        .as((c, o, l) -> c + " " + o + " " + l);
-    Arbitrary<String> in = Combinators.combine(col, literals().list().ofMinSize(1).ofMaxSize(3))
-        .as((c, ls) -> c + " IN (" + String.join(", ", ls) + ")");
-    Arbitrary<String> between = Combinators.combine(col, literals(), literals())
-        .as((c, a, b) -> c + " BETWEEN " + a + " AND " + b);
+    Arbitrary<String> compare = col.flatMap(c -> Combinators.combine(op, literalsFor(c))
+        .as((o, l) -> c + " " + o + " " + l));
+    Arbitrary<String> in = col.flatMap(c -> literalsFor(c).list().ofMinSize(1).ofMaxSize(3)
+        .map(ls -> c + " IN (" + String.join(", ", ls) + ")"));
+    Arbitrary<String> between = col.flatMap(c -> Combinators.combine(literalsFor(c),
+        literalsFor(c)).as((a, b) -> c + " BETWEEN " + a + " AND " + b));
     Arbitrary<String> isNull = Combinators.combine(col, Arbitraries.of(" IS NULL", " IS NOT NULL"))
         .as((c, n) -> c + n);
-    Arbitrary<String> one = Arbitraries.oneOf(compare, in, between, isNull);
+    Arbitrary<String> one = Arbitraries.frequencyOf(Tuple.of(4, compare), Tuple.of(2, in),
+        Tuple.of(2, between), Tuple.of(1, isNull));
     return Arbitraries.oneOf(one, Combinators.combine(one, Arbitraries.of(" AND ", " OR "), one)
         .as((a, j, b) -> "(" + a + j + "NOT " + b + ")"));
   }
 
   static Arbitrary<String> aggregates() {
-    Arbitrary<String> col = Arbitraries.of(NUMERIC);
-    Arbitrary<String> bounds = Combinators.combine(Arbitraries.of(BOUNDS), Arbitraries.of(BOUNDS),
-        Arbitraries.of("-", ""), Arbitraries.of("-", ""))
+    Arbitrary<String> col = Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.of("k", "x", "m",
+        "uid")), Tuple.of(1, Arbitraries.of(NUMERIC)));
+    Arbitrary<String> extreme = Combinators.combine(Arbitraries.of(BOUNDS),
+        Arbitraries.of(BOUNDS), Arbitraries.of("-", ""), Arbitraries.of("-", ""))
         .as((lo, hi, s1, s2) -> "(" + s1 + lo + ", " + s2 + hi + ")");
+    Arbitrary<String> bounds = Arbitraries.frequencyOf(
+        Tuple.of(2, Arbitraries.of("(0, 1)", "(-5, 5)", "(0, 100)", "(-1e15, 1e15)")),
+        Tuple.of(1, extreme));
     Arbitrary<String> fn = Arbitraries.of("SUM", "AVG", "VARIANCE", "STDDEV_POP");
     Arbitrary<String> bounded = Combinators.combine(fn, col, Arbitraries.of("row", "group"),
         bounds).as((f, c, kind, b) -> f + "(" + c + ", contribution_bounds_per_" + kind + " => "
@@ -89,8 +111,8 @@ final class QueryFuzz {
     Arbitrary<String> percentile = Combinators.combine(col, Arbitraries.of("0", "0.5", "1"),
         bounds).as((c, r, b) -> "PERCENTILE_CONT(" + c + ", " + r
             + ", contribution_bounds_per_row => " + b + ")");
-    return Arbitraries.oneOf(Arbitraries.of("COUNT(*)", "COUNT(DISTINCT uid)"), bounded,
-        percentile);
+    return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.of("COUNT(*)",
+        "COUNT(DISTINCT uid)")), Tuple.of(2, bounded), Tuple.of(1, percentile));
   }
 
   /** A DP SQL query over table {@code {t}}. */
@@ -101,8 +123,10 @@ final class QueryFuzz {
         Arbitraries.oneOf(Arbitraries.just(""), literals().list().ofMinSize(1).ofMaxSize(3)
             .map(ls -> ", public_groups = (" + String.join(", ", ls) + ")")))
         .as((a, b) -> a + b);
-    Arbitrary<String> where = Arbitraries.oneOf(Arbitraries.just(""),
-        predicates().map(p -> " WHERE " + p));
+    // The attacker's form: "uid = 99 AND p" lets only the victim's rows reach p.
+    Arbitrary<String> where = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just("")),
+        Tuple.of(1, predicates().map(p -> " WHERE " + p)),
+        Tuple.of(2, predicates().map(p -> " WHERE uid = 99 AND " + p)));
     return Combinators.combine(group, options, aggregates().list().ofMinSize(1).ofMaxSize(2),
         where).as((g, o, aggs, w) -> {
           StringBuilder s = new StringBuilder(Cases.DP).append(g.isEmpty() ? "" : o).append(") ");

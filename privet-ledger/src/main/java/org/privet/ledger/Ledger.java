@@ -18,7 +18,8 @@ import org.privet.random.RandomSource;
  * charges. Every release must be preceded by {@link #charge}, which returns only once the charge
  * is durably committed (or throws, charging nothing).
  *
- * <p>Thread-safe; safe across processes sharing a workspace (see {@link LedgerStore}).
+ * <p>Thread-safe; safe across processes sharing a workspace, or a PostgreSQL server across hosts
+ * (see {@link LedgerStore}).
  */
 public final class Ledger implements AutoCloseable {
   /** The SQLite file inside a workspace folder. */
@@ -35,7 +36,16 @@ public final class Ledger implements AutoCloseable {
   /** Opens (creating if needed) the embedded SQLite ledger of a workspace folder. */
   public static Ledger open(Path workspace) {
     Objects.requireNonNull(workspace, "workspace");
-    return new Ledger(new SqliteLedgerStore(workspace.resolve(DATABASE_FILE)));
+    return new Ledger(JdbcLedgerStore.sqlite(workspace.resolve(DATABASE_FILE)));
+  }
+
+  /**
+   * Opens (creating its tables if needed) a ledger shared through a PostgreSQL server, so that
+   * curators on several hosts charge one budget.
+   */
+  public static Ledger open(PostgresLedger server) {
+    Objects.requireNonNull(server, "server");
+    return new Ledger(JdbcLedgerStore.postgres(server));
   }
 
   /** A ledger over another store (e.g. a shared database). */

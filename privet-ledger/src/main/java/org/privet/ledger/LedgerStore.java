@@ -10,8 +10,9 @@ import org.privet.accounting.PrivacyLoss;
  * {@link #appendCharge} serializable across processes and durable on return; everything is
  * append-only.
  *
- * <p>The embedded implementation is SQLite ({@link Ledger#open(java.nio.file.Path)}); a PostgreSQL
- * store would lock the dataset row ({@code SELECT ... FOR UPDATE}) in a serializable transaction.
+ * <p>Both implementations are one {@link JdbcLedgerStore} in a {@link LedgerDialect}: SQLite, embedded
+ * ({@link Ledger#open(java.nio.file.Path)}), and PostgreSQL, shared ({@link
+ * Ledger#open(PostgresLedger)}, one advisory lock per dataset held by the charge transaction).
  */
 public interface LedgerStore extends AutoCloseable {
 

@@ -14,8 +14,9 @@
  * history is append-only (enforced by triggers in the store).
  *
  * <p>The store sits behind {@link org.privet.ledger.LedgerStore}: the embedded default is SQLite
- * (xerial sqlite-jdbc); a shared PostgreSQL store can implement the same interface with
- * {@code SELECT ... FOR UPDATE} on the dataset row.
+ * (xerial sqlite-jdbc); a shared PostgreSQL server ({@link org.privet.ledger.PostgresLedger}) holds
+ * the same tables, written by the same SQL, with one advisory lock per dataset in place of SQLite's
+ * single write lock, so curators on several hosts share one budget.
  *
  * <p>Privacy argument: {@code docs/proofs/ledger-filter.md}. References: composition theorems as implemented in {@code org.privet.accounting} (Dwork &amp;
  * Roth 2014, Thm. 3.16 for basic composition; Bun &amp; Steinke 2016, Lemma 2.3 and Prop. 1.3 for

@@ -6,35 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PureDp;
 
-/** Accounts (keys, roles, revocation) and the release records that make server releases exactly-once. */
-class AccountsAndReleasesTest {
-  @TempDir Path workspace;
-  Ledger ledger;
-
-  @BeforeEach
-  void open() {
-    ledger = Ledger.open(workspace);
-  }
-
-  @AfterEach
-  void close() {
-    ledger.close();
-  }
+/**
+ * Accounts (keys, roles, revocation) and the release records that make server releases
+ * exactly-once; on each store.
+ */
+class AccountsAndReleasesTest extends OnEachStore {
 
   @Test
   void addAnalyst_freshKeys_have256SecretBitsAndAreDistinct() {
@@ -82,16 +68,12 @@ class AccountsAndReleasesTest {
     String secret = key.substring(key.lastIndexOf('.') + 1);
     byte[] raw = Base64.getUrlDecoder().decode(secret);
     ledger.close();
-    ledger = Ledger.open(workspace);
-    try (var files = Files.list(workspace)) {
-      for (Path f : files.toList()) {
-        byte[] bytes = Files.readAllBytes(f);
-        String text = new String(bytes, StandardCharsets.ISO_8859_1);
-        assertFalse(text.contains(secret), f + " holds the key");
-        assertFalse(text.contains(new String(raw, StandardCharsets.ISO_8859_1)), f + " holds the raw secret");
-        assertFalse(text.contains(java.util.HexFormat.of().formatHex(raw)), f + " holds the hex secret");
-      }
-    }
+    ledger = where.open();
+    String text = where.storedText();
+    assertTrue(text.contains("alice"), "the stored text is what the store holds");
+    assertFalse(text.contains(secret), "the store holds the key");
+    assertFalse(text.contains(new String(raw, StandardCharsets.ISO_8859_1)), "the store holds the raw secret");
+    assertFalse(text.contains(java.util.HexFormat.of().formatHex(raw)), "the store holds the hex secret");
     assertTrue(ledger.authenticate(key).isPresent(), "still verifiable from the stored hash");
   }
 

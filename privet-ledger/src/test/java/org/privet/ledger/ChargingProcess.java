@@ -16,19 +16,20 @@ import org.privet.accounting.PureDp;
  * charges. Prints {@code ready} once the ledger is open. Writes are single small {@code write} calls, which survive a SIGKILL of this process
  * (the kernel holds them); a line without its newline is a torn release and does not count.
  *
- * <p>Arguments: workspace dataset analyst epsilon max releasedFile
+ * <p>Arguments: ledger dataset analyst epsilon max releasedFile, where ledger is a workspace folder
+ * or a PostgreSQL JDBC URL ({@link TestLedger#address()}).
  */
 public final class ChargingProcess {
   private ChargingProcess() {}
 
   public static void main(String[] args) throws IOException {
-    Path workspace = Path.of(args[0]);
+    String workspace = args[0];
     String dataset = args[1];
     String analyst = args[2];
     double epsilon = Double.parseDouble(args[3]);
     int max = Integer.parseInt(args[4]);
     Path released = Path.of(args[5]);
-    try (Ledger ledger = Ledger.open(workspace)) {
+    try (Ledger ledger = TestLedger.open(workspace)) {
       System.out.println("ready");
       System.out.flush();
       for (int n = 0; n < max; n++) {

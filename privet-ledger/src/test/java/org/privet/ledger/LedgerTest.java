@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.BudgetExceededException;
@@ -22,19 +20,8 @@ import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
 
-class LedgerTest {
-  @TempDir Path workspace;
-  Ledger ledger;
-
-  @BeforeEach
-  void open() {
-    ledger = Ledger.open(workspace);
-  }
-
-  @AfterEach
-  void close() {
-    ledger.close();
-  }
+/** The ledger's contract, run against each store (SQLite and a real PostgreSQL server). */
+class LedgerTest extends OnEachStore {
 
   static DatasetSpec.Builder adult(double epsilon, double delta) {
     return DatasetSpec.builder()
@@ -56,7 +43,7 @@ class LedgerTest {
         .build();
     ledger.register(spec);
     ledger.close();
-    ledger = Ledger.open(workspace);
+    ledger = where.open();
     DatasetSpec read = ledger.dataset("adult");
     assertEquals(spec, read);
     assertEquals(SourceFormat.CSV, read.format());
@@ -233,23 +220,92 @@ class LedgerTest {
   @Test
   void store_updateOrDelete_refusedByAppendOnlyTriggers() throws SQLException {
     ledger.register(adult(1, 0).build());
+    ledger.grant("adult", "ann", new PureDp(0.5));
     ledger.charge("adult", "ann", "q", List.of(new PureDp(0.5)));
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + workspace.resolve(Ledger.DATABASE_FILE));
-        Statement s = c.createStatement()) {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
       assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM charges"));
+      assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM grants"));
+      if (kind == TestLedger.Kind.POSTGRES) {
+        assertThrows(SQLException.class, () -> s.executeUpdate("TRUNCATE charges CASCADE"));
+      }
       assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE charges SET cost = '[]'"));
       assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM datasets"));
     }
     assertEquals(1, ledger.history("adult").size());
+    assertEquals(1, ledger.grants("adult").size());
   }
 
   @Test
-  void store_pragmas_walFullSyncAndSound() {
-    try (SqliteLedgerStore store = new SqliteLedgerStore(workspace.resolve("other.db"))) {
-      assertEquals("wal", store.pragma("journal_mode"));
-      assertEquals("2", store.pragma("synchronous")); // 2 = FULL
-      assertEquals("ok", store.pragma("integrity_check"));
+  void charge_twoConnectionsOnTwoDatasets_everyChargeCommitsWithDenseIds() throws Exception {
+    ledger.register(adult(100, 0).name("a").build());
+    ledger.register(adult(100, 0).name("b").build());
+    int perThread = 40;
+    try (Ledger other = where.open()) {
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+      try {
+        // Different datasets take different locks on PostgreSQL, so their charges race for the
+        // next id; the loser must be retried, never lost and never given a duplicate id.
+        List<java.util.concurrent.Future<?>> runs = List.of(
+            pool.submit(() -> chargeTimes(ledger, "a", perThread)),
+            pool.submit(() -> chargeTimes(other, "b", perThread)));
+        for (java.util.concurrent.Future<?> run : runs) {
+          run.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
     }
+    List<Long> ids = new java.util.ArrayList<>();
+    for (String d : List.of("a", "b")) {
+      List<Charge> h = ledger.history(d);
+      assertEquals(perThread, h.size(), d);
+      h.forEach(c -> ids.add(c.id()));
+    }
+    java.util.Collections.sort(ids);
+    assertEquals(java.util.stream.LongStream.rangeClosed(1, 2 * perThread).boxed().toList(), ids);
+  }
+
+  private static Void chargeTimes(Ledger l, String dataset, int n) {
+    for (int i = 0; i < n; i++) {
+      l.charge(dataset, "ann", "q" + i, List.of(new PureDp(0.5)));
+    }
+    return null;
+  }
+
+  @Test
+  void store_postgresWriteTransaction_commitsSynchronouslyWhateverTheServerDefault() throws SQLException {
+    assumeTrue(kind == TestLedger.Kind.POSTGRES, "PostgreSQL's durability settings");
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
+      s.execute("SET synchronous_commit TO off"); // as the embedded test server's default is
+      LedgerDialect.POSTGRES.beginWrite(c, "adult");
+      try (java.sql.ResultSet r = s.executeQuery("SHOW synchronous_commit")) {
+        r.next();
+        assertEquals("on", r.getString(1));
+      }
+      s.execute("ROLLBACK");
+    }
+  }
+
+  @Test
+  void store_sqlitePragmas_walFullSyncAndSound() {
+    assumeTrue(kind == TestLedger.Kind.SQLITE, "SQLite's durability settings");
+    try (JdbcLedgerStore store = JdbcLedgerStore.sqlite(workspace.resolve("other.db"))) {
+      assertEquals("wal", store.scalar("PRAGMA journal_mode"));
+      assertEquals("2", store.scalar("PRAGMA synchronous")); // 2 = FULL
+      assertEquals("ok", store.scalar("PRAGMA integrity_check"));
+    }
+  }
+
+  @Test
+  void store_reopened_keepsItsRowsAndGuards() {
+    ledger.register(adult(1, 0).build());
+    ledger.charge("adult", "ann", "q", List.of(new PureDp(0.5)));
+    ledger.close();
+    ledger = where.open(); // creating the schema again is a no-op
+    ledger.charge("adult", "ann", "q", List.of(new PureDp(0.25)));
+    assertEquals(List.of(1L, 2L), ledger.history("adult").stream().map(Charge::id).toList());
+    assertThrows(BudgetExceededException.class,
+        () -> ledger.charge("adult", "ann", "q", List.of(new PureDp(0.5))));
   }
 
   @Test

@@ -14,33 +14,40 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.privet.accounting.ApproxDp;
 import org.privet.testing.SeededRandomSource;
 
 /**
  * Several JVMs charging one workspace at once, and JVMs killed with SIGKILL at random points:
- * the total never exceeds the budget, and every released answer has its committed charge.
+ * the total never exceeds the budget, and every released answer has its committed charge. Run
+ * against each store: one SQLite workspace file, and one database on a real PostgreSQL server.
  */
+@ParameterizedClass
+@EnumSource(TestLedger.Kind.class)
 class MultiProcessLedgerTest {
+  @Parameter TestLedger.Kind kind;
   @TempDir Path dir;
 
-  private void register(Path workspace, double epsilon) {
-    try (Ledger ledger = Ledger.open(workspace)) {
+  private static void register(TestLedger workspace, double epsilon) {
+    try (Ledger ledger = workspace.open()) {
       ledger.register(DatasetSpec.builder().name("tiny").source("/data/tiny.csv")
           .privacyUnit(PrivacyUnit.column("id")).budget(new ApproxDp(epsilon, 0)).build());
     }
   }
 
-  private static Process start(Path workspace, String analyst, double epsilon, int max, Path released)
+  private Process start(TestLedger workspace, String analyst, double epsilon, int max, Path released)
       throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     return new ProcessBuilder(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-cp", cp, ChargingProcess.class.getName(),
-        workspace.toString(), "tiny", analyst, Double.toString(epsilon), Integer.toString(max),
+        workspace.address(), "tiny", analyst, Double.toString(epsilon), Integer.toString(max),
         released.toString())
         .redirectErrorStream(true)
-        .redirectOutput(workspace.resolveSibling(analyst + ".log").toFile())
+        .redirectOutput(dir.resolve(analyst + ".log").toFile())
         .start();
   }
 
@@ -67,7 +74,7 @@ class MultiProcessLedgerTest {
 
   @Test
   void charge_eightProcessesOnATinyBudget_neverJointlyExceedIt() throws Exception {
-    Path workspace = dir.resolve("ws");
+    TestLedger workspace = TestLedger.fresh(kind, dir.resolve("ws"));
     register(workspace, 1.0);
     List<Process> processes = new ArrayList<>();
     List<Path> files = new ArrayList<>();
@@ -81,7 +88,7 @@ class MultiProcessLedgerTest {
       assertTrue(p.waitFor(90, TimeUnit.SECONDS), "a charging process hung");
       assertEquals(0, p.exitValue(), "a charging process failed");
     }
-    try (Ledger ledger = Ledger.open(workspace)) {
+    try (Ledger ledger = workspace.open()) {
       List<Charge> history = ledger.history("tiny");
       assertEquals(16, history.size(), "exactly the budget's worth of charges commits");
       ApproxDp spent = (ApproxDp) ledger.status("tiny").spent();
@@ -97,7 +104,7 @@ class MultiProcessLedgerTest {
 
   @Test
   void charge_processesKilledAtRandomPoints_leaveAConsistentLedger() throws Exception {
-    Path workspace = dir.resolve("ws");
+    TestLedger workspace = TestLedger.fresh(kind, dir.resolve("ws"));
     register(workspace, 1_000_000.0);
     SeededRandomSource random = new SeededRandomSource(20261125L);
     List<Path> files = new ArrayList<>();
@@ -126,9 +133,11 @@ class MultiProcessLedgerTest {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
       }
     }
-    try (SqliteLedgerStore store = new SqliteLedgerStore(workspace.resolve(Ledger.DATABASE_FILE));
+    try (JdbcLedgerStore store = workspace.store();
         Ledger ledger = Ledger.using(store)) {
-      assertEquals("ok", store.pragma("integrity_check"));
+      if (kind == TestLedger.Kind.SQLITE) {
+        assertEquals("ok", store.scalar("PRAGMA integrity_check"));
+      }
       List<Charge> history = ledger.history("tiny");
       Map<Long, String> released = released(files);
       assertTrue(released.size() > 0, "no process got to release anything; the test shows nothing");

@@ -6,18 +6,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.privet.accounting.PureDp;
 
-/** Public schemas fixed at registration: kept, fixed once, checked, and migrated into old ledgers. */
+/**
+ * Public schemas fixed at registration: kept, fixed once, checked, and migrated into old ledgers;
+ * on each store.
+ */
+@ParameterizedClass
+@EnumSource(TestLedger.Kind.class)
 class RegisteredSchemaTest {
+  @Parameter TestLedger.Kind kind;
   @TempDir Path workspace;
+  TestLedger where;
+
+  @org.junit.jupiter.api.BeforeEach
+  void fresh() {
+    where = TestLedger.fresh(kind, workspace);
+  }
 
   private static final RegisteredSchema SCHEMA = schema("person_id:integer,age:integer,sex:string,day:date", RegisteredSchema.Origin.DECLARED);
 
@@ -40,10 +54,10 @@ class RegisteredSchemaTest {
 
   @Test
   void register_withSchema_roundTripsAndIsFixedOnce() {
-    try (Ledger ledger = Ledger.open(workspace)) {
+    try (Ledger ledger = where.open()) {
       ledger.register(spec("adult"), SCHEMA);
     }
-    try (Ledger ledger = Ledger.open(workspace)) {
+    try (Ledger ledger = where.open()) {
       assertEquals(Optional.of(SCHEMA), ledger.schema("adult"));
       RegisteredSchema other = schema("person_id:integer,age:double,sex:string", RegisteredSchema.Origin.INFERRED);
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -55,7 +69,7 @@ class RegisteredSchemaTest {
 
   @Test
   void register_schemaWithoutTheRegisteredColumns_refusedNamingTheParameter() {
-    try (Ledger ledger = Ledger.open(workspace)) {
+    try (Ledger ledger = where.open()) {
       RegisteredSchema noUnit = schema("age:integer,sex:string", RegisteredSchema.Origin.DECLARED);
       assertTrue(assertThrows(IllegalArgumentException.class,
           () -> ledger.register(spec("a"), noUnit)).getMessage().startsWith("privacyUnit: column 'person_id'"));
@@ -69,24 +83,22 @@ class RegisteredSchemaTest {
   @Test
   void open_ledgerWrittenBeforeSchemas_gainsTheTableKeepsItsDatasetsAndFixesASchemaOnce() throws Exception {
     // The ledger as the previous version wrote it: no dataset_schemas table.
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + workspace.resolve(Ledger.DATABASE_FILE));
-        Statement s = c.createStatement()) {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
       s.executeUpdate("CREATE TABLE datasets(name TEXT PRIMARY KEY, spec TEXT NOT NULL,"
           + " registered_at TEXT NOT NULL)");
       s.executeUpdate("INSERT INTO datasets VALUES ('adult', '"
           + LedgerJson.write(LedgerJson.dataset(spec("adult"))) + "', '2026-01-01T00:00:00Z')");
     }
-    try (Ledger ledger = Ledger.open(workspace)) {
+    try (Ledger ledger = where.open()) {
       assertEquals(spec("adult"), ledger.dataset("adult"));
       assertEquals(Optional.empty(), ledger.schema("adult"));
       ledger.fixSchema("adult", SCHEMA);
     }
-    try (Ledger ledger = Ledger.open(workspace)) {
+    try (Ledger ledger = where.open()) {
       assertEquals(Optional.of(SCHEMA), ledger.schema("adult"));
       assertThrows(IllegalArgumentException.class, () -> ledger.fixSchema("adult", SCHEMA));
     }
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + workspace.resolve(Ledger.DATABASE_FILE));
-        Statement s = c.createStatement()) {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
       assertThrows(java.sql.SQLException.class,
           () -> s.executeUpdate("DELETE FROM dataset_schemas"), "append-only");
     }

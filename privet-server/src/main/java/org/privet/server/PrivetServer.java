@@ -27,9 +27,9 @@ public final class PrivetServer implements AutoCloseable {
   private final SynthJobs synth;
   private final Javalin app;
 
-  private PrivetServer(ServerOptions options, ReleaseHooks hooks) {
+  private PrivetServer(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
     this.options = options;
-    this.ledger = Ledger.open(options.workspace());
+    this.ledger = ledger;
     this.pool = new WorkerPool(options.workers(), options.queue(), options.queryTimeout());
     AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
     CuratorService service = new CuratorService(ledger, pool, hooks);
@@ -39,7 +39,10 @@ public final class PrivetServer implements AutoCloseable {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
       config.http.maxRequestSize = options.maxBodyBytes();
-      config.jetty.threadPool = new QueuedThreadPool(64, 8);
+      // Bounded: at most 64 HTTP threads and 1,024 queued jobs (connections beyond are refused by
+      // Jetty); releases themselves are bounded again by the WorkerPool (429 when it is full).
+      config.jetty.threadPool = new QueuedThreadPool(64, 8, 60_000,
+          new org.eclipse.jetty.util.BlockingArrayQueue<>(64, 64, 1024));
       if (options.tls().isPresent()) {
         ServerOptions.Tls tls = options.tls().get();
         config.jetty.addConnector((server, http) -> httpsConnector(server, http, tls, options));
@@ -74,7 +77,28 @@ public final class PrivetServer implements AutoCloseable {
   /** As {@link #start(ServerOptions)}, with points where tests stop the process mid-release. */
   static PrivetServer start(ServerOptions options, ReleaseHooks hooks) {
     Objects.requireNonNull(options, "options");
-    PrivetServer server = new PrivetServer(options, Objects.requireNonNull(hooks, "hooks"));
+    return start(options, Ledger.open(options.workspace()), hooks);
+  }
+
+  /**
+   * Binds and starts serving over {@code ledger} (e.g. one shared through PostgreSQL by several
+   * replicas), which the server then owns and closes.
+   */
+  public static PrivetServer start(ServerOptions options, Ledger ledger) {
+    return start(options, ledger, ReleaseHooks.NONE);
+  }
+
+  /** As {@link #start(ServerOptions, Ledger)}, with points where tests stop the process mid-release. */
+  static PrivetServer start(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(ledger, "ledger");
+    PrivetServer server;
+    try {
+      server = new PrivetServer(options, ledger, Objects.requireNonNull(hooks, "hooks"));
+    } catch (RuntimeException e) {
+      ledger.close();
+      throw e;
+    }
     try {
       server.app.start();
     } catch (RuntimeException e) {

@@ -15,6 +15,7 @@ import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.PostgresLedger;
 import org.privet.ledger.PrivacyUnit;
 import org.privet.ledger.PublicMetadata;
 
@@ -109,6 +110,12 @@ final class Fixture {
         .privacyUnit(PrivacyUnit.row())
         .budget(budget)
         .build());
+  }
+
+  /** The workspace's SQLite ledger, or the PostgreSQL one at {@code ledgerUrl} when not null. */
+  static Ledger openLedger(Path workspace, String ledgerUrl) {
+    return ledgerUrl == null ? Ledger.open(workspace)
+        : Ledger.open(new PostgresLedger(ledgerUrl, java.util.Optional.empty(), java.util.Optional.empty()));
   }
 
   /** Registers {@code spec} with the schema inferred from its file now, as {@code dataset register} does. */

@@ -14,20 +14,31 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.privet.accounting.PureDp;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.Release;
 import org.privet.ledger.Role;
+import org.privet.testing.TestPostgres;
 
 /**
- * SIGKILL of a loaded server at random moments, 20 times. After each kill: every 200 answer has
+ * SIGKILL of a loaded server at random moments, 20 times, over each store (the workspace's SQLite
+ * ledger, and a ledger on a real PostgreSQL server). After each kill: every 200 answer has
  * its committed charge (and is the stored answer), charge ids are gapless, no budget or share is
  * exceeded. After each restart, requests that got no answer are retried with their Idempotency-Key:
  * a request that was charged is answered under that charge, never charged again.
  */
+@ParameterizedClass
+@ValueSource(strings = {"sqlite", "postgres"})
 class KillUnderLoadTest {
+  /** The ledger: the workspace's SQLite file, or a database on a real PostgreSQL server. */
+  @Parameter String store;
+  private String ledgerUrl;
+
   private static final int ROUNDS = 20;
   private static final int CLIENTS = 4;
   private static final double QUERY_EPSILON = 0.125;
@@ -39,8 +50,9 @@ class KillUnderLoadTest {
   @Test
   void sigkillUnderLoad_twentyTimes_chargesGaplessEveryAnswerChargedNoBudgetExceeded() throws Exception {
     Path ws = dir.resolve("ws");
+    ledgerUrl = store.equals("postgres") ? TestPostgres.server().newDatabase() : null;
     Map<String, String> keys = new HashMap<>();
-    try (Ledger ledger = Ledger.open(ws)) {
+    try (Ledger ledger = Fixture.openLedger(ws, ledgerUrl)) {
       // 40 queries fit the total; the 4 shares (16 each) add up to more, so the total binds.
       Fixture.registerAdult(ledger, "adult", new PureDp(5), 2000);
       for (int c = 0; c < CLIENTS; c++) {
@@ -56,7 +68,7 @@ class KillUnderLoadTest {
     int answered = 0;
     for (int round = 0; round < ROUNDS; round++) {
       List<Sent> sent = new ArrayList<>();
-      try (ServerChild child = ServerChild.start(ws, "none", "2", "16")) {
+      try (ServerChild child = ServerChild.start(ledgerUrl, ws, "none", "2", "16")) {
         Api api = new Api(child.url());
         // Retry what the last kill left unanswered: each key is answered exactly once.
         for (Sent s : unanswered) {
@@ -107,7 +119,7 @@ class KillUnderLoadTest {
         }
         sent.addAll(results.values());
       }
-      try (Ledger ledger = Ledger.open(ws)) {
+      try (Ledger ledger = Fixture.openLedger(ws, ledgerUrl)) {
         List<Charge> history = ledger.history("adult");
         for (int i = 0; i < history.size(); i++) {
           assertEquals(i + 1, history.get(i).id(), "charge ids are gapless");
@@ -145,8 +157,8 @@ class KillUnderLoadTest {
     assertTrue(answered > 0);
   }
 
-  private static Optional<Release> release(Path ws, String analyst, String key) {
-    try (Ledger ledger = Ledger.open(ws)) {
+  private Optional<Release> release(Path ws, String analyst, String key) {
+    try (Ledger ledger = Fixture.openLedger(ws, ledgerUrl)) {
       return ledger.release(analyst, key);
     }
   }

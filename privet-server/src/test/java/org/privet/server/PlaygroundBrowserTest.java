@@ -125,9 +125,12 @@ class PlaygroundBrowserTest extends LoopbackServerTest {
       int k = row.get(0).intValue();
       List<PrivacyLoss> events = Collections.nCopies(k, event);
       assertEquals(new RdpAccountant().compose(events, 1e-5).epsilon(), row.get(4), 0, "RDP at k=" + k);
-      double pld = row.get(5);
-      assertTrue(pld <= row.get(4) * 1.02, "PLD is at least about as tight as RDP at k=" + k);
-      assertTrue(row.get(1) >= row.get(5), "basic composition is never tighter than PLD at k=" + k);
+      Double pld = row.get(5); // computed up to k = 200 in the open playground
+      assertTrue(pld != null || k > 200, "PLD at k=" + k);
+      if (pld != null) {
+        assertTrue(pld <= row.get(4) * 1.02, "PLD is at least about as tight as RDP at k=" + k);
+        assertTrue(row.get(1) >= pld, "basic composition is never tighter than PLD at k=" + k);
+      }
     }
     // zCDP has no reading of a subsampled Gaussian: no curve, and the reason is shown.
     List<List<Double>> r = rows("co-chart");

@@ -151,7 +151,8 @@ class PlaygroundRoutesTest extends LoopbackServerTest {
     for (String q : List.of("/v1/playground/neighbours?mechanism=laplace&epsilon=-1",
         "/v1/playground/composition?samplingRate=2",
         "/v1/playground/randomized-response?maxN=100000000",
-        "/v1/playground/selection?utilities=1,x")) {
+        "/v1/playground/selection?utilities=1,x",
+        "/v1/playground/neighbours?mechanism=geometric&sensitivity=1&epsilon=0.00001")) {
       Api.Response r = api.get(q, null);
       assertEquals(400, r.status(), q);
       JsonNode err = r.json().get("error");

@@ -37,13 +37,22 @@ final class ServerChild implements AutoCloseable {
   }
 
   static ServerChild start(Path workspace, String... more) {
+    return start(null, workspace, more);
+  }
+
+  /** A server child whose ledger is the PostgreSQL database at {@code ledgerUrl} (null: the workspace's). */
+  static ServerChild start(String ledgerUrl, Path workspace, String... more) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-cp", cp, TestServerMain.class.getName(), workspace.toString()));
     cmd.addAll(List.of(more));
     try {
-      Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      if (ledgerUrl != null) {
+        pb.environment().put("PRIVET_LEDGER_URL", ledgerUrl);
+      }
+      Process p = pb.start();
       return new ServerChild(p);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -5,7 +5,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A server child process for crash tests: {@code TestServerMain WORKSPACE [pause-after-compute |
- * pause-after-store | none] [WORKERS QUEUE]}. It prints {@code privet: serving on URL} once ready;
+ * pause-after-store | none] [WORKERS QUEUE]}; with {@code PRIVET_LEDGER_URL} set, its ledger is that
+ * PostgreSQL database ({@link Fixture#openLedger}). It prints {@code privet: serving on URL} once ready;
  * with a pause it prints {@code privet-test: paused #CHARGE} at that point of the first release and
  * blocks there, so the test can SIGKILL it at a known moment.
  */
@@ -34,7 +35,8 @@ public final class TestServerMain {
         }
       }
     };
-    PrivetServer server = PrivetServer.start(b.build(), hooks);
+    PrivetServer server = PrivetServer.start(b.build(),
+        Fixture.openLedger(workspace, System.getenv("PRIVET_LEDGER_URL")), hooks);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     System.err.println("privet: serving on " + server.url());
     System.err.flush();

@@ -136,11 +136,11 @@ public final class EngineBench {
     }
   }
 
-  private interface Body {
+  interface Body {
     void run() throws Exception;
   }
 
-  private static double time(Body body) throws Exception {
+  static double time(Body body) throws Exception {
     long t = System.nanoTime();
     long c = processCpuTicks();
     body.run();
@@ -151,7 +151,7 @@ public final class EngineBench {
   private static double lastCpu;
 
   /** The 1, 5 and 15 minute load averages from /proc/loadavg, or "n/a". */
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
           .split(" ");
@@ -185,11 +185,11 @@ public final class EngineBench {
     }
   }
 
-  private static double min(List<Double> xs) {
+  static double min(List<Double> xs) {
     return xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
   }
 
-  private static double median(List<Double> xs) {
+  static double median(List<Double> xs) {
     double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
     Arrays.sort(a);
     return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;

@@ -1,10 +1,12 @@
 package org.privet.bench.ledger;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -31,13 +33,16 @@ import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Charge;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.PostgresLedger;
 import org.privet.ledger.PrivacyUnit;
 import org.privet.random.RandomSource;
 
 /**
- * What the durable ledger adds to a query: one committed charge (SQLite WAL, fsync on commit,
- * composing a history of {@code history} earlier charges) against the baseline of running one DP
- * count by education over UCI Adult (32,561 rows, DuckDB) with no ledger.
+ * What the durable ledger adds to a query: one committed charge (SQLite WAL, fsync on commit; or a
+ * PostgreSQL ledger on a local server, {@code store = postgres}: advisory lock, synchronous commit,
+ * the server's fsync on; composing a history of {@code history} earlier charges) against the
+ * baseline of running one DP count by education over UCI Adult (32,561 rows, DuckDB) with no
+ * ledger.
  *
  * <p>Run: {@code java -jar privet-bench/target/benchmarks.jar LedgerChargeBenchmark}
  */
@@ -51,6 +56,11 @@ public class LedgerChargeBenchmark {
   @Param({"10", "1000"})
   int history;
 
+  @Param({"sqlite", "postgres"})
+  String store;
+
+  EmbeddedPostgres postgres;
+
   Path workspace;
   Ledger ledger;
   DuckDbBackend backend;
@@ -60,7 +70,14 @@ public class LedgerChargeBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     workspace = Files.createTempDirectory("privet-bench-ledger-");
-    ledger = Ledger.open(workspace);
+    if (store.equals("postgres")) {
+      // zonky starts its server with fsync off; a ledger server keeps it on.
+      postgres = EmbeddedPostgres.builder().setServerConfig("fsync", "on").start();
+      ledger = Ledger.open(new PostgresLedger(postgres.getJdbcUrl("postgres", "postgres"),
+          Optional.empty(), Optional.empty()));
+    } else {
+      ledger = Ledger.open(workspace);
+    }
     ledger.register(DatasetSpec.builder().name("bench").source("/unused.csv")
         .privacyUnit(PrivacyUnit.row()).budget(new ApproxDp(1e12, 1e-6)).build());
     for (int i = 0; i < history; i++) {
@@ -101,6 +118,9 @@ public class LedgerChargeBenchmark {
   public void tearDown() throws IOException {
     backend.close();
     ledger.close();
+    if (postgres != null) {
+      postgres.close();
+    }
     try (Stream<Path> files = Files.walk(workspace)) {
       files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }

@@ -18,11 +18,16 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.PureDp;
+import java.util.Optional;
+import org.privet.curator.LedgerBudgetCharger;
 import org.privet.curator.QueryExecution;
+import org.privet.curator.ReleaseJson;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
+import org.privet.ledger.LedgerJson;
+import org.privet.ledger.Release;
 import org.privet.ledger.PrivacyUnit;
 import org.privet.ledger.Role;
 import org.privet.server.PrivetServer;
@@ -32,7 +37,8 @@ import org.privet.server.ServerOptions;
  * Server benchmark harness (not a timed test): requests per second and p50/p99 latency of
  * {@code POST /v1/query} (a DP count on UCI Adult, charged to the ledger) at 1, 8 and 32 concurrent
  * clients over loopback HTTP, against the same query through the in-process release path
- * ({@link QueryExecution} with a ledger charge) at the same concurrency, as the baseline. Each phase
+ * ({@link QueryExecution} with a ledger charge) at the same concurrency, as the baseline, and the
+ * in-process path doing the server's ledger work too (release record, stored answer). Each phase
  * uses a fresh workspace (the ledger re-reads a dataset's history on every charge, so phases must
  * start from the same history). Counts answers other than 200 ("lost").
  *
@@ -66,15 +72,17 @@ public final class ServerBench {
         Runtime.getRuntime().availableProcessors(), requests);
     List<String> rows = new ArrayList<>();
     for (int clients : levels) {
-      Stats base = inProcess(adult, clients, requests);
+      Stats base = inProcess(adult, clients, requests, false);
+      Stats stored = inProcess(adult, clients, requests, true);
       Stats http = server(adult, clients, requests);
-      rows.add(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %+.1f | %d |",
-          clients, base.rps(), base.p50(), base.p99(), http.rps(), http.p50(), http.p99(),
-          http.p50() - base.p50(), http.lost()));
+      rows.add(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %+.1f | %d |",
+          clients, base.rps(), base.p50(), base.p99(), stored.p50(), http.rps(), http.p50(), http.p99(),
+          http.p50() - base.p50(), http.p50() - stored.p50(), http.lost()));
     }
     System.out.println();
-    System.out.println("| clients | in-process rps | p50 ms | p99 ms | server rps | p50 ms | p99 ms | server - in-process p50 ms | lost |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    System.out.println("| clients | in-process rps | p50 ms | p99 ms | in-process + stored answer p50 ms | server rps | p50 ms | p99 ms"
+        + " | server - in-process p50 ms | server - (in-process + stored answer) p50 ms | lost |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     rows.forEach(System.out::println);
     System.out.printf(Locale.ROOT, "load average after: %.2f%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
@@ -95,8 +103,13 @@ public final class ServerBench {
     return ws;
   }
 
-  /** The baseline: the CLI's release path in this JVM, one backend per client thread. */
-  private static Stats inProcess(Path adult, int clients, int requests) throws Exception {
+  /**
+   * The baseline: the CLI's release path in this JVM, one backend per client thread. With
+   * {@code storeAnswer}, also the server's ledger work (the release record with the charge, then
+   * the answer committed), so that the difference to the server is HTTP, authentication and the
+   * worker hand-off.
+   */
+  private static Stats inProcess(Path adult, int clients, int requests, boolean storeAnswer) throws Exception {
     Path ws = workspace(adult, clients, new ArrayList<>());
     try (Ledger ledger = Ledger.open(ws)) {
       List<DuckDbBackend> backends = new ArrayList<>();
@@ -107,7 +120,15 @@ public final class ServerBench {
       try {
         return measure(clients, requests, client -> {
           QueryExecution ex = new QueryExecution(ledger, backends.get(client));
-          ex.run(ex.parse(SQL), "client" + client, progress);
+          if (!storeAnswer) {
+            ex.run(ex.parse(SQL), "client" + client, progress);
+            return true;
+          }
+          var st = ex.parse(SQL);
+          var charger = LedgerBudgetCharger.forRelease(ledger, ex.datasetOf(st), "client" + client, SQL,
+              new Release.Claim(Optional.empty(), "bench"));
+          QueryExecution.Outcome o = ex.run(st, charger);
+          ledger.storeAnswer(o.charge().id(), LedgerJson.write(ReleaseJson.of(o)));
           return true;
         });
       } finally {

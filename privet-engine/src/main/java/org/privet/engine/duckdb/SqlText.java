@@ -90,6 +90,9 @@ final class SqlText {
         .append(", auto_detect = false, header = ").append(c.header())
         .append(", delim = ").append(string(c.delimiter()))
         .append(", quote = '\"', escape = '\"', null_padding = true, ignore_errors = true")
+        // DuckDB's parallel scanner refuses null_padding once a quoted field holds a line break:
+        // an error that a value would decide, so the scan is sequential.
+        .append(", parallel = false")
         .append(", columns = {")
         .append(names.stream().map(n -> string(n) + ": 'VARCHAR'").collect(Collectors.joining(", ")))
         .append('}');

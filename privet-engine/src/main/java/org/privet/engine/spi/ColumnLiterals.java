@@ -150,11 +150,10 @@ public final class ColumnLiterals {
   private static Object convert(Object v, TableSchema.Column c) {
     switch (c.type()) {
       case FLOATING -> {
-        double x = v instanceof BigDecimal b ? b.doubleValue()
-            : v instanceof Number n && !(v instanceof BigDecimal) ? n.doubleValue() : Double.NaN;
-        if (!(v instanceof Number)) {
+        if (!(v instanceof Number n)) {
           throw mismatch(c, v);
         }
+        double x = n.doubleValue(); // nearest double (BigDecimal's is correctly rounded)
         if (!Double.isFinite(x)) {
           throw new IllegalArgumentException("a literal compared with column '" + c.name()
               + "' is outside the DOUBLE range");

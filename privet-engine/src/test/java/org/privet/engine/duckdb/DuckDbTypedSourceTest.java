@@ -105,6 +105,17 @@ class DuckDbTypedSourceTest {
   }
 
   @Test
+  void read_quotedLineBreakNextToAShortRow_noFailure() throws Exception {
+    // DuckDB's parallel CSV scanner failed on this combination ("does not support null_padding in
+    // conjunction with quoted new lines"): one value decided whether the read failed.
+    Source.CsvFile f = csv("quoted.csv", "id,x,d,w\r\n1,5,\"2020-01-01\",\"1\r\n\"\r\n2\r\n3,7,2020-01-03,3\r\n");
+    assertEquals(List.of(
+        Arrays.asList("1", "5", "2020-01-01", "1.0"), // "1\r\n" quoted, then trimmed
+        Arrays.asList("2", null, null, null),
+        Arrays.asList("3", "7", "2020-01-03", "3.0")), rows(Source.typed(f, SCHEMA)));
+  }
+
+  @Test
   void read_lateRowOfAnotherType_noFailureWhereInferenceFailed() throws Exception {
     // DuckDB's type detection samples the first rows; a later row of another type then failed the
     // read after the charge. The typed read gives NULL for it instead.

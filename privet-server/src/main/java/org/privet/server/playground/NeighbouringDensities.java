@@ -25,6 +25,10 @@ import org.privet.mechanisms.LaplaceMechanism;
  */
 record NeighbouringDensities(String mechanism, double epsilon, double delta, double sensitivity) {
   static final int POINTS = 241;
+  /** Bounds that keep each request's work small (the playground is open to anyone). */
+  static final double MAX_EPSILON = 50;
+  static final double MAX_GEOMETRIC_SENSITIVITY = 1000;
+  static final double MAX_GEOMETRIC_SCALE = 10_000;
 
   NeighbouringDensities {
     switch (mechanism) {
@@ -32,8 +36,17 @@ record NeighbouringDensities(String mechanism, double epsilon, double delta, dou
       default -> throw new IllegalArgumentException(
           "mechanism must be laplace, gaussian or geometric, was " + mechanism);
     }
-    if (mechanism.equals("geometric") && (sensitivity != Math.rint(sensitivity) || sensitivity < 1)) {
-      throw new IllegalArgumentException("sensitivity must be a positive integer for geometric, was " + sensitivity);
+    if (!(epsilon > 0 && epsilon <= MAX_EPSILON)) {
+      throw new IllegalArgumentException("epsilon must be in (0, " + MAX_EPSILON + "], was " + epsilon);
+    }
+    if (mechanism.equals("geometric") && (sensitivity != Math.rint(sensitivity) || sensitivity < 1
+        || sensitivity > MAX_GEOMETRIC_SENSITIVITY)) {
+      throw new IllegalArgumentException("sensitivity must be an integer in [1, " + MAX_GEOMETRIC_SENSITIVITY
+          + "] for geometric, was " + sensitivity);
+    }
+    if (mechanism.equals("geometric") && sensitivity / epsilon > MAX_GEOMETRIC_SCALE) {
+      throw new IllegalArgumentException("epsilon: the geometric view needs sensitivity/epsilon of at most "
+          + MAX_GEOMETRIC_SCALE + " (its sums run over the integers)");
     }
   }
 

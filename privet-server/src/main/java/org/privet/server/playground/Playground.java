@@ -30,7 +30,7 @@ import org.privet.ledger.LedgerJson;
  * cannot tie up the server's threads.
  */
 public final class Playground {
-  static final int CONCURRENT = 2;
+  static final int CONCURRENT = 1;
   /** Requests that may wait for a permit (a page loads four views at once); more get 429 at once. */
   static final int WAITING = 8;
   static final int WAIT_SECONDS = 20;

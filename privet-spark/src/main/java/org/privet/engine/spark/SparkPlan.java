@@ -205,22 +205,29 @@ final class SparkPlan {
   }
 
   /**
-   * S = min(Σ max(x, 0), C) + max(Σ min(x, 0), −C) (Measure.FixedPointSum): each part's try_sum is
-   * NULL only on overflow (GREATEST and LEAST skip NULLs, so NULL values add 0), i.e. beyond
-   * 2^63 − 1 &gt; C in magnitude, which saturates the part at C.
+   * S = min(Σ max(x, 0), C) + max(Σ min(x, 0), −C) (Measure.FixedPointSum): over at least one row
+   * each part's try_sum is NULL only on overflow (GREATEST and LEAST skip NULLs, so NULL values
+   * add 0), i.e. beyond 2^63 − 1 &gt; C in magnitude, which saturates the part at C; over no rows
+   * (the one group of an empty input without GROUP BY) it is NULL too, and the part is 0.
    */
   private static String saturatedSum(String x) {
     String c = bigint(Measure.SUM_CAP);
     String minusC = bigint(-Measure.SUM_CAP);
-    return "(LEAST(COALESCE(TRY_SUM(GREATEST(" + x + ", CAST(0 AS BIGINT))), " + c + "), " + c
-        + ") + GREATEST(COALESCE(TRY_SUM(LEAST(" + x + ", CAST(0 AS BIGINT))), " + minusC + "), "
-        + minusC + "))";
+    return "(LEAST(COALESCE(TRY_SUM(GREATEST(" + x + ", CAST(0 AS BIGINT))), " + onOverflow(c) + "), "
+        + c + ") + GREATEST(COALESCE(TRY_SUM(LEAST(" + x + ", CAST(0 AS BIGINT))), "
+        + onOverflow(minusC) + "), " + minusC + "))";
   }
 
-  /** Q = min(Σq, C) for non-negative q: try_sum is NULL only on overflow (NULLs count as 0). */
+  /** Q = min(Σq, C) for non-negative q: try_sum is NULL on overflow (NULLs count as 0) or no rows. */
   private static String saturatedSquares(String q) {
     String c = bigint(Measure.SUM_CAP);
-    return "LEAST(COALESCE(TRY_SUM(COALESCE(" + q + ", CAST(0 AS BIGINT))), " + c + "), " + c + ")";
+    return "LEAST(COALESCE(TRY_SUM(COALESCE(" + q + ", CAST(0 AS BIGINT))), " + onOverflow(c) + "), "
+        + c + ")";
+  }
+
+  /** What a NULL try_sum stands for: the saturated part, unless the group has no rows (then 0). */
+  private static String onOverflow(String saturated) {
+    return "CASE WHEN COUNT(*) = 0 THEN CAST(0 AS BIGINT) ELSE " + saturated + " END";
   }
 
   /** ⌊a·l/c⌋ for BIGINT a, c &gt; 0: a·l exactly in DECIMAL(38,0) (|a·l| &lt; 2^94), floor division. */

@@ -13,30 +13,44 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import org.privet.accounting.PrivacyLoss;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The embedded store: one SQLite file in WAL mode with {@code synchronous=FULL} (every commit is
- * fsynced before it returns). A charge runs in a {@code BEGIN IMMEDIATE} transaction, which takes
- * the database's single write lock before reading the prior charges, so charges from any number of
- * processes are serialized; waiting writers retry for up to {@link #BUSY_TIMEOUT_MS}. Triggers make
- * the datasets, grants, charges and dataset_schemas tables append-only.
+ * The ledger's tables and statements, written once over JDBC for every {@link LedgerDialect}:
+ * SQLite (the embedded default) and PostgreSQL (shared by processes on several hosts). The
+ * dialect renders the few things that differ, the column type of generated ids, the append-only
+ * guards and how a write transaction takes its lock; everything else, schema included, is the same
+ * SQL text.
+ *
+ * <p>Every write runs in {@link #inWriteTransaction}, which takes the dialect's write lock before it
+ * reads anything, so a charge reads all committed prior charges of its dataset and no other charge
+ * of that dataset can commit in between. A charge's id is the next integer after the largest one
+ * committed ({@code MAX(id) + 1} inside the transaction), so ids are dense: a gap would mean a
+ * lost charge. Guards (triggers) make the datasets, grants, charges and dataset_schemas tables
+ * append-only, let a release's answer be stored once and an account only be revoked.
  *
  * <p>Migrations are additive: each table is created if absent when a ledger is opened, so a ledger
- * written by an older version gains the new tables (today {@code dataset_schemas}) and keeps every
- * row it had.
+ * written by an older version gains the new tables and keeps every row it had.
  */
-final class SqliteLedgerStore implements LedgerStore {
+final class JdbcLedgerStore implements LedgerStore {
+  /** How long a SQLite writer waits for the file's write lock. */
   static final int BUSY_TIMEOUT_MS = 120_000;
+  /** A write transaction that lost a race on the next charge id is retried this often. */
+  private static final int MAX_ATTEMPTS = 64;
 
-  private static final String[] SCHEMA = {
+  /**
+   * The schema, in the SQL both dialects accept; {@code ID} stands for the dialect's generated
+   * integer primary key.
+   */
+  private static final String[] TABLES = {
     "CREATE TABLE IF NOT EXISTS datasets(name TEXT PRIMARY KEY, spec TEXT NOT NULL,"
         + " registered_at TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS grants(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "CREATE TABLE IF NOT EXISTS grants(id ID,"
         + " dataset TEXT NOT NULL REFERENCES datasets(name), analyst TEXT NOT NULL,"
         + " share TEXT NOT NULL, granted_at TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS charges(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "CREATE TABLE IF NOT EXISTS charges(id ID,"
         + " dataset TEXT NOT NULL REFERENCES datasets(name), analyst TEXT NOT NULL,"
         + " charged_at TEXT NOT NULL, query TEXT NOT NULL, cost TEXT NOT NULL,"
         + " spent TEXT NOT NULL, analyst_spent TEXT NOT NULL)",
@@ -45,40 +59,81 @@ final class SqliteLedgerStore implements LedgerStore {
     // its datasets have no schema until the curator fixes one (Ledger#fixSchema).
     "CREATE TABLE IF NOT EXISTS dataset_schemas(dataset TEXT PRIMARY KEY REFERENCES datasets(name),"
         + " schema TEXT NOT NULL, fixed_at TEXT NOT NULL)",
-    appendOnly("dataset_schemas", "update"),
-    appendOnly("dataset_schemas", "delete"),
-    appendOnly("datasets", "update"),
-    appendOnly("datasets", "delete"),
-    appendOnly("grants", "update"),
-    appendOnly("grants", "delete"),
-    appendOnly("charges", "update"),
-    appendOnly("charges", "delete"),
-    "CREATE TABLE IF NOT EXISTS releases(charge_id INTEGER PRIMARY KEY REFERENCES charges(id),"
+    "CREATE TABLE IF NOT EXISTS releases(charge_id BIGINT PRIMARY KEY REFERENCES charges(id),"
         + " dataset TEXT NOT NULL, analyst TEXT NOT NULL, idempotency_key TEXT, request TEXT NOT NULL,"
         + " answer TEXT, answered_at TEXT)",
-    // SQLite treats NULLs as distinct: releases without a key never collide.
+    // NULLs are distinct in unique indexes (SQLite and PostgreSQL): releases without a key never collide.
     "CREATE UNIQUE INDEX IF NOT EXISTS releases_by_key ON releases(analyst, idempotency_key)",
-    appendOnly("releases", "delete"),
-    "CREATE TRIGGER IF NOT EXISTS releases_answer_once BEFORE UPDATE ON releases"
-        + " WHEN OLD.answer IS NOT NULL OR NEW.charge_id IS NOT OLD.charge_id"
-        + " OR NEW.dataset IS NOT OLD.dataset OR NEW.analyst IS NOT OLD.analyst"
-        + " OR NEW.idempotency_key IS NOT OLD.idempotency_key OR NEW.request IS NOT OLD.request"
-        + " BEGIN SELECT RAISE(ABORT, 'a release answer is stored once'); END",
-    "CREATE TABLE IF NOT EXISTS analysts(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS analysts(id ID, name TEXT NOT NULL,"
         + " role TEXT NOT NULL, key_id TEXT NOT NULL UNIQUE, salt TEXT NOT NULL, key_hash TEXT NOT NULL,"
         + " created_at TEXT NOT NULL, revoked_at TEXT)",
     "CREATE UNIQUE INDEX IF NOT EXISTS analysts_active ON analysts(name) WHERE revoked_at IS NULL",
-    appendOnly("analysts", "delete"),
-    "CREATE TRIGGER IF NOT EXISTS analysts_revoke_only BEFORE UPDATE ON analysts"
-        + " WHEN OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.name IS NOT OLD.name"
-        + " OR NEW.role IS NOT OLD.role OR NEW.key_id IS NOT OLD.key_id OR NEW.salt IS NOT OLD.salt"
-        + " OR NEW.key_hash IS NOT OLD.key_hash OR NEW.created_at IS NOT OLD.created_at"
-        + " BEGIN SELECT RAISE(ABORT, 'an account is only ever revoked'); END",
   };
 
+  private static final String APPEND_ONLY = "the ledger is append-only";
+
+  private static final List<LedgerDialect.Guard> GUARDS = List.of(
+      LedgerDialect.Guard.always("dataset_schemas", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("dataset_schemas", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("datasets", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("datasets", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("grants", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("grants", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("charges", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("charges", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("releases", "DELETE", APPEND_ONLY),
+      new LedgerDialect.Guard("releases_answer_once", "releases", "UPDATE",
+          "OLD.answer IS NOT NULL OR NEW.charge_id IS DISTINCT FROM OLD.charge_id"
+              + " OR NEW.dataset IS DISTINCT FROM OLD.dataset OR NEW.analyst IS DISTINCT FROM OLD.analyst"
+              + " OR NEW.idempotency_key IS DISTINCT FROM OLD.idempotency_key"
+              + " OR NEW.request IS DISTINCT FROM OLD.request",
+          "a release answer is stored once"),
+      LedgerDialect.Guard.always("analysts", "DELETE", APPEND_ONLY),
+      new LedgerDialect.Guard("analysts_revoke_only", "analysts", "UPDATE",
+          "OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.name IS DISTINCT FROM OLD.name"
+              + " OR NEW.role IS DISTINCT FROM OLD.role OR NEW.key_id IS DISTINCT FROM OLD.key_id"
+              + " OR NEW.salt IS DISTINCT FROM OLD.salt OR NEW.key_hash IS DISTINCT FROM OLD.key_hash"
+              + " OR NEW.created_at IS DISTINCT FROM OLD.created_at",
+          "an account is only ever revoked"));
+
+  /**
+   * Lock names of writes that concern no single dataset (a leading space keeps them apart from
+   * dataset names, which cannot start with one): accounts, and stored answers.
+   */
+  private static final String ACCOUNTS_LOCK = " accounts";
+  private static final String RELEASES_LOCK = " releases";
+
+  /** The lock name of writes that concern no single dataset (schema set-up). */
+  private static final String SCHEMA_LOCK = "";
+
+  private final LedgerDialect dialect;
   private final Connection connection;
 
-  SqliteLedgerStore(Path file) {
+  /** Takes over {@code connection} (in auto-commit mode) and creates the tables if absent. */
+  JdbcLedgerStore(LedgerDialect dialect, Connection connection, String where) {
+    this.dialect = dialect;
+    this.connection = connection;
+    try {
+      inWriteTransaction(SCHEMA_LOCK, () -> {
+        try (Statement s = connection.createStatement()) {
+          for (String ddl : dialect.schema(TABLES, GUARDS)) {
+            s.executeUpdate(ddl);
+          }
+        }
+        return null;
+      });
+    } catch (SQLException e) {
+      try {
+        connection.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw new IllegalStateException("cannot open the ledger at " + where + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The embedded store of a workspace: one SQLite file in WAL mode with {@code synchronous=FULL}. */
+  static JdbcLedgerStore sqlite(Path file) {
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
@@ -93,24 +148,33 @@ final class SqliteLedgerStore implements LedgerStore {
     config.setBusyTimeout(BUSY_TIMEOUT_MS);
     config.enforceForeignKeys(true);
     try {
-      connection = config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
-      inWriteTransaction(() -> {
-        try (Statement s = connection.createStatement()) {
-          for (String ddl : SCHEMA) {
-            s.executeUpdate(ddl);
-          }
-        }
-        return null;
-      });
+      return new JdbcLedgerStore(LedgerDialect.SQLITE,
+          config.createConnection("jdbc:sqlite:" + file.toAbsolutePath()), file.toString());
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open the ledger at " + file + ": " + e.getMessage(), e);
     }
   }
 
-  private static String appendOnly(String table, String operation) {
-    return "CREATE TRIGGER IF NOT EXISTS " + table + "_no_" + operation + " BEFORE "
-        + operation.toUpperCase(java.util.Locale.ROOT) + " ON " + table
-        + " BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END";
+  /**
+   * A shared store on a PostgreSQL server. The password is handed to the driver only; it is never
+   * written to the ledger, a message or a log.
+   */
+  static JdbcLedgerStore postgres(PostgresLedger server) {
+    Properties properties = new Properties();
+    server.user().ifPresent(u -> properties.setProperty("user", u));
+    server.password().ifPresent(p -> properties.setProperty("password", new String(p)));
+    properties.setProperty("ApplicationName", "privet");
+    properties.setProperty("tcpKeepAlive", "true");
+    try {
+      return new JdbcLedgerStore(LedgerDialect.POSTGRES,
+          new org.postgresql.Driver().connect(server.url(), properties), server.url());
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open the ledger at " + server.url() + ": " + e.getMessage(), e);
+    }
+  }
+
+  LedgerDialect dialect() {
+    return dialect;
   }
 
   @FunctionalInterface
@@ -119,13 +183,26 @@ final class SqliteLedgerStore implements LedgerStore {
   }
 
   /**
-   * Runs {@code work} in a {@code BEGIN IMMEDIATE} transaction (the connection stays in
-   * auto-commit mode; the transaction is explicit so the write lock is held only inside it).
+   * Runs {@code work} in a write transaction holding the dialect's lock for {@code lock} (a dataset
+   * name; {@link #SCHEMA_LOCK} otherwise), and commits durably. The connection stays in auto-commit
+   * mode; the transaction is explicit so the lock is held only inside it. A transaction that lost a
+   * race the dialect reports as retryable (see {@link LedgerDialect#retryable}) is rolled back and
+   * run again from the start.
    */
-  private synchronized <T> T inWriteTransaction(Work<T> work) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      s.execute("BEGIN IMMEDIATE");
+  private synchronized <T> T inWriteTransaction(String lock, Work<T> work) throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return inWriteTransactionOnce(lock, work);
+      } catch (SQLException e) {
+        if (attempt >= MAX_ATTEMPTS || !dialect.retryable(e)) {
+          throw e;
+        }
+      }
     }
+  }
+
+  private <T> T inWriteTransactionOnce(String lock, Work<T> work) throws SQLException {
+    dialect.beginWrite(connection, lock);
     boolean committed = false;
     try {
       T result = work.run();
@@ -157,7 +234,7 @@ final class SqliteLedgerStore implements LedgerStore {
 
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
     try {
-      inWriteTransaction(() -> {
+      inWriteTransaction(spec.name(), () -> {
         if (findDataset(spec.name()).isPresent()) {
           throw new IllegalArgumentException("a dataset named '" + spec.name() + "' is already registered");
         }
@@ -181,7 +258,7 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public void fixSchema(String dataset, RegisteredSchema schema, Instant time) {
     try {
-      inWriteTransaction(() -> {
+      inWriteTransaction(dataset, () -> {
         findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
         if (findSchema(dataset).isPresent()) {
           throw new IllegalArgumentException("dataset '" + dataset + "' already has a public schema;"
@@ -261,7 +338,7 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public void grant(Grant grant) {
     try {
-      inWriteTransaction(() -> {
+      inWriteTransaction(grant.dataset(), () -> {
         try (PreparedStatement p = connection.prepareStatement(
             "INSERT INTO grants(dataset, analyst, share, granted_at) VALUES (?, ?, ?, ?)")) {
           p.setString(1, grant.dataset());
@@ -340,7 +417,7 @@ final class SqliteLedgerStore implements LedgerStore {
   public Charge appendCharge(String dataset, String analyst, String query, List<PrivacyLoss> cost,
       Admission admission, Release.Claim claim) {
     try {
-      return inWriteTransaction(() -> {
+      return inWriteTransaction(dataset, () -> {
         if (claim != null && claim.idempotencyKey().isPresent()
             && findRelease(analyst, claim.idempotencyKey().get()).isPresent()) {
           throw new Release.DuplicateKeyException();
@@ -348,9 +425,11 @@ final class SqliteLedgerStore implements LedgerStore {
         DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
         Spend spend = admission.admit(spec, readGrants(dataset), readCharges(dataset));
         Instant now = Instant.now();
+        long id;
         try (PreparedStatement p = connection.prepareStatement(
-            "INSERT INTO charges(dataset, analyst, charged_at, query, cost, spent, analyst_spent)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            "INSERT INTO charges(id, dataset, analyst, charged_at, query, cost, spent, analyst_spent)"
+                + " VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM charges), ?, ?, ?, ?, ?, ?, ?)"
+                + " RETURNING id")) {
           p.setString(1, dataset);
           p.setString(2, analyst);
           p.setString(3, now.toString());
@@ -358,13 +437,10 @@ final class SqliteLedgerStore implements LedgerStore {
           p.setString(5, LedgerJson.write(LedgerJson.privacyLosses(cost)));
           p.setString(6, LedgerJson.write(LedgerJson.privacyLoss(spend.spent())));
           p.setString(7, LedgerJson.write(LedgerJson.privacyLoss(spend.analystSpent())));
-          p.executeUpdate();
-        }
-        long id;
-        try (Statement s = connection.createStatement();
-            ResultSet keys = s.executeQuery("SELECT last_insert_rowid()")) {
-          keys.next();
-          id = keys.getLong(1);
+          try (ResultSet keys = p.executeQuery()) {
+            keys.next();
+            id = keys.getLong(1);
+          }
         }
         if (claim != null) {
           try (PreparedStatement p = connection.prepareStatement(
@@ -434,7 +510,7 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public Release storeAnswer(long chargeId, String answer) {
     try {
-      return inWriteTransaction(() -> {
+      return inWriteTransaction(RELEASES_LOCK, () -> {
         try (PreparedStatement p = connection.prepareStatement(
             "UPDATE releases SET answer = ?, answered_at = ? WHERE charge_id = ? AND answer IS NULL")) {
           p.setString(1, answer);
@@ -453,7 +529,7 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash) {
     try {
-      inWriteTransaction(() -> {
+      inWriteTransaction(ACCOUNTS_LOCK, () -> {
         try (PreparedStatement q = connection.prepareStatement(
             "SELECT 1 FROM analysts WHERE name = ? AND revoked_at IS NULL")) {
           q.setString(1, analyst.name());
@@ -520,7 +596,7 @@ final class SqliteLedgerStore implements LedgerStore {
   @Override
   public boolean revokeAnalyst(String name, Instant time) {
     try {
-      return inWriteTransaction(() -> {
+      return inWriteTransaction(ACCOUNTS_LOCK, () -> {
         try (PreparedStatement p = connection.prepareStatement(
             "UPDATE analysts SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")) {
           p.setString(1, time.toString());
@@ -533,10 +609,10 @@ final class SqliteLedgerStore implements LedgerStore {
     }
   }
 
-  /** The first value of {@code PRAGMA name} ({@code integrity_check} gives "ok" when sound). */
-  synchronized String pragma(String name) {
+  /** The first column of the first row of a read-only statement (a PRAGMA, a setting). */
+  synchronized String scalar(String sql) {
     try (Statement s = connection.createStatement();
-        ResultSet r = s.executeQuery("PRAGMA " + name)) {
+        ResultSet r = s.executeQuery(sql)) {
       return r.next() ? r.getString(1) : "no result";
     } catch (SQLException e) {
       throw storeFailure(e);

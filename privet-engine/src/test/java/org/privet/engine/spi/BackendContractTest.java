@@ -1,0 +1,395 @@
+package org.privet.engine.spi;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.privet.engine.Filter;
+import org.privet.engine.Source;
+import org.privet.testing.SeededRandomSource;
+
+/**
+ * The backend contract kit: every {@link Backend} must compute the {@link BoundedAggregation}
+ * contract exactly. A backend runs it with one subclass that opens the backend and registers
+ * tables ({@link #openBackend}, {@link #register}); the kit (in privet-engine's test-jar) holds
+ * every case, so the cases are written once for all backends.
+ *
+ * <ul>
+ *   <li>Where the result does not depend on the backend's salted hash (L0 not binding; binned
+ *       values not beyond L∞), the exact aggregates must equal those of {@link ContractOracle}, a
+ *       literal Java reading of the contract, so all backends give identical aggregates: NULL,
+ *       NaN and ±∞ values, NULL units and group keys, negative sums floored when scaled to L∞,
+ *       pair clamps, filters with quotes, public groups (NULL matching NULL), row-level units, no
+ *       GROUP BY, the empty table.
+ *   <li>Where it does (L0 binding), the bounds must hold: at most L0 groups and L∞ rows per unit,
+ *       a neighbour changes only its own contributions, and the choice depends on the salt.
+ *   <li>Failures quote no data value: unknown tables; sums past 2^62 saturate
+ *       at the public cap instead of failing.
+ * </ul>
+ *
+ * <p>Ties at the L0 boundary cannot be provoked from outside a backend (they need equal salted
+ * hashes); DuckDB's {@code SqlPlanTest} provokes them through its hash modulus.
+ *
+ * <p>A new backend (e.g. PostgreSQL) adds one subclass in its module's tests, with a test-scoped
+ * dependency on {@code privet-engine}'s {@code test-jar}: {@link #openBackend} returns the
+ * backend (over a real server: {@code org.privet.testing.TestPostgres} gives a fresh database), and
+ * {@link #register} creates the table with the columns' types and inserts the rows. Nothing else.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class BackendContractTest {
+  protected static final List<String> COLUMNS = List.of("uid", "g", "h", "x", "label");
+  protected static final List<ColumnType> TYPES = List.of(ColumnType.INTEGER, ColumnType.STRING,
+      ColumnType.INTEGER, ColumnType.FLOATING, ColumnType.STRING);
+  /** Values with exact halves on the grids used (rounding half to even must agree), and specials. */
+  private static final double[] VALUES = {0.0, 2.5, 3.5, -0.5, 0.125, -7.25, 12.75, 99.0, 1e9,
+      -1e9, 1.0 / 3, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+
+  private static final List<Measure> MEASURES = List.of(
+      new Measure.FixedPointSum("x", 0, 10, 0, 0, false),
+      new Measure.FixedPointSum("x", -20, 50, 2, 60, true),
+      new Measure.FixedPointSum("x", -1e9, 1e9, 1, 0, false),
+      new Measure.Bins("x", -10, 40, 7));
+
+  /** Sums only (binned values beyond L∞ are chosen by hash). */
+  private static final List<Measure> SUMS = MEASURES.subList(0, 3);
+
+  /** Pair-clamped sums (Measure.PairClamp): after scaling to L∞ rows, and over all rows. */
+  private static final List<Measure> PAIR_CLAMPED = List.of(
+      new Measure.FixedPointSum("x", -20, 50, 2, 0, false, new Measure.PairClamp(-30, 90, false)),
+      new Measure.FixedPointSum("x", -20, 50, 0, 0, false, new Measure.PairClamp(-5, 60, true)));
+
+  private final Map<String, List<List<?>>> tables = new TreeMap<>();
+  private Backend backend;
+
+  /** Opens the backend under test, once for the class. */
+  protected abstract Backend openBackend();
+
+  /** Makes {@code rows} (values typed as {@code types}: Long, String, Double, or null) readable as table {@code name}. */
+  protected abstract void register(Backend backend, String name, List<String> columns,
+      List<ColumnType> types, List<List<?>> rows);
+
+  @BeforeAll
+  void openAndRegister() {
+    backend = openBackend();
+    table("crafted", crafted());
+    table("empty", List.of());
+    table("heavy", heavyUnitTable());
+    table("negative", List.of(row(1L, "g", -1.0), row(1L, "g", 0.0), row(1L, "g", 0.0),
+        row(2L, "g", -7.0), row(2L, "g", -8.0)));
+    List<List<?>> base = new ArrayList<>();
+    for (long u = 0; u < 200; u++) {
+      for (int r = 0; r < 6; r++) {
+        base.add(row(u, "g" + ((u * 7 + r * 3) % 13), (double) ((u + r) % 12)));
+      }
+    }
+    List<List<?>> plus = new ArrayList<>(base);
+    for (int r = 0; r < 40; r++) {
+      plus.add(row(999L, "g" + (r % 13), 50.0));
+    }
+    table("base", base);
+    table("plus", plus);
+    table("huge", List.of(row(1L, "g", 3e9), row(1L, "g", 3e9)));
+  }
+
+  @AfterAll
+  void closeBackend() {
+    if (backend != null) {
+      backend.close();
+    }
+  }
+
+  private void table(String name, List<List<?>> rows) {
+    tables.put(name, rows);
+    register(backend, name, COLUMNS, TYPES, rows);
+  }
+
+  private static List<?> row(Long uid, String g, Double x) {
+    return Arrays.asList(uid, g, 0L, x, "plain");
+  }
+
+  /**
+   * 300 units with 1 to 40 rows each over up to 9 of 12 groups (g) and 3 sub-groups (h), with
+   * NULL units, NULL group values, NULL/NaN/±∞ values.
+   */
+  private static List<List<?>> crafted() {
+    SeededRandomSource r = new SeededRandomSource(20261126L);
+    List<List<?>> rows = new ArrayList<>();
+    for (long u = 0; u < 300; u++) {
+      int n = 1 + (int) r.nextLong(40);
+      int spread = 1 + (int) r.nextLong(9);
+      long first = r.nextLong(12);
+      for (int i = 0; i < n; i++) {
+        long g = (first + r.nextLong(spread)) % 12;
+        Object group = g == 11 ? null : "g" + g;
+        Object value = r.nextLong(10) == 0 ? null : VALUES[(int) r.nextLong(VALUES.length)];
+        if (value != null && r.nextBoolean()) {
+          value = (double) r.nextLong(200) / 4 - 10; // quarters in [-10, 40)
+        }
+        rows.add(Arrays.asList(u % 97 == 5 ? null : u, group, r.nextLong(3), value,
+            r.nextLong(5) == 0 ? "it's" : "plain"));
+      }
+    }
+    return rows;
+  }
+
+  /** Unit 1: 5 rows in each of 10 groups, value 100; unit 2: one row in g0, value 5. */
+  private static List<List<?>> heavyUnitTable() {
+    List<List<?>> rows = new ArrayList<>();
+    for (int g = 0; g < 10; g++) {
+      for (int r = 0; r < 5; r++) {
+        rows.add(row(1L, "g" + g, 100.0));
+      }
+    }
+    rows.add(row(2L, "g0", 5.0));
+    return rows;
+  }
+
+  private static BoundedAggregation spec(String table, Optional<String> unit, List<String> groupBy,
+      int l0, int lInf, long salt, List<Measure> measures) {
+    return spec(table, unit, groupBy, l0, lInf, salt, Optional.empty(), Optional.empty(), measures);
+  }
+
+  private static BoundedAggregation spec(String table, Optional<String> unit, List<String> groupBy,
+      int l0, int lInf, long salt, Optional<Filter> filter, Optional<List<List<Object>>> publicGroups,
+      List<Measure> measures) {
+    return new BoundedAggregation(Source.table(table), filter, unit, groupBy, publicGroups, l0,
+        lInf, salt, measures);
+  }
+
+  /** The backend's groups with at least one unit (the contract lets backends omit empty ones). */
+  private Map<List<String>, GroupAggregate> run(BoundedAggregation spec) {
+    Map<List<String>, GroupAggregate> out = new TreeMap<>(
+        (a, b) -> a.toString().compareTo(b.toString()));
+    backend.aggregate(spec, g -> {
+      if (g.units() > 0 || spec.groupBy().isEmpty()) {
+        assertEquals(null, out.put(ContractOracle.key(g.key()), g), "one row per group");
+      } else {
+        assertEquals(0, g.rows(), "a group without units has no rows");
+      }
+    });
+    return out;
+  }
+
+  private void assertContract(BoundedAggregation spec) {
+    assertContract(spec, row -> true);
+  }
+
+  /** The backend's exact aggregates equal the oracle's, group by group. */
+  private void assertContract(BoundedAggregation spec, Predicate<List<?>> filter) {
+    String table = ((Source.Table) spec.source()).name();
+    Map<List<String>, GroupAggregate> expected =
+        ContractOracle.aggregate(COLUMNS, tables.get(table), spec, filter);
+    Map<List<String>, GroupAggregate> actual = run(spec);
+    assertEquals(expected.keySet().stream().map(Object::toString).sorted().toList(),
+        actual.keySet().stream().map(Object::toString).sorted().toList(), "groups");
+    for (Map.Entry<List<String>, GroupAggregate> e : expected.entrySet()) {
+      GroupAggregate want = e.getValue();
+      GroupAggregate got = actual.get(e.getKey());
+      String where = "group " + e.getKey();
+      assertEquals(want.units(), got.units(), where + " units");
+      assertEquals(want.rows(), got.rows(), where + " rows");
+      for (int i = 0; i < spec.measures().size(); i++) {
+        if (spec.measures().get(i) instanceof Measure.FixedPointSum f) {
+          assertEquals(want.sums()[i], got.sums()[i], where + " sum of measure " + i);
+          assertEquals(want.counts()[i], got.counts()[i], where + " count of measure " + i);
+          if (f.squares()) {
+            assertEquals(want.squares()[i], got.squares()[i], where + " squares of measure " + i);
+          }
+        } else {
+          assertArrayEquals(want.bins()[i], got.bins()[i], where + " bins of measure " + i);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aggregate_l0NotBinding_exactAggregatesOfTheContract() {
+    // At most 9 groups per unit: L0 = 12 never binds; L∞ = 1000 never binds.
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g"), 12, 1000, 7, MEASURES));
+  }
+
+  @Test
+  void aggregate_linfBindingWithNegativeSums_floorsScaledPairSums() {
+    // L∞ = 3 binds: pair sums are rescaled ⌊s·L∞/c⌋ (negative ones too), deterministically.
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g", "h"), 40, 3, 11, SUMS));
+  }
+
+  @Test
+  void aggregate_negativePairSumAboveLinf_floorsAsTheContractSays() {
+    BoundedAggregation s = spec("negative", Optional.of("uid"), List.of("g"), 1, 1, 0,
+        List.of(new Measure.FixedPointSum("x", -10, 10, 0, 0, true)));
+    assertContract(s);
+    GroupAggregate g = run(s).get(List.of("g"));
+    // Unit 1: ⌊−1·1/3⌋ = −1 (truncation would give 0); unit 2: ⌊−15/2⌋ = −8; squares ⌊113/2⌋ = 56.
+    assertEquals(-1 - 8, g.sums()[0]);
+    assertEquals(0 + 56, g.squares()[0]);
+    assertEquals(2, g.counts()[0]);
+  }
+
+  @Test
+  void aggregate_pairClampedSums_clampEachUnitsSumInAGroup() {
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g"), 12, 2, 5, PAIR_CLAMPED));
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g", "h"), 40, 1, 9, PAIR_CLAMPED));
+    assertContract(spec("crafted", Optional.empty(), List.of("g"), 1, 1, 3, PAIR_CLAMPED));
+  }
+
+  @Test
+  void aggregate_withoutGroupsAndRowLevel_exactAggregatesOfTheContract() {
+    assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 1000, 3, MEASURES));
+    assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 2, 3, SUMS));
+    assertContract(spec("crafted", Optional.empty(), List.of("g"), 1, 1, 3, MEASURES));
+    assertContract(spec("crafted", Optional.empty(), List.of(), 1, 1, 3, MEASURES));
+  }
+
+  @Test
+  void aggregate_filterWithQuoteAndPublicGroups_nullKeyMatchesNull() {
+    Optional<Filter> f = Optional.of(Filter.or(Filter.eq("label", "it's"), Filter.gt("h", java.math.BigDecimal.ONE)));
+    Predicate<List<?>> same = r -> "it's".equals(r.get(4)) || (Long) r.get(2) > 1;
+    List<List<Object>> keys = new ArrayList<>();
+    keys.add(List.of("g1"));
+    keys.add(List.of("g4"));
+    keys.add(Arrays.asList((Object) null));
+    keys.add(List.of("nobody"));
+    BoundedAggregation s = spec("crafted", Optional.of("uid"), List.of("g"), 12, 1000, 5, f,
+        Optional.of(keys), MEASURES);
+    assertContract(s, same);
+    Map<List<String>, GroupAggregate> out = run(s);
+    assertEquals(3, out.size(), "listed groups with rows only; 'nobody' is filled by the engine");
+    assertTrue(out.containsKey(ContractOracle.key(Arrays.asList((Object) null))), "NULL key matches NULL");
+  }
+
+  @Test
+  void aggregate_emptyTable_oneZeroRowWithoutGroupsNoneWithThem() {
+    assertContract(spec("empty", Optional.of("uid"), List.of("g"), 2, 2, 1, MEASURES));
+    assertContract(spec("empty", Optional.of("uid"), List.of("g"), 2, 2, 1, Optional.empty(),
+        Optional.of(List.of(List.of("g1"))), MEASURES));
+    assertContract(spec("empty", Optional.of("uid"), List.of(), 2, 2, 1, MEASURES));
+    assertEquals(1, run(spec("empty", Optional.of("uid"), List.of(), 2, 2, 1, MEASURES)).size());
+  }
+
+  @Test
+  void aggregate_unitExceedingBounds_contributesAtMostL0GroupsAndLinfRows() {
+    for (long salt = 0; salt < 4; salt++) {
+      Map<List<String>, GroupAggregate> groups = run(spec("heavy", Optional.of("uid"),
+          List.of("g"), 3, 2, salt, MEASURES));
+      long units = groups.values().stream().mapToLong(GroupAggregate::units).sum();
+      long rows = groups.values().stream().mapToLong(GroupAggregate::rows).sum();
+      long sum = groups.values().stream().mapToLong(g -> g.sums()[0]).sum();
+      long binned = groups.values().stream().mapToLong(g -> Arrays.stream(g.bins()[3]).sum()).sum();
+      // Unit 2 contributes 1 unit, 1 row, value 5 to g0; unit 1 at most 3 groups × 2 rows × 10.
+      assertEquals(4, units, "units, salt " + salt);
+      assertEquals(3 * 2 + 1, rows, "rows, salt " + salt);
+      assertEquals(3 * 2 * 10 + 5, sum, "sum (5 rows of 10 scaled to L∞ = 2 rows), salt " + salt);
+      assertEquals(3 * 2 + 1, binned, "binned rows, salt " + salt);
+      for (GroupAggregate g : groups.values()) {
+        assertTrue(g.units() <= 2 && g.rows() <= 3, "per-group bound");
+      }
+    }
+  }
+
+  @Test
+  void aggregate_publicGroups_filterRowsBeforeGroupSelection() {
+    for (long salt = 0; salt < 10; salt++) {
+      Map<List<String>, GroupAggregate> groups = run(spec("heavy", Optional.of("uid"), List.of("g"),
+          1, 1, salt, Optional.empty(), Optional.of(List.of(List.of("g7"), List.of("zz"))), MEASURES));
+      assertEquals(Set.of(List.of("g7")), groups.keySet());
+      assertEquals(1, groups.get(List.of("g7")).units(), "unit 1 must spend its L0 on g7");
+    }
+  }
+
+  @Test
+  void aggregate_differentSalts_chooseDifferentGroups() {
+    Set<Set<List<String>>> choices = new HashSet<>();
+    for (long salt = 10; salt < 16; salt++) {
+      choices.add(new HashSet<>(run(spec("heavy", Optional.of("uid"), List.of("g"), 3, 2, salt,
+          MEASURES)).keySet()));
+    }
+    assertTrue(choices.size() > 2, "group choice should depend on the salt: " + choices.size());
+  }
+
+  @Test
+  void aggregate_l0Binding_boundsEachUnitsContribution() {
+    Map<List<String>, GroupAggregate> out = run(spec("crafted", Optional.of("uid"), List.of("g"),
+        2, 3, 99, MEASURES));
+    Map<List<String>, GroupAggregate> unbounded = run(spec("crafted", Optional.of("uid"),
+        List.of("g"), 12, 1_000_000, 99, MEASURES));
+    long units = out.values().stream().mapToLong(GroupAggregate::units).sum();
+    long distinctUnits = 300 - 4; // units 5, 102, 199, 296 have NULL ids
+    assertTrue(units <= 2 * distinctUnits, "at most L0 pairs per unit: " + units);
+    for (Map.Entry<List<String>, GroupAggregate> e : out.entrySet()) {
+      GroupAggregate g = e.getValue();
+      GroupAggregate all = unbounded.get(e.getKey());
+      assertTrue(g.units() <= all.units(), "a group keeps a subset of its units");
+      assertTrue(g.rows() <= 3 * g.units(), "L∞ rows per kept pair");
+      assertTrue(g.counts()[0] <= 3 * g.units(), "L∞ values per kept pair");
+      assertTrue(Math.abs(g.sums()[0]) <= 3 * 10 * g.units(), "|sum| ≤ L∞·M per pair");
+      assertTrue(Arrays.stream(g.bins()[3]).sum() <= 3 * g.units(), "binned rows per pair");
+    }
+    assertTrue(units < unbounded.values().stream().mapToLong(GroupAggregate::units).sum(),
+        "L0 = 2 binds on this table");
+  }
+
+  @Test
+  void aggregate_addingOneUnit_changesOnlyThatUnitsContributions() {
+    for (long salt = 1; salt <= 2; salt++) {
+      Map<List<String>, GroupAggregate> a = run(spec("base", Optional.of("uid"), List.of("g"), 2, 3,
+          salt, MEASURES));
+      Map<List<String>, GroupAggregate> b = run(spec("plus", Optional.of("uid"), List.of("g"), 2, 3,
+          salt, MEASURES));
+      long unitDiff = 0;
+      long rowDiff = 0;
+      long sumDiff = 0;
+      for (List<String> key : b.keySet()) {
+        GroupAggregate gb = b.get(key);
+        GroupAggregate ga = a.get(key);
+        long ua = ga == null ? 0 : ga.units();
+        assertTrue(gb.units() - ua >= 0 && gb.units() - ua <= 1, "per-group unit change");
+        unitDiff += gb.units() - ua;
+        rowDiff += gb.rows() - (ga == null ? 0 : ga.rows());
+        sumDiff += Math.abs(gb.sums()[0] - (ga == null ? 0 : ga.sums()[0]));
+      }
+      assertEquals(2, unitDiff, "the added unit appears in exactly L0 groups");
+      assertEquals(2 * 3, rowDiff, "and contributes L∞ rows to each");
+      assertEquals(2 * 3 * 10, sumDiff, "its clamped sum is 2 groups × 3 rows × 10");
+      assertTrue(b.keySet().containsAll(a.keySet()), "no group of the others disappears");
+    }
+  }
+
+  @Test
+  void aggregate_sumOfSquaresBeyond64Bits_saturatesAtThePublicCap() {
+    // Two values of 2^31 in one pair: Σv² = 2^63 leaves 64 bits; nothing may fail after the charge
+    // (issue 10, item 3): the group's sum of squares saturates at Measure.SUM_CAP.
+    BoundedAggregation s = spec("huge", Optional.of("uid"), List.of("g"), 1, 2, 0,
+        List.of(new Measure.FixedPointSum("x", 0, Math.scalb(1.0, 31), 0, 0, true)));
+    assertContract(s);
+    assertEquals(Measure.SUM_CAP, run(s).get(List.of("g")).squares()[0]);
+  }
+
+  @Test
+  void describe_registeredTable_columnsInOrderWithTheirKinds() {
+    TableSchema schema = backend.describe(Source.table("crafted"));
+    assertEquals(COLUMNS, schema.columns().stream().map(TableSchema.Column::name).toList());
+    assertEquals(TYPES, schema.columns().stream().map(TableSchema.Column::type).toList());
+  }
+
+  @Test
+  void describe_missingTable_throwsIllegalArgumentNamingIt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> backend.describe(Source.table("no_such_table")));
+    assertTrue(e.getMessage().contains("no_such_table"), e.getMessage());
+  }
+}
