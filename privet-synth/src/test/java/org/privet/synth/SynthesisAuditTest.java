@@ -95,6 +95,20 @@ class SynthesisAuditTest {
     assertTrue(lb <= eps, "empirical epsilon lower bound " + lb + " exceeds the claim " + eps);
   }
 
+  /**
+   * Power for MST: the same audit, run on MST whose real ε is 25 times the claimed 4 (far too little
+   * noise for the claim), puts its lower bound above 4, so an MST that under-noised this much would
+   * fail the audit above. (The same check on RAP does not reach 4 on this event: its 8 relaxed rows
+   * are sampled, so the added record is neither reliably reproduced nor reliably absent; RAP's
+   * audit relies on the noiseless check below for power.)
+   */
+  @Test
+  void audit_mstWithFarTooLittleNoise_exceedsClaim() {
+    double lb = audit((t, r) -> Synthesizer.builder().method(Synthesizer.Method.MST).epsilon(100).delta(1e-6)
+        .randomSource(r).estimationIterations(10).build().synthesize(t).synthetic(), 1, 1e-6);
+    assertTrue(lb > 4.0, "the MST audit cannot detect epsilon 100 against a claim of 4: " + lb);
+  }
+
   @Test
   void audit_noiselessRelease_exceedsClaim() {
     double lb = audit((t, r) -> t, 1, 1e-6);
