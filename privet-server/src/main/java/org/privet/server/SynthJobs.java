@@ -81,13 +81,23 @@ final class SynthJobs implements AutoCloseable {
       Synthesizer.Method method = switch (methodName.toLowerCase(Locale.ROOT)) {
         case "aim" -> Synthesizer.Method.AIM;
         case "mwem" -> Synthesizer.Method.MWEM;
-        default -> throw new IllegalArgumentException("method: aim or mwem");
+        case "mst" -> Synthesizer.Method.MST;
+        case "rap" -> Synthesizer.Method.RAP;
+        default -> throw new IllegalArgumentException("method: aim, mst, rap or mwem");
       };
-      Synthesizer.Builder b = Synthesizer.builder().method(method).epsilon(body.get("epsilon").asDouble())
-          .workload(Workload.parse("all-3way", domain));
+      String noiseName = body.hasNonNull("noise") ? body.get("noise").asText() : "gaussian";
+      Synthesizer.Noise noise = switch (noiseName.toLowerCase(Locale.ROOT)) {
+        case "gaussian" -> Synthesizer.Noise.GAUSSIAN;
+        case "laplace" -> Synthesizer.Noise.LAPLACE;
+        default -> throw new IllegalArgumentException("noise: gaussian or laplace");
+      };
+      boolean pure = method == Synthesizer.Method.MWEM
+          || (method == Synthesizer.Method.RAP && noise == Synthesizer.Noise.LAPLACE);
+      Synthesizer.Builder b = Synthesizer.builder().method(method).noise(noise)
+          .epsilon(body.get("epsilon").asDouble()).workload(Workload.parse("all-3way", domain));
       if (body.hasNonNull("delta")) {
         b.delta(body.get("delta").asDouble());
-      } else if (method == Synthesizer.Method.AIM) {
+      } else if (!pure) {
         b.delta(1e-9);
       }
       Synthesizer synthesizer = b.build();
@@ -115,7 +125,7 @@ final class SynthJobs implements AutoCloseable {
     Charge charge;
     try {
       charge = ledger.chargeRelease(req.dataset(), who.name(), req.text(),
-          List.of(req.synthesizer().privacyLoss()), new Release.Claim(idempotencyKey, digest));
+          List.of(synthesis.cost(req.synthesizer())), new Release.Claim(idempotencyKey, digest));
     } catch (Release.DuplicateKeyException raced) {
       return resume(who, ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
     }

@@ -88,4 +88,50 @@ class SynthApiTest {
       assertEquals(1, ledger.history("tiny").size(), "one charge for the job and its retry");
     }
   }
+
+  /**
+   * A zCDP method (MST) on a basic-composition (ε, δ) dataset is charged its (ε, δ) conversion,
+   * the only events such a dataset admits (docs/proofs/ledger-filter.md), and runs to a CSV.
+   */
+  @Test
+  void synth_mstOnABasicDataset_chargedItsApproxDpConversion() throws Exception {
+    Path ws = dir.resolve("ws");
+    Path csv = dir.resolve("tiny.csv");
+    StringBuilder rows = new StringBuilder("a,b,c\n");
+    for (int i = 0; i < 300; i++) {
+      rows.append(i % 3).append(',').append(i % 2).append(',').append(i % 4).append('\n');
+    }
+    Files.writeString(csv, rows);
+    String alice;
+    try (Ledger ledger = Ledger.open(ws); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      DatasetSpec spec = DatasetSpec.builder().name("tiny").source(csv.toString()).csv(CsvOptions.DEFAULT)
+          .privacyUnit(PrivacyUnit.row()).budget(new org.privet.accounting.ApproxDp(4, 1e-6)).build();
+      ledger.register(spec, LedgerCatalog.inferred(spec, backend));
+      alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
+      ledger.grant("tiny", "alice", new org.privet.accounting.ApproxDp(2, 1e-6));
+    }
+    String body = "{\"dataset\": \"tiny\", \"domain\": {\"a\": 3, \"b\": 2, \"c\": 4}, \"epsilon\": 1,"
+        + " \"delta\": 1e-9, \"method\": \"mst\"}";
+    try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build())) {
+      Api api = new Api(server.url());
+      Api.Response started = api.send("POST", "/v1/synth", alice, body, Map.of());
+      assertEquals(202, started.status(), started.text());
+      String job = started.json().get("job").asText();
+      String status = "";
+      for (int i = 0; i < 240 && !status.equals("done"); i++) {
+        status = api.get("/v1/synth/" + job, alice).json().get("status").asText();
+        if (!status.equals("done")) {
+          Thread.sleep(500);
+        }
+      }
+      assertEquals("done", status);
+      assertEquals("a,b,c", api.get("/v1/synth/" + job + "/data", alice).text().lines().findFirst().orElseThrow());
+    }
+    try (Ledger ledger = Ledger.open(ws)) {
+      var history = ledger.history("tiny");
+      assertEquals(1, history.size());
+      assertTrue(history.get(0).cost().stream().allMatch(c -> c instanceof org.privet.accounting.ApproxDp),
+          "charged as (epsilon, delta): " + history.get(0).cost());
+    }
+  }
 }
