@@ -135,7 +135,7 @@ export function lineChart(opts) {
     grid.appendChild(svgEl('line', { x1: L, x2: W - R, y1: sy(t), y2: sy(t) }));
     grid.appendChild(svgEl('text', { x: L - 6, y: sy(t) + 4, 'text-anchor': 'end', class: 'tick' }, fmt(t)));
   }
-  for (const t of opts.xLog ? logTicks(xlo, xhi) : niceTicks(xlo, xhi, 6)) {
+  for (const t of opts.xLog ? logTicks(xlo, xhi) : niceTicks(xlo, xhi, 6).filter((t) => !opts.xInteger || Number.isInteger(t))) {
     grid.appendChild(svgEl('text', { x: sx(t), y: H - B + 16, 'text-anchor': 'middle', class: 'tick' }, fmt(t)));
     grid.appendChild(svgEl('line', { x1: sx(t), x2: sx(t), y1: H - B, y2: H - B + 4 }));
   }

@@ -299,7 +299,7 @@ export async function budgetPage(state) {
       series.push({ name: `spent by ${a}`, y, dashed: true });
     }
   }
-  const chart = lineChart({ id: 'burndown', title: `Budget of ${name} after each charge (${unit})`, x: own.x, series,
+  const chart = lineChart({ id: 'burndown', title: `Budget of ${name} after each charge (${unit})`, x: own.x, series, xInteger: true,
     xLabel: 'charge', yLabel: unit, yMin: 0, step: true, legend: true });
   return page('Budget over time', field('Dataset', select), datasetGauge(curator ? 'Dataset budget' : 'Your share', b.data),
     el('p', { text: `${b.data.charges} charge(s), ${b.data.accountant} composition.` }), chart);
@@ -378,7 +378,8 @@ export async function synthPage() {
   const list = await datasets();
   if (list.length === 0) return page('Synthetic data', el('p', { text: 'No datasets yet.' }));
   const select = datasetSelect(list, list[0].name, 'synth-dataset');
-  const method = el('select', { id: 'synth-method' }, el('option', { value: 'aim', text: 'AIM' }), el('option', { value: 'mwem', text: 'MWEM' }));
+  const method = el('select', { id: 'synth-method' }, el('option', { value: 'aim', text: 'AIM' }), el('option', { value: 'mst', text: 'MST' }),
+    el('option', { value: 'rap', text: 'RAP (Gaussian)' }), el('option', { value: 'mwem', text: 'MWEM' }));
   const eps = el('input', { id: 'synth-epsilon', type: 'number', step: 'any', min: '0', value: '1' });
   const delta = el('input', { id: 'synth-delta', type: 'number', step: 'any', min: '0', value: '1e-9' });
   const domain = el('textarea', { id: 'synth-domain', rows: 4, spellcheck: 'false', class: 'sql' });
@@ -424,6 +425,37 @@ async function follow(job, status) {
   status.appendChild(el('p', {}, el('a', { href: url, download: `synthetic-${job}.csv`, id: 'synth-download', text: 'Download the synthetic CSV' })));
   const rows = parseCsv(text);
   if (rows.length > 1) status.appendChild(marginals(rows[0], rows.slice(1)));
+  if (session.role === 'curator') status.appendChild(comparison(job));
+}
+
+// The comparison with the real table reads the private data, so the server answers it to the
+// curator only (analysts get 403); the console offers it to the curator only.
+function comparison(job) {
+  const box = el('div', { id: 'comparison', class: 'card' });
+  const button = el('button', { type: 'button', id: 'compare-real', text: 'Compare with the real data (curator only)' });
+  button.addEventListener('click', async () => {
+    const r = await api('GET', `/v1/synth/${encodeURIComponent(job)}/comparison`);
+    if (!r.ok) { box.replaceChildren(errorBox(r.error)); return; }
+    const c = r.data;
+    const summary = [['1-way', c.oneWay], ['2-way', c.twoWay]].filter(([, e]) => e)
+      .map(([k, e]) => [k, e.marginals.length, fmt(e.average), fmt(Math.max(...e.marginals.map((m) => m.l1)))]);
+    const attr = el('select', { id: 'compare-attribute' });
+    c.attributes.forEach((a, i) => attr.appendChild(el('option', { value: String(i), text: a.name })));
+    const out = el('div', { id: 'compare-chart' });
+    const draw = () => {
+      const a = c.attributes[Number(attr.value)];
+      out.replaceChildren(barChart({ id: 'compare-1', title: `1-way marginal of ${a.name}: real vs synthetic`, labels: a.labels,
+        series: [{ name: 'real', values: a.real }, { name: 'synthetic', values: a.synthetic }], xLabel: a.name, yLabel: 'fraction' }));
+    };
+    attr.addEventListener('change', draw);
+    box.replaceChildren(el('h3', { text: 'Synthetic vs real (curator only)' }),
+      el('p', { text: `Real rows: ${c.realRows}; synthetic rows: ${c.syntheticRows}. Errors are L1 distances between normalized marginals (0 to 2).` }),
+      el('div', { class: 'table-wrap' }, table(['marginals', 'count', 'mean L1 error', 'max L1 error'], summary, { id: 'compare-summary' })),
+      field('Attribute', attr), out);
+    if (c.attributes.length) draw();
+  });
+  box.append(el('p', { text: 'Reads the private table: shown to the curator only, never to analysts.' }), button);
+  return box;
 }
 
 // ---- curator

@@ -89,9 +89,19 @@ public final class RegisteredSynthesis {
   public SynthesisResult run(DuckDbBackend backend, Synthesizer synthesizer,
       Function<List<PrivacyLoss>, Charge> charge) {
     Objects.requireNonNull(charge.apply(List.of(cost(synthesizer))), "charge");
+    return synthesizer.synthesize(readForCurator(backend));
+  }
+
+  /**
+   * The registered rows encoded through the domain, read with <b>no charge</b>: the curator's own
+   * view of the private table, for comparing a synthetic table with it. This is not a release. Its
+   * output, and anything computed from it, must only ever reach the curator (the server answers it
+   * on a curator-only route; docs/proofs/threat-model.md, "Identity").
+   */
+  public Table readForCurator(DuckDbBackend backend) {
     Table.RowEncoder rows = Table.encoder(domain);
     backend.scanText(source, schema, columns, rows);
-    return synthesizer.synthesize(rows.build());
+    return rows.build();
   }
 
   /**

@@ -84,6 +84,11 @@ final class Controllers {
     ctx.status(200).contentType("text/csv").result(java.nio.file.Files.readAllBytes(csv));
   }
 
+  void synthComparison(Context ctx) {
+    Analyst who = auth.requireCurator(ctx);
+    Responses.json(ctx, 200, synth.comparison(who, ctx.pathParam("id")));
+  }
+
   void registerDataset(Context ctx) {
     auth.requireCurator(ctx);
     JsonNode body = body(ctx);

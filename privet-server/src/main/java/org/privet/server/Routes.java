@@ -26,6 +26,7 @@ import io.javalin.http.HttpResponseException;
  * POST   /v1/synth                  analyst|curator  start a synthetic-data job (202)
  * GET    /v1/synth/{id}             owner|curator  the job's status
  * GET    /v1/synth/{id}/data        owner|curator  the synthetic CSV
+ * GET    /v1/synth/{id}/comparison  curator        synthetic vs real marginals (reads the private table)
  * </pre>
  */
 final class Routes {
@@ -51,7 +52,8 @@ final class Routes {
         new Route("GET", "/v1/history", ctx -> c.history(ctx)),
         new Route("POST", "/v1/synth", ctx -> c.synthStart(ctx)),
         new Route("GET", "/v1/synth/{id}", ctx -> c.synthStatus(ctx)),
-        new Route("GET", "/v1/synth/{id}/data", ctx -> c.synthData(ctx)));
+        new Route("GET", "/v1/synth/{id}/data", ctx -> c.synthData(ctx)),
+        new Route("GET", "/v1/synth/{id}/comparison", ctx -> c.synthComparison(ctx)));
   }
 
   static void declare(RoutesConfig r, Controllers c) {

@@ -25,10 +25,13 @@ import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
 import org.privet.ledger.Release;
 import org.privet.ledger.Role;
+import org.privet.synth.Attribute;
 import org.privet.synth.Domain;
 import org.privet.synth.SynthesisResult;
 import org.privet.synth.Synthesizer;
+import org.privet.synth.Table;
 import org.privet.synth.Workload;
+import org.privet.synth.WorkloadError;
 
 /**
  * Synthetic-data jobs ({@code POST /v1/synth}) over the curator's synthesis path
@@ -239,6 +242,72 @@ final class SynthJobs implements AutoCloseable {
       throw ApiException.notFound("the job has no data yet");
     }
     return p;
+  }
+
+  /**
+   * The curator's comparison of a finished job's synthetic table with the real one: the L1 error of
+   * every 1-way and 2-way marginal (normalized, in [0, 2]) and each attribute's 1-way fractions on
+   * both tables. It reads the private table without a charge, so only the curator may call it
+   * (the controller checks the role first; an analyst gets 403 whatever the job).
+   */
+  ObjectNode comparison(Analyst curator, String id) {
+    if (curator.role() != Role.CURATOR) {
+      throw ApiException.forbidden();
+    }
+    Release r = visibleJob(curator, id);
+    Path file = csv(r.chargeId());
+    if (!Files.exists(file)) {
+      throw ApiException.notFound("the job has no data yet");
+    }
+    Request req = parse(curator, read(r.answer().orElseThrow()).get("request"));
+    Domain domain = req.domain();
+    Table real = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(), domain, "dataset")
+        .readForCurator(backend));
+    Table synthetic;
+    try {
+      synthetic = Table.read(file, domain);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ObjectNode out = JSON.createObjectNode();
+    out.put("job", id);
+    out.put("realRows", real.rows());
+    out.put("syntheticRows", synthetic.rows());
+    if (real.rows() == 0 || synthetic.rows() == 0) {
+      out.putArray("attributes");
+      return out;
+    }
+    out.set("oneWay", errors(WorkloadError.evaluate(real, synthetic, Workload.allKWay(domain, 1))));
+    if (domain.size() >= 2) {
+      out.set("twoWay", errors(WorkloadError.evaluate(real, synthetic, Workload.allKWay(domain, 2))));
+    }
+    var attrs = out.putArray("attributes");
+    for (int a = 0; a < domain.size(); a++) {
+      Attribute attr = domain.attribute(a);
+      double[] rm = real.marginal(new int[] {a});
+      double[] sm = synthetic.marginal(new int[] {a});
+      ObjectNode o = attrs.addObject();
+      o.put("name", attr.name());
+      var labels = o.putArray("labels");
+      var rf = o.putArray("real");
+      var sf = o.putArray("synthetic");
+      for (int c = 0; c < attr.size(); c++) {
+        labels.add(attr.label(c));
+        rf.add(rm[c] / real.rows());
+        sf.add(sm[c] / synthetic.rows());
+      }
+    }
+    return out;
+  }
+
+  private static ObjectNode errors(WorkloadError e) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("average", e.average());
+    var list = o.putArray("marginals");
+    for (WorkloadError.MarginalError m : e.perMarginal()) {
+      list.addObject().put("name", m.name()).put("l1", m.l1());
+    }
+    return o;
   }
 
   /** A charged job with no CSV that is not running here (its process died): run it once more. */

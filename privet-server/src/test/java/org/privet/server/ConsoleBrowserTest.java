@@ -400,7 +400,43 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     assertEquals(1.0, total, 1e-9, "the 2-way marginal's fractions add up to one");
     double spentAfter = epsilon(api.get("/v1/budget?dataset=tiny", alice).json().get("spent"));
     assertEquals(spentBefore + 0.5, spentAfter, 1e-12, "the synthesis is charged once, its epsilon");
+    assertTrue(browser.driver.findElements(By.id("compare-real")).isEmpty(),
+        "an analyst is never offered the comparison with the real data");
     browser.screenshots("synth");
+  }
+
+  /**
+   * The curator, and only the curator, compares a synthetic table with the real one: the page
+   * shows the per-marginal errors and the real against the synthetic 1-way fractions, exactly the
+   * server's numbers (the real fractions of a = i mod 3 are 1/3 each), and charges nothing more.
+   */
+  @Test
+  void synthJob_curatorComparesWithTheRealData_analystsCannot() {
+    signIn(root);
+    goTo("synth");
+    new Select(browser.await(By.id("synth-dataset"))).selectByValue("tiny");
+    new Select(browser.driver.findElement(By.id("synth-method"))).selectByValue("mwem");
+    WebElement eps = browser.driver.findElement(By.id("synth-epsilon"));
+    eps.clear();
+    eps.sendKeys("0.25");
+    browser.js("arguments[0].value = arguments[1]", browser.driver.findElement(By.id("synth-domain")), "{\"a\": 3, \"b\": 2, \"c\": 4}");
+    browser.driver.findElement(By.id("synth-start")).click();
+    browser.await(By.id("synth-download"));
+    String job = browser.present(By.id("synth-job")).getAttribute("data-job");
+    int charges = api.get("/v1/history?dataset=tiny", root).json().size();
+    browser.await(By.id("compare-real")).click();
+    browser.await(By.id("compare-summary"));
+    JsonNode server = api.get("/v1/synth/" + job + "/comparison", root).json();
+    List<List<String>> bars = tableRows("compare-1");
+    assertEquals(3, bars.size(), "one row per value of a");
+    for (int v = 0; v < 3; v++) {
+      assertEquals(1.0 / 3, Double.parseDouble(bars.get(v).get(1)), 1e-12, "real fraction of a = " + v);
+      assertEquals(server.get("attributes").get(0).get("synthetic").get(v).asDouble(),
+          Double.parseDouble(bars.get(v).get(2)), 1e-12, "synthetic fraction of a = " + v);
+    }
+    assertEquals(403, api.get("/v1/synth/" + job + "/comparison", alice).status(), "analysts never see it");
+    assertEquals(charges, api.get("/v1/history?dataset=tiny", root).json().size(), "the comparison charges nothing");
+    browser.screenshots("synth-comparison");
   }
 
   /** A chart's table fallback as text cells (data-value where present). */

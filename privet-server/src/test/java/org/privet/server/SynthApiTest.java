@@ -83,9 +83,37 @@ class SynthApiTest {
       assertEquals(404, other.status());
       assertEquals(api.get("/v1/synth/999999", bob).text(), other.text());
       assertEquals(404, api.get("/v1/synth/" + job + "/data", bob).status());
+
+      // The comparison with the real table reads the private data: curator only. Analysts, the
+      // job's owner included, get the same 403 as for a job that does not exist.
+      Api.Response ownerCompare = api.get("/v1/synth/" + job + "/comparison", alice);
+      assertEquals(403, ownerCompare.status(), ownerCompare.text());
+      assertEquals(api.get("/v1/synth/999999/comparison", alice).text(), ownerCompare.text());
+      assertEquals(403, api.get("/v1/synth/" + job + "/comparison", bob).status());
+      Api.Response compare = api.get("/v1/synth/" + job + "/comparison", boss);
+      assertEquals(200, compare.status(), compare.text());
+      var c = compare.json();
+      assertEquals(300, c.get("realRows").asInt());
+      List<String> synthLines = data.text().lines().skip(1).filter(l -> !l.isBlank()).toList();
+      assertEquals(synthLines.size(), c.get("syntheticRows").asInt());
+      double[] realA = {1.0 / 3, 1.0 / 3, 1.0 / 3}; // a = i mod 3 over 300 rows
+      var a = c.get("attributes").get(0);
+      assertEquals("a", a.get("name").asText());
+      double l1 = 0;
+      for (int v = 0; v < 3; v++) {
+        String code = Integer.toString(v);
+        double synthFraction = (double) synthLines.stream().filter(l -> l.split(",", -1)[0].equals(code)).count()
+            / synthLines.size();
+        assertEquals(realA[v], a.get("real").get(v).asDouble(), 1e-12);
+        assertEquals(synthFraction, a.get("synthetic").get(v).asDouble(), 1e-12);
+        l1 += Math.abs(realA[v] - synthFraction);
+      }
+      assertEquals(l1, c.get("oneWay").get("marginals").get(0).get("l1").asDouble(), 1e-9,
+          "the 1-way error of a is the L1 distance of its fractions");
+      assertEquals(3, c.get("twoWay").get("marginals").size(), "all 2-way marginals of 3 attributes");
     }
     try (Ledger ledger = Ledger.open(ws)) {
-      assertEquals(1, ledger.history("tiny").size(), "one charge for the job and its retry");
+      assertEquals(1, ledger.history("tiny").size(), "one charge for the job and its retry; none for the comparison");
     }
   }
 

@@ -180,8 +180,8 @@ public record Attribute(String name, Kind kind, int size, List<String> values, d
     };
   }
 
-  /** A short label for a code in reports. */
-  String label(int code) {
+  /** A short label for a code in reports (public metadata only: the domain's own values or bins). */
+  public String label(int code) {
     return switch (kind) {
       case CODED -> Integer.toString(code);
       case CATEGORICAL -> values.get(code);
