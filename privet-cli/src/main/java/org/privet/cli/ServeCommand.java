@@ -60,6 +60,10 @@ final class ServeCommand implements Callable<Integer> {
     Path ws = workspace.resolve();
     String demoKey = null;
     if (demo) {
+      if (workspace.server().isPresent()) {
+        throw new IllegalArgumentException("--demo serves a temporary workspace of its own; it cannot be combined"
+            + " with --ledger-url (or PRIVET_LEDGER_URL)");
+      }
       ws = java.nio.file.Files.createTempDirectory("privet-serve-demo-");
       try (org.privet.ledger.Ledger ledger = org.privet.ledger.Ledger.open(ws);
           org.privet.engine.duckdb.DuckDbBackend backend = org.privet.engine.duckdb.DuckDbBackend.inMemory()) {
@@ -85,7 +89,8 @@ final class ServeCommand implements Callable<Integer> {
     } else if (tlsPasswordEnv != null) {
       throw new IllegalArgumentException("--tls-password-env needs --tls-keystore");
     }
-    PrivetServer server = PrivetServer.start(b.build(), workspace.open());
+    // The demo serves its own temporary workspace, never the default one (nor a shared ledger).
+    PrivetServer server = PrivetServer.start(b.build(), demo ? org.privet.ledger.Ledger.open(ws) : workspace.open());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
