@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.mechanisms.OptimalPartitionSelection;
 import org.privet.noise.DiscreteGaussian;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
@@ -36,10 +37,22 @@ import org.privet.random.RandomSource;
  * Google's Gaussian thresholding (Desfontaines et al. 2022, Sec. 4; Wilkins, Kifer, Zhang, Karrer
  * 2024, "Exact privacy analysis of the Gaussian sparse histogram mechanism", give a tighter exact
  * (ε, δ) analysis that this class does not use).
+ *
+ * <p><b>Optimal selection</b> ({@link #optimal}): no noisy count; a group with n units is kept with
+ * the optimal (ε, δ)-DP probability π<sub>n</sub> of Desfontaines et al. 2022, Theorem 1
+ * ({@link OptimalPartitionSelection}, exact Bernoulli draws), at (ε/L0, δ/L0) per group. Loss:
+ * (ε, δ)-DP ({@code docs/proofs/optimal-partition-selection.md}).
  */
 final class PartitionSelection {
   /** The two thresholding mechanisms. */
-  enum Kind { LAPLACE, GAUSSIAN }
+  enum Kind {
+    LAPLACE, GAUSSIAN, OPTIMAL;
+
+    /** Whether the selection draws a noisy unit count (that a COUNT output can reuse). */
+    boolean noisyCount() {
+      return this != OPTIMAL;
+    }
+  }
 
   /** Terms of the discrete Gaussian tail and normaliser summed explicitly. */
   private static final int EXPLICIT_TERMS = 4096;
@@ -54,9 +67,15 @@ final class PartitionSelection {
   private final long paramNum; // LAPLACE: scale t = num/den; GAUSSIAN: σ² = num/den
   private final long paramDen;
   private final long threshold;
+  private final OptimalPartitionSelection optimal; // OPTIMAL
 
   private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
       long num, long den, long tau) {
+    this(kind, epsilon, rho, delta, l0, num, den, tau, null);
+  }
+
+  private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
+      long num, long den, long tau, OptimalPartitionSelection optimal) {
     this.kind = kind;
     this.epsilon = epsilon;
     this.rho = rho;
@@ -65,6 +84,14 @@ final class PartitionSelection {
     this.paramNum = num;
     this.paramDen = den;
     this.threshold = tau;
+    this.optimal = optimal;
+  }
+
+  /** Optimal selection (Desfontaines et al. 2022, Theorem 1) with an (ε, δ) share. */
+  static PartitionSelection optimal(double epsilon, double delta, int l0) {
+    requireDelta(delta);
+    OptimalPartitionSelection o = OptimalPartitionSelection.of(epsilon, delta, l0);
+    return new PartitionSelection(Kind.OPTIMAL, epsilon, 0, delta, l0, 0, 0, 0, o);
   }
 
   /** Laplace thresholding with an (ε, δ) share. */
@@ -197,6 +224,9 @@ final class PartitionSelection {
    * so that no data-dependent magnitude can make it fail after the charge (issue 10, item 3).
    */
   long noisyCount(long units, RandomSource random) {
+    if (kind == Kind.OPTIMAL) {
+      throw new IllegalStateException("internal error: optimal selection draws no noisy count");
+    }
     long z = kind == Kind.LAPLACE ? DiscreteLaplace.sample(random, paramNum, paramDen)
         : DiscreteGaussian.sample(random, paramNum, paramDen);
     long r = units + z;
@@ -208,7 +238,23 @@ final class PartitionSelection {
 
   /** Whether a group with {@code units} distinct units is released (draws fresh noise). */
   boolean keep(long units, RandomSource random) {
+    if (kind == Kind.OPTIMAL) {
+      return optimal.keep(units, random);
+    }
     return units > 0 && passes(noisyCount(units, random));
+  }
+
+  /**
+   * The least number of units with which a group is released with probability ≥ ½ (τ for the
+   * thresholds: P[Z ≥ 0] ≥ ½ for symmetric noise; the optimal table's first π ≥ ½), or
+   * Long.MAX_VALUE if never.
+   */
+  long unitsForHalfRelease() {
+    if (kind != Kind.OPTIMAL) {
+      return threshold;
+    }
+    long n = optimal.unitsForKeepProbability(0.5);
+    return n < 0 ? Long.MAX_VALUE : n;
   }
 
   /** Whether a noisy count reaches the threshold (for a group with at least one unit). */
@@ -255,6 +301,9 @@ final class PartitionSelection {
    * proven upper bound on P[Z ≥ m] for Gaussian thresholding.
    */
   double singleUnitReleaseProbability() {
+    if (kind == Kind.OPTIMAL) {
+      return optimal.keepProbability(1);
+    }
     if (kind == Kind.GAUSSIAN) {
       return gaussianTailBound(threshold - 1, sigmaSquared());
     }
@@ -288,6 +337,9 @@ final class PartitionSelection {
 
   /** Standard deviation of the noise on a group's count (for Gaussian, at most σ). */
   double noiseStddev() {
+    if (kind == Kind.OPTIMAL) {
+      return Double.NaN;
+    }
     if (kind == Kind.GAUSSIAN) {
       return Math.sqrt(sigmaSquared());
     }
@@ -297,10 +349,16 @@ final class PartitionSelection {
 
   /** (ε, δ)-DP for Laplace thresholding; δ-approximate ρ-zCDP for Gaussian thresholding. */
   PrivacyLoss privacyLoss() {
-    return kind == Kind.LAPLACE ? new ApproxDp(epsilon, delta) : new ApproxZcdp(rho, delta);
+    return kind == Kind.GAUSSIAN ? new ApproxZcdp(rho, delta) : new ApproxDp(epsilon, delta);
   }
 
   String describe() {
+    if (kind == Kind.OPTIMAL) {
+      long half = unitsForHalfRelease();
+      return "OptimalSelection(ε=" + Slot.fmt(epsilon) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
+          + ", P[keep 1 unit]=" + Slot.fmt(singleUnitReleaseProbability()) + ", 50% kept from "
+          + (half == Long.MAX_VALUE ? "never" : half + " units") + ")";
+    }
     if (kind == Kind.GAUSSIAN) {
       return "GaussianThreshold(ρ=" + Slot.fmt(rho) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
           + ", σ=" + Slot.fmt(Math.sqrt(sigmaSquared())) + ", τ=" + threshold + ")";

@@ -551,6 +551,15 @@ public final class Query {
         throw new IllegalArgumentException("postAggregationThresholding: needs private partition "
             + "selection (groupBy without publicGroups) and a countDistinctUnits aggregation");
       }
+      if (thresholding == Thresholding.POST_AGGREGATION && privateSelection
+          && !hasThresholdStatistic(aggregations, maxRowsPerGroup)) {
+        throw new IllegalArgumentException("thresholding: POST_AGGREGATION needs a COUNT(*) with "
+            + "maxRowsPerGroup = 1 or a countDistinctUnits aggregation to threshold");
+      }
+      if (thresholding == Thresholding.OPTIMAL && postAggregationThresholding) {
+        throw new IllegalArgumentException("postAggregationThresholding conflicts with thresholding"
+            + " OPTIMAL (the optimal mechanism draws no noisy count)");
+      }
       if (thresholding != Thresholding.AUTO && !privateSelection) {
         throw new IllegalArgumentException("thresholding: applies only to private partition "
             + "selection (groupBy without publicGroups)");
@@ -571,6 +580,12 @@ public final class Query {
       assert budget.loss() instanceof ApproxDp || budget.loss() instanceof ApproxZcdp
           || !privateSelection;
       return new Query(this);
+    }
+
+    /** Whether a COUNT(*) with L∞ = 1 or a COUNT(DISTINCT unit) can serve as the selection's count. */
+    static boolean hasThresholdStatistic(List<Aggregation> aggregations, int maxRowsPerGroup) {
+      return aggregations.stream().anyMatch(a -> a instanceof Aggregation.CountDistinctUnits
+          || (a instanceof Aggregation.Count && maxRowsPerGroup == 1));
     }
 
     private static void requireKeyValue(Object v) {
