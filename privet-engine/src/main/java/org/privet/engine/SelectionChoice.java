@@ -105,15 +105,22 @@ final class SelectionChoice {
       boolean any = false;
       for (Aggregation a : q.aggregations()) {
         Double explicit = q.budgetWeights().get(a.name());
-        boolean reused = a instanceof Aggregation.CountDistinctUnits
-            || (a instanceof Aggregation.Count && q.maxRowsPerGroup() == 1);
-        if (reused && explicit != null) {
+        if (thresholdStatistic(a, q.maxRowsPerGroup()) && explicit != null) {
           w = any ? Math.max(w, explicit) : explicit;
           any = true;
         }
       }
     }
     return w;
+  }
+
+  /**
+   * Whether {@code a} counts each group's distinct units after bounding, so that selection's noisy
+   * unit count can be its output: COUNT(DISTINCT unit), or COUNT(*) at L∞ = 1.
+   */
+  static boolean thresholdStatistic(Aggregation a, int maxRowsPerGroup) {
+    return a instanceof Aggregation.CountDistinctUnits
+        || (a instanceof Aggregation.Count && maxRowsPerGroup == 1);
   }
 
   /** The candidate releasing a group with probability ≥ ½ from the fewest units, with its reason. */

@@ -61,6 +61,16 @@ class SelectionChoiceTest {
   }
 
   @Test
+  void explain_issueQuery_saysWhichStrategyAndWhy() {
+    Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited()).build();
+    String plan = s.explain(base().count("n").epsilonDelta(0.1, 1e-5).build()).render();
+    assertTrue(plan.contains("group selection: AUTO chose post-aggregation thresholding (Laplace)"
+        + ": a group is released with probability ≥ ½ from 110 distinct units"), plan);
+    assertTrue(plan.contains("separate threshold (Laplace): 218"), plan);
+    assertTrue(plan.contains("n: the partition selection's noisy distinct-unit count"), plan);
+  }
+
+  @Test
   void auto_noCountStatistic_choosesTheOptimalMechanism() {
     // SUM only: no count to reuse; at L0 = 1 the optimal mechanism beats a separate threshold.
     CompiledQuery c = compile(base().sum("s", "x", 0, 10).epsilonDelta(1, 1e-5).build());
