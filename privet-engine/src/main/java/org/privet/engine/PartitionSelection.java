@@ -7,6 +7,7 @@ import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.mechanisms.OptimalPartitionSelection;
+import org.privet.noise.Bernoulli;
 import org.privet.noise.DiscreteGaussian;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
@@ -17,12 +18,17 @@ import org.privet.random.RandomSource;
  * Desfontaines, Voss, Gipson, Mandayam 2022, "Differentially private partition selection", PoPETs;
  * Google's {@code PreAggSelectPartition} and its Laplace and Gaussian thresholding strategies).
  * After L0 bounding each unit adds 1 to the unit count of at most L0 groups. A group is released iff
- * units + Z ≥ τ; groups with no units are never released. Argument (both kinds):
+ * units + Z ≥ τ (Laplace: or, with probability γ, units + Z = τ − 1); groups with no units are
+ * never released. Argument (both kinds):
  * {@code docs/proofs/engine-partition-selection.md}.
  *
  * <p><b>Laplace thresholding</b> ({@link #laplace}): Z exact discrete Laplace of scale t ≥ L0/ε,
  * τ = m + 1 with m the least integer ≥ 1 such that P[Z ≥ m] = q<sup>m</sup>/(1+q) ≤ δ/L0,
- * q = e<sup>−1/t</sup>. Loss: (ε, δ)-DP (δ capped at L0·(1 − e<sup>−ε/L0</sup>)).
+ * q = e<sup>−1/t</sup>; a noisy count of exactly τ − 1 is also released with probability γ, the
+ * largest (on the 2<sup>−62</sup> grid) with q<sup>m</sup>/(1+q) + γ·(1−q)q<sup>m−1</sup>/(1+q) ≤
+ * δ/L0 (the Neyman–Pearson test of one unit against more: the rest of the δ budget goes to the most
+ * likely boundary outcome), drawn by an exact Bernoulli. Loss: (ε, δ)-DP (δ capped at L0·(1 −
+ * e<sup>−ε/L0</sup>)).
  *
  * <p><b>Gaussian thresholding</b> ({@link #gaussian}): Z exact discrete Gaussian N<sub>ℤ</sub>(0,
  * σ²) (Canonne, Kamath, Steinke 2020, Algorithm 3) with σ² ≥ L0/(2ρ): the counts of the groups
@@ -68,14 +74,17 @@ final class PartitionSelection {
   private final long paramDen;
   private final long threshold;
   private final OptimalPartitionSelection optimal; // OPTIMAL
+  /** LAPLACE: P[release | noisy count = τ − 1] = boundaryNum/2^62 (0 otherwise). */
+  private final long boundaryNum;
+  private static final long GRID = 1L << 62;
 
   private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
       long num, long den, long tau) {
-    this(kind, epsilon, rho, delta, l0, num, den, tau, null);
+    this(kind, epsilon, rho, delta, l0, num, den, tau, null, 0);
   }
 
   private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
-      long num, long den, long tau, OptimalPartitionSelection optimal) {
+      long num, long den, long tau, OptimalPartitionSelection optimal, long boundaryNum) {
     this.kind = kind;
     this.epsilon = epsilon;
     this.rho = rho;
@@ -85,13 +94,14 @@ final class PartitionSelection {
     this.paramDen = den;
     this.threshold = tau;
     this.optimal = optimal;
+    this.boundaryNum = boundaryNum;
   }
 
   /** Optimal selection (Desfontaines et al. 2022, Theorem 1) with an (ε, δ) share. */
   static PartitionSelection optimal(double epsilon, double delta, int l0) {
     requireDelta(delta);
     OptimalPartitionSelection o = OptimalPartitionSelection.of(epsilon, delta, l0);
-    return new PartitionSelection(Kind.OPTIMAL, epsilon, 0, delta, l0, 0, 0, 0, o);
+    return new PartitionSelection(Kind.OPTIMAL, epsilon, 0, delta, l0, 0, 0, 0, o, 0);
   }
 
   /** Laplace thresholding with an (ε, δ) share. */
@@ -130,8 +140,18 @@ final class PartitionSelection {
     while (m * logQ - lnOnePlusQ > target - 1e-12 * Math.abs(target)) {
       m++;
     }
+    // The boundary: γ with q^m/(1+q) + γ·(1−q)q^{m−1}/(1+q) ≤ δ/L0. Both terms are evaluated to
+    // far better than 1e-12 relative (|m·ln q| stays below ~50 here), and relative margins of
+    // 1e-9 plus an absolute 1e-12 on γ, then rounding down onto the grid, keep it below the exact
+    // bound.
+    double tail = Math.exp(m * logQ - lnOnePlusQ);
+    double atom = Math.exp((m - 1) * logQ - lnOnePlusQ) * -Math.expm1(logQ);
+    double room = delta / l0 * (1 - 1e-9) - tail * (1 + 1e-9);
+    double gamma = room <= 0 || atom <= 0 ? 0
+        : Math.min(1, room / (atom * (1 + 1e-9)) * (1 - 1e-9) - 1e-12);
+    long boundary = gamma <= 0 ? 0 : (long) Math.floor(Math.scalb(gamma, 62));
     return new PartitionSelection(Kind.LAPLACE, epsilon, 0, delta, l0, num, den,
-        Math.addExact(m, 1));
+        Math.addExact(m, 1), null, boundary);
   }
 
   /** Gaussian thresholding with a δ-approximate ρ-zCDP share. */
@@ -241,7 +261,7 @@ final class PartitionSelection {
     if (kind == Kind.OPTIMAL) {
       return optimal.keep(units, random);
     }
-    return units > 0 && passes(noisyCount(units, random));
+    return units > 0 && passes(noisyCount(units, random), random);
   }
 
   /**
@@ -250,6 +270,11 @@ final class PartitionSelection {
    * Long.MAX_VALUE if never.
    */
   long unitsForHalfRelease() {
+    if (kind == Kind.LAPLACE) {
+      // At τ − 1 units: P[Z ≥ 1] + γ·P[Z = 0] = (q + γ(1 − q))/(1 + q).
+      double q = Math.exp(-(double) paramDen / paramNum);
+      return (q + boundaryProbability() * (1 - q)) / (1 + q) >= 0.5 ? threshold - 1 : threshold;
+    }
     if (kind != Kind.OPTIMAL) {
       return threshold;
     }
@@ -257,9 +282,21 @@ final class PartitionSelection {
     return n < 0 ? Long.MAX_VALUE : n;
   }
 
-  /** Whether a noisy count reaches the threshold (for a group with at least one unit). */
-  boolean passes(long noisyCount) {
-    return noisyCount >= threshold;
+  /**
+   * Whether a group (with at least one unit) with this noisy count is released: at or above τ, or
+   * at τ − 1 with the boundary probability γ (Laplace; an exact Bernoulli draw).
+   */
+  boolean passes(long noisyCount, RandomSource random) {
+    if (noisyCount >= threshold) {
+      return true;
+    }
+    return noisyCount == threshold - 1 && boundaryNum > 0
+        && Bernoulli.sample(random, boundaryNum, GRID);
+  }
+
+  /** γ: the probability that a noisy count of exactly τ − 1 is released (0 but for Laplace). */
+  double boundaryProbability() {
+    return Math.scalb((double) boundaryNum, -62);
   }
 
   /**
@@ -297,8 +334,9 @@ final class PartitionSelection {
   }
 
   /**
-   * Probability that a group with exactly one unit is released: exact q^m/(1+q) for Laplace, the
-   * proven upper bound on P[Z ≥ m] for Gaussian thresholding.
+   * Probability that a group with exactly one unit is released: q^m/(1+q) + γ(1−q)q^{m−1}/(1+q)
+   * for Laplace (≤ δ/L0), the proven upper bound on P[Z ≥ m] for Gaussian thresholding, π₁ for
+   * the optimal mechanism.
    */
   double singleUnitReleaseProbability() {
     if (kind == Kind.OPTIMAL) {
@@ -308,7 +346,8 @@ final class PartitionSelection {
       return gaussianTailBound(threshold - 1, sigmaSquared());
     }
     double q = Math.exp(-(double) paramDen / paramNum);
-    return Math.pow(q, threshold - 1) / (1 + q);
+    return (Math.pow(q, threshold - 1) + boundaryProbability() * (1 - q)
+        * Math.pow(q, threshold - 2)) / (1 + q);
   }
 
   long threshold() {
@@ -364,6 +403,7 @@ final class PartitionSelection {
           + ", σ=" + Slot.fmt(Math.sqrt(sigmaSquared())) + ", τ=" + threshold + ")";
     }
     return "LaplaceThreshold(ε=" + Slot.fmt(epsilon) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
-        + ", scale=" + Slot.fmt(scale()) + ", τ=" + threshold + ")";
+        + ", scale=" + Slot.fmt(scale()) + ", τ=" + threshold + ", P[release at τ−1]="
+        + Slot.fmt(boundaryProbability()) + ")";
   }
 }

@@ -158,7 +158,7 @@ public final class Session {
             return;
           }
           long noisy = sel.noisyCount(g.units(), random);
-          if (sel.passes(noisy)) {
+          if (sel.passes(noisy, random)) {
             rows.add(releaser.release(g.key(), g, noisy));
           }
         }
