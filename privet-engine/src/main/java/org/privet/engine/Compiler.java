@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetSplit;
@@ -52,7 +53,6 @@ final class Compiler {
     double selectionWeight = chosen != null ? chosen.weight() : 1.0;
     NoiseKind noise = chosen != null ? chosen.noise()
         : resolveNoise(q, first, n -> null, selectionWeight, l0);
-    PartitionSelection.Kind selKind = chosen != null ? chosen.kind() : null;
     Split split = chosen != null ? chosen.split() : Split.of(q.budget(), noise, first.slots(),
         first.weights(), null, selectionWeight);
     // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
@@ -404,27 +404,26 @@ final class Compiler {
     return SelectionChoice.best(q, built);
   }
 
+  /** One candidate compiled as it would run: rewrite, noise kind, budget split and selection. */
   private static SelectionChoice.Candidate candidate(Query q, SelectionChoice.Option o) {
-    {
-      int l0 = q.maxGroupsContributed();
-      Rewrite rw = rewrite(q, SUM_BITS, SQUARE_BITS, o.reuse());
-      double w = SelectionChoice.weight(q, o.reuse());
-      java.util.function.Function<NoiseKind, PartitionSelection.Kind> kindFor =
-          n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
-      NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);
-      PartitionSelection.Kind kind = kindFor.apply(noise);
-      Split split = Split.of(q.budget(), noise, rw.slots(), rw.weights(), kind, w);
-      PartitionSelection sel = switch (kind) {
-        case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
-        case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
-        case OPTIMAL -> PartitionSelection.optimal(split.selectionEpsilon, split.selectionDelta, l0);
-      };
-      return new SelectionChoice.Candidate(o, noise, kind, rw, split, w, sel);
-    }
+    int l0 = q.maxGroupsContributed();
+    Rewrite rw = rewrite(q, SUM_BITS, SQUARE_BITS, o.reuse());
+    double w = SelectionChoice.weight(q, o.reuse());
+    Function<NoiseKind, PartitionSelection.Kind> kindFor =
+        n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
+    NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);
+    PartitionSelection.Kind kind = kindFor.apply(noise);
+    Split split = Split.of(q.budget(), noise, rw.slots(), rw.weights(), kind, w);
+    PartitionSelection sel = switch (kind) {
+      case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
+      case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
+      case OPTIMAL -> PartitionSelection.optimal(split.selectionEpsilon, split.selectionDelta, l0);
+    };
+    return new SelectionChoice.Candidate(o, noise, kind, rw, split, w, sel);
   }
 
   private static NoiseKind resolveNoise(Query q, Rewrite rw,
-      java.util.function.Function<NoiseKind, PartitionSelection.Kind> selection,
+      Function<NoiseKind, PartitionSelection.Kind> selection,
       double selectionWeight, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
       return q.noise();
