@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetSplit;
@@ -43,13 +44,17 @@ final class Compiler {
     List<List<Object>> releaseKeys = q.publicGroups()
         .map(keys -> releaseKeys(keys, q.groupBy(), schema)).orElse(null);
     int l0 = q.maxGroupsContributed();
-    Rewrite first = rewrite(q, SUM_BITS, SQUARE_BITS);
-    boolean selection = q.usesPrivatePartitionSelection();
-    double selectionWeight = q.selectionBudgetWeight().orElse(1.0);
-    NoiseKind noise = resolveNoise(q, first, selection, selectionWeight, l0);
-    PartitionSelection.Kind selKind = thresholding(q, noise);
-    Split split = Split.of(q.budget(), noise, first.slots(), first.weights(), selKind,
-        selectionWeight);
+    // Group selection: the strategy chosen among candidates, each compiled as it would run
+    // (SelectionChoice; docs/proofs/optimal-partition-selection.md).
+    SelectionChoice.Candidate chosen = q.usesPrivatePartitionSelection()
+        ? chooseSelection(q) : null;
+    boolean reuse = chosen != null && chosen.reuse();
+    Rewrite first = chosen != null ? chosen.rewrite() : rewrite(q, SUM_BITS, SQUARE_BITS, false);
+    double selectionWeight = chosen != null ? chosen.weight() : 1.0;
+    NoiseKind noise = chosen != null ? chosen.noise()
+        : resolveNoise(q, first, n -> null, selectionWeight, l0);
+    Split split = chosen != null ? chosen.split() : Split.of(q.budget(), noise, first.slots(),
+        first.weights(), null, selectionWeight);
     // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
     // mechanisms (scale or σ² as 63-bit rationals) stay representable for the smallest share.
     double room = Math.log(noise == NoiseKind.GAUSSIAN
@@ -58,7 +63,7 @@ final class Compiler {
         - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
     int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
     int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
-    Rewrite rw = rewrite(q, sumBits, squareBits);
+    Rewrite rw = rewrite(q, sumBits, squareBits, reuse);
     List<Measure> measures = rw.measures();
     List<Slot> slots = rw.slots();
     List<int[]> outputSlots = rw.outputSlots();
@@ -83,23 +88,21 @@ final class Compiler {
             l2, s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
       }
     }
-    PartitionSelection sel = selKind == null ? null
-        : selKind == PartitionSelection.Kind.LAPLACE
-            ? PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0)
-            : PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
+    PartitionSelection sel = chosen != null ? chosen.selection() : null;
 
     // 3. The charge, and the assertion that it is the composition of the mechanisms' losses.
     List<MechanismCost> costs = new ArrayList<>();
     List<PrivacyLoss> losses = new ArrayList<>();
     if (sel != null) {
       costs.add(new MechanismCost("<groups>", "private partition selection ("
-          + (sel.kind() == PartitionSelection.Kind.LAPLACE ? "Laplace" : "Gaussian")
-          + " threshold " + sel.threshold() + " on distinct units)", sel.describe(),
+          + chosen.purpose() + ")", sel.describe(),
           sel.privacyLoss(), selectionWeight / split.totalWeight,
           shareReason(q.selectionBudgetWeight().isPresent()
               ? "selectionBudgetWeight = " + weight(selectionWeight)
-              : "default weight 1 for partition selection", selectionWeight, split.totalWeight)));
+              : chosen.weightReason(), selectionWeight, split.totalWeight)
+              + "; " + chosen.reason()));
       losses.add(sel.privacyLoss());
+      bounds.add("group selection: " + chosen.reason());
     }
     for (int i = 0; i < planned.size(); i++) {
       Slot s = planned.get(i);
@@ -121,8 +124,12 @@ final class Compiler {
         CompiledQuery.conversionDelta(q.budget(), losses), bounds, releaseKeys);
   }
 
-  /** Rewrites the aggregations into backend measures and noisy-release slots. */
-  private static Rewrite rewrite(Query q, int sumBits, int squareBits) {
+  /**
+   * Rewrites the aggregations into backend measures and noisy-release slots; with {@code reuse}
+   * the threshold statistics (COUNT(*) at L∞ = 1, COUNT(DISTINCT unit)) get no release of their
+   * own: partition selection's noisy count is their output.
+   */
+  private static Rewrite rewrite(Query q, int sumBits, int squareBits, boolean reuse) {
     int l0 = q.maxGroupsContributed();
     long lInf = q.maxRowsPerGroup();
     List<Measure> measures = new ArrayList<>();
@@ -141,11 +148,15 @@ final class Compiler {
     List<String> reasons = new ArrayList<>(); // per slot: why those shares
     for (Aggregation a : q.aggregations()) {
       int first = slots.size();
-      if (a instanceof Aggregation.Count c) {
+      if (a instanceof Aggregation.Count c && reuse && lInf == 1) {
+        // L∞ = 1: the row count is the distinct-unit count that selection noises and thresholds.
+        bounds.add(c.name() + ": the partition selection's noisy distinct-unit count, which "
+            + "equals the row count at L∞ = 1 (post-aggregation thresholding, no extra cost)");
+      } else if (a instanceof Aggregation.Count c) {
         slots.add(slot(c.name(), "noisy row count", Slot.Field.ROWS, -1, 0));
         perGroup.add(new long[] {lInf});
       } else if (a instanceof Aggregation.CountDistinctUnits c) {
-        if (q.postAggregationThresholding()) {
+        if (reuse) {
           // No release of its own: the selection's thresholded noisy count is the output.
           bounds.add(c.name() + ": the partition selection's noisy distinct-unit count "
               + "(post-aggregation thresholding, no extra cost)");
@@ -275,7 +286,7 @@ final class Compiler {
     return new Rewrite(measures, slots, outputSlots, bounds, perGroup, weights, reasons);
   }
 
-  private record Rewrite(List<Measure> measures, List<Slot> slots, List<int[]> outputSlots,
+  record Rewrite(List<Measure> measures, List<Slot> slots, List<int[]> outputSlots,
       List<String> bounds, List<long[]> perGroup, List<Double> weights, List<String> reasons) {}
 
   private static String shareReason(String reason, double weight, double total) {
@@ -364,22 +375,55 @@ final class Compiler {
   }
 
   /**
-   * The thresholding of private partition selection (null without it): the query's override, else
-   * Gaussian when the value noise is Gaussian or the budget is zCDP, else Laplace.
+   * The thresholding kind for a noisy-count selection: the query's LAPLACE or GAUSSIAN override,
+   * else Gaussian when the value noise is Gaussian or the budget is zCDP, else Laplace.
    */
-  static PartitionSelection.Kind thresholding(Query q, NoiseKind noise) {
-    if (!q.usesPrivatePartitionSelection()) {
-      return null;
-    }
+  static PartitionSelection.Kind thresholdKind(Query q, NoiseKind noise) {
     return switch (q.thresholding()) {
       case LAPLACE -> PartitionSelection.Kind.LAPLACE;
       case GAUSSIAN -> PartitionSelection.Kind.GAUSSIAN;
-      case AUTO -> noise == NoiseKind.GAUSSIAN || q.budget().isZcdp()
+      default -> noise == NoiseKind.GAUSSIAN || q.budget().isZcdp()
           ? PartitionSelection.Kind.GAUSSIAN : PartitionSelection.Kind.LAPLACE;
     };
   }
 
-  private static NoiseKind resolveNoise(Query q, Rewrite rw, boolean selection,
+  /** Compiles each candidate selection strategy of the query and keeps the best (SelectionChoice). */
+  private static SelectionChoice.Candidate chooseSelection(Query q) {
+    List<SelectionChoice.Candidate> built = new ArrayList<>();
+    IllegalArgumentException refused = null;
+    for (SelectionChoice.Option o : SelectionChoice.options(q)) {
+      try {
+        built.add(candidate(q, o));
+      } catch (IllegalArgumentException e) { // e.g. a share too small for one kind (public)
+        refused = refused == null ? e : refused;
+      }
+    }
+    if (built.isEmpty()) {
+      throw refused;
+    }
+    return SelectionChoice.best(q, built);
+  }
+
+  /** One candidate compiled as it would run: rewrite, noise kind, budget split and selection. */
+  private static SelectionChoice.Candidate candidate(Query q, SelectionChoice.Option o) {
+    int l0 = q.maxGroupsContributed();
+    Rewrite rw = rewrite(q, SUM_BITS, SQUARE_BITS, o.reuse());
+    double w = SelectionChoice.weight(q, o.reuse());
+    Function<NoiseKind, PartitionSelection.Kind> kindFor =
+        n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
+    NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);
+    PartitionSelection.Kind kind = kindFor.apply(noise);
+    Split split = Split.of(q.budget(), noise, rw.slots(), rw.weights(), kind, w);
+    PartitionSelection sel = switch (kind) {
+      case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
+      case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
+      case OPTIMAL -> PartitionSelection.optimal(split.selectionEpsilon, split.selectionDelta, l0);
+    };
+    return new SelectionChoice.Candidate(o, noise, kind, rw, split, w, sel);
+  }
+
+  private static NoiseKind resolveNoise(Query q, Rewrite rw,
+      Function<NoiseKind, PartitionSelection.Kind> selection,
       double selectionWeight, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
       return q.noise();
@@ -395,9 +439,9 @@ final class Compiler {
     // per-group sensitivity) is smaller; both splits are computed exactly as they would be used,
     // with each slot's actual L1 (L0·pg) and L2 sensitivities.
     Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.slots(), rw.weights(),
-        selection ? thresholding(q, NoiseKind.LAPLACE) : null, selectionWeight);
+        selection.apply(NoiseKind.LAPLACE), selectionWeight);
     Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.slots(), rw.weights(),
-        selection ? thresholding(q, NoiseKind.GAUSSIAN) : null, selectionWeight);
+        selection.apply(NoiseKind.GAUSSIAN), selectionWeight);
     double lapVar = 0;
     double gauVar = 0;
     for (int i = 0; i < rw.slots().size(); i++) {
@@ -481,7 +525,8 @@ final class Compiler {
             pure += s.epsilon[i];
           }
         }
-        if (selection == PartitionSelection.Kind.LAPLACE) {
+        if (selection == PartitionSelection.Kind.LAPLACE
+            || selection == PartitionSelection.Kind.OPTIMAL) {
           s.selectionEpsilon = BudgetSplit.share(a.epsilon(), selectionWeight, total);
           pure += s.selectionEpsilon;
         } else if (selection == PartitionSelection.Kind.GAUSSIAN) {

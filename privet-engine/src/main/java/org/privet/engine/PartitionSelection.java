@@ -6,6 +6,8 @@ import java.math.RoundingMode;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.mechanisms.OptimalPartitionSelection;
+import org.privet.noise.Bernoulli;
 import org.privet.noise.DiscreteGaussian;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
@@ -16,12 +18,17 @@ import org.privet.random.RandomSource;
  * Desfontaines, Voss, Gipson, Mandayam 2022, "Differentially private partition selection", PoPETs;
  * Google's {@code PreAggSelectPartition} and its Laplace and Gaussian thresholding strategies).
  * After L0 bounding each unit adds 1 to the unit count of at most L0 groups. A group is released iff
- * units + Z ≥ τ; groups with no units are never released. Argument (both kinds):
+ * units + Z ≥ τ (Laplace: or, with probability γ, units + Z = τ − 1); groups with no units are
+ * never released. Argument (both kinds):
  * {@code docs/proofs/engine-partition-selection.md}.
  *
  * <p><b>Laplace thresholding</b> ({@link #laplace}): Z exact discrete Laplace of scale t ≥ L0/ε,
  * τ = m + 1 with m the least integer ≥ 1 such that P[Z ≥ m] = q<sup>m</sup>/(1+q) ≤ δ/L0,
- * q = e<sup>−1/t</sup>. Loss: (ε, δ)-DP (δ capped at L0·(1 − e<sup>−ε/L0</sup>)).
+ * q = e<sup>−1/t</sup>; a noisy count of exactly τ − 1 is also released with probability γ, the
+ * largest (on the 2<sup>−62</sup> grid) with q<sup>m</sup>/(1+q) + γ·(1−q)q<sup>m−1</sup>/(1+q) ≤
+ * δ/L0 (the Neyman–Pearson test of one unit against more: the rest of the δ budget goes to the most
+ * likely boundary outcome), drawn by an exact Bernoulli. Loss: (ε, δ)-DP (δ capped at L0·(1 −
+ * e<sup>−ε/L0</sup>)).
  *
  * <p><b>Gaussian thresholding</b> ({@link #gaussian}): Z exact discrete Gaussian N<sub>ℤ</sub>(0,
  * σ²) (Canonne, Kamath, Steinke 2020, Algorithm 3) with σ² ≥ L0/(2ρ): the counts of the groups
@@ -36,10 +43,22 @@ import org.privet.random.RandomSource;
  * Google's Gaussian thresholding (Desfontaines et al. 2022, Sec. 4; Wilkins, Kifer, Zhang, Karrer
  * 2024, "Exact privacy analysis of the Gaussian sparse histogram mechanism", give a tighter exact
  * (ε, δ) analysis that this class does not use).
+ *
+ * <p><b>Optimal selection</b> ({@link #optimal}): no noisy count; a group with n units is kept with
+ * the optimal (ε, δ)-DP probability π<sub>n</sub> of Desfontaines et al. 2022, Theorem 1
+ * ({@link OptimalPartitionSelection}, exact Bernoulli draws), at (ε/L0, δ/L0) per group. Loss:
+ * (ε, δ)-DP ({@code docs/proofs/optimal-partition-selection.md}).
  */
 final class PartitionSelection {
   /** The two thresholding mechanisms. */
-  enum Kind { LAPLACE, GAUSSIAN }
+  enum Kind {
+    LAPLACE, GAUSSIAN, OPTIMAL;
+
+    /** Whether the selection draws a noisy unit count (that a COUNT output can reuse). */
+    boolean noisyCount() {
+      return this != OPTIMAL;
+    }
+  }
 
   /** Terms of the discrete Gaussian tail and normaliser summed explicitly. */
   private static final int EXPLICIT_TERMS = 4096;
@@ -54,9 +73,18 @@ final class PartitionSelection {
   private final long paramNum; // LAPLACE: scale t = num/den; GAUSSIAN: σ² = num/den
   private final long paramDen;
   private final long threshold;
+  private final OptimalPartitionSelection optimal; // OPTIMAL
+  /** LAPLACE: P[release | noisy count = τ − 1] = boundaryNum/2^62 (0 otherwise). */
+  private final long boundaryNum;
+  private static final long GRID = 1L << 62;
 
   private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
       long num, long den, long tau) {
+    this(kind, epsilon, rho, delta, l0, num, den, tau, null, 0);
+  }
+
+  private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
+      long num, long den, long tau, OptimalPartitionSelection optimal, long boundaryNum) {
     this.kind = kind;
     this.epsilon = epsilon;
     this.rho = rho;
@@ -65,6 +93,15 @@ final class PartitionSelection {
     this.paramNum = num;
     this.paramDen = den;
     this.threshold = tau;
+    this.optimal = optimal;
+    this.boundaryNum = boundaryNum;
+  }
+
+  /** Optimal selection (Desfontaines et al. 2022, Theorem 1) with an (ε, δ) share. */
+  static PartitionSelection optimal(double epsilon, double delta, int l0) {
+    requireDelta(delta);
+    OptimalPartitionSelection o = OptimalPartitionSelection.of(epsilon, delta, l0);
+    return new PartitionSelection(Kind.OPTIMAL, epsilon, 0, delta, l0, 0, 0, 0, o, 0);
   }
 
   /** Laplace thresholding with an (ε, δ) share. */
@@ -103,8 +140,18 @@ final class PartitionSelection {
     while (m * logQ - lnOnePlusQ > target - 1e-12 * Math.abs(target)) {
       m++;
     }
+    // The boundary: γ with q^m/(1+q) + γ·(1−q)q^{m−1}/(1+q) ≤ δ/L0. Both terms are evaluated to
+    // far better than 1e-12 relative (|m·ln q| stays below ~50 here), and relative margins of
+    // 1e-9 plus an absolute 1e-12 on γ, then rounding down onto the grid, keep it below the exact
+    // bound.
+    double tail = Math.exp(m * logQ - lnOnePlusQ);
+    double atom = Math.exp((m - 1) * logQ - lnOnePlusQ) * -Math.expm1(logQ);
+    double room = delta / l0 * (1 - 1e-9) - tail * (1 + 1e-9);
+    double gamma = room <= 0 || atom <= 0 ? 0
+        : Math.min(1, room / (atom * (1 + 1e-9)) * (1 - 1e-9) - 1e-12);
+    long boundary = gamma <= 0 ? 0 : (long) Math.floor(Math.scalb(gamma, 62));
     return new PartitionSelection(Kind.LAPLACE, epsilon, 0, delta, l0, num, den,
-        Math.addExact(m, 1));
+        Math.addExact(m, 1), null, boundary);
   }
 
   /** Gaussian thresholding with a δ-approximate ρ-zCDP share. */
@@ -197,6 +244,9 @@ final class PartitionSelection {
    * so that no data-dependent magnitude can make it fail after the charge (issue 10, item 3).
    */
   long noisyCount(long units, RandomSource random) {
+    if (kind == Kind.OPTIMAL) {
+      throw new IllegalStateException("internal error: optimal selection draws no noisy count");
+    }
     long z = kind == Kind.LAPLACE ? DiscreteLaplace.sample(random, paramNum, paramDen)
         : DiscreteGaussian.sample(random, paramNum, paramDen);
     long r = units + z;
@@ -208,12 +258,45 @@ final class PartitionSelection {
 
   /** Whether a group with {@code units} distinct units is released (draws fresh noise). */
   boolean keep(long units, RandomSource random) {
-    return units > 0 && passes(noisyCount(units, random));
+    if (kind == Kind.OPTIMAL) {
+      return optimal.keep(units, random);
+    }
+    return units > 0 && passes(noisyCount(units, random), random);
   }
 
-  /** Whether a noisy count reaches the threshold (for a group with at least one unit). */
-  boolean passes(long noisyCount) {
-    return noisyCount >= threshold;
+  /**
+   * The least number of units with which a group is released with probability ≥ ½ (τ for the
+   * thresholds: P[Z ≥ 0] ≥ ½ for symmetric noise; the optimal table's first π ≥ ½), or
+   * Long.MAX_VALUE if never.
+   */
+  long unitsForHalfRelease() {
+    if (kind == Kind.LAPLACE) {
+      // At τ − 1 units: P[Z ≥ 1] + γ·P[Z = 0] = (q + γ(1 − q))/(1 + q).
+      double q = Math.exp(-(double) paramDen / paramNum);
+      return (q + boundaryProbability() * (1 - q)) / (1 + q) >= 0.5 ? threshold - 1 : threshold;
+    }
+    if (kind != Kind.OPTIMAL) {
+      return threshold;
+    }
+    long n = optimal.unitsForKeepProbability(0.5);
+    return n < 0 ? Long.MAX_VALUE : n;
+  }
+
+  /**
+   * Whether a group (with at least one unit) with this noisy count is released: at or above τ, or
+   * at τ − 1 with the boundary probability γ (Laplace; an exact Bernoulli draw).
+   */
+  boolean passes(long noisyCount, RandomSource random) {
+    if (noisyCount >= threshold) {
+      return true;
+    }
+    return noisyCount == threshold - 1 && boundaryNum > 0
+        && Bernoulli.sample(random, boundaryNum, GRID);
+  }
+
+  /** γ: the probability that a noisy count of exactly τ − 1 is released (0 but for Laplace). */
+  double boundaryProbability() {
+    return Math.scalb((double) boundaryNum, -62);
   }
 
   /**
@@ -251,15 +334,20 @@ final class PartitionSelection {
   }
 
   /**
-   * Probability that a group with exactly one unit is released: exact q^m/(1+q) for Laplace, the
-   * proven upper bound on P[Z ≥ m] for Gaussian thresholding.
+   * Probability that a group with exactly one unit is released: q^m/(1+q) + γ(1−q)q^{m−1}/(1+q)
+   * for Laplace (≤ δ/L0), the proven upper bound on P[Z ≥ m] for Gaussian thresholding, π₁ for
+   * the optimal mechanism.
    */
   double singleUnitReleaseProbability() {
+    if (kind == Kind.OPTIMAL) {
+      return optimal.keepProbability(1);
+    }
     if (kind == Kind.GAUSSIAN) {
       return gaussianTailBound(threshold - 1, sigmaSquared());
     }
     double q = Math.exp(-(double) paramDen / paramNum);
-    return Math.pow(q, threshold - 1) / (1 + q);
+    return (Math.pow(q, threshold - 1) + boundaryProbability() * (1 - q)
+        * Math.pow(q, threshold - 2)) / (1 + q);
   }
 
   long threshold() {
@@ -288,6 +376,9 @@ final class PartitionSelection {
 
   /** Standard deviation of the noise on a group's count (for Gaussian, at most σ). */
   double noiseStddev() {
+    if (kind == Kind.OPTIMAL) {
+      return Double.NaN;
+    }
     if (kind == Kind.GAUSSIAN) {
       return Math.sqrt(sigmaSquared());
     }
@@ -297,15 +388,22 @@ final class PartitionSelection {
 
   /** (ε, δ)-DP for Laplace thresholding; δ-approximate ρ-zCDP for Gaussian thresholding. */
   PrivacyLoss privacyLoss() {
-    return kind == Kind.LAPLACE ? new ApproxDp(epsilon, delta) : new ApproxZcdp(rho, delta);
+    return kind == Kind.GAUSSIAN ? new ApproxZcdp(rho, delta) : new ApproxDp(epsilon, delta);
   }
 
   String describe() {
+    if (kind == Kind.OPTIMAL) {
+      long half = unitsForHalfRelease();
+      return "OptimalSelection(ε=" + Slot.fmt(epsilon) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
+          + ", P[keep 1 unit]=" + Slot.fmt(singleUnitReleaseProbability()) + ", 50% kept from "
+          + (half == Long.MAX_VALUE ? "never" : half + " units") + ")";
+    }
     if (kind == Kind.GAUSSIAN) {
       return "GaussianThreshold(ρ=" + Slot.fmt(rho) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
           + ", σ=" + Slot.fmt(Math.sqrt(sigmaSquared())) + ", τ=" + threshold + ")";
     }
     return "LaplaceThreshold(ε=" + Slot.fmt(epsilon) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
-        + ", scale=" + Slot.fmt(scale()) + ", τ=" + threshold + ")";
+        + ", scale=" + Slot.fmt(scale()) + ", τ=" + threshold + ", P[release at τ−1]="
+        + Slot.fmt(boundaryProbability()) + ")";
   }
 }

@@ -25,7 +25,9 @@ import java.util.function.LongUnaryOperator;
  * m independent noises exceeds with probability ≤ β/B, all B estimates are within their
  * a<sub>m<sub>j</sub></sub> of the truth simultaneously with probability ≥ 1 − β (union bound).
  * Inverting that band gives, for every rank at once, an interval of grid edges that contains the
- * cell of the true quantile. Argument: {@code docs/proofs/engine-quantiles.md}.
+ * cell of the true quantile. The point estimates read the CDF from the least-squares consistent
+ * node counts ({@link #consistent}; Hay et al. 2010), which lowers their error; the intervals
+ * keep the band of the raw estimates. Argument: {@code docs/proofs/engine-quantiles.md}.
  */
 final class QuantileTree {
   /** Branching factor b (Google's and PipelineDP's default). */
@@ -193,6 +195,64 @@ final class QuantileTree {
     return a;
   }
 
+  /**
+   * Least-squares consistent node counts (Hay, Rastogi, Miklau, Suciu 2010, Sec. 4, Theorem 3):
+   * the estimates closest in squared error to the noisy counts among those where every node equals
+   * the sum of its children. All nodes carry noise of one variance, so with the children's
+   * estimates' variances the two passes of the paper become, for a tree whose last nodes per level
+   * may have fewer than b children: bottom up, z<sub>v</sub> = the inverse-variance weighted mean
+   * of the node's own count and the sum of its children's z (leaves: their count), with variance
+   * V<sub>v</sub> = 1/(1 + 1/ΣV<sub>c</sub>) in units of the node noise variance; top down, the
+   * root keeps z, and each child gets z<sub>c</sub> + (V<sub>c</sub>/ΣV)·(parent − Σz), which
+   * for a complete b-ary tree is the paper's 1/b split. Post-processing of the released counts:
+   * no privacy cost ({@code docs/proofs/engine-quantiles.md}).
+   */
+  double[] consistent(long[] noisy) {
+    if (noisy.length != size) {
+      throw new IllegalArgumentException("expected " + size + " node counts");
+    }
+    double[] z = new double[size];
+    double[] v = new double[size];
+    for (int i = 0; i < nodes[h]; i++) {
+      z[offset[h] + i] = noisy[offset[h] + i];
+      v[offset[h] + i] = 1;
+    }
+    for (int l = h - 1; l >= 0; l--) {
+      for (int p = 0; p < nodes[l]; p++) {
+        double sum = 0;
+        double var = 0;
+        int first = offset[l + 1] + p * b;
+        int children = childCount(l + 1, p);
+        for (int c = 0; c < children; c++) {
+          sum += z[first + c];
+          var += v[first + c];
+        }
+        int at = offset[l] + p;
+        // Weights 1 (own count, variance 1) and 1/var (children's sum).
+        z[at] = (noisy[at] + sum / var) / (1 + 1 / var);
+        v[at] = 1 / (1 + 1 / var);
+      }
+    }
+    double[] out = z.clone();
+    for (int l = 0; l < h; l++) {
+      for (int p = 0; p < nodes[l]; p++) {
+        int first = offset[l + 1] + p * b;
+        int children = childCount(l + 1, p);
+        double sum = 0;
+        double var = 0;
+        for (int c = 0; c < children; c++) {
+          sum += z[first + c];
+          var += v[first + c];
+        }
+        double gap = out[offset[l] + p] - sum;
+        for (int c = 0; c < children; c++) {
+          out[first + c] = z[first + c] + v[first + c] / var * gap;
+        }
+      }
+    }
+    return out;
+  }
+
   /** Quantiles at several ranks, in grid-edge units: edge j is the value lower + j·(upper − lower)/B. */
   record Answer(double[] edge, int[] lowerEdge, int[] upperEdge) {}
 
@@ -206,13 +266,33 @@ final class QuantileTree {
    * interval.
    */
   Answer quantiles(long[] noisy, double[] ranks, long[] band) {
+    return quantiles(noisy, ranks, band, true);
+  }
+
+  /**
+   * As {@link #quantiles(long[], double[], long[])}; with {@code consistent} the point estimates
+   * read the CDF from the least-squares consistent counts ({@link #consistent}), else from the
+   * raw prefix estimates (the unprocessed tree, kept for comparison). The intervals are the same
+   * either way: they come from the raw prefix estimates and the band.
+   */
+  Answer quantiles(long[] noisy, double[] ranks, long[] band, boolean consistent) {
     int bb = cells;
+    double[] point = new double[bb + 1]; // the CDF the point estimates read
+    if (consistent) {
+      double[] c = consistent(noisy);
+      for (int j = 1; j <= bb; j++) {
+        point[j] = point[j - 1] + c[offset[h] + j - 1];
+      }
+    }
     long[] est = new long[bb + 1];
     long[] width = new long[bb + 1];
     int[] t = new int[1];
     for (int j = 0; j <= bb; j++) {
       est[j] = prefix(noisy, j, t);
       width[j] = t[0] == 0 ? 0 : band[t[0]];
+      if (!consistent) {
+        point[j] = est[j];
+      }
     }
     // Monotone certified bounds: lo_j ≤ P_j ≤ up_j whenever the band holds (P is nondecreasing).
     double[] lo = new double[bb + 1];
@@ -236,12 +316,12 @@ final class QuantileTree {
     double[] fwd = new double[bb + 1];
     run = Double.NEGATIVE_INFINITY;
     for (int j = 0; j <= bb; j++) {
-      run = Math.max(run, est[j]);
+      run = Math.max(run, point[j]);
       fwd[j] = run;
     }
     run = Double.POSITIVE_INFINITY;
     for (int j = bb; j >= 0; j--) {
-      run = Math.min(run, est[j]);
+      run = Math.min(run, point[j]);
       g[j] = Math.max(lo[j], Math.min(up[j], (fwd[j] + run) / 2));
     }
     double nLo = Math.max(0, lo[bb]);

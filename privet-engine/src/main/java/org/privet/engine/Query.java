@@ -457,9 +457,11 @@ public final class Query {
     }
 
     /**
-     * Releases every {@link #countDistinctUnits} output as the noisy unit count that private
-     * partition selection already thresholded, at no extra cost (as PipelineDP's post-aggregation
-     * thresholding and Google's {@code PreAggSelectPartition} reuse): the released set and counts
+     * Forces post-aggregation thresholding (which {@link Thresholding#AUTO} also chooses where it
+     * needs fewer units than the alternatives): every {@link #countDistinctUnits} output, and
+     * every {@link #count} output at maxRowsPerGroup = 1 (then a count of distinct units), is
+     * released as the noisy unit count that private partition selection already thresholded, at
+     * no extra cost (as PipelineDP's post-aggregation thresholding): the released set and counts
      * are one post-processing of the selection's noisy counts. Because only counts at or above the
      * threshold τ are shown, small groups' counts are biased upward; the interval covers the
      * selection noise, not that bias. Needs private partition selection and a countDistinctUnits
@@ -546,10 +548,20 @@ public final class Query {
             + "ρ-zCDP budget lacks; use rhoDelta(rho, delta) / Budget.zcdp(rho, delta), an (ε, δ) "
             + "budget, or publicGroups");
       }
-      if (postAggregationThresholding && (!privateSelection || aggregations.stream()
-          .noneMatch(a -> a instanceof Aggregation.CountDistinctUnits))) {
+      if (postAggregationThresholding && (!privateSelection
+          || !hasThresholdStatistic(aggregations, maxRowsPerGroup))) {
         throw new IllegalArgumentException("postAggregationThresholding: needs private partition "
-            + "selection (groupBy without publicGroups) and a countDistinctUnits aggregation");
+            + "selection (groupBy without publicGroups) and a countDistinctUnits aggregation or a "
+            + "count at maxRowsPerGroup = 1");
+      }
+      if (thresholding == Thresholding.POST_AGGREGATION && privateSelection
+          && !hasThresholdStatistic(aggregations, maxRowsPerGroup)) {
+        throw new IllegalArgumentException("thresholding: POST_AGGREGATION needs a COUNT(*) with "
+            + "maxRowsPerGroup = 1 or a countDistinctUnits aggregation to threshold");
+      }
+      if (thresholding == Thresholding.OPTIMAL && postAggregationThresholding) {
+        throw new IllegalArgumentException("postAggregationThresholding conflicts with thresholding"
+            + " OPTIMAL (the optimal mechanism draws no noisy count)");
       }
       if (thresholding != Thresholding.AUTO && !privateSelection) {
         throw new IllegalArgumentException("thresholding: applies only to private partition "
@@ -571,6 +583,12 @@ public final class Query {
       assert budget.loss() instanceof ApproxDp || budget.loss() instanceof ApproxZcdp
           || !privateSelection;
       return new Query(this);
+    }
+
+    /** Whether a COUNT(*) with L∞ = 1 or a COUNT(DISTINCT unit) can serve as the selection's count. */
+    static boolean hasThresholdStatistic(List<Aggregation> aggregations, int maxRowsPerGroup) {
+      return aggregations.stream()
+          .anyMatch(a -> SelectionChoice.thresholdStatistic(a, maxRowsPerGroup));
     }
 
     private static void requireKeyValue(Object v) {

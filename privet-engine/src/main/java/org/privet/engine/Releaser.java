@@ -89,7 +89,8 @@ final class Releaser {
     for (int ai = 0; ai < aggs.size(); ai++) {
       Aggregation a = aggs.get(ai);
       int[] idx = compiled.outputSlots().get(ai);
-      if (a instanceof Aggregation.CountDistinctUnits && idx.length == 0) {
+      if ((a instanceof Aggregation.CountDistinctUnits || a instanceof Aggregation.Count)
+          && idx.length == 0) { // post-aggregation thresholding: selection's count is the output
         double h = compiled.selection().halfWidth(beta);
         values.put(a.name(), new Estimate(selectionCount, selectionCount - h, selectionCount + h,
             1 - beta));

@@ -57,8 +57,8 @@ public final class Session {
       PartitionSelection s = c.selection();
       int l0 = query.maxGroupsContributed();
       planned.add(new Plan.PlannedMechanism(c.costs().get(i++),
-          s.kind() == PartitionSelection.Kind.LAPLACE ? l0 : Math.sqrt(l0), s.noiseStddev(),
-          s.threshold()));
+          s.kind() == PartitionSelection.Kind.GAUSSIAN ? Math.sqrt(l0) : l0, s.noiseStddev(),
+          s.kind().noisyCount() ? s.threshold() : s.unitsForHalfRelease()));
     }
     for (Slot s : c.slots()) {
       MechanismCost cost = c.costs().get(i++);
@@ -151,8 +151,14 @@ public final class Session {
       PartitionSelection sel = c.selection();
       backend.aggregate(spec, g -> {
         if (g.units() > 0) {
+          if (!sel.kind().noisyCount()) {
+            if (sel.keep(g.units(), random)) {
+              rows.add(releaser.release(g.key(), g));
+            }
+            return;
+          }
           long noisy = sel.noisyCount(g.units(), random);
-          if (sel.passes(noisy)) {
+          if (sel.passes(noisy, random)) {
             rows.add(releaser.release(g.key(), g, noisy));
           }
         }

@@ -103,7 +103,7 @@ class BudgetWeightTest {
   void run_selectionWeight_givesSelectionItsShare() {
     List<ChargeRequest> seen = new ArrayList<>();
     Query q = base().groupBy("g").count("n").selectionBudgetWeight(3).epsilonDelta(2, 1e-6)
-        .noise(NoiseKind.LAPLACE).build();
+        .noise(NoiseKind.LAPLACE).thresholding(Thresholding.LAPLACE).build();
     session(3, seen::add).run(q);
     ChargeRequest c = seen.get(0);
     MechanismCost sel = c.mechanisms().get(0);
@@ -121,7 +121,8 @@ class BudgetWeightTest {
     for (Budget b : List.of(Budget.zcdp(0.5, 1e-6), Budget.approx(1, 1e-6))) {
       List<ChargeRequest> seen = new ArrayList<>();
       Query q = base().groupBy("g").count("n").sum("s", "x", 0, 1).budgetWeight("n", 3)
-          .selectionBudgetWeight(2).budget(b).noise(NoiseKind.GAUSSIAN).build();
+          .selectionBudgetWeight(2).budget(b).noise(NoiseKind.GAUSSIAN)
+          .thresholding(Thresholding.GAUSSIAN).build();
       session(8, seen::add).run(q); // the session asserts charge == composed mechanism losses
       ChargeRequest c = seen.get(0);
       assertEquals("<groups>", c.mechanisms().get(0).output());

@@ -138,7 +138,8 @@ class GaussianPartitionSelectionTest {
       double delta = 0.1;
       double rho = 0.02;
       Query q = Query.from("t").privacyUnit("uid").maxGroupsContributed(1).maxRowsPerGroup(5)
-          .groupBy("g").count("n").rhoDelta(rho, delta).build();
+          .groupBy("g").count("n").thresholding(Thresholding.GAUSSIAN).rhoDelta(rho, delta)
+          .build();
       Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
           .randomSource(new SeededRandomSource(23)).build();
       assertTrue(s.explain(q).render().contains("GaussianThreshold"), s.explain(q).render());

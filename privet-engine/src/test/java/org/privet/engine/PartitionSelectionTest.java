@@ -34,6 +34,15 @@ class PartitionSelectionTest {
     return 1 - Math.pow(q, 1 - m) / (1 + q);
   }
 
+  /** P[release] of {@link PartitionSelection#keep}: the threshold plus the boundary coin at τ − 1. */
+  private static double keepProbability(PartitionSelection sel, long units) {
+    long tau = sel.threshold();
+    double q = Math.exp(-1 / sel.scale());
+    long z = tau - 1 - units; // the noise value that lands exactly on τ − 1
+    double atom = (1 - q) / (1 + q) * Math.pow(q, Math.abs(z));
+    return releaseProbability(units, tau, sel.scale()) + sel.boundaryProbability() * atom;
+  }
+
   /** True if the frequency of noisy ≥ τ over DRAWS matches the exact probability for every count. */
   private static boolean matchesExactReleaseProbabilities(PartitionSelection sel,
       LongSupplier noise) {
@@ -64,6 +73,9 @@ class PartitionSelectionTest {
         PartitionSelection sel = PartitionSelection.laplace(0.8, delta, l0);
         double p = sel.singleUnitReleaseProbability();
         assertTrue(p <= delta / l0, "P = " + p + " > δ/L0 = " + delta / l0);
+        // The boundary coin spends the rest of δ/L0 (up to the safety margins) and is a probability.
+        assertTrue(p >= delta / l0 * (1 - 1e-6), "P = " + p + " leaves δ unspent");
+        assertTrue(sel.boundaryProbability() >= 0 && sel.boundaryProbability() < 1);
         // Tight: one step lower would exceed δ/L0.
         double q = Math.exp(-1 / sel.scale());
         assertTrue(p / q > delta / l0, "threshold not minimal");
@@ -87,7 +99,7 @@ class PartitionSelectionTest {
           hits++;
         }
       }
-      double p = releaseProbability(units, tau, sel.scale());
+      double p = keepProbability(sel, units);
       ClopperPearson.Interval ci = ClopperPearson.interval(hits, DRAWS, CONFIDENCE);
       assertTrue(p >= ci.lower() && p <= ci.upper(),
           "units " + units + ": " + hits + "/" + DRAWS + " vs p = " + p);
@@ -121,7 +133,8 @@ class PartitionSelectionTest {
       TestTables.register(db, "t", rows);
       double delta = 0.1;
       Query q = Query.from("t").privacyUnit("uid").maxGroupsContributed(1).maxRowsPerGroup(5)
-          .groupBy("g").count("n").noise(NoiseKind.LAPLACE).epsilonDelta(2.0, delta).build();
+          .groupBy("g").count("n").noise(NoiseKind.LAPLACE).thresholding(Thresholding.LAPLACE)
+          .epsilonDelta(2.0, delta).build();
       Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
           .randomSource(new SeededRandomSource(13)).build();
       int runs = 500;

@@ -207,4 +207,77 @@ class QuantileTreeTest {
       assertTrue(a < n.sumHalfWidth(1, gamma / m) * m, "better than the union bound");
     }
   }
+
+  @Test
+  void consistent_noisyCounts_areTheLeastSquaresConsistentTree() {
+    // Consistency: every node is the sum of its children. Least squares (identity covariance):
+    // the residuals x − h summed over each leaf's ancestors (itself included) vanish, the normal
+    // equations of min ||x − A·leaves||² with A the node-covers-leaf matrix.
+    for (int bins : new int[] {5, 16, 20, 37, 256, 300}) {
+      for (int branching : new int[] {2, 4, 16}) {
+        QuantileTree t = new QuantileTree(bins, branching);
+        RandomSource r = new SeededRandomSource(bins * 31L + branching);
+        long[] noisy = QuantileTree.release(t.counts(cells(bins, bins)),
+            x -> x + r.nextLong(21) - 10);
+        double[] h = t.consistent(noisy);
+        double[] leaves = Arrays.copyOfRange(h, t.size() - bins, t.size());
+        long[] one = new long[bins];
+        double[] residualAlongPath = new double[bins];
+        for (int leaf = 0; leaf < bins; leaf++) {
+          Arrays.fill(one, 0);
+          one[leaf] = 1;
+          long[] path = t.counts(one); // 1 on the leaf's ancestors
+          for (int v = 0; v < t.size(); v++) {
+            residualAlongPath[leaf] += path[v] * (noisy[v] - h[v]);
+          }
+          assertEquals(0, residualAlongPath[leaf], 1e-6, "bins " + bins + " b " + branching);
+        }
+        // Node estimates are the sums of the leaves below them.
+        double[] fromLeaves = new double[t.size()];
+        for (int leaf = 0; leaf < bins; leaf++) {
+          Arrays.fill(one, 0);
+          one[leaf] = 1;
+          long[] path = t.counts(one);
+          for (int v = 0; v < t.size(); v++) {
+            fromLeaves[v] += path[v] * leaves[leaf];
+          }
+        }
+        for (int v = 0; v < t.size(); v++) {
+          assertEquals(fromLeaves[v], h[v], 1e-6 * Math.max(1, Math.abs(h[v])));
+        }
+      }
+    }
+  }
+
+  @Test
+  void quantiles_consistency_lowersPrefixErrorAndKeepsIntervals() {
+    // 400 seeded noisy releases of one tree: the mean squared error of the CDF read by the point
+    // estimates is lower with consistency (Hay et al. 2010), and the intervals are identical.
+    int bins = 1000;
+    QuantileTree t = new QuantileTree(bins, QuantileTree.BRANCHING);
+    long[] c = cells(bins, 99);
+    long[] exact = t.counts(c);
+    RandomSource r = new SeededRandomSource(100);
+    double raw = 0;
+    double cons = 0;
+    int[] terms = new int[1];
+    long[] band = new long[t.maxTerms() + 1];
+    double[] ranks = {0.1, 0.5, 0.9};
+    for (int run = 0; run < 400; run++) {
+      long[] noisy = QuantileTree.release(exact, x -> x + r.nextLong(41) - 20);
+      double[] h = t.consistent(noisy);
+      double cum = 0;
+      for (int j = 1; j <= bins; j++) {
+        cum += h[t.size() - bins + j - 1];
+        double truth = t.prefix(exact, j, terms);
+        raw += Math.pow(t.prefix(noisy, j, terms) - truth, 2);
+        cons += Math.pow(cum - truth, 2);
+      }
+      QuantileTree.Answer a = t.quantiles(noisy, ranks, band, true);
+      QuantileTree.Answer b = t.quantiles(noisy, ranks, band, false);
+      assertTrue(Arrays.equals(a.lowerEdge(), b.lowerEdge())
+          && Arrays.equals(a.upperEdge(), b.upperEdge()));
+    }
+    assertTrue(cons < 0.8 * raw, "consistent " + cons + " vs raw " + raw);
+  }
 }

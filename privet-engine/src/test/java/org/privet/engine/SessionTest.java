@@ -198,20 +198,27 @@ class SessionTest {
       for (NoiseKind noise : NoiseKind.values()) {
         for (Thresholding th : Thresholding.values()) {
           List<ChargeRequest> seen = new ArrayList<>();
-          Query q = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2).maxGroupsContributed(3)
-              .groupBy("g").count("n").sum("s", "x", 0, 10).quantiles("q", "x", 0, 10, 0.5)
-              .budget(b).noise(noise).thresholding(th).build();
+          Query.Builder qb = Query.from("t").privacyUnit("uid").maxRowsPerGroup(2)
+              .maxGroupsContributed(3).groupBy("g").count("n").sum("s", "x", 0, 10)
+              .quantiles("q", "x", 0, 10, 0.5).budget(b).noise(noise).thresholding(th);
+          if (th == Thresholding.POST_AGGREGATION) {
+            // COUNT(*) at L∞ = 2 counts rows, not units: nothing to threshold.
+            assertThrows(IllegalArgumentException.class, qb::build);
+            continue;
+          }
+          Query q = qb.build();
           Result r = session(17, seen::add).run(q);
           ChargeRequest c = seen.get(0);
           String what = b + " " + noise + " " + th;
           MechanismCost sel = c.mechanisms().get(0);
           assertEquals("<groups>", sel.output());
-          if (th != Thresholding.AUTO || noise != NoiseKind.AUTO || b.isZcdp()) {
-            boolean gaussianSelection = th == Thresholding.GAUSSIAN || (th == Thresholding.AUTO
-                && (b.isZcdp() || noise == NoiseKind.GAUSSIAN));
-            assertEquals(gaussianSelection, sel.loss() instanceof ApproxZcdp, what);
+          if (th == Thresholding.LAPLACE || th == Thresholding.GAUSSIAN) {
+            assertEquals(th == Thresholding.GAUSSIAN, sel.loss() instanceof ApproxZcdp, what);
+            assertTrue(sel.mechanism().contains("τ="), sel.mechanism());
+          } else if (th == Thresholding.OPTIMAL) {
+            assertTrue(sel.mechanism().startsWith("OptimalSelection("), sel.mechanism());
+            assertTrue(sel.loss() instanceof ApproxDp, what);
           }
-          assertTrue(sel.mechanism().contains("τ="), sel.mechanism());
           assertTrue(CompiledQuery.sameCost(c.total(),
               CompiledQuery.composedCost(b, c.mechanisms().stream().map(MechanismCost::loss).toList())),
               what);
@@ -267,8 +274,8 @@ class SessionTest {
         for (ResultRow row : r.rows()) {
           Estimate users = row.get("users");
           assertTrue(users.value() >= Double.parseDouble(
-              seen.get(0).mechanisms().get(0).mechanism().replaceAll(".*τ=(\\d+).*", "$1")),
-              "released counts reach the threshold");
+              seen.get(0).mechanisms().get(0).mechanism().replaceAll(".*τ=(\\d+).*", "$1")) - 1,
+              "released counts reach the threshold (Laplace: or its boundary τ − 1)");
           if (row.key().equals(List.of("big")) && users.lower() <= 500 && users.upper() >= 500) {
             covered++;
           }

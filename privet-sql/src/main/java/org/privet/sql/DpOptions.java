@@ -113,9 +113,14 @@ record DpOptions(
         thresholding = Thresholding.LAPLACE;
       } else if (s.equals("GAUSSIAN_THRESHOLD")) {
         thresholding = Thresholding.GAUSSIAN;
+      } else if (s.equals("OPTIMAL")) {
+        thresholding = Thresholding.OPTIMAL;
+      } else if (s.equals("POST_AGGREGATION_THRESHOLD")) {
+        thresholding = Thresholding.POST_AGGREGATION;
       } else {
-        throw src.error(strategy.offset(), "group_selection_strategy must be LAPLACE_THRESHOLD"
-            + " or GAUSSIAN_THRESHOLD (private selection) or PUBLIC_GROUPS");
+        throw src.error(strategy.offset(), "group_selection_strategy must be LAPLACE_THRESHOLD,"
+            + " GAUSSIAN_THRESHOLD, OPTIMAL or POST_AGGREGATION_THRESHOLD (private selection) or"
+            + " PUBLIC_GROUPS");
       }
     }
     List<List<Object>> groups = null;
@@ -123,7 +128,7 @@ record DpOptions(
     if (pg != null) {
       if (strategy != null && !publicRequested) {
         throw src.error(pg.offset(), "public_groups conflicts with group_selection_strategy ="
-            + " " + thresholding + "_THRESHOLD");
+            + " " + strategy.text());
       }
       publicRequested = true;
       groups = publicGroups(src, pg);

@@ -52,6 +52,22 @@ class DpStatementTest {
   }
 
   @Test
+  void parse_optimalAndPostAggregationStrategies_reachTheEngine() {
+    for (String[] c : new String[][] {{"OPTIMAL", "OPTIMAL"},
+        {"POST_AGGREGATION_THRESHOLD", "POST_AGGREGATION"}}) {
+      DpStatement st = DpSql.parse(PREFIX.replace("delta = 1e-6", "delta = 1e-6,"
+          + " group_selection_strategy = " + c[0]) + "dept, COUNT(*) AS n FROM t GROUP BY dept",
+          CATALOG);
+      assertEquals(org.privet.engine.Thresholding.valueOf(c[1]), st.query().thresholding());
+    }
+    DpSqlException e = org.junit.jupiter.api.Assertions.assertThrows(DpSqlException.class,
+        () -> DpSql.parse(PREFIX.replace("delta = 1e-6", "delta = 1e-6,"
+            + " group_selection_strategy = MAGIC") + "dept, COUNT(*) AS n FROM t GROUP BY dept",
+            CATALOG));
+    assertTrue(e.getMessage().contains("OPTIMAL"), e.getMessage());
+  }
+
+  @Test
   void parse_rhoWithoutDeltaAndPrivateGroups_isRefusedNamingDelta() {
     DpSqlException e = org.junit.jupiter.api.Assertions.assertThrows(DpSqlException.class,
         () -> DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (rho = 0.5) dept, COUNT(*) AS n"
