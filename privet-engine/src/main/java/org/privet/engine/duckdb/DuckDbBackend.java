@@ -236,21 +236,10 @@ public final class DuckDbBackend implements Backend {
 
   /** Runs the plan's statement, handing each group to the sink. */
   private void stream(BoundingPlan plan, GroupSink sink, long[] delivered) throws SQLException {
-    try (Statement st = connection.createStatement();
-        ResultSet rs = st.executeQuery(plan.statement())) {
-      while (rs.next()) {
-        GroupAggregate agg = plan.group(i -> {
-          try {
-            return rs.getObject(i + 1);
-          } catch (SQLException e) {
-            throw new IllegalStateException("DuckDB result read failed (SQL state "
-                + e.getSQLState() + ")");
-          }
-        });
-        delivered[0]++;
-        sink.accept(agg);
-      }
-    }
+    plan.run(connection, 0, g -> {
+      delivered[0]++;
+      sink.accept(g);
+    });
   }
 
   /**

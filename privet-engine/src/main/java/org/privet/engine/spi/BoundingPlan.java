@@ -599,6 +599,34 @@ public final class BoundingPlan {
   }
 
   /**
+   * Runs {@link #statement()} on a JDBC connection and hands each group to {@code sink} as it is
+   * read ({@code fetchSize} rows at a time where the driver streams).
+   *
+   * @return the number of groups delivered
+   * @throws SQLException as the driver reports it (callers must withhold its message: it can quote
+   *     a data value)
+   */
+  public long run(java.sql.Connection connection, int fetchSize, GroupSink sink)
+      throws java.sql.SQLException {
+    long delivered = 0;
+    try (java.sql.Statement st = connection.createStatement()) {
+      st.setFetchSize(fetchSize);
+      try (java.sql.ResultSet rs = st.executeQuery(statement())) {
+        int n = rs.getMetaData().getColumnCount();
+        Object[] row = new Object[n];
+        while (rs.next()) {
+          for (int i = 0; i < n; i++) {
+            row[i] = rs.getObject(i + 1);
+          }
+          sink.accept(group(i -> row[i]));
+          delivered++;
+        }
+      }
+    }
+    return delivered;
+  }
+
+  /**
    * An aggregate as a long, saturating (total: the plan's sums are saturated at {@link
    * Measure#SUM_CAP} in SQL, so this never saturates; it only keeps the read from throwing).
    */
