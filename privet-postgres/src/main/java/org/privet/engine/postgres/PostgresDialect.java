@@ -9,9 +9,8 @@ import org.privet.engine.spi.TableSchema;
  * docs/proofs/engine-postgres.md}): SUM over BIGINT and NUMERIC is an exact NUMERIC (arbitrary
  * precision: no overflow, no wrap); the wide type is NUMERIC and the floor is built from {@code
  * div} (truncating) and {@code mod}; CAST(DOUBLE PRECISION AS BIGINT) rounds half to even
- * ({@code rint}); NaN equals NaN; the salted hash is {@code hashtextextended} of the tuple's record
- * text (quoted per element, so distinct tuples give distinct texts) seeded by the salt; cells are
- * listed with {@code string_agg}. String literals assume {@code standard_conforming_strings = on},
+ * ({@code rint}); NaN equals NaN; the salted hash is {@code hash_record_extended} of the tuple seeded
+ * by the salt; cells are listed with {@code string_agg}; the L0 = 1 minimum-hash strategy is on. String literals assume {@code standard_conforming_strings = on},
  * which the backend sets on its session.
  */
 final class PostgresDialect implements SqlDialect {
@@ -60,10 +59,20 @@ final class PostgresDialect implements SqlDialect {
     return "(" + x + ") = 'NaN'::float8";
   }
 
+  /**
+   * {@code hash_record_extended(ROW(args), salt)} (PostgreSQL 14+): the seeded 64-bit hash of the
+   * tuple, combining its fields' extended hash functions (NULL hashing as a fixed value), with the
+   * salt as seed.
+   */
   @Override
   public String saltedHash(List<String> args, long salt) {
-    return "hashtextextended(CAST(ROW(" + String.join(", ", args) + ") AS TEXT), " + bigint(salt)
-        + ")";
+    return "hash_record_extended(ROW(" + String.join(", ", args) + "), " + bigint(salt) + ")";
+  }
+
+  /** The L0 = 1 minimum-hash plan (engine-bounding.md): one aggregation by unit, no window sort. */
+  @Override
+  public boolean minHashJoin() {
+    return true;
   }
 
   @Override
