@@ -33,7 +33,12 @@ import org.privet.engine.spi.TableSchema;
  * values; they name the failing step and the SQLSTATE. Thread-safety: one statement at a time.
  */
 public final class PostgresBackend implements Backend {
-  private static final int FETCH_SIZE = 1000;
+  /**
+   * 0: the result (one row per group) is fetched at once. A positive fetch size makes the driver
+   * read through a portal, and PostgreSQL plans no parallel query for a portal it may suspend:
+   * measured twice as slow (docs/benchmarks.md, "Engine on PostgreSQL").
+   */
+  private static final int FETCH_SIZE = 0;
   private final Connection connection;
 
   private PostgresBackend(Connection connection) {
@@ -58,7 +63,7 @@ public final class PostgresBackend implements Backend {
         st.execute("SET standard_conforming_strings = on");
       }
       c.setReadOnly(true);
-      c.setAutoCommit(false); // so that results stream with the fetch size
+      c.setAutoCommit(false); // one read-only transaction per statement, ended explicitly
       return new PostgresBackend(c);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot connect to PostgreSQL (SQL state " + e.getSQLState()
