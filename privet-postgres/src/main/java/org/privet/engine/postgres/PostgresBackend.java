@@ -12,37 +12,28 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 import org.privet.engine.Source;
-import org.privet.engine.spi.Backend;
-import org.privet.engine.spi.BoundedAggregation;
-import org.privet.engine.spi.BoundingPlan;
 import org.privet.engine.spi.ColumnType;
-import org.privet.engine.spi.GroupSink;
+import org.privet.engine.spi.JdbcBackend;
 import org.privet.engine.spi.TableSchema;
 
 /**
- * {@link Backend} on a PostgreSQL database: the data stays in PostgreSQL and the whole bounded
- * aggregation runs there as one statement ({@link BoundingPlan} in {@link PostgresDialect}); only
- * one row per group comes back. Sources are tables and views ({@code Source.table("name")} or
+ * {@link org.privet.engine.spi.Backend} on a PostgreSQL database: the data stays in PostgreSQL and
+ * the whole bounded aggregation runs there as one statement ({@link
+ * org.privet.engine.spi.BoundingPlan} in {@link PostgresDialect}); only one row per group comes
+ * back. Sources are tables and views ({@code Source.table("name")} or
  * {@code "schema.name"}).
  *
  * <p>The session is read-only (the backend never writes), with {@code standard_conforming_strings}
  * on (string literals are rendered for it). Credentials are the caller's business: pass them in
  * the connection properties, never in a stored URL.
  *
- * <p>Exceptions never carry PostgreSQL's messages about query execution, which can quote data
- * values; they name the failing step and the SQLSTATE. Thread-safety: one statement at a time.
+ * <p>The result (one row per group) is fetched at once: through a portal (a JDBC fetch size)
+ * PostgreSQL plans no parallel query, measured twice as slow (docs/benchmarks.md). Exceptions never
+ * carry PostgreSQL's messages ({@link JdbcBackend}). Thread-safety: one statement at a time.
  */
-public final class PostgresBackend implements Backend {
-  /**
-   * 0: the result (one row per group) is fetched at once. A positive fetch size makes the driver
-   * read through a portal, and PostgreSQL plans no parallel query for a portal it may suspend:
-   * measured twice as slow (docs/benchmarks.md, "Engine on PostgreSQL").
-   */
-  private static final int FETCH_SIZE = 0;
-  private final Connection connection;
-
+public final class PostgresBackend extends JdbcBackend {
   private PostgresBackend(Connection connection) {
-    this.connection = connection;
+    super("PostgreSQL", connection, PostgresDialect.INSTANCE);
   }
 
   /**
@@ -71,23 +62,11 @@ public final class PostgresBackend implements Backend {
     }
   }
 
-  /** The name of {@code source} as SQL (each dotted part quoted). */
-  static String from(Source source) {
-    if (!(source instanceof Source.Table t)) {
-      throw new IllegalArgumentException("the PostgreSQL backend reads tables and views only");
-    }
-    List<String> parts = new ArrayList<>();
-    for (String p : t.name().split("\\.")) {
-      parts.add(PostgresDialect.INSTANCE.quote(p));
-    }
-    return String.join(".", parts);
-  }
-
   @Override
   public synchronized TableSchema describe(Source source) {
     String name = from(source);
     List<TableSchema.Column> cols = new ArrayList<>();
-    try (PreparedStatement st = connection.prepareStatement("SELECT a.attname, "
+    try (PreparedStatement st = connection().prepareStatement("SELECT a.attname, "
         + "format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = "
         + "to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")) {
       st.setString(1, name);
@@ -96,9 +75,9 @@ public final class PostgresBackend implements Backend {
           cols.add(column(rs.getString(1), rs.getString(2)));
         }
       }
-      connection.commit();
+      endTransaction(true);
     } catch (SQLException e) {
-      rollback();
+      endTransaction(false);
       throw new IllegalArgumentException("source table '" + ((Source.Table) source).name()
           + "' cannot be described (SQL state " + e.getSQLState() + ")");
     }
@@ -137,49 +116,5 @@ public final class PostgresBackend implements Backend {
       kind = ColumnType.OTHER;
     }
     return new TableSchema.Column(name, kind, nativeType);
-  }
-
-  private BoundingPlan plan(BoundedAggregation spec) {
-    return new BoundingPlan(spec, describe(spec.source()), from(spec.source()),
-        PostgresDialect.INSTANCE);
-  }
-
-  @Override
-  public synchronized String physicalPlan(BoundedAggregation spec) {
-    return plan(spec).statement();
-  }
-
-  @Override
-  public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
-    BoundingPlan plan = plan(spec);
-    try {
-      plan.run(connection, FETCH_SIZE, sink);
-      connection.commit();
-    } catch (SQLException e) {
-      rollback();
-      // No data-dependent failure is planned (sums are exact NUMERIC, conversions total); the
-      // server's message can quote a value all the same: withhold it.
-      throw new IllegalStateException("PostgreSQL bounded aggregation failed (SQL state "
-          + e.getSQLState() + "); the server's message is withheld because it may contain data "
-          + "values");
-    }
-  }
-
-  private void rollback() {
-    try {
-      connection.rollback();
-    } catch (SQLException e) {
-      // the connection is broken: the next statement reports it
-    }
-  }
-
-  @Override
-  public synchronized void close() {
-    try {
-      connection.close();
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot close the PostgreSQL connection (SQL state "
-          + e.getSQLState() + ")");
-    }
   }
 }
