@@ -8,6 +8,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
+import org.privet.engine.BudgetCharger;
+import org.privet.engine.Query;
+import org.privet.engine.Session;
+import org.privet.engine.postgres.PostgresBackend;
 
 /**
  * The PostgreSQL baseline of the engine benchmark (issue 15): the table of {@link EngineBench}
@@ -17,9 +22,10 @@ import java.util.List;
  * unit keeps the group of its smallest pair hash, joined back, clamped per-unit-per-group sums).
  * The hash is {@code hash_record_extended((uid, grp), 17)} (PostgreSQL 14+).
  *
- * <p>Scaffolding: the DP group-by on a PostgreSQL data backend (issue 15 item 3) does not exist yet;
- * when it does, it joins {@link #QUERIES} as "DP" and the harness reports DP/(c) in the same run,
- * as {@link EngineBench} does for DuckDB (target ≤ 1.25).
+ * <p>DP: the engine's group-by of {@link EngineBench} (count, sum and mean, L0 = 1, L∞ = 1, private
+ * partition selection, ε = 1, δ = 1e-6) on the PostgreSQL data backend ({@link PostgresBackend}:
+ * the whole bounding runs in the server as one statement), timed in the same interleaved rounds;
+ * the harness reports DP/(c) (issue 15 target ≤ 1.25).
  *
  * <p>Arguments: {@code [rows [rounds]]}. The server is {@code $PRIVET_BENCH_POSTGRES_URL} (a JDBC
  * URL with user and password options) when set, else an embedded server started here. Wall time
@@ -73,44 +79,65 @@ public final class PostgresBaselineBench {
       st.execute("ANALYZE events");
       System.out.printf("generated %,d rows (%,d units, 1000 groups) in %.1f s%n", rows, rows / 10,
           (System.nanoTime() - t0) / 1e9);
-      List<List<Double>> wall = new ArrayList<>();
+      PostgresBackend pg = PostgresBackend.connect(url, new Properties());
+      Session session = Session.builder().backend(pg).budgetCharger(BudgetCharger.unlimited())
+          .build();
+      Query dp = Query.from("events").privacyUnit("uid").maxGroupsContributed(1)
+          .maxRowsPerGroup(1).groupBy("grp").count("n").sum("total", "amount", 0, 500)
+          .mean("avg", "amount", 0, 500).epsilonDelta(1.0, 1e-6).build();
+      int n = QUERIES.length + 1; // the hand-written queries, then DP
+      EngineBench.Body[] bodies = new EngineBench.Body[n];
       for (int q = 0; q < QUERIES.length; q++) {
+        String sql = QUERIES[q][1];
+        bodies[q] = () -> drain(st, sql);
+      }
+      long[] released = new long[1];
+      bodies[QUERIES.length] = () -> released[0] = session.run(dp).rows().size();
+      List<List<Double>> wall = new ArrayList<>();
+      for (int q = 0; q < n; q++) {
         wall.add(new ArrayList<>());
       }
       // One warm-up round, then interleaved rounds; odd rounds run the queries in reverse order.
       for (int r = -1; r < reps; r++) {
         StringBuilder line = new StringBuilder("round " + r + ":");
-        double[] w = new double[QUERIES.length];
-        for (int k = 0; k < QUERIES.length; k++) {
-          int q = (r & 1) == 0 ? k : QUERIES.length - 1 - k;
-          String sql = QUERIES[q][1];
-          w[q] = EngineBench.time(() -> drain(st, sql));
+        double[] w = new double[n];
+        for (int k = 0; k < n; k++) {
+          int q = (r & 1) == 0 ? k : n - 1 - k;
+          w[q] = EngineBench.time(bodies[q]);
         }
-        for (int q = 0; q < QUERIES.length; q++) {
-          line.append(String.format("  %s %.3f s", QUERIES[q][0], w[q]));
+        for (int q = 0; q < n; q++) {
+          line.append(String.format("  %s %.3f s", name(q), w[q]));
           if (r >= 0) {
             wall.get(q).add(w[q]);
           }
         }
-        System.out.println(line);
+        System.out.println(line.append(String.format("  (%d groups released)", released[0])));
       }
       System.out.printf("%d rounds (+1 warm-up), %,d rows; load average before %s, after %s%n",
           reps, rows, loadBefore, EngineBench.loadAverage());
       System.out.println("query            wall median    wall min");
-      for (int q = 0; q < QUERIES.length; q++) {
-        System.out.printf("%-14s %11.3f s %9.3f s%n", QUERIES[q][0], EngineBench.median(wall.get(q)),
+      for (int q = 0; q < n; q++) {
+        System.out.printf("%-14s %11.3f s %9.3f s%n", name(q), EngineBench.median(wall.get(q)),
             EngineBench.min(wall.get(q)));
       }
-      System.out.printf("(b)/(a) %.2f; (c)/(a) %.2f; (c)/(b) %.3f; DP/(c): no PostgreSQL data backend yet%n",
+      System.out.printf("(b)/(a) %.2f; (c)/(a) %.2f; (c)/(b) %.3f; DP/(c) %.3f (medians), %.3f (minima)%n",
           EngineBench.median(wall.get(1)) / EngineBench.median(wall.get(0)),
           EngineBench.median(wall.get(2)) / EngineBench.median(wall.get(0)),
-          EngineBench.median(wall.get(2)) / EngineBench.median(wall.get(1)));
+          EngineBench.median(wall.get(2)) / EngineBench.median(wall.get(1)),
+          EngineBench.median(wall.get(3)) / EngineBench.median(wall.get(2)),
+          EngineBench.min(wall.get(3)) / EngineBench.min(wall.get(2)));
+      System.out.println(session.explain(dp).render());
+      pg.close();
       st.execute("DROP TABLE events");
     } finally {
       if (embedded != null) {
         embedded.close();
       }
     }
+  }
+
+  private static String name(int q) {
+    return q < QUERIES.length ? QUERIES[q][0] : "DP";
   }
 
   private static void drain(Statement st, String sql) throws SQLException {

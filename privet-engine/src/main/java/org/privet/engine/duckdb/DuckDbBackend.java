@@ -1,7 +1,6 @@
 package org.privet.engine.duckdb;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,10 +10,8 @@ import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -22,11 +19,11 @@ import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.BoundingPlan;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.GroupSink;
-import org.privet.engine.spi.Measure;
 import org.privet.engine.spi.TableSchema;
 
 /**
@@ -208,111 +205,41 @@ public final class DuckDbBackend implements Backend {
     };
   }
 
+  private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
+    return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source()), dialect);
+  }
+
   @Override
   public String physicalPlan(BoundedAggregation spec) {
-    SqlPlan plan = new SqlPlan(spec, describe(spec.source()));
-    StringBuilder s = new StringBuilder(plan.mainStatement());
-    for (int i = 0; i < spec.measures().size(); i++) {
-      if (spec.measures().get(i) instanceof Measure.Bins) {
-        s.append(";\n").append(plan.binStatement(i));
-      }
-    }
-    return s.toString();
+    return plan(spec, DuckDbDialect.FAST).statement();
   }
 
   @Override
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
-    SqlPlan plan = new SqlPlan(spec, describe(spec.source()));
-    int m = spec.measures().size();
-    boolean hasBins = spec.measures().stream().anyMatch(x -> x instanceof Measure.Bins);
-    Map<List<Object>, GroupAggregate> held = hasBins ? new LinkedHashMap<>() : null;
     long[] delivered = {0};
     try {
-      readMain(plan.mainStatement(), spec, held, sink, delivered);
+      stream(plan(spec, DuckDbDialect.FAST), sink, delivered);
     } catch (SQLException e) {
       String message = e.getMessage();
-      if (delivered[0] > 0 || message == null || !message.contains(SqlPlan.DOUBLE_SUM_GUARD)) {
+      if (delivered[0] > 0 || message == null || !message.contains(BoundingPlan.DOUBLE_SUM_GUARD)) {
         throw failure("bounded aggregation", e);
       }
-      // A pair too large for the exact DOUBLE sum (nothing delivered yet: the guard fires before
-      // the blocking per-group aggregation): the same plan with 128-bit pair sums.
+      // A pair too large for the exact DOUBLE sum (nothing delivered yet: the guard fires while
+      // pairs are formed, before the blocking per-group aggregation): the plan with 128-bit sums.
       try {
-        readMain(plan.withExactPairSums().mainStatement(), spec, held, sink, delivered);
+        stream(plan(spec, DuckDbDialect.FAST.withExactPairSums()), sink, delivered);
       } catch (SQLException e2) {
         throw failure("bounded aggregation", e2);
       }
     }
-    if (held == null) {
-      return;
-    }
-    for (int i = 0; i < m; i++) {
-      if (!(spec.measures().get(i) instanceof Measure.Bins b)) {
-        continue;
-      }
-      try (Statement st = connection.createStatement();
-          ResultSet rs = st.executeQuery(plan.binStatement(i))) {
-        int g = spec.groupBy().size();
-        while (rs.next()) {
-          List<Object> key = new ArrayList<>(g);
-          for (int j = 1; j <= g; j++) {
-            key.add(rs.getObject(j));
-          }
-          GroupAggregate agg = held.get(java.util.Collections.unmodifiableList(key));
-          if (agg == null) {
-            continue; // not a group of the main statement: cannot happen with equal filters
-          }
-          int cell = (int) toLong(rs.getObject(g + 1));
-          if (cell >= 0 && cell < b.bins()) {
-            agg.bins()[i][cell] += toLong(rs.getObject(g + 2));
-          }
-        }
-      } catch (SQLException e) {
-        throw failure("binned aggregation", e);
-      }
-    }
-    held.values().forEach(sink::accept);
   }
 
-  /** Runs the main statement, passing each group to {@code held} (if not null) or the sink. */
-  private void readMain(String main, BoundedAggregation spec,
-      Map<List<Object>, GroupAggregate> held, GroupSink sink, long[] delivered)
-      throws SQLException {
-    int m = spec.measures().size();
-    try (Statement st = connection.createStatement();
-        ResultSet rs = st.executeQuery(main)) {
-      int g = spec.groupBy().size();
-      while (rs.next()) {
-        List<Object> key = new ArrayList<>(g);
-        for (int i = 1; i <= g; i++) {
-          key.add(rs.getObject(i));
-        }
-        long units = toLong(rs.getObject(g + 1));
-        long rows = toLong(rs.getObject(g + 2));
-        long[] sums = new long[m];
-        long[] counts = new long[m];
-        long[] squares = new long[m];
-        long[][] bins = new long[m][];
-        int col = g + 3;
-        for (int i = 0; i < m; i++) {
-          if (spec.measures().get(i) instanceof Measure.FixedPointSum f) {
-            sums[i] = toLong(rs.getObject(col++));
-            counts[i] = toLong(rs.getObject(col++));
-            if (f.squares()) {
-              squares[i] = toLong(rs.getObject(col++));
-            }
-          } else {
-            bins[i] = new long[((Measure.Bins) spec.measures().get(i)).bins()];
-          }
-        }
-        GroupAggregate agg = new GroupAggregate(key, units, rows, sums, counts, squares, bins);
-        delivered[0]++;
-        if (held != null) {
-          held.put(agg.key(), agg);
-        } else {
-          sink.accept(agg);
-        }
-      }
-    }
+  /** Runs the plan's statement, handing each group to the sink. */
+  private void stream(BoundingPlan plan, GroupSink sink, long[] delivered) throws SQLException {
+    plan.run(connection, 0, g -> {
+      delivered[0]++;
+      sink.accept(g);
+    });
   }
 
   /**
@@ -370,23 +297,6 @@ public final class DuckDbBackend implements Backend {
     // The driver's message can quote a data value (e.g. a failed cast): withhold it.
     return new IllegalStateException("DuckDB " + step + " failed (SQL state " + e.getSQLState()
         + "); the driver's message is withheld because it may contain data values");
-  }
-
-  /**
-   * An aggregate as a long, saturating (total: the plan's sums are saturated at {@link
-   * Measure#SUM_CAP} in SQL, so this never saturates; it only keeps the read from throwing).
-   */
-  static long toLong(Object o) {
-    if (o == null) {
-      return 0L;
-    }
-    if (o instanceof BigDecimal d) {
-      o = d.setScale(0, java.math.RoundingMode.FLOOR).toBigInteger();
-    }
-    if (o instanceof BigInteger b) {
-      return b.bitLength() <= 63 ? b.longValue() : b.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
-    return ((Number) o).longValue();
   }
 
   @Override

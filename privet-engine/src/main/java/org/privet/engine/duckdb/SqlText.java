@@ -3,11 +3,9 @@ package org.privet.engine.duckdb;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.privet.engine.Filter;
 import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.spi.ColumnType;
-import org.privet.engine.spi.FilterSql;
 import org.privet.engine.spi.TableSchema;
 
 /** Rendering of identifiers, literals, sources and filters as DuckDB SQL text. */
@@ -129,30 +127,5 @@ final class SqlText {
       return "CSV file '" + c.path().getFileName() + "'";
     }
     return "Parquet file '" + ((Source.ParquetFile) source).path().getFileName() + "'";
-  }
-
-  /** A literal cast to the column's native type ({@link FilterSql.Dialect#literal}). */
-  static String literal(Object v, TableSchema.Column column) {
-    return DIALECT.literal(v, column);
-  }
-
-  static String filter(Filter f, TableSchema schema) {
-    return FilterSql.render(f, schema, DIALECT);
-  }
-
-  private static final FilterSql.Dialect DIALECT = new FilterSql.Dialect() {
-    @Override
-    public String quote(String identifier) {
-      return SqlText.quote(identifier);
-    }
-
-    @Override
-    public String string(String text) {
-      return SqlText.string(text);
-    }
-  };
-
-  static TableSchema.Column column(TableSchema schema, String name) {
-    return FilterSql.column(schema, name);
   }
 }

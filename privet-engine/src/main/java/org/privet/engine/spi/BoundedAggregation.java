@@ -50,5 +50,18 @@ public record BoundedAggregation(Source source, Optional<Filter> filter, Optiona
     if (l0 < 1 || lInf < 1) {
       throw new IllegalArgumentException("l0 and lInf must be positive");
     }
+    measures.forEach(m -> Objects.requireNonNull(m, "measures"));
+    groupBy.forEach(g -> Objects.requireNonNull(g, "groupBy"));
+    if (publicGroups.isPresent()) {
+      List<List<Object>> keys = new java.util.ArrayList<>();
+      for (List<Object> key : publicGroups.get()) {
+        if (key.size() != groupBy.size()) {
+          throw new IllegalArgumentException("every public group key must have one value per "
+              + "group column (" + groupBy.size() + ")");
+        }
+        keys.add(java.util.Collections.unmodifiableList(new java.util.ArrayList<>(key)));
+      }
+      publicGroups = Optional.of(List.copyOf(keys));
+    }
   }
 }

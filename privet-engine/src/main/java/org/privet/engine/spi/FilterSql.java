@@ -23,6 +23,11 @@ public final class FilterSql {
     /** A string literal (quoted and escaped for the dialect). */
     String string(String text);
 
+    /** The name of the 64-bit floating-point type ({@code DOUBLE}; PostgreSQL: {@code DOUBLE PRECISION}). */
+    default String doubleType() {
+      return "DOUBLE";
+    }
+
     /**
      * A literal already typed for {@code column} ({@link ColumnLiterals}), as SQL whose
      * evaluation cannot fail: its text (plain decimal, ISO date) as a string literal and a CAST
@@ -43,7 +48,7 @@ public final class FilterSql {
       return switch (column.type()) {
         case INTEGER, DECIMAL -> "CAST(" + string(((BigDecimal) value).toPlainString()) + " AS "
             + column.nativeType() + ")";
-        case FLOATING -> "CAST(" + string(value.toString()) + " AS DOUBLE)";
+        case FLOATING -> "CAST(" + string(value.toString()) + " AS " + doubleType() + ")";
         case STRING -> string((String) value);
         case BOOLEAN -> ((Boolean) value) ? "TRUE" : "FALSE";
         case DATE -> "CAST(" + string(((LocalDate) value).toString()) + " AS DATE)";
@@ -63,8 +68,8 @@ public final class FilterSql {
   /** The column as compared: FLOATING columns compare in DOUBLE (their literals are doubles). */
   private static String operand(TableSchema.Column c, Dialect d) {
     String q = d.quote(c.name());
-    return c.type() == ColumnType.FLOATING && !c.nativeType().equalsIgnoreCase("DOUBLE")
-        ? "CAST(" + q + " AS DOUBLE)" : q;
+    return c.type() == ColumnType.FLOATING && !c.nativeType().equalsIgnoreCase(d.doubleType())
+        ? "CAST(" + q + " AS " + d.doubleType() + ")" : q;
   }
 
   /**

@@ -71,7 +71,19 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
         throw new IllegalArgumentException(
             "pairClamp needs no squares, and center 0 for an allRows pair clamp");
       }
+      // The contract's |v| ≤ 2^31, checked here so that every backend gets it: the no-overflow
+      // arguments for v² and for 64-bit pair sums rely on it (docs/proofs/engine-fixed-point.md).
+      long rowCenter = pairClamp == null ? center : 0;
+      double a = Math.floor(Math.scalb(lower, scaleExponent)) - rowCenter;
+      double b = Math.ceil(Math.scalb(upper, scaleExponent)) - rowCenter;
+      if (!(lower <= upper) || !(Math.max(Math.abs(a), Math.abs(b)) <= MAX_ABS_VALUE)) {
+        throw new IllegalArgumentException("fixed-point measure on column '" + column
+            + "': clamped, scaled and centred values must lie within ±2^31");
+      }
     }
+
+    /** 2^31: the largest |v| of a per-row value (so that v² fits 64 bits). */
+    public static final double MAX_ABS_VALUE = 0x1p31;
 
     /** A fixed-point sum without a pair clamp. */
     public FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
@@ -113,6 +125,9 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
     public PairClamp {
       if (lower > upper) {
         throw new IllegalArgumentException("pairClamp lower must not exceed upper");
+      }
+      if (Math.abs(lower) > SUM_CAP || Math.abs(upper) > SUM_CAP || lower == Long.MIN_VALUE) {
+        throw new IllegalArgumentException("pairClamp bounds must lie within ±2^62");
       }
     }
   }

@@ -10,6 +10,12 @@
  * {@code docs/proofs/engine-bounding.md}). This mirrors PipelineDP4j, whose engine is written once
  * against small collection interfaces with local and Beam/Spark implementations.
  *
+ * <p>SQL backends do not write that transformation themselves: {@link
+ * org.privet.engine.spi.BoundingPlan} renders it once as one statement, and each database supplies
+ * only a {@link org.privet.engine.spi.SqlDialect} (DuckDB, Spark, PostgreSQL); {@link
+ * org.privet.engine.spi.JdbcBackend} runs it over JDBC. {@code BackendContractTest} (in this
+ * module's test-jar) checks every backend against a literal reading of the contract.
+ *
  * <p>Backends must never put data values into exception messages (a failing SQL statement's
  * driver message can quote a value: wrap it).
  */

@@ -44,10 +44,12 @@ import org.privet.testing.SeededRandomSource;
  * <p>Ties at the L0 boundary cannot be provoked from outside a backend (they need equal salted
  * hashes); DuckDB's {@code SqlPlanTest} provokes them through its hash modulus.
  *
- * <p>A new backend (e.g. PostgreSQL) adds one subclass in its module's tests, with a test-scoped
- * dependency on {@code privet-engine}'s {@code test-jar}: {@link #openBackend} returns the
- * backend (over a real server: {@code org.privet.testing.TestPostgres} gives a fresh database), and
- * {@link #register} creates the table with the columns' types and inserts the rows. Nothing else.
+ * <p>A new backend adds one subclass in its module's tests, with a test-scoped dependency on {@code
+ * privet-engine}'s {@code test-jar}: {@link #openBackend} returns the backend (over a real server:
+ * {@code org.privet.testing.TestPostgres} gives a fresh database, as {@code
+ * PostgresBackendContractTest} uses), and {@link #register} creates the table with the columns'
+ * types and inserts the rows. Nothing else. DuckDB, Spark and PostgreSQL run it, so the same
+ * queries give identical exact aggregates on all three.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class BackendContractTest {

@@ -25,11 +25,10 @@ import org.privet.engine.Session;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.BoundingPlan;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.CsvHeader;
-import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.GroupSink;
-import org.privet.engine.spi.Measure;
 import org.privet.engine.spi.TableSchema;
 
 /**
@@ -308,9 +307,9 @@ public final class SparkBackend implements Backend {
     return t.typeName().startsWith("timestamp") ? ColumnType.TIMESTAMP : ColumnType.OTHER;
   }
 
-  private SparkPlan plan(BoundedAggregation spec) {
+  private BoundingPlan plan(BoundedAggregation spec) {
     TableSchema schema = describe(spec.source());
-    return new SparkPlan(spec, schema, from(spec.source()));
+    return new BoundingPlan(spec, schema, from(spec.source()), SparkDialect.INSTANCE);
   }
 
   @Override
@@ -325,9 +324,8 @@ public final class SparkBackend implements Backend {
   @Override
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
     Objects.requireNonNull(sink, "sink");
-    String sql = plan(spec).statement();
-    int g = spec.groupBy().size();
-    int m = spec.measures().size();
+    BoundingPlan plan = plan(spec);
+    String sql = plan.statement();
     Iterator<Row> it;
     try {
       it = spark.sql(sql).toLocalIterator();
@@ -344,49 +342,9 @@ public final class SparkBackend implements Backend {
       } catch (Exception e) {
         throw failure(e);
       }
-      sink.accept(group(spec, r, g, m));
+      Row row = r;
+      sink.accept(plan.group(row::get));
     }
-  }
-
-  private static GroupAggregate group(BoundedAggregation spec, Row r, int g, int m) {
-    List<Object> key = new ArrayList<>(g);
-    for (int i = 0; i < g; i++) {
-      key.add(r.get(i));
-    }
-    long units = toLong(r.get(g));
-    long rows = toLong(r.get(g + 1));
-    long[] sums = new long[m];
-    long[] counts = new long[m];
-    long[] squares = new long[m];
-    long[][] bins = new long[m][];
-    int col = g + 2;
-    for (int i = 0; i < m; i++) {
-      Measure measure = spec.measures().get(i);
-      if (measure instanceof Measure.FixedPointSum f) {
-        sums[i] = toLong(r.get(col++));
-        counts[i] = toLong(r.get(col++));
-        if (f.squares()) {
-          squares[i] = toLong(r.get(col++));
-        }
-      } else {
-        int n = ((Measure.Bins) measure).bins();
-        bins[i] = new long[n];
-        Object cells = r.get(col++);
-        if (cells != null) {
-          for (Map.Entry<Object, Object> e : r.<Object, Object>getJavaMap(col - 1).entrySet()) {
-            int cell = (int) toLong(e.getKey());
-            if (cell >= 0 && cell < n) {
-              bins[i][cell] += toLong(e.getValue());
-            }
-          }
-        }
-      }
-    }
-    return new GroupAggregate(key, units, rows, sums, counts, squares, bins);
-  }
-
-  private static long toLong(Object o) {
-    return o == null ? 0L : ((Number) o).longValue();
   }
 
   private static RuntimeException failure(Exception e) {

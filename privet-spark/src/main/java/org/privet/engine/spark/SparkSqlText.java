@@ -2,9 +2,6 @@ package org.privet.engine.spark;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import org.privet.engine.Filter;
-import org.privet.engine.spi.FilterSql;
-import org.privet.engine.spi.TableSchema;
 
 /**
  * Rendering of identifiers, literals and filters as Spark SQL text. String literals never depend on
@@ -36,38 +33,5 @@ final class SparkSqlText {
     }
     return "decode(unhex('" + HexFormat.of().formatHex(s.getBytes(StandardCharsets.UTF_8))
         + "'), 'UTF-8')";
-  }
-
-  static String dbl(double d) {
-    return "CAST('" + d + "' AS DOUBLE)";
-  }
-
-  static String bigint(long v) {
-    return "CAST('" + v + "' AS BIGINT)";
-  }
-
-  /** A literal cast to the column's native type ({@link FilterSql.Dialect#literal}). */
-  static String literal(Object v, TableSchema.Column column) {
-    return DIALECT.literal(v, column);
-  }
-
-  static String filter(Filter f, TableSchema schema) {
-    return FilterSql.render(f, schema, DIALECT);
-  }
-
-  private static final FilterSql.Dialect DIALECT = new FilterSql.Dialect() {
-    @Override
-    public String quote(String identifier) {
-      return SparkSqlText.quote(identifier);
-    }
-
-    @Override
-    public String string(String text) {
-      return SparkSqlText.string(text);
-    }
-  };
-
-  static TableSchema.Column column(TableSchema schema, String name) {
-    return FilterSql.column(schema, name);
   }
 }

@@ -21,17 +21,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.Source;
 import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.BoundingPlan;
 import org.privet.engine.spi.ColumnType;
-import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.Measure;
 
 /**
- * The L0 = 1 minimum-hash join plan must compute exactly what the pair-window plan computes (the
- * {@code BoundedAggregation} contract), ties at the smallest hash included; ties are provoked by
- * reducing the salted hash modulo a small number. DOUBLE pair sums must equal the 128-bit ones, and
- * fall back to them when a pair has too many values for an exact DOUBLE sum.
+ * DuckDB's strategies ({@link DuckDbDialect}) of the one {@link BoundingPlan}: the L0 = 1
+ * minimum-hash join plan must compute exactly what the pair-window plan computes (the {@code
+ * BoundedAggregation} contract), ties at the smallest hash included; ties are provoked by reducing
+ * the salted hash modulo a small number. DOUBLE pair sums must equal the 128-bit ones, and fall
+ * back to them when a pair has too many values for an exact DOUBLE sum.
  */
-class SqlPlanTest {
+class DuckDbStrategiesTest {
   private DuckDbBackend db;
 
   @BeforeEach
@@ -86,19 +87,22 @@ class SqlPlanTest {
     return rows.stream().mapToLong(r -> Long.parseLong(r.split("\\|", -1)[2])).sum();
   }
 
+  private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
+    return new BoundingPlan(spec, db.describe(spec.source()), SqlText.from(spec.source()), dialect);
+  }
+
   @Test
-  void mainStatement_l0OneMinHashJoin_equalsPairWindowPlan() throws SQLException {
-    var schema = db.describe(Source.table("t"));
+  void statement_l0OneMinHashJoin_equalsPairWindowPlan() throws SQLException {
     boolean sawTies = false;
     for (long modulus : new long[] {0, 2, 3, 7}) {
       for (int lInf : new int[] {1, 3}) {
         for (long salt = 1; salt <= 3; salt++) {
-          SqlPlan fast = new SqlPlan(spec(lInf, salt), schema, modulus, true, salt % 2 == 1);
-          SqlPlan window = new SqlPlan(spec(lInf, salt), schema, modulus, false, false);
+          BoundingPlan fast = plan(spec(lInf, salt), new DuckDbDialect(modulus, true, salt % 2 == 1));
+          BoundingPlan window = plan(spec(lInf, salt), new DuckDbDialect(modulus, false, false));
           assertTrue(fast.usesMinHashJoin());
           assertFalse(window.usesMinHashJoin());
-          List<String> a = rows(fast.mainStatement());
-          List<String> b = rows(window.mainStatement());
+          List<String> a = rows(fast.statement());
+          List<String> b = rows(window.statement());
           assertEquals(b, a, "modulus " + modulus + ", L∞ " + lInf + ", salt " + salt);
           assertTrue(unitsReleased(a) <= 300, "at most one group per unit");
           sawTies |= unitsReleased(a) < 300;
@@ -109,8 +113,7 @@ class SqlPlanTest {
   }
 
   @Test
-  void mainStatement_allHashesTied_keepsExactlyTheSingleGroupUnits() throws SQLException {
-    var schema = db.describe(Source.table("t"));
+  void statement_allHashesTied_keepsExactlyTheSingleGroupUnits() throws SQLException {
     Map<Long, Set<List<Object>>> pairsPerUnit = new HashMap<>();
     try (Statement st = db.trustedConnection().createStatement();
         ResultSet rs = st.executeQuery("SELECT DISTINCT uid, g1, g2 FROM t")) {
@@ -123,81 +126,57 @@ class SqlPlanTest {
     assertTrue(singles > 0 && singles < 300, "the table must have both kinds of unit");
     // Modulus 1: every pair hash is 0, so a unit with two or more pairs is tied and dropped.
     for (boolean minHash : new boolean[] {true, false}) {
-      SqlPlan plan = new SqlPlan(spec(2, 9), schema, 1, minHash, minHash);
-      assertEquals(singles, unitsReleased(rows(plan.mainStatement())), "minHash " + minHash);
+      BoundingPlan plan = plan(spec(2, 9), new DuckDbDialect(1, minHash, minHash));
+      assertEquals(singles, unitsReleased(rows(plan.statement())), "minHash " + minHash);
     }
   }
 
   /**
-   * Values at 2^62 (far beyond what the compiler allows, |v| ≤ 2^31): a pair of two such rows sums
-   * to 2^63, past the 64-bit range, yet with L∞ = 1 the kept pair sum is exactly 2^62 = L∞·b in
-   * both plans (the 128-bit pair arithmetic does not wrap); two such units in one group sum to
-   * 2^63, beyond 64 bits, and the group's sum saturates at the public cap 2^62 instead of failing
-   * after the charge (issue 10, item 3).
+   * Values at 2^62 are far beyond what the contract allows (|v| ≤ 2^31, on which the no-overflow
+   * arguments rest): the measure itself refuses them, for every backend, before anything runs.
    */
   @Test
-  void aggregate_extremeValues_keepTheBoundOrSaturateAtTheCap() throws SQLException {
-    double big = Math.scalb(1.0, 62);
-    List<List<?>> rows = new ArrayList<>();
-    for (long u = 0; u < 3; u++) {
-      rows.add(Arrays.asList(u, u == 0 ? "solo" : "shared", big));
-      rows.add(Arrays.asList(u, u == 0 ? "solo" : "shared", Double.POSITIVE_INFINITY));
-    }
-    db.registerTable("big", List.of("uid", "g", "x"),
-        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), rows);
-    BoundedAggregation spec = new BoundedAggregation(Source.table("big"), Optional.empty(),
-        Optional.of("uid"), List.of("g"), Optional.of(List.of(List.of("solo"))), 1, 1, 5,
-        List.of(new Measure.FixedPointSum("x", 0, big, 0, 0, false)));
-    var schema = db.describe(Source.table("big"));
-    for (boolean minHash : new boolean[] {true, false}) {
-      List<String> out = rows(new SqlPlan(spec, schema, 0, minHash, true).mainStatement());
-      assertEquals(List.of("solo|1|1|" + (1L << 62) + "|1|"), out, "minHash " + minHash);
-    }
-    List<GroupAggregate> solo = new ArrayList<>();
-    db.aggregate(spec, solo::add);
-    assertEquals(1L << 62, solo.get(0).sums()[0]);
-    BoundedAggregation all = new BoundedAggregation(Source.table("big"), Optional.empty(),
-        Optional.of("uid"), List.of("g"), Optional.empty(), 1, 1, 5, spec.measures());
-    Map<Object, Long> sums = new HashMap<>();
-    db.aggregate(all, g -> sums.put(g.key().get(0), g.sums()[0]));
-    assertEquals(Map.of("solo", 1L << 62, "shared", Measure.SUM_CAP), sums);
+  void measure_valuesBeyondTwoToThe31_refusedByTheSpi() {
+    assertThrows(IllegalArgumentException.class,
+        () -> new Measure.FixedPointSum("x", 0, Math.scalb(1.0, 62), 0, 0, false));
+    assertThrows(IllegalArgumentException.class,
+        () -> new Measure.FixedPointSum("x", 0, 1e10, 0, 0, false));
+    assertThrows(IllegalArgumentException.class,
+        () -> new Measure.FixedPointSum("x", 0, 1, 32, 0, false));
+    assertThrows(IllegalArgumentException.class,
+        () -> new Measure.FixedPointSum("x", 0, Double.POSITIVE_INFINITY, 0, 0, false));
+    assertThrows(IllegalArgumentException.class, () -> new Measure.PairClamp(0, Long.MAX_VALUE, false));
+    new Measure.FixedPointSum("x", -Math.scalb(1.0, 31), Math.scalb(1.0, 31), 0, 0, true);
   }
 
   /**
-   * Values up to M = 2^50 allow exact DOUBLE pair sums of at most 2^53 / M = 8 values. A unit with
-   * 9 rows in one group makes the DOUBLE plan fail with the guard's message (no value in it), and
-   * the backend then returns exactly what the 128-bit plan returns; without that unit the DOUBLE
-   * plan runs and agrees with the 128-bit plan.
+   * Values up to M = 2^31 allow exact DOUBLE pair sums of at most 2^53 / M = 2^22 values. A unit
+   * with 2^22 + 1 rows in one group makes the DOUBLE plan fail with the guard's message (no value
+   * in it), and the backend then returns exactly what the 128-bit plan returns; without that unit
+   * the DOUBLE plan runs and agrees with the 128-bit plan.
    */
   @Test
   void aggregate_pairBeyondExactDoubleRange_fallsBackToExactSums() throws SQLException {
-    double big = Math.scalb(1.0, 50);
-    List<List<?>> rows = new ArrayList<>();
-    for (long u = 0; u < 20; u++) {
-      int n = u == 0 ? 9 : (int) (1 + u % 8);
-      for (int r = 0; r < n; r++) {
-        rows.add(Arrays.asList(u, "g" + (u % 3), big - r * 1001.0 * u));
-      }
-    }
-    List<List<?>> withoutUnit0 = rows.subList(9, rows.size());
-    db.registerTable("wide", List.of("uid", "g", "x"),
-        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), rows);
-    db.registerTable("narrow", List.of("uid", "g", "x"),
-        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), withoutUnit0);
+    double big = Math.scalb(1.0, 31);
+    long limit = 1L << 22;
+    db.execute("CREATE TABLE narrow AS SELECT CAST(u AS BIGINT) AS uid, concat('g', u % 3) AS g, "
+        + "CAST(" + big + " - r * 1001.0 * u AS DOUBLE) AS x FROM range(1, 20) t1(u), "
+        + "range(0, 8) t2(r) WHERE r <= u % 8");
+    db.execute("CREATE TABLE wide AS SELECT * FROM narrow UNION ALL SELECT CAST(0 AS BIGINT), "
+        + "'g0', CAST(" + big + " - (r % 5) AS DOUBLE) FROM range(0, " + (limit + 1) + ") t(r)");
     Measure.FixedPointSum f = new Measure.FixedPointSum("x", 0, big, 0, 0, false);
-    assertEquals(8, SqlPlan.exactDoubleCount(f));
+    assertEquals(limit, BoundingPlan.exactDoubleCount(f));
     for (String table : List.of("wide", "narrow")) {
       BoundedAggregation spec = new BoundedAggregation(Source.table(table), Optional.empty(),
           Optional.of("uid"), List.of("g"), Optional.empty(), 1, 3, 11, List.of(f));
-      var schema = db.describe(Source.table(table));
-      SqlPlan fast = new SqlPlan(spec, schema);
-      List<String> exact = rows(fast.withExactPairSums().mainStatement());
+      BoundingPlan fast = plan(spec, DuckDbDialect.FAST);
+      List<String> exact = rows(plan(spec, DuckDbDialect.FAST.withExactPairSums()).statement());
       if (table.equals("wide")) {
-        SQLException e = assertThrows(SQLException.class, () -> rows(fast.mainStatement()));
-        assertTrue(e.getMessage().contains(SqlPlan.DOUBLE_SUM_GUARD));
+        SQLException e = assertThrows(SQLException.class, () -> rows(fast.statement()));
+        assertTrue(e.getMessage().contains(BoundingPlan.DOUBLE_SUM_GUARD));
         assertFalse(e.getMessage().matches("(?s).*\\d{4,}.*"), "no value in: " + e.getMessage());
       } else {
-        assertEquals(exact, rows(fast.mainStatement()), "DOUBLE and 128-bit pair sums");
+        assertEquals(exact, rows(fast.statement()), "DOUBLE and 128-bit pair sums");
       }
       List<String> viaBackend = new ArrayList<>();
       db.aggregate(spec, g -> viaBackend.add(g.key().get(0) + "|" + g.units() + "|" + g.rows()

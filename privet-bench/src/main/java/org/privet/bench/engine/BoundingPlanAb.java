@@ -1,0 +1,36 @@
+package org.privet.bench.engine;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+/**
+ * One-off A/B check of the bounding-plan refactor (issue 15 item 1) on DuckDB: the DP statement
+ * that main's {@code SqlPlan} generated for {@link EngineBench}'s query (reconstructed: DOUBLE-sum
+ * guard in {@code kept}, {@code QUALIFY}) against the statement {@code BoundingPlan} generates now
+ * (guard in {@code pairs}, {@code ranked}/{@code keptpairs}), on the Engine table of 10M rows, one
+ * warm-up and five interleaved rounds, process CPU medians. Usage: {@code java -cp
+ * privet-bench/target/benchmarks.jar org.privet.bench.engine.BoundingPlanAb}.
+ */
+public final class BoundingPlanAb {
+  private BoundingPlanAb() {}
+
+  public static void main(String[] a) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE events AS SELECT CAST(i // 10 AS BIGINT) AS uid, CAST(hash(i, 17) % 1000 AS BIGINT) AS grp, CAST(hash(i, 29) % 100000 AS DOUBLE) / 100.0 AS amount FROM range(10000000) t(i)");
+      String[] qs = {OLD, NEW};
+      com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      double[][] cpu = new double[2][5];
+      for (int r = -1; r < 5; r++) for (int k = 0; k < 2; k++) { int q = (r & 1) == 0 ? k : 1 - k;
+        long c0 = os.getProcessCpuTime(); long w0 = System.nanoTime();
+        try (ResultSet rs = st.executeQuery(qs[q])) { while (rs.next()) {} }
+        double cc = (os.getProcessCpuTime() - c0) / 1e9, ww = (System.nanoTime() - w0) / 1e9;
+        System.out.printf("round %d %s wall %.2f cpu %.2f%n", r, q == 0 ? "main" : "plan", ww, cc);
+        if (r >= 0) cpu[q][r] = cc; }
+      for (int q = 0; q < 2; q++) { java.util.Arrays.sort(cpu[q]); System.out.printf("%s cpu median %.2f min %.2f%n", q == 0 ? "main" : "plan", cpu[q][2], cpu[q][0]); }
+    }
+  }
+  static final String OLD = "WITH src AS NOT MATERIALIZED (SELECT __s.\"uid\" AS __u, __s.\"grp\" AS __g0, (CASE WHEN CAST(\"amount\" AS DOUBLE) IS NULL OR isnan(CAST(\"amount\" AS DOUBLE)) THEN NULL ELSE CAST(LEAST(GREATEST(CAST(\"amount\" AS DOUBLE), CAST('0.0' AS DOUBLE)), CAST('500.0' AS DOUBLE)) * CAST('2097152.0' AS DOUBLE) AS BIGINT) END) AS __v0, (CASE WHEN CAST(\"amount\" AS DOUBLE) IS NULL OR isnan(CAST(\"amount\" AS DOUBLE)) THEN NULL ELSE CAST(LEAST(GREATEST(CAST(\"amount\" AS DOUBLE), CAST('0.0' AS DOUBLE)), CAST('500.0' AS DOUBLE)) * CAST('2097152.0' AS DOUBLE) AS BIGINT) - CAST(524288000 AS BIGINT) END) AS __v1, hash(xor(hash(__s.\"uid\", __s.\"grp\"), CAST(0 AS UBIGINT))) AS __h FROM \"events\" AS __s WHERE __s.\"uid\" IS NOT NULL), firsth AS (SELECT __u, MIN(__h) AS __h FROM src GROUP BY __u), pairs AS (SELECT __u, __g0, COUNT(*) AS __n, SUM(CAST(__v0 AS DOUBLE)) AS __s0, COUNT(__v0) AS __c0, SUM(CAST(__v1 AS DOUBLE)) AS __s1, COUNT(__v1) AS __c1 FROM src JOIN firsth USING (__u, __h) GROUP BY __u, __g0), kept AS (SELECT __g0, LEAST(__n, 1) AS __n, CASE WHEN __c0 > 8589934 THEN error('privet: pair too large for exact double sum') WHEN __c0 <= 1 THEN CAST(__s0 AS BIGINT) ELSE CAST(((CAST(__s0 AS HUGEINT) * 1) - (((CAST(__s0 AS HUGEINT) * 1) % __c0) + __c0) % __c0) // __c0 AS BIGINT) END AS __s0, LEAST(__c0, 1) AS __c0, CASE WHEN __c1 > 17179869 THEN error('privet: pair too large for exact double sum') WHEN __c1 <= 1 THEN CAST(__s1 AS BIGINT) ELSE CAST(((CAST(__s1 AS HUGEINT) * 1) - (((CAST(__s1 AS HUGEINT) * 1) % __c1) + __c1) % __c1) // __c1 AS BIGINT) END AS __s1, LEAST(__c1, 1) AS __c1 FROM pairs QUALIFY COUNT(*) OVER (PARTITION BY __u) = 1), agg AS (SELECT __g0, COUNT(*) AS __units, SUM(__n) AS __rows, (LEAST(COALESCE(SUM(GREATEST(__s0, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(4611686018427387904 AS BIGINT)) + GREATEST(COALESCE(SUM(LEAST(__s0, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(-4611686018427387904 AS BIGINT))) AS __s0, SUM(__c0) AS __c0, (LEAST(COALESCE(SUM(GREATEST(__s1, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(4611686018427387904 AS BIGINT)) + GREATEST(COALESCE(SUM(LEAST(__s1, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(-4611686018427387904 AS BIGINT))) AS __s1, SUM(__c1) AS __c1 FROM kept GROUP BY __g0) SELECT a.__g0, a.__units, a.__rows, a.__s0, a.__c0, a.__s1, a.__c1 FROM agg a ORDER BY a.__g0 NULLS LAST";
+  static final String NEW = "WITH src AS NOT MATERIALIZED (SELECT __s.\"uid\" AS __u, __s.\"grp\" AS __g0, (CASE WHEN CAST(\"amount\" AS DOUBLE) IS NULL OR isnan(CAST(\"amount\" AS DOUBLE)) THEN NULL ELSE CAST(LEAST(GREATEST(CAST(\"amount\" AS DOUBLE), CAST('0.0' AS DOUBLE)), CAST('500.0' AS DOUBLE)) * CAST('2097152.0' AS DOUBLE) AS BIGINT) END) AS __v0, (CASE WHEN CAST(\"amount\" AS DOUBLE) IS NULL OR isnan(CAST(\"amount\" AS DOUBLE)) THEN NULL ELSE CAST(LEAST(GREATEST(CAST(\"amount\" AS DOUBLE), CAST('0.0' AS DOUBLE)), CAST('500.0' AS DOUBLE)) * CAST('2097152.0' AS DOUBLE) AS BIGINT) - CAST(524288000 AS BIGINT) END) AS __v1, hash(xor(hash(__s.\"uid\", __s.\"grp\"), CAST(0 AS UBIGINT))) AS __h FROM \"events\" AS __s WHERE __s.\"uid\" IS NOT NULL), firsth AS (SELECT __u, MIN(__h) AS __h FROM src GROUP BY __u), pairs AS (SELECT __u, __g0, COUNT(*) AS __n, CASE WHEN COUNT(__v0) > CAST(8589934 AS BIGINT) THEN error('privet: pair too large for exact double sum') ELSE CAST(SUM(CAST(__v0 AS DOUBLE)) AS BIGINT) END AS __s0, COUNT(__v0) AS __c0, CASE WHEN COUNT(__v1) > CAST(17179869 AS BIGINT) THEN error('privet: pair too large for exact double sum') ELSE CAST(SUM(CAST(__v1 AS DOUBLE)) AS BIGINT) END AS __s1, COUNT(__v1) AS __c1 FROM src JOIN firsth USING (__u, __h) GROUP BY __u, __g0), ranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u) AS __r FROM pairs), keptpairs AS (SELECT * FROM ranked WHERE __r = 1), kept AS (SELECT __g0, LEAST(__n, CAST(1 AS BIGINT)) AS __n, CASE WHEN __c0 = 0 THEN CAST(0 AS BIGINT) ELSE CAST(CASE WHEN __c0 <= CAST(1 AS BIGINT) THEN __s0 ELSE (((CAST(__s0 AS HUGEINT) * CAST(1 AS BIGINT)) - (((CAST(__s0 AS HUGEINT) * CAST(1 AS BIGINT)) % __c0) + __c0) % __c0) // __c0) END AS BIGINT) END AS __s0, LEAST(__c0, CAST(1 AS BIGINT)) AS __c0, CASE WHEN __c1 = 0 THEN CAST(0 AS BIGINT) ELSE CAST(CASE WHEN __c1 <= CAST(1 AS BIGINT) THEN __s1 ELSE (((CAST(__s1 AS HUGEINT) * CAST(1 AS BIGINT)) - (((CAST(__s1 AS HUGEINT) * CAST(1 AS BIGINT)) % __c1) + __c1) % __c1) // __c1) END AS BIGINT) END AS __s1, LEAST(__c1, CAST(1 AS BIGINT)) AS __c1 FROM keptpairs), agg AS (SELECT __g0, COUNT(*) AS __units, SUM(__n) AS __rows, (LEAST(COALESCE(SUM(GREATEST(__s0, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(4611686018427387904 AS BIGINT)) + GREATEST(COALESCE(SUM(LEAST(__s0, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(-4611686018427387904 AS BIGINT))) AS __s0, SUM(__c0) AS __c0, (LEAST(COALESCE(SUM(GREATEST(__s1, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(4611686018427387904 AS BIGINT)) + GREATEST(COALESCE(SUM(LEAST(__s1, CAST(0 AS BIGINT))), CAST(0 AS BIGINT)), CAST(-4611686018427387904 AS BIGINT))) AS __s1, SUM(__c1) AS __c1 FROM kept GROUP BY __g0) SELECT a.__g0, a.__units, a.__rows, a.__s0, a.__c0, a.__s1, a.__c1 FROM agg a ORDER BY a.__g0 NULLS LAST";
+}

@@ -1,0 +1,648 @@
+package org.privet.engine.spi;
+
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The {@link BoundedAggregation} contract as one SQL statement, written once for every SQL backend
+ * and rendered by a {@link SqlDialect}. The statement returns one row per group (in key order,
+ * NULLs last, so that seeded runs are reproducible); {@link #group} reads it.
+ *
+ * <p>The chain of common table expressions, each the step of the contract with the same name
+ * (argued in {@code docs/proofs/engine-bounding.md}):
+ * <ol>
+ *   <li>{@code src}: the filtered rows (NULL units dropped, rows restricted to public keys), with
+ *       the unit as {@code __u}, the group columns as {@code __g0, __g1, ...}, per fixed-point
+ *       measure its per-row value {@code __v<i>} and per binned measure its cell {@code __b<i>};
+ *   <li>{@code pairs}: per (unit, group) pair its row count {@code __n} and per measure the exact
+ *       sum {@code __s<i>}, count {@code __c<i>} and sum of squares {@code __q<i>};
+ *   <li>{@code keptpairs} (L0): a pair is kept iff at most L0 of its unit's pairs have a salted
+ *       hash ≤ its own (ties at the boundary all dropped);
+ *   <li>{@code kept} (L∞, pair clamp): counts capped at L∞, sums rescaled ⌊s·L∞/c⌋, then clamped;
+ *   <li>{@code agg}: per group the unit count, Σ rows, and the sums saturated at {@link
+ *       Measure#SUM_CAP}, part by part;
+ *   <li>{@code cells<i>}, {@code capped<i>}, {@code bins<i>}: per kept pair the first L∞ non-ignored
+ *       rows in order of (salted hash of (unit, cell), cell), listed per group.
+ * </ol>
+ * Row-level specs (no unit) skip {@code pairs} to {@code kept}: each row is its own pair.
+ *
+ * <p>Before anything runs the constructor refuses (naming the part, never a value) what the plan
+ * does not implement: unknown SPI record components that are set (a contract extension added later
+ * must fail closed, not be silently ignored) and unknown columns.
+ */
+public final class BoundingPlan {
+  private final BoundedAggregation spec;
+  private final TableSchema schema;
+  private final String from;
+  private final SqlDialect d;
+  private final List<String> groups; // __g0, __g1, ...
+
+  /**
+   * @param spec the aggregation
+   * @param schema the source's columns
+   * @param from the source as SQL text usable in a FROM clause (a quoted name or a subquery)
+   * @param dialect the database's spelling
+   * @throws IllegalArgumentException if the spec uses a part or a column the plan cannot honour
+   */
+  public BoundingPlan(BoundedAggregation spec, TableSchema schema, String from, SqlDialect dialect) {
+    this.spec = spec;
+    this.schema = schema;
+    this.from = from;
+    this.d = dialect;
+    this.groups = IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__g" + i).toList();
+    refuseUnknownParts(spec, SPEC_PARTS);
+    for (Measure m : spec.measures()) {
+      refuseUnknownParts((Record) m, m instanceof Measure.FixedPointSum ? SUM_PARTS : BINS_PARTS);
+      FilterSql.column(schema, m.column());
+      if (m instanceof Measure.FixedPointSum f && f.pairClamp() != null) {
+        refuseUnknownParts(f.pairClamp(), CLAMP_PARTS);
+      }
+    }
+    spec.unitColumn().ifPresent(u -> FilterSql.column(schema, u));
+    spec.groupBy().forEach(g -> FilterSql.column(schema, g));
+  }
+
+  private static final Set<String> SPEC_PARTS = Set.of("source", "filter", "unitColumn", "groupBy",
+      "publicGroups", "l0", "lInf", "salt", "measures");
+  private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
+      "center", "squares", "pairClamp");
+  private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins");
+  private static final Set<String> CLAMP_PARTS = Set.of("lower", "upper", "allRows");
+
+  /**
+   * Fails closed on contract extensions the plan does not implement yet: a record component it does
+   * not know (added to the SPI later) must be unset (null, empty, false or zero), otherwise the
+   * spec is refused rather than silently computed without it.
+   */
+  private static void refuseUnknownParts(Record r, Set<String> known) {
+    for (RecordComponent c : r.getClass().getRecordComponents()) {
+      if (known.contains(c.getName())) {
+        continue;
+      }
+      Object v;
+      try {
+        v = c.getAccessor().invoke(r);
+      } catch (ReflectiveOperationException e) {
+        v = e;
+      }
+      boolean unset = v == null || Boolean.FALSE.equals(v) || Optional.empty().equals(v)
+          || (v instanceof Number n && n.doubleValue() == 0)
+          || (v instanceof java.util.Collection<?> col && col.isEmpty());
+      if (!unset) {
+        throw new IllegalArgumentException("the SQL bounding plan does not implement '"
+            + c.getName() + "' of " + r.getClass().getSimpleName() + " yet");
+      }
+    }
+  }
+
+  private boolean unitLevel() {
+    return spec.unitColumn().isPresent();
+  }
+
+  /** Whether the L0 = 1 minimum-hash strategy is used (the dialect allows it, and it applies). */
+  public boolean usesMinHashJoin() {
+    return d.minHashJoin() && unitLevel() && !groups.isEmpty() && spec.l0() == 1;
+  }
+
+  private boolean hasBins() {
+    return spec.measures().stream().anyMatch(m -> m instanceof Measure.Bins);
+  }
+
+  private String groupList(String prefix) {
+    return groups.stream().map(g -> prefix + g).collect(Collectors.joining(", "));
+  }
+
+  private String groupPrefix() {
+    return groups.isEmpty() ? "" : groupList("") + ", ";
+  }
+
+  private String groupByClause() {
+    return groups.isEmpty() ? "" : " GROUP BY " + groupList("");
+  }
+
+  private String wide(String x) {
+    return "CAST(" + x + " AS " + d.wideInteger() + ")";
+  }
+
+  private String clamp(TableSchema.Column column, double lower, double upper) {
+    return "LEAST(GREATEST(" + d.asDouble(column) + ", " + d.dbl(lower) + "), " + d.dbl(upper)
+        + ")";
+  }
+
+  /**
+   * NULL for NULL and NaN (tested first: some databases order NaN above +∞, so GREATEST/LEAST
+   * would turn it into the upper bound).
+   */
+  private String ignoredGuard(TableSchema.Column column) {
+    String x = d.asDouble(column);
+    return "CASE WHEN " + x + " IS NULL OR " + d.isNaN(x) + " THEN NULL ELSE ";
+  }
+
+  private TableSchema.Column column(String name) {
+    return FilterSql.column(schema, name);
+  }
+
+  /** rnd(clamp(x)·2^k): the multiplication by a power of two is exact. */
+  private String scaled(Measure.FixedPointSum f) {
+    return d.roundToBigint(clamp(column(f.column()), f.lower(), f.upper()) + " * "
+        + d.dbl(Math.scalb(1.0, f.scaleExponent())));
+  }
+
+  /** v = rnd(clamp(x)·2^k) − rowCenter, NULL for NULL/NaN; |v| ≤ 2^31 (checked by the measure). */
+  private String fixedPoint(Measure.FixedPointSum f) {
+    return ignoredGuard(column(f.column())) + scaled(f)
+        + (f.rowCenter() == 0 ? "" : " - " + d.bigint(f.rowCenter())) + " END";
+  }
+
+  /** A BIGINT expression clamped to the pair clamp's bounds (|bounds| ≤ 2^62: BIGINT). */
+  private String pairClamped(String expr, Measure.PairClamp pc) {
+    return "LEAST(GREATEST(" + expr + ", " + d.bigint(pc.lower()) + "), " + d.bigint(pc.upper())
+        + ")";
+  }
+
+  /**
+   * A pair's (uncentred, wide) bounded sum clamped to the pair clamp, then centred by
+   * center·{@code count} (Measure.FixedPointSum step 3): BIGINT without a centre, else in the wide
+   * type (only the engine knows that the centred result fits 64 bits).
+   */
+  private String clampedAndCentred(String expr, Measure.FixedPointSum f, String count) {
+    String clamped = "CAST(" + pairClamped(expr, f.pairClamp()) + " AS BIGINT)";
+    return f.center() == 0 ? clamped
+        : "(" + wide(clamped) + " - " + wide(d.bigint(f.center())) + " * " + count + ")";
+  }
+
+  /** The per-row value; row-level units: each row is its own pair, so a pair clamp applies here. */
+  private String rowValue(Measure.FixedPointSum f) {
+    if (unitLevel() || f.pairClamp() == null) {
+      return fixedPoint(f);
+    }
+    return ignoredGuard(column(f.column())) + clampedAndCentred(scaled(f), f, "1") + " END";
+  }
+
+  /** i = min(⌊(clamp(x) − lower)·bins/(upper − lower)⌋, bins − 1), NULL for NULL/NaN. */
+  private String cell(Measure.Bins b) {
+    double perUnit = b.bins() / (b.upper() - b.lower());
+    return ignoredGuard(column(b.column())) + "LEAST(" + d.roundToBigint("FLOOR(("
+        + clamp(column(b.column()), b.lower(), b.upper()) + " - " + d.dbl(b.lower()) + ") * "
+        + d.dbl(perUnit) + ")") + ", " + d.bigint(b.bins() - 1L) + ") END";
+  }
+
+  /** The salted hash of the pair (unit, groups) of relation {@code prefix}. */
+  private String pairHash(String prefix) {
+    List<String> args = new ArrayList<>();
+    args.add(prefix + "__u");
+    groups.forEach(g -> args.add(prefix + g));
+    return d.saltedHash(args, spec.salt());
+  }
+
+  /** The WITH clause: {@code __keys} for public groups, then {@code src}. */
+  private String sourceCte(List<String> valueColumns) {
+    StringBuilder s = new StringBuilder("WITH ");
+    List<List<Object>> keys = spec.publicGroups().orElse(null);
+    boolean semiJoin = keys != null && !keys.isEmpty() && !groups.isEmpty();
+    if (semiJoin) {
+      List<String> rows = new ArrayList<>();
+      for (List<Object> key : keys) {
+        List<String> vals = new ArrayList<>();
+        for (int i = 0; i < key.size(); i++) {
+          vals.add(d.literal(key.get(i), column(spec.groupBy().get(i))));
+        }
+        rows.add("(" + String.join(", ", vals) + ")");
+      }
+      s.append("__keys AS (SELECT * FROM ").append(d.values(rows, "__t",
+          IntStream.range(0, groups.size()).mapToObj(i -> "__k" + i).toList())).append("),\n");
+    }
+    boolean minHash = usesMinHashJoin();
+    // Minimum-hash strategy: src is read twice; re-reading is cheaper than holding it.
+    s.append(minHash ? "src AS NOT MATERIALIZED (SELECT " : "src AS (SELECT ");
+    List<String> cols = new ArrayList<>();
+    spec.unitColumn().ifPresent(u -> cols.add("__s." + d.quote(u) + " AS __u"));
+    for (int i = 0; i < groups.size(); i++) {
+      cols.add("__s." + d.quote(spec.groupBy().get(i)) + " AS " + groups.get(i));
+    }
+    cols.addAll(valueColumns);
+    if (minHash) {
+      // The pair hash per row, of the same values (and types) as pairHash("") over pairs.
+      List<String> args = new ArrayList<>();
+      args.add("__s." + d.quote(spec.unitColumn().orElseThrow()));
+      spec.groupBy().forEach(g -> args.add("__s." + d.quote(g)));
+      cols.add(d.saltedHash(args, spec.salt()) + " AS __h");
+    }
+    if (cols.isEmpty()) {
+      cols.add("1 AS __one");
+    }
+    s.append(String.join(", ", cols)).append(" FROM ").append(from).append(" AS __s");
+    List<String> where = new ArrayList<>();
+    if (semiJoin) {
+      SqlDialect.Restriction r = d.semiJoin("__keys", IntStream.range(0, groups.size())
+          .mapToObj(i -> d.nullSafeEquals("__s." + d.quote(spec.groupBy().get(i)), "__keys.__k" + i))
+          .collect(Collectors.joining(" AND ")));
+      s.append(r.join());
+      if (r.where() != null) {
+        where.add(r.where());
+      }
+    }
+    spec.filter().ifPresent(f -> where.add(FilterSql.render(f, schema, d)));
+    spec.unitColumn().ifPresent(u -> where.add("__s." + d.quote(u) + " IS NOT NULL"));
+    if (keys != null && !semiJoin) {
+      // No listed key, or no group column (one group, listed or not).
+      where.add(keys.isEmpty() ? "1 = 0" : "1 = 1");
+    }
+    if (!where.isEmpty()) {
+      s.append(" WHERE ").append(String.join(" AND ", where));
+    }
+    if (unitLevel() && !groups.isEmpty()) {
+      s.append(d.clusterByUnit());
+    }
+    return s.append(")").toString();
+  }
+
+  /** Whether measure {@code f}'s pair sums are computed in DOUBLE (dialect strategy). */
+  private boolean doubleSum(Measure.FixedPointSum f) {
+    return d.raiseError(DOUBLE_SUM_GUARD) != null && unitLevel() && exactDoubleCount(f) > 0;
+  }
+
+  /**
+   * Text of the error raised when a pair has too many values for an exact DOUBLE sum; it names no
+   * value. The backend then reruns the plan with a dialect without the strategy.
+   */
+  public static final String DOUBLE_SUM_GUARD = "privet: pair too large for exact double sum";
+
+  /**
+   * The largest per-pair value count c for which c·M ≤ 2^53 (M = max |v|), so that every partial
+   * sum of a pair's values is an integer of magnitude ≤ 2^53 and the DOUBLE sum is exact in any
+   * order; 0 when M &gt; 2^52. Argument: docs/proofs/engine-fixed-point.md.
+   */
+  public static long exactDoubleCount(Measure.FixedPointSum f) {
+    double m = Math.max(Math.abs(f.lowestValue()), Math.abs(f.highestValue()));
+    if (m > Math.scalb(1.0, 52)) {
+      return 0;
+    }
+    return m < 1 ? Long.MAX_VALUE : (long) Math.floor(Math.scalb(1.0, 53) / m);
+  }
+
+  /**
+   * S = min(Σ max(x, 0), C) + max(Σ min(x, 0), −C) (Measure.FixedPointSum), NULL x adding 0: over
+   * at least one row a part's exact sum is NULL only on overflow (64-bit dialects), i.e. beyond
+   * 2^63 − 1 &gt; C in magnitude, which saturates the part at C; over no rows (the one group of an
+   * empty input without GROUP BY) it is NULL too, and the part is 0.
+   */
+  private String saturatedSum(String x) {
+    String c = d.bigint(Measure.SUM_CAP);
+    String minusC = d.bigint(-Measure.SUM_CAP);
+    String zero = d.bigint(0);
+    return "(LEAST(COALESCE(" + d.exactSum("GREATEST(" + x + ", " + zero + ")") + ", "
+        + onNull(c) + "), " + c + ") + GREATEST(COALESCE(" + d.exactSum("LEAST(" + x + ", " + zero
+        + ")") + ", " + onNull(minusC) + "), " + minusC + "))";
+  }
+
+  /** Q = min(Σq, C) for non-negative q (NULL q adding 0). */
+  private String saturatedSquares(String q) {
+    String c = d.bigint(Measure.SUM_CAP);
+    return "LEAST(COALESCE(" + d.exactSum("COALESCE(" + q + ", " + d.bigint(0) + ")") + ", "
+        + onNull(c) + "), " + c + ")";
+  }
+
+  /** What a NULL group sum stands for: 0 over no rows, else (an overflow) the saturated part. */
+  private String onNull(String saturated) {
+    return d.sumsOverflowToNull() ? "CASE WHEN COUNT(*) = 0 THEN " + d.bigint(0) + " ELSE "
+        + saturated + " END" : d.bigint(0);
+  }
+
+  /** The single statement: one row per group, in key order. */
+  public String statement() {
+    List<Measure> ms = spec.measures();
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        values.add("(" + rowValue(f) + ") AS __v" + i);
+      } else {
+        values.add("(" + cell((Measure.Bins) ms.get(i)) + ") AS __b" + i);
+      }
+    }
+    StringBuilder s = new StringBuilder(sourceCte(values));
+    if (!unitLevel()) {
+      s.append(",\nagg AS (SELECT ").append(groupPrefix())
+          .append("COUNT(*) AS __units, COUNT(*) AS __rows");
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          // Each row is its own pair: these are the group's sums, saturated at the cap.
+          String v = "__v" + i;
+          s.append(", ").append(saturatedSum(v)).append(" AS __s").append(i)
+              .append(", COUNT(").append(v).append(") AS __c").append(i);
+          if (f.squares()) {
+            // |v| ≤ 2^31, so v·v ≤ 2^62 fits in BIGINT.
+            s.append(", ").append(saturatedSquares(v + " * " + v)).append(" AS __q").append(i);
+          }
+        }
+      }
+      s.append(" FROM src").append(groupByClause()).append(")");
+    } else {
+      appendPairs(s);
+      appendKept(s);
+    }
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.Bins) {
+        appendBins(s, i);
+      }
+    }
+    s.append("\nSELECT ").append(groups.isEmpty() ? "" : groupList("a.") + ", ")
+        .append("a.__units, a.__rows");
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        s.append(", a.__s").append(i).append(", a.__c").append(i);
+        if (f.squares()) {
+          s.append(", a.__q").append(i);
+        }
+      } else {
+        s.append(", h").append(i).append(".__cells");
+      }
+    }
+    s.append(" FROM agg a");
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.Bins) {
+        String h = "h" + i;
+        if (groups.isEmpty()) {
+          s.append(" CROSS JOIN bins").append(i).append(' ').append(h);
+        } else {
+          s.append(" LEFT JOIN bins").append(i).append(' ').append(h).append(" ON ")
+              .append(groups.stream().map(g -> d.nullSafeEquals("a." + g, h + "." + g))
+                  .collect(Collectors.joining(" AND ")));
+        }
+      }
+    }
+    if (!groups.isEmpty()) {
+      s.append(" ORDER BY ").append(groups.stream().map(g -> "a." + g + " NULLS LAST")
+          .collect(Collectors.joining(", ")));
+    }
+    return s.toString();
+  }
+
+  /** {@code pairs} and {@code keptpairs} (L0). */
+  private void appendPairs(StringBuilder s) {
+    List<Measure> ms = spec.measures();
+    boolean minHash = usesMinHashJoin();
+    if (minHash) {
+      // Each unit's smallest pair hash, over its rows (rows of a pair share the pair's hash).
+      s.append(",\nfirsth AS (SELECT __u, MIN(__h) AS __h FROM src GROUP BY __u)");
+    }
+    s.append(",\npairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        String v = "__v" + i;
+        String c = "COUNT(" + v + ")";
+        String sum;
+        if (doubleSum(f)) {
+          // Exact only while c·M ≤ 2^53: otherwise fail (no value in the message), and the
+          // backend reruns with exact sums. Below the guard the DOUBLE sum is an exact integer.
+          sum = "CASE WHEN " + c + " > " + d.bigint(exactDoubleCount(f)) + " THEN "
+              + d.raiseError(DOUBLE_SUM_GUARD) + " ELSE CAST(SUM(CAST(" + v + " AS "
+              + d.doubleType() + ")) AS BIGINT) END";
+        } else {
+          // Pair sums: NULL without values (or, 64-bit dialects, on overflow).
+          sum = d.exactSum(v);
+        }
+        s.append(", ").append(sum).append(" AS __s").append(i).append(", ").append(c)
+            .append(" AS __c").append(i);
+        if (f.squares()) {
+          s.append(", ").append(d.exactSum(v + " * " + v)).append(" AS __q").append(i);
+        }
+      }
+    }
+    if (minHash && hasBins()) {
+      s.append(", MIN(__h) AS __h");
+    }
+    s.append(minHash ? " FROM src JOIN firsth USING (__u, __h)" : " FROM src")
+        .append(" GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList(""))
+        .append(")");
+    if (groups.isEmpty()) {
+      return; // one group: L0 ≥ 1 keeps every unit's only pair
+    }
+    if (minHash) {
+      // Only the unit's pairs with the smallest hash reached here: keep one, drop a tie.
+      s.append(",\nranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u) AS __r FROM pairs)");
+      s.append(",\nkeptpairs AS (SELECT * FROM ranked WHERE __r = 1)");
+    } else {
+      // Keep a pair iff at most L0 of the unit's pairs hash at or below it (the default RANGE
+      // frame counts the peers: ties at the boundary are all dropped).
+      s.append(",\nranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u ORDER BY __h) AS __r FROM")
+          .append(" (SELECT *, ").append(pairHash("")).append(" AS __h FROM pairs) __p)");
+      s.append(",\nkeptpairs AS (SELECT * FROM ranked WHERE __r <= ").append(d.bigint(spec.l0()))
+          .append(")");
+    }
+  }
+
+  private String keptPairs() {
+    return groups.isEmpty() ? "pairs" : "keptpairs";
+  }
+
+  /** {@code kept} (L∞ and pair clamp) and {@code agg}. */
+  private void appendKept(StringBuilder s) {
+    List<Measure> ms = spec.measures();
+    String l = d.bigint(spec.lInf());
+    s.append(",\nkept AS (SELECT ").append(groupPrefix()).append("LEAST(__n, ").append(l)
+        .append(") AS __n");
+    for (int i = 0; i < ms.size(); i++) {
+      if (!(ms.get(i) instanceof Measure.FixedPointSum f)) {
+        continue;
+      }
+      String c = "__c" + i;
+      String sum = "__s" + i;
+      if (d.sumsOverflowToNull()) {
+        // A NULL pair sum with values is an overflow: the pair takes c·mid instead, inside its
+        // range [c·a, c·b] (Measure.FixedPointSum, overflow).
+        long mid = Math.floorDiv((long) f.lowestValue() + (long) f.highestValue(), 2);
+        sum = "COALESCE(" + sum + ", " + wide(c) + " * " + wide(d.bigint(mid)) + ")";
+      }
+      String bounded = "CASE WHEN " + c + " <= " + l + " THEN " + sum + " ELSE "
+          + d.floorDiv(wide(sum) + " * " + l, c) + " END";
+      Measure.PairClamp pc = f.pairClamp();
+      if (pc != null) {
+        // Pair clamp (Measure.FixedPointSum step 3) of the L∞-scaled or the whole pair sum.
+        bounded = clampedAndCentred(pc.allRows() ? sum : "(" + bounded + ")", f,
+            "LEAST(" + c + ", " + l + ")");
+      } else {
+        bounded = "CAST(" + bounded + " AS BIGINT)"; // |s'| ≤ L∞·M ≤ 2^62
+      }
+      // A pair without values adds 0.
+      s.append(", CASE WHEN ").append(c).append(" = 0 THEN ").append(d.bigint(0)).append(" ELSE ")
+          .append(bounded).append(" END AS __s").append(i);
+      s.append(", LEAST(").append(c).append(", ").append(l).append(") AS __c").append(i);
+      if (f.squares()) {
+        String q = "__q" + i;
+        if (d.sumsOverflowToNull()) {
+          // An overflowed (NULL) sum of squares (≥ 2^63) takes min(c'·M², C), inside its range
+          // [0, c'·M²]: with c ≤ L∞ the group's Q then saturates at C as with the exact sum.
+          long m = (long) Math.max(Math.abs(f.lowestValue()), Math.abs(f.highestValue()));
+          q = "COALESCE(" + q + ", LEAST(" + wide("LEAST(" + c + ", " + l + ")") + " * "
+              + wide(d.bigint(m)) + " * " + wide(d.bigint(m)) + ", "
+              + wide(d.bigint(Measure.SUM_CAP)) + "))";
+        }
+        // ⌊q·L∞/c⌋ = ⌊q/c⌋·L∞ + ⌊(q mod c)·L∞/c⌋ for q ≥ 0: no overflow of the wide type.
+        String wq = wide(q);
+        String whole = d.floorDiv(wq, c);
+        s.append(", CASE WHEN ").append(c).append(" = 0 THEN ").append(d.bigint(0))
+            .append(" WHEN ").append(c).append(" <= ").append(l).append(" THEN ").append(q)
+            .append(" ELSE ").append(whole).append(" * ").append(l).append(" + ")
+            .append(d.floorDiv("(" + wq + " - " + whole + " * " + c + ") * " + l, c))
+            .append(" END AS __q").append(i);
+      }
+    }
+    s.append(" FROM ").append(keptPairs()).append(")");
+    // Σ n' and Σ c' are at most the number of rows: plain SUM cannot overflow there.
+    s.append(",\nagg AS (SELECT ").append(groupPrefix())
+        .append("COUNT(*) AS __units, SUM(__n) AS __rows");
+    for (int i = 0; i < ms.size(); i++) {
+      if (ms.get(i) instanceof Measure.FixedPointSum f) {
+        s.append(", ").append(saturatedSum("__s" + i)).append(" AS __s").append(i)
+            .append(", SUM(__c").append(i).append(") AS __c").append(i);
+        if (f.squares()) {
+          s.append(", ").append(saturatedSquares("__q" + i)).append(" AS __q").append(i);
+        }
+      }
+    }
+    s.append(" FROM kept").append(groupByClause()).append(")");
+  }
+
+  /**
+   * CTE {@code bins<i>}: per group the list of (cell, count). Unit-level: per kept pair the
+   * non-ignored rows are counted per cell; cells are taken in order of (salted hash of (unit,
+   * cell), cell) and each keeps min(its rows, what is left of L∞): exactly the rows that "at most
+   * L∞ rows, chosen by smallest hash of (unit, cell), ties by cell" keeps.
+   */
+  private void appendBins(StringBuilder s, int i) {
+    String b = "__b" + i;
+    String perCell;
+    if (!unitLevel()) {
+      perCell = "SELECT " + groupPrefix() + b + " AS __b, COUNT(*) AS __k FROM src WHERE " + b
+          + " IS NOT NULL GROUP BY " + groupPrefix() + b;
+    } else {
+      s.append(",\ncells").append(i).append(" AS (SELECT __u, ").append(groupPrefix()).append(b)
+          .append(" AS __b, COUNT(*) AS __m FROM src WHERE ").append(b)
+          .append(" IS NOT NULL GROUP BY __u, ").append(groupPrefix()).append(b).append(")");
+      String source = "cells" + i + " c";
+      if (!groups.isEmpty()) {
+        // Rows of kept pairs only: joined on the unit and the pair hash (an equi-join every
+        // database can hash), then the key itself, NULL equal to NULL.
+        source += " JOIN keptpairs k ON c.__u = k.__u AND k.__h = " + pairHash("c.") + " AND "
+            + groups.stream().map(g -> d.nullSafeEquals("c." + g, "k." + g))
+                .collect(Collectors.joining(" AND "));
+      }
+      s.append(",\ncapped").append(i).append(" AS (SELECT ")
+          .append(groups.isEmpty() ? "" : groupList("c.") + ", ").append("c.__b, GREATEST(")
+          .append(d.bigint(0)).append(", LEAST(c.__m, ").append(d.bigint(spec.lInf()))
+          .append(" - (SUM(c.__m) OVER (PARTITION BY c.__u")
+          .append(groups.isEmpty() ? "" : ", " + groupList("c.")).append(" ORDER BY ")
+          .append(d.saltedHash(List.of("c.__u", "c.__b"), spec.salt()))
+          .append(", c.__b ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - c.__m))) AS __k")
+          .append(" FROM ").append(source).append(")");
+      perCell = "SELECT " + groupPrefix() + "__b, SUM(__k) AS __k FROM capped" + i
+          + " WHERE __k > 0 GROUP BY " + groupPrefix() + "__b";
+    }
+    s.append(",\nbins").append(i).append(" AS (SELECT ").append(groupPrefix())
+        .append(d.cellList("__b", "__k")).append(" AS __cells FROM (").append(perCell)
+        .append(") __c").append(groupByClause()).append(")");
+  }
+
+  /**
+   * One row of {@link #statement()} as a group's aggregates.
+   *
+   * @param column the row's value at a 0-based column index (as the driver returns it)
+   */
+  public GroupAggregate group(IntFunction<Object> column) {
+    int g = spec.groupBy().size();
+    int m = spec.measures().size();
+    List<Object> key = new ArrayList<>(g);
+    for (int i = 0; i < g; i++) {
+      key.add(column.apply(i));
+    }
+    long units = toLong(column.apply(g));
+    long rows = toLong(column.apply(g + 1));
+    long[] sums = new long[m];
+    long[] counts = new long[m];
+    long[] squares = new long[m];
+    long[][] bins = new long[m][];
+    int col = g + 2;
+    for (int i = 0; i < m; i++) {
+      Measure measure = spec.measures().get(i);
+      if (measure instanceof Measure.FixedPointSum f) {
+        sums[i] = toLong(column.apply(col++));
+        counts[i] = toLong(column.apply(col++));
+        if (f.squares()) {
+          squares[i] = toLong(column.apply(col++));
+        }
+      } else {
+        int n = ((Measure.Bins) measure).bins();
+        bins[i] = new long[n];
+        Object cells = column.apply(col++);
+        if (cells != null && !cells.toString().isEmpty()) {
+          for (String entry : cells.toString().split(",")) {
+            int colon = entry.indexOf(':');
+            long cell = Long.parseLong(entry.substring(0, colon).trim());
+            if (cell >= 0 && cell < n) {
+              bins[i][(int) cell] += Long.parseLong(entry.substring(colon + 1).trim());
+            }
+          }
+        }
+      }
+    }
+    return new GroupAggregate(key, units, rows, sums, counts, squares, bins);
+  }
+
+  /**
+   * Runs {@link #statement()} on a JDBC connection and hands each group to {@code sink} as it is
+   * read ({@code fetchSize} rows at a time where the driver streams).
+   *
+   * @return the number of groups delivered
+   * @throws SQLException as the driver reports it (callers must withhold its message: it can quote
+   *     a data value)
+   */
+  public long run(java.sql.Connection connection, int fetchSize, GroupSink sink)
+      throws java.sql.SQLException {
+    long delivered = 0;
+    try (java.sql.Statement st = connection.createStatement()) {
+      st.setFetchSize(fetchSize);
+      try (java.sql.ResultSet rs = st.executeQuery(statement())) {
+        int n = rs.getMetaData().getColumnCount();
+        Object[] row = new Object[n];
+        while (rs.next()) {
+          for (int i = 0; i < n; i++) {
+            row[i] = rs.getObject(i + 1);
+          }
+          sink.accept(group(i -> row[i]));
+          delivered++;
+        }
+      }
+    }
+    return delivered;
+  }
+
+  /**
+   * An aggregate as a long, saturating (total: the plan's sums are saturated at {@link
+   * Measure#SUM_CAP} in SQL, so this never saturates; it only keeps the read from throwing).
+   */
+  public static long toLong(Object o) {
+    if (o == null) {
+      return 0L;
+    }
+    if (o instanceof BigDecimal b) {
+      o = b.setScale(0, RoundingMode.FLOOR).toBigInteger();
+    }
+    if (o instanceof BigInteger b) {
+      return b.bitLength() <= 63 ? b.longValue() : b.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    if (o instanceof Number n) {
+      return n.longValue();
+    }
+    return Long.parseLong(o.toString());
+  }
+}

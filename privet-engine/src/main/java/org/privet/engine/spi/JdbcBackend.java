@@ -1,0 +1,104 @@
+package org.privet.engine.spi;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.privet.engine.Source;
+
+/**
+ * A {@link Backend} over one JDBC connection whose bounding runs as the {@link BoundingPlan}
+ * rendered by a {@link SqlDialect}: a new SQL database is a dialect, a subclass that opens the
+ * connection and describes a table, and a {@code BackendContractTest} subclass. Sources are tables
+ * and views ({@code name} or {@code schema.name}). The result (one row per group) is fetched at
+ * once; a connection without auto-commit gets one transaction per call, ended here.
+ *
+ * <p>Exceptions never carry the driver's messages about query execution, which can quote data
+ * values; they name the failing step and the SQLSTATE. Thread-safety: one statement at a time.
+ */
+public abstract class JdbcBackend implements Backend {
+  private final String database;
+  private final Connection connection;
+  private final SqlDialect dialect;
+
+  /**
+   * @param database the database's name, for messages
+   * @param connection an open connection, owned by this backend from now on
+   * @param dialect the database's spelling
+   */
+  protected JdbcBackend(String database, Connection connection, SqlDialect dialect) {
+    this.database = database;
+    this.connection = connection;
+    this.dialect = dialect;
+  }
+
+  /** The connection, for subclasses (describing tables). */
+  protected final Connection connection() {
+    return connection;
+  }
+
+  /**
+   * The source as SQL: a table or view name with each dotted part quoted.
+   *
+   * @throws IllegalArgumentException for a file source
+   */
+  protected String from(Source source) {
+    if (!(source instanceof Source.Table t)) {
+      throw new IllegalArgumentException("the " + database
+          + " backend reads tables and views only");
+    }
+    List<String> parts = new ArrayList<>();
+    for (String p : t.name().split("\\.")) {
+      parts.add(dialect.quote(p));
+    }
+    return String.join(".", parts);
+  }
+
+  private BoundingPlan plan(BoundedAggregation spec) {
+    return new BoundingPlan(spec, describe(spec.source()), from(spec.source()), dialect);
+  }
+
+  @Override
+  public synchronized String physicalPlan(BoundedAggregation spec) {
+    return plan(spec).statement();
+  }
+
+  @Override
+  public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
+    BoundingPlan plan = plan(spec);
+    try {
+      plan.run(connection, 0, sink);
+      endTransaction(true);
+    } catch (SQLException e) {
+      endTransaction(false);
+      throw new IllegalStateException(database + " bounded aggregation failed (SQL state "
+          + e.getSQLState() + "); the driver's message is withheld because it may contain data "
+          + "values");
+    }
+  }
+
+  /** Commits (or rolls back) the current transaction of a connection without auto-commit. */
+  protected final void endTransaction(boolean commit) {
+    try {
+      if (!connection.getAutoCommit()) {
+        if (commit) {
+          connection.commit();
+        } else {
+          connection.rollback();
+        }
+      }
+    } catch (SQLException e) {
+      // the connection is broken: the next statement reports it
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot close the " + database + " connection (SQL state "
+          + e.getSQLState() + ")");
+    }
+  }
+}

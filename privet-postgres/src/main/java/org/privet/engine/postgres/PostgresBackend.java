@@ -1,0 +1,120 @@
+package org.privet.engine.postgres;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+import org.privet.engine.Source;
+import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.JdbcBackend;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * {@link org.privet.engine.spi.Backend} on a PostgreSQL database: the data stays in PostgreSQL and
+ * the whole bounded aggregation runs there as one statement ({@link
+ * org.privet.engine.spi.BoundingPlan} in {@link PostgresDialect}); only one row per group comes
+ * back. Sources are tables and views ({@code Source.table("name")} or
+ * {@code "schema.name"}).
+ *
+ * <p>The session is read-only (the backend never writes), with {@code standard_conforming_strings}
+ * on (string literals are rendered for it). Credentials are the caller's business: pass them in
+ * the connection properties, never in a stored URL.
+ *
+ * <p>The result (one row per group) is fetched at once: through a portal (a JDBC fetch size)
+ * PostgreSQL plans no parallel query, measured twice as slow (docs/benchmarks.md). Exceptions never
+ * carry PostgreSQL's messages ({@link JdbcBackend}). Thread-safety: one statement at a time.
+ */
+public final class PostgresBackend extends JdbcBackend {
+  private PostgresBackend(Connection connection) {
+    super("PostgreSQL", connection, PostgresDialect.INSTANCE);
+  }
+
+  /**
+   * Connects to {@code jdbcUrl} ({@code jdbc:postgresql://host:port/database}) with {@code
+   * properties} (e.g. {@code user}, {@code password}).
+   *
+   * @throws IllegalArgumentException if the URL is not a PostgreSQL URL
+   * @throws IllegalStateException if the connection fails (SQLSTATE only)
+   */
+  public static PostgresBackend connect(String jdbcUrl, Properties properties) {
+    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException("jdbcUrl must start with jdbc:postgresql:");
+    }
+    try {
+      Connection c = DriverManager.getConnection(jdbcUrl, properties);
+      try (Statement st = c.createStatement()) {
+        st.execute("SET standard_conforming_strings = on");
+      }
+      c.setReadOnly(true);
+      c.setAutoCommit(false); // one read-only transaction per statement, ended explicitly
+      return new PostgresBackend(c);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot connect to PostgreSQL (SQL state " + e.getSQLState()
+          + ")");
+    }
+  }
+
+  @Override
+  public synchronized TableSchema describe(Source source) {
+    String name = from(source);
+    List<TableSchema.Column> cols = new ArrayList<>();
+    try (PreparedStatement st = connection().prepareStatement("SELECT a.attname, "
+        + "format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = "
+        + "to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")) {
+      st.setString(1, name);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          cols.add(column(rs.getString(1), rs.getString(2)));
+        }
+      }
+      endTransaction(true);
+    } catch (SQLException e) {
+      endTransaction(false);
+      throw new IllegalArgumentException("source table '" + ((Source.Table) source).name()
+          + "' cannot be described (SQL state " + e.getSQLState() + ")");
+    }
+    if (cols.isEmpty()) {
+      throw new IllegalArgumentException("source table '" + ((Source.Table) source).name()
+          + "' cannot be read (does it exist?)");
+    }
+    return new TableSchema(cols);
+  }
+
+  /**
+   * A column of PostgreSQL type {@code type} (as {@code format_type} spells it). A NUMERIC without
+   * precision is reported as {@code numeric(1000)}: filters and public keys then refuse it (their
+   * literals are typed against a declared precision), while sums read it totally.
+   */
+  static TableSchema.Column column(String name, String type) {
+    String t = type.toLowerCase(Locale.ROOT);
+    ColumnType kind;
+    String nativeType = type;
+    if (t.equals("smallint") || t.equals("integer") || t.equals("bigint")) {
+      kind = ColumnType.INTEGER;
+    } else if (t.startsWith("numeric")) {
+      kind = ColumnType.DECIMAL;
+      nativeType = t.equals("numeric") ? "numeric(1000)" : type;
+    } else if (t.equals("real") || t.equals("double precision")) {
+      kind = ColumnType.FLOATING;
+    } else if (t.equals("text") || t.startsWith("character")) {
+      kind = ColumnType.STRING;
+    } else if (t.equals("boolean")) {
+      kind = ColumnType.BOOLEAN;
+    } else if (t.equals("date")) {
+      kind = ColumnType.DATE;
+    } else if (t.startsWith("timestamp")) {
+      kind = ColumnType.TIMESTAMP;
+    } else {
+      kind = ColumnType.OTHER;
+    }
+    return new TableSchema.Column(name, kind, nativeType);
+  }
+}
