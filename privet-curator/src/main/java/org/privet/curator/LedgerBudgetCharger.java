@@ -76,6 +76,16 @@ public final class LedgerBudgetCharger implements BudgetCharger {
     return new LedgerBudgetCharger(ledger, existing.dataset(), existing.analyst(), existing.query(), null, existing);
   }
 
+  /** The dataset this charger charges. */
+  public String dataset() {
+    return dataset;
+  }
+
+  /** The analyst this charger charges for. */
+  public String analyst() {
+    return analyst;
+  }
+
   @Override
   public synchronized void charge(org.privet.engine.ChargeRequest charge) {
     if (committed != null) {
