@@ -23,10 +23,12 @@ import org.privet.random.RandomSource;
  *   <li>MEAN: with the sum's and the count's half-widths h<sub>S</sub>, h<sub>N</sub> at β/2
  *       each (the union bound {@link Releaser} also uses), the centred value range R and the public
  *       bound N₀ = minCount on the denominator, |S̃/Ñ − S/N| ≤ (h<sub>S</sub> + R·h<sub>N</sub>)/(N₀
- *       − h<sub>N</sub>) (and never more than the clamping range). Without minCount: refused.
+ *       − h<sub>N</sub>) (and never more than the clamping range). Without minCount: refused;
+ *   <li>tree QUANTILES: the target is a <em>rank</em> error in rows, and the statement the widest
+ *       half-width of the tree's simultaneous band on prefix counts (the bound EXPLAIN reports),
+ *       which holds for every rank at once; a target in value units would depend on the data.
  * </ul>
- * Quantiles, variances and standard deviations (whose error in value units depends on the data)
- * are refused with a message.
+ * Variances, standard deviations and exponential-mechanism quantiles are refused with a message.
  *
  * <p>Method. Each output's error falls as its share of the budget grows (error ∝ 1/ε for the
  * geometric mechanism, 1/√ρ for the discrete Gaussian, up to the grid). The continuous optimum of
@@ -97,11 +99,15 @@ final class BudgetSolver {
 
   private static void checkSupported(Query q, AccuracyTargets t) {
     for (Aggregation a : q.aggregations()) {
-      if (a instanceof Aggregation.Quantiles || a instanceof Aggregation.Variance
-          || a instanceof Aggregation.StdDev) {
+      if (a instanceof Aggregation.Quantiles qa
+          && qa.method() != Aggregation.Quantiles.Method.TREE) {
+        throw new IllegalArgumentException("targetError for '" + a.name() + "': only tree "
+            + "quantiles take a target (a rank error in rows); give a budget instead");
+      }
+      if (a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev) {
         throw new IllegalArgumentException("targetError for '" + a.name() + "': a target in value"
-            + " units is not supported for quantiles, variances and standard deviations (their "
-            + "error depends on the data); give a budget instead");
+            + " units is not supported for variances and standard deviations (their error "
+            + "depends on the data); give a budget instead");
       }
       if (a instanceof Aggregation.Mean m) {
         if (t.minCount() == 0) {
@@ -191,6 +197,15 @@ final class BudgetSolver {
         double n0 = t.minCount();
         double e = n0 > hn ? (hs + r * hn) / (n0 - hn) * unit : Double.POSITIVE_INFINITY;
         out.put(a.name(), Math.min(e, m.upper() - m.lower()));
+      } else if (a instanceof Aggregation.Quantiles) {
+        // Rank error in rows: the widest half-width of the tree's simultaneous band on prefix
+        // counts (the statement EXPLAIN gives), which bounds every rank's error at once.
+        Slot s = c.slots().get(idx[0]);
+        Releases.Noise n = Releases.noise(s, random);
+        int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures().get(s.measure()))
+            .bins();
+        long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, beta);
+        out.put(a.name(), (double) java.util.Arrays.stream(band).max().orElse(0));
       } else {
         Slot s = c.slots().get(idx[0]);
         out.put(a.name(), Releases.noise(s, random).halfWidth(beta) * s.unit());

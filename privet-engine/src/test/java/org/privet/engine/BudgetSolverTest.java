@@ -181,14 +181,25 @@ class BudgetSolverTest {
   }
 
   @Test
-  void run_quantileTarget_refusedChargingNothing() {
+  void run_varianceTarget_refusedChargingNothing() {
     List<ChargeRequest> charges = new ArrayList<>();
-    Query q = Query.from("adult").eachRowIsAUnit().quantiles("med", "x", 0, 90, 0.5)
-        .targetError("med", 1).minCount(100).build();
+    Query q = Query.from("adult").eachRowIsAUnit().variance("v", "x", 0, 90)
+        .targetError("v", 1).minCount(100).build();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> session(5, charges).run(q));
-    assertTrue(e.getMessage().contains("quantiles"), e.getMessage());
+    assertTrue(e.getMessage().contains("variances"), e.getMessage());
     assertTrue(charges.isEmpty());
+  }
+
+  /** A tree median's target is a rank error in rows; the solved budget is minimal for it too. */
+  @Test
+  void solve_treeMedianRankTarget_meetsAndIsMinimal() {
+    Session s = session(7, new ArrayList<>());
+    Query q = Query.from("adult").eachRowIsAUnit().quantiles("med", "x", 0, 90, 0.5)
+        .targetError("med", 300).build();
+    BudgetSolution sol = s.solve(q);
+    assertTrue(sol.errors().get("med") <= 300, sol.render());
+    assertTrue(s.errorsAt(sol, sol.parameter() * 0.98).get("med") > 300, sol.render());
   }
 
   @Test
