@@ -84,10 +84,24 @@ final class BudgetSolver {
   /** Each output's error under {@code solution}'s split with the total parameter {@code x}. */
   static Map<String, Double> errorsAt(BudgetSolution solution, double x, TableSchema schema,
       RandomSource random) {
+    return errors(queryAt(solution, x), schema, random, solution.targets());
+  }
+
+  /** The solved query with its split and the total parameter {@code x}. */
+  static Query queryAt(BudgetSolution solution, double x) {
     Query q = solution.query();
-    Query at = q.withSolvedBudget(AccuracyTargets.budget(q.noise(), x, solution.targets().delta()),
+    return q.withSolvedBudget(AccuracyTargets.budget(q.noise(), x, solution.targets().delta()),
         q.noise(), q.budgetWeights(), q.selectionBudgetWeight().orElse(Double.NaN));
-    return errors(at, schema, random, solution.targets());
+  }
+
+  /** A targeted query's error statements under {@code budget} with the default split. */
+  static Map<String, Double> errorsWithDefaultSplit(Query targeted, Budget budget,
+      NoiseKind noise, TableSchema schema, RandomSource random) {
+    AccuracyTargets t = targeted.targets().orElseThrow(
+        () -> new IllegalArgumentException("targetError: the query has no target errors"));
+    checkSupported(targeted, t);
+    return errors(targeted.withSolvedBudget(budget, noise, Map.of(), Double.NaN), schema, random,
+        t);
   }
 
   private static Map<String, Double> normalise(Map<String, Double> w) {

@@ -105,6 +105,39 @@ public final class Query {
     this.targets = null;
   }
 
+  /** A copy of a targeted query with another noise family (the solver then solves in ε or ρ). */
+  private Query(Query q, NoiseKind noise) {
+    this.source = q.source;
+    this.privacyUnit = q.privacyUnit;
+    this.maxGroupsContributed = q.maxGroupsContributed;
+    this.maxRowsPerGroup = q.maxRowsPerGroup;
+    this.groupBy = q.groupBy;
+    this.publicGroups = q.publicGroups;
+    this.filter = q.filter;
+    this.aggregations = q.aggregations;
+    this.budget = null;
+    this.noise = noise;
+    this.budgetWeights = q.budgetWeights;
+    this.selectionBudgetWeight = q.selectionBudgetWeight;
+    this.thresholding = q.thresholding;
+    this.postAggregationThresholding = q.postAggregationThresholding;
+    this.targets = q.targets;
+  }
+
+  /**
+   * This query given by target errors, with {@code noise} instead (GAUSSIAN: the solver solves for
+   * ρ; LAPLACE: for ε). For planners comparing both families.
+   *
+   * @throws IllegalArgumentException if the query has a budget instead of targets
+   */
+  public Query withTargetNoise(NoiseKind noise) {
+    Objects.requireNonNull(noise, "noise");
+    if (targets == null) {
+      throw new IllegalArgumentException("withTargetNoise: the query has a budget, not targets");
+    }
+    return new Query(this, noise);
+  }
+
   /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
   Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight) {

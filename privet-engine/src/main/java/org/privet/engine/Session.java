@@ -185,6 +185,21 @@ public final class Session {
         backend.describe(solution.query().source()), random);
   }
 
+  /** {@code solution}'s query with its split kept and the total ε (or ρ) set to {@code parameter}. */
+  public Query queryAt(BudgetSolution solution, double parameter) {
+    return BudgetSolver.queryAt(solution, parameter);
+  }
+
+  /**
+   * Each output's error statement when a query given by target errors runs instead with {@code
+   * budget} and the engine's default split and noise for it (for comparisons with naive plans).
+   */
+  public java.util.Map<String, Double> errorsWithDefaultSplit(Query targeted,
+      org.privet.accounting.Budget budget, NoiseKind noise) {
+    return BudgetSolver.errorsWithDefaultSplit(targeted, budget, noise,
+        backend.describe(targeted.source()), random);
+  }
+
   private Query solvedIfTargeted(Query query) {
     return query.targets().isPresent() ? solve(query).query() : query;
   }
