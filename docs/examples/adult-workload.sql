@@ -1,6 +1,6 @@
 -- A workload of 20 mixed DP SQL queries on UCI Adult (data/adult-raw; Kohavi 1996; UCI ML
 -- Repository, CC BY 4.0), each given by target errors (issue 16): counts by several attributes,
--- means (with a public min_count), a sum and two medians (target: rank error in rows).
+-- means (with a public min_count), a sum and two medians (target: error of the tree's prefix counts, in rows).
 -- Plan it with: privet plan --dataset adult --workload docs/examples/adult-workload.sql --budget-epsilon 1 --delta 1e-6
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300), public_groups = ('Female', 'Male')) sex, COUNT(*) AS n FROM adult GROUP BY sex;
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300), public_groups = ('White', 'Black', 'Asian-Pac-Islander', 'Amer-Indian-Eskimo', 'Other')) race, COUNT(*) AS n FROM adult GROUP BY race;

@@ -24,9 +24,11 @@ import org.privet.random.RandomSource;
  *       each (the union bound {@link Releaser} also uses), the centred value range R and the public
  *       bound N₀ = minCount on the denominator, |S̃/Ñ − S/N| ≤ (h<sub>S</sub> + R·h<sub>N</sub>)/(N₀
  *       − h<sub>N</sub>) (and never more than the clamping range). Without minCount: refused;
- *   <li>tree QUANTILES: the target is a <em>rank</em> error in rows, and the statement the widest
- *       half-width of the tree's simultaneous band on prefix counts (the bound EXPLAIN reports),
- *       which holds for every rank at once; a target in value units would depend on the data.
+ *   <li>tree QUANTILES: the target bounds, in rows, the error of every noisy prefix count of the
+ *       tree at once (the widest half-width of its simultaneous band, the bound EXPLAIN reports).
+ *       The released quantile's rank error is at most that plus the rows in the grid cell holding
+ *       the true quantile (docs/proofs/engine-quantiles.md), which depends on the data and is not
+ *       part of the target; a target in value units would depend on the data too.
  * </ul>
  * Variances, standard deviations and exponential-mechanism quantiles are refused with a message.
  *
@@ -116,7 +118,7 @@ final class BudgetSolver {
       if (a instanceof Aggregation.Quantiles qa
           && qa.method() != Aggregation.Quantiles.Method.TREE) {
         throw new IllegalArgumentException("targetError for '" + a.name() + "': only tree "
-            + "quantiles take a target (a rank error in rows); give a budget instead");
+            + "quantiles take a target (on the tree's prefix counts, in rows); give a budget instead");
       }
       if (a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev) {
         throw new IllegalArgumentException("targetError for '" + a.name() + "': a target in value"
@@ -212,8 +214,8 @@ final class BudgetSolver {
         double e = n0 > hn ? (hs + r * hn) / (n0 - hn) * unit : Double.POSITIVE_INFINITY;
         out.put(a.name(), Math.min(e, m.upper() - m.lower()));
       } else if (a instanceof Aggregation.Quantiles) {
-        // Rank error in rows: the widest half-width of the tree's simultaneous band on prefix
-        // counts (the statement EXPLAIN gives), which bounds every rank's error at once.
+        // In rows: the widest half-width of the tree's simultaneous band on prefix counts (the
+        // statement EXPLAIN gives), which holds for every prefix at once.
         Slot s = c.slots().get(idx[0]);
         Releases.Noise n = Releases.noise(s, random);
         int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures().get(s.measure()))

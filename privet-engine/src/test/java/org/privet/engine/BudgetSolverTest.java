@@ -191,7 +191,7 @@ class BudgetSolverTest {
     assertTrue(charges.isEmpty());
   }
 
-  /** A tree median's target is a rank error in rows; the solved budget is minimal for it too. */
+  /** A tree median's target bounds its prefix-count errors (rows); the solved budget is minimal. */
   @Test
   void solve_treeMedianRankTarget_meetsAndIsMinimal() {
     Session s = session(7, new ArrayList<>());
