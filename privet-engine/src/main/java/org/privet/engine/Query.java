@@ -85,9 +85,9 @@ public final class Query {
         b.targetConfidence, b.minCount, b.targetDelta);
   }
 
-  /** A copy of {@code q} with a solved budget, noise and weights, and no targets. */
+  /** A copy of {@code q} with another budget, noise, weights and targets. */
   private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
-      double selectionWeight) {
+      double selectionWeight, AccuracyTargets targets) {
     this.source = q.source;
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
@@ -102,26 +102,7 @@ public final class Query {
     this.selectionBudgetWeight = selectionWeight;
     this.thresholding = q.thresholding;
     this.postAggregationThresholding = q.postAggregationThresholding;
-    this.targets = null;
-  }
-
-  /** A copy of a targeted query with another noise family (the solver then solves in ε or ρ). */
-  private Query(Query q, NoiseKind noise) {
-    this.source = q.source;
-    this.privacyUnit = q.privacyUnit;
-    this.maxGroupsContributed = q.maxGroupsContributed;
-    this.maxRowsPerGroup = q.maxRowsPerGroup;
-    this.groupBy = q.groupBy;
-    this.publicGroups = q.publicGroups;
-    this.filter = q.filter;
-    this.aggregations = q.aggregations;
-    this.budget = null;
-    this.noise = noise;
-    this.budgetWeights = q.budgetWeights;
-    this.selectionBudgetWeight = q.selectionBudgetWeight;
-    this.thresholding = q.thresholding;
-    this.postAggregationThresholding = q.postAggregationThresholding;
-    this.targets = q.targets;
+    this.targets = targets;
   }
 
   /**
@@ -135,13 +116,13 @@ public final class Query {
     if (targets == null) {
       throw new IllegalArgumentException("withTargetNoise: the query has a budget, not targets");
     }
-    return new Query(this, noise);
+    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets);
   }
 
   /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
   Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight) {
-    return new Query(this, budget, noise, weights, selectionWeight);
+    return new Query(this, budget, noise, weights, selectionWeight, null);
   }
 
   /**

@@ -187,6 +187,20 @@ public final class PlanCommand implements Callable<Integer> {
 
   private int runPlan(QueryExecution execution, List<DpStatement> statements, Candidate best,
       Session session, Ledger ledger, PrintWriter out, PrintWriter err) {
+    PrivacyLoss left = ledger.status(dataset, analyst.resolve()).remaining();
+    double need = sum(best.cost());
+    double have = best.rho()
+        ? (left instanceof org.privet.accounting.Zcdp z ? z.rho()
+            : left instanceof org.privet.accounting.ApproxZcdp z ? z.rho() : Double.NaN)
+        : (left instanceof PureDp p ? p.epsilon()
+            : left instanceof org.privet.accounting.ApproxDp a ? a.epsilon() : Double.NaN);
+    if (!Double.isNaN(have) && need > have) {
+      // Refused before any charge: the plan's queries together cost more than what remains.
+      throw new BudgetExceededException("the plan needs " + (best.rho() ? "rho" : "epsilon")
+          + String.format(" = %.6g", need) + " in all but " + String.format("%.6g", have)
+          + " remains on dataset '" + dataset + "'; plan with --budget-"
+          + (best.rho() ? "rho " : "epsilon ") + String.format("%.6g", have));
+    }
     if (best.name().equals("laplace+pld")) {
       err.println("privet: note: the ledger composes the charges with the dataset's own"
           + " accountant; a PLD plan fits only a dataset registered with --accountant pld");

@@ -70,6 +70,15 @@ class PlanCommandTest {
   }
 
   @Test
+  void plan_runBeyondRemainingBudget_refusedBeforeAnyCharge() {
+    CliRun r = CliRun.of("plan", "--workspace", ws.toString(), "--dataset", "visits",
+        "--workload", workload.toString(), "--budget-epsilon", "3", "--run", "--analyst", "ann");
+    assertEquals(4, r.code(), r.toString()); // budget_exceeded
+    assertTrue(r.err().contains("the plan needs epsilon"), r.toString());
+    assertEquals(0, charges());
+  }
+
+  @Test
   void plan_queryWithoutTargets_refusedChargingNothing() throws Exception {
     Files.writeString(workload, count(10) + ";\n" + "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS"
         + " (epsilon = 1, max_groups_contributed = 1, group_selection_strategy = PUBLIC_GROUPS)"
