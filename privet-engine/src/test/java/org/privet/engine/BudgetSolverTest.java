@@ -202,6 +202,25 @@ class BudgetSolverTest {
     assertTrue(s.errorsAt(sol, sol.parameter() * 0.98).get("med") > 300, sol.render());
   }
 
+  /** Private partition selection: needs a δ, then gets a share and the solved query runs. */
+  @Test
+  void solve_privateSelection_needsDeltaThenRunsChargingTheSolvedCost() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Query.from("adult").eachRowIsAUnit().groupBy("g").count("n")
+            .targetError("n", 30).build());
+    assertTrue(e.getMessage().contains("targetDelta"), e.getMessage());
+    List<ChargeRequest> charges = new ArrayList<>();
+    Session s = session(8, charges);
+    Query q = Query.from("adult").eachRowIsAUnit().groupBy("g").count("n")
+        .targetError("n", 30).targetDelta(1e-6).build();
+    BudgetSolution sol = s.solve(q);
+    assertTrue(sol.errors().get("n") <= 30, sol.render());
+    Result r = s.run(q);
+    assertEquals(1, charges.size());
+    assertTrue(CompiledQuery.sameCost(charges.get(0).total(), sol.cost()), sol.render());
+    assertTrue(r.rows().size() <= 2);
+  }
+
   @Test
   void build_targetsAndBudget_refused() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
