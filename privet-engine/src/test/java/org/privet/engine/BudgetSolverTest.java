@@ -29,7 +29,7 @@ import org.privet.testing.SeededRandomSource;
  *
  * <p>Coverage check: each output's hits over 500 runs × 2 groups; the test fails if the one-sided
  * Clopper–Pearson upper bound at level 1 − 10⁻⁴ on its coverage is below the confidence 0.9, so a
- * correct solver fails with probability ≤ 3·10⁻⁴ (3 outputs). Power: the same check with targets
+ * correct solver fails with probability ≤ 3·10⁻⁴ (3 outputs; the tree-median check adds 10⁻⁴). Power: the same check with targets
  * shrunk by 30% must fail for the count and the sum (the mean's statement is a conservative union
  * bound with the public minCount, so it is not expected to be tight).
  */
@@ -40,7 +40,8 @@ class BudgetSolverTest {
   private static final double LEVEL = 0.9;
   private static final int RUNS = 500;
   private static DuckDbBackend db;
-  private static final Map<String, double[]> EXACT = new HashMap<>(); // n, Σhours(clamped), mean age
+  private static final Map<String, double[]> EXACT = new HashMap<>(); // n, Σage (clamped), mean age
+  private static final List<Double> EXACT_AGES = new ArrayList<>();
 
   @BeforeAll
   static void load() throws IOException {
@@ -57,6 +58,7 @@ class BudgetSolverTest {
       double age = Double.parseDouble(f[0]);
       double hours = Double.parseDouble(f[12]);
       rows.add(List.of(uid++, f[9], age));
+      EXACT_AGES.add(Math.min(age, 90));
       double[] e = acc.computeIfAbsent(f[9], k -> new double[3]);
       e[0] += 1;
       e[1] += Math.min(age, 90);
@@ -150,6 +152,45 @@ class BudgetSolverTest {
       assertFalse(upper >= LEVEL, names[k] + ": 30% tighter targets still covered "
           + tightHits[k] + "/" + trials + " (the test has no power)");
     }
+  }
+
+  /**
+   * Tree median: the solved target bounds every noisy prefix count of the tree at once. 500 seeded
+   * releases of the solved tree's nodes over Adult's ages (cells as the backend bins them); the
+   * event "every prefix within its band" must hold at a rate whose Clopper–Pearson upper bound
+   * (level 1 − 10⁻⁴) is at least the confidence 0.9. Power: bands shrunk by 30% must fail.
+   */
+  @Test
+  void solve_treeMedian_prefixCountCoverageAtLeastConfidenceOver500SeededRuns() {
+    Session s = session(9, new ArrayList<>());
+    Query q = Query.from("adult").eachRowIsAUnit().quantiles("med", "x", 0, 90, 0.5)
+        .targetError("med", 300).targetConfidence(LEVEL).build();
+    BudgetSolution sol = s.solve(q);
+    CompiledQuery c = Compiler.compile(sol.query(), db.describe(sol.query().source()), 0L);
+    Slot slot = c.slots().get(0);
+    int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures().get(slot.measure()))
+        .bins();
+    QuantileTree tree = new QuantileTree(bins, QuantileTree.BRANCHING);
+    long[] cells = new long[bins];
+    EXACT_AGES.forEach(age -> cells[Math.min(bins - 1, (int) Math.floor(age / 90 * bins))]++);
+    long[] exact = tree.counts(cells);
+    Releases.Noise noise = Releases.noise(slot, new SeededRandomSource(20261127L));
+    long[] band = tree.band(noise::sumHalfWidth, 1 - LEVEL);
+    long[] narrow = new long[band.length];
+    for (int i = 0; i < band.length; i++) {
+      assertTrue(band[i] <= 300, "band above the target");
+      narrow[i] = (long) Math.floor(0.7 * band[i]);
+    }
+    long hits = 0;
+    long narrowHits = 0;
+    for (int run = 0; run < RUNS; run++) {
+      long[] noisy = QuantileTree.release(exact, noise::release);
+      hits += tree.bandHolds(exact, noisy, band) ? 1 : 0;
+      narrowHits += tree.bandHolds(exact, noisy, narrow) ? 1 : 0;
+    }
+    assertTrue(ClopperPearson.upperBound(hits, RUNS, 1e-4) >= LEVEL, hits + "/" + RUNS);
+    assertFalse(ClopperPearson.upperBound(narrowHits, RUNS, 1e-4) >= LEVEL,
+        "30% narrower bands still held " + narrowHits + "/" + RUNS + " (no power)");
   }
 
   @Test
