@@ -15,6 +15,7 @@ import org.privet.accounting.ZcdpConversion;
 import org.privet.accounting.pld.PldAccountant;
 import org.privet.cli.AnalystOption;
 import org.privet.cli.WorkspaceOption;
+import org.privet.curator.LedgerBudgetCharger;
 import org.privet.curator.QueryExecution;
 import org.privet.engine.BudgetSolution;
 import org.privet.engine.NoiseKind;
@@ -80,9 +81,9 @@ public final class PlanCommand implements Callable<Integer> {
       description = "max-relative (default) or sum-squared.")
   String objective;
 
-  @Option(names = "--run", description = "After planning, run every query with its planned "
-      + "budget (charged to the ledger in order; refused before any charge if the plan does not "
-      + "fit the remaining budget).")
+  @Option(names = "--run", description = "After planning, charge the whole plan once to the "
+      + "ledger (refused as a whole, nothing charged, if it does not fit), then run every query "
+      + "with its planned budget.")
   boolean run;
 
   /** One candidate plan: a family, an allocation, each query's exact relative error. */
@@ -105,6 +106,7 @@ public final class PlanCommand implements Callable<Integer> {
     WorkloadPlanner.Objective obj = WorkloadPlanner.Objective.parse(objective);
     Workload workload = Workload.read(workloadFile);
     try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      this.backend = backend;
       QueryExecution execution = new QueryExecution(ledger, backend);
       List<DpStatement> statements = new ArrayList<>();
       for (Workload.Item item : workload.items()) {
@@ -139,6 +141,13 @@ public final class PlanCommand implements Callable<Integer> {
       } else {
         candidates.add(plans.additive("gaussian+zcdp", true, budgetRho, 0));
         baselines.add(plans.equalSplit("equal split, gaussian+zcdp", true, budgetRho, 0));
+      }
+      if (run && ledger.dataset(execution.datasetOf(statements.get(0))).accountant()
+          == org.privet.ledger.AccountantKind.BASIC) {
+        // The ledger composes this dataset's charges by basic composition: only that plan fits.
+        err.println("privet: the dataset's ledger uses the basic accountant, so --run uses the"
+            + " laplace+basic plan (register with --accountant pld or zcdp for tighter plans)");
+        candidates.removeIf(c -> !c.name().equals("laplace+basic"));
       }
       Candidate best = Collections.min(candidates,
           java.util.Comparator.comparingDouble(Candidate::value));
@@ -185,42 +194,55 @@ public final class PlanCommand implements Callable<Integer> {
 
   private Session plansSession;
 
+  /**
+   * Charges the whole plan once (one ledger charge holding every mechanism of every query, refused
+   * as a whole if it does not fit, nothing charged), then runs each query under it: each run's
+   * charge request must equal its planned share, else nothing more is read.
+   */
   private int runPlan(QueryExecution execution, List<DpStatement> statements, Candidate best,
       Session session, Ledger ledger, PrintWriter out, PrintWriter err) {
-    PrivacyLoss left = ledger.status(dataset, analyst.resolve()).remaining();
-    double need = sum(best.cost());
-    double have = best.rho()
-        ? (left instanceof org.privet.accounting.Zcdp z ? z.rho()
-            : left instanceof org.privet.accounting.ApproxZcdp z ? z.rho() : Double.NaN)
-        : (left instanceof PureDp p ? p.epsilon()
-            : left instanceof org.privet.accounting.ApproxDp a ? a.epsilon() : Double.NaN);
-    if (!Double.isNaN(have) && need > have) {
-      // Refused before any charge: the plan's queries together cost more than what remains.
-      throw new BudgetExceededException("the plan needs " + (best.rho() ? "rho" : "epsilon")
-          + String.format(" = %.6g", need) + " in all but " + String.format("%.6g", have)
-          + " remains on dataset '" + dataset + "'; plan with --budget-"
-          + (best.rho() ? "rho " : "epsilon ") + String.format("%.6g", have));
-    }
-    if (best.name().equals("laplace+pld")) {
-      err.println("privet: note: the ledger composes the charges with the dataset's own"
-          + " accountant; a PLD plan fits only a dataset registered with --accountant pld");
-    }
+    String name = execution.datasetOf(statements.get(0));
+    List<Query> queries = new ArrayList<>();
+    List<List<PrivacyLoss>> planned = new ArrayList<>();
+    List<PrivacyLoss> all = new ArrayList<>();
     for (int i = 0; i < statements.size(); i++) {
-      DpStatement st = statements.get(i);
       Query q = session.queryAt(best.solutions().get(i), best.cost()[i]);
-      try {
-        QueryExecution.Outcome o = execution.run(st.withQuery(q), analyst.resolve(), err);
-        out.printf("query %d: charged %s%n", i + 1, o.result().receipt().charge().total());
-        org.privet.sql.SqlResult r = o.result();
-        out.println(r);
-      } catch (BudgetExceededException e) {
-        throw new BudgetExceededException("plan run stopped at query " + (i + 1) + " of "
-            + statements.size() + " (queries before it were charged and answered): "
-            + e.getMessage());
-      }
+      Plan p = session.explain(q);
+      List<PrivacyLoss> losses = p.mechanisms().stream().map(m -> m.cost().loss()).toList();
+      List<PrivacyLoss> cost = LedgerBudgetCharger.ledgerCost(ledger, name, losses, p.total());
+      queries.add(q);
+      planned.add(cost);
+      all.addAll(cost);
+    }
+    // Throws BudgetExceededException (nothing charged) if the whole workload does not fit.
+    org.privet.ledger.Charge charge = ledger.charge(name, analyst.resolve(),
+        "privet plan --workload " + workloadFile.getFileName() + " (" + statements.size()
+            + " queries, " + best.name() + ")", all);
+    err.println("privet: charged the whole plan once (ledger charge #" + charge.id() + ", "
+        + all.size() + " mechanism(s)); running its " + statements.size() + " queries");
+    Session runner = Session.builder().backend(backend).randomSource(
+        RandomSource.secure()).budgetCharger(this::checkAgainstPlan).build();
+    for (int i = 0; i < statements.size(); i++) {
+      expected = planned.get(i);
+      org.privet.engine.Result result = runner.run(queries.get(i));
+      out.printf("query %d:%n%s%n", i + 1, statements.get(i).withQuery(queries.get(i))
+          .present(result));
     }
     out.flush();
     return 0;
+  }
+
+  private List<PrivacyLoss> expected;
+  private DuckDbBackend backend;
+
+  /** Each run's charge must be exactly its planned share of the one ledger charge. */
+  private void checkAgainstPlan(org.privet.engine.ChargeRequest request) {
+    List<PrivacyLoss> losses = request.mechanisms().stream()
+        .map(org.privet.engine.MechanismCost::loss).toList();
+    if (!expected.equals(losses) && !expected.equals(List.of(request.total()))) {
+      throw new IllegalStateException("internal error: a planned query's cost differs from the"
+          + " plan's charge");
+    }
   }
 
   private static double max(double[] r) {

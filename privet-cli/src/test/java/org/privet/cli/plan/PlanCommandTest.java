@@ -62,19 +62,23 @@ class PlanCommandTest {
   }
 
   @Test
-  void plan_run_chargesEveryQueryOfThePlan() {
+  void plan_run_chargesTheWholePlanOnceThenAnswersEveryQuery() {
     CliRun r = CliRun.of("plan", "--workspace", ws.toString(), "--dataset", "visits",
         "--workload", workload.toString(), "--budget-epsilon", "1", "--run", "--analyst", "ann");
     assertEquals(0, r.code(), r.toString());
-    assertEquals(2, charges());
+    assertEquals(1, charges());
+    assertTrue(r.out().contains("query 1:") && r.out().contains("query 2:"), r.out());
+    assertTrue(r.out().contains("Lima") && r.out().contains("Oslo"), r.out());
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(2, ledger.history("visits").get(0).cost().size()); // one geometric per query
+    }
   }
 
   @Test
   void plan_runBeyondRemainingBudget_refusedBeforeAnyCharge() {
     CliRun r = CliRun.of("plan", "--workspace", ws.toString(), "--dataset", "visits",
         "--workload", workload.toString(), "--budget-epsilon", "3", "--run", "--analyst", "ann");
-    assertEquals(4, r.code(), r.toString()); // budget_exceeded
-    assertTrue(r.err().contains("the plan needs epsilon"), r.toString());
+    assertEquals(4, r.code(), r.toString()); // budget_exceeded: the whole plan, as one charge
     assertEquals(0, charges());
   }
 
