@@ -208,8 +208,9 @@ final class BudgetSolver {
         double unit = sum.unit();
         double hs = Releases.noise(sum, random).halfWidth(beta / 2);
         double hn = Releases.noise(c.slots().get(idx[1]), random).halfWidth(beta / 2);
+        // + 1: the fixed-point grid rounds the bounds to whole grid units.
         double r = Math.max(Math.abs(m.lower() / unit - sum.center()),
-            Math.abs(m.upper() / unit - sum.center()));
+            Math.abs(m.upper() / unit - sum.center())) + 1;
         double n0 = t.minCount();
         double e = n0 > hn ? (hs + r * hn) / (n0 - hn) * unit : Double.POSITIVE_INFINITY;
         out.put(a.name(), Math.min(e, m.upper() - m.lower()));
