@@ -142,12 +142,20 @@ public final class PlanCommand implements Callable<Integer> {
         candidates.add(plans.additive("gaussian+zcdp", true, budgetRho, 0));
         baselines.add(plans.equalSplit("equal split, gaussian+zcdp", true, budgetRho, 0));
       }
-      if (run && ledger.dataset(execution.datasetOf(statements.get(0))).accountant()
-          == org.privet.ledger.AccountantKind.BASIC) {
-        // The ledger composes this dataset's charges by basic composition: only that plan fits.
-        err.println("privet: the dataset's ledger uses the basic accountant, so --run uses the"
-            + " laplace+basic plan (register with --accountant pld or zcdp for tighter plans)");
-        candidates.removeIf(c -> !c.name().equals("laplace+basic"));
+      if (run) {
+        // The ledger composes the charge with the dataset's own accountant (basic or zCDP; the
+        // PLD plan is for reporting only): run the plan that accountant admits as planned.
+        boolean basic = ledger.dataset(execution.datasetOf(statements.get(0))).accountant()
+            == org.privet.ledger.AccountantKind.BASIC;
+        String admitted = basic ? "laplace+basic" : "gaussian+zcdp";
+        if (candidates.stream().noneMatch(c -> c.name().equals(admitted))) {
+          throw new IllegalArgumentException("--run: the dataset's " + (basic ? "basic" : "zcdp")
+              + " accountant admits the " + admitted + " plan, which these options do not give"
+              + (basic ? "" : " (give --delta, or --budget-rho)"));
+        }
+        err.println("privet: --run uses the " + admitted + " plan, the one the dataset's "
+            + (basic ? "basic" : "zcdp") + " accountant composes as planned");
+        candidates.removeIf(c -> !c.name().equals(admitted));
       }
       Candidate best = Collections.min(candidates,
           java.util.Comparator.comparingDouble(Candidate::value));
