@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       DatasetCommand.class,
       BudgetCommand.class,
       QueryCommand.class,
+      org.privet.cli.plan.PlanCommand.class,
       DemoCommand.class,
       org.privet.cli.mech.MechCommand.class,
       org.privet.cli.synth.SynthCommand.class,

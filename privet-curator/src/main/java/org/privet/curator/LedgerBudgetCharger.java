@@ -76,19 +76,23 @@ public final class LedgerBudgetCharger implements BudgetCharger {
     return new LedgerBudgetCharger(ledger, existing.dataset(), existing.analyst(), existing.query(), null, existing);
   }
 
+  /** The dataset this charger charges. */
+  public String dataset() {
+    return dataset;
+  }
+
+  /** The analyst this charger charges for. */
+  public String analyst() {
+    return analyst;
+  }
+
   @Override
   public synchronized void charge(org.privet.engine.ChargeRequest charge) {
     if (committed != null) {
       throw new IllegalStateException("this charger already charged a query");
     }
-    List<PrivacyLoss> losses = charge.mechanisms().stream().map(MechanismCost::loss).toList();
-    boolean basic = ledger.dataset(dataset).accountant() == AccountantKind.BASIC;
-    if (losses.isEmpty() || basic && !losses.stream().allMatch(LedgerBudgetCharger::directlyDp)) {
-      // Basic composition is a proven filter for (ε, δ) events only (docs/proofs/ledger-filter.md):
-      // a query with zCDP parts is charged its own (ε, δ) total, converted at its own δ.
-      losses = List.of(charge.total());
-    }
-    List<PrivacyLoss> cost = losses;
+    List<PrivacyLoss> cost = ledgerCost(ledger, dataset,
+        charge.mechanisms().stream().map(MechanismCost::loss).toList(), charge.total());
     if (existing != null) {
       if (!existing.cost().equals(cost)) {
         throw new IllegalStateException("the recomputed cost differs from charge #" + existing.id());
@@ -99,6 +103,21 @@ public final class LedgerBudgetCharger implements BudgetCharger {
     } else {
       committed = ledger.charge(dataset, analyst, queryText, cost);
     }
+  }
+
+  /**
+   * What the ledger records for a query with mechanism losses {@code losses} and composed total
+   * {@code total} on {@code dataset}: the losses, or on a basic-accountant dataset with zCDP parts
+   * the query's own (ε, δ) total (basic composition is a proven filter for (ε, δ) events only,
+   * docs/proofs/ledger-filter.md).
+   */
+  public static List<PrivacyLoss> ledgerCost(Ledger ledger, String dataset,
+      List<PrivacyLoss> losses, PrivacyLoss total) {
+    boolean basic = ledger.dataset(dataset).accountant() == AccountantKind.BASIC;
+    if (losses.isEmpty() || basic && !losses.stream().allMatch(LedgerBudgetCharger::directlyDp)) {
+      return List.of(total);
+    }
+    return losses;
   }
 
   private static boolean directlyDp(PrivacyLoss loss) {

@@ -54,23 +54,41 @@ public final class QueryExecution {
   /** The plan of a compiled statement; reads only the schema and charges nothing. */
   public Plan plan(DpStatement st) {
     try {
-      return Session.builder()
-          .backend(backend)
-          .budgetCharger(charge -> {
-            throw new IllegalStateException("explain must never charge");
-          })
-          .randomSource(RandomSource.secure())
-          .build()
-          .explain(st.query());
+      return explainSession().explain(st.query());
     } catch (IllegalArgumentException e) {
       throw refused(e);
     }
   }
 
-  /** The rendered plan of a compiled statement, with its post-processing; charges nothing. */
+  private Session explainSession() {
+    return Session.builder()
+        .backend(backend)
+        .budgetCharger(charge -> {
+          throw new IllegalStateException("explain must never charge");
+        })
+        .randomSource(RandomSource.secure())
+        .build();
+  }
+
+  /**
+   * The rendered plan of a compiled statement, with its post-processing; charges nothing. A query
+   * given by target errors ({@code max_error}) also shows its solved cost against the dataset's
+   * remaining budget.
+   */
   public String explain(DpStatement st) {
     String post = st.postProcessing();
-    return plan(st).render() + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
+    String solved = "";
+    if (st.query().targets().isPresent()) {
+      Session session = explainSession();
+      try {
+        solved = SolvedBudgetReport.explain(session, session.solve(st.query()),
+            SolvedBudgetReport.remaining(ledger, datasetOf(st), null));
+      } catch (IllegalArgumentException e) {
+        throw refused(e);
+      }
+    }
+    return plan(st).render() + solved
+        + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
   }
 
   /** The registered name of the dataset a compiled statement reads. */
@@ -100,6 +118,14 @@ public final class QueryExecution {
     Result result;
     try {
       result = session.run(st.query());
+    } catch (org.privet.accounting.BudgetExceededException e) {
+      if (st.query().targets().isEmpty() || charger.committed().isPresent()) {
+        throw e;
+      }
+      // Solved from targets: say what the remaining budget would buy (public information only).
+      org.privet.engine.BudgetSolution sol = session.solve(st.query());
+      throw SolvedBudgetReport.refusal(e, session, sol,
+          SolvedBudgetReport.remaining(ledger, charger.dataset(), charger.analyst()));
     } catch (IllegalArgumentException e) {
       if (charger.committed().isPresent()) {
         throw e; // already charged: not a refusal

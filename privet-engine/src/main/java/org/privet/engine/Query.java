@@ -62,6 +62,7 @@ public final class Query {
   private final double selectionBudgetWeight; // NaN: default
   private final Thresholding thresholding;
   private final boolean postAggregationThresholding;
+  private final AccuracyTargets targets; // null: the budget is given
 
   private Query(Builder b) {
     this.source = b.source;
@@ -80,6 +81,57 @@ public final class Query {
     this.selectionBudgetWeight = b.selectionBudgetWeight;
     this.thresholding = b.thresholding;
     this.postAggregationThresholding = b.postAggregationThresholding;
+    this.targets = b.targets.isEmpty() ? null : new AccuracyTargets(b.targets,
+        b.targetConfidence, b.minCount, b.targetDelta);
+  }
+
+  /** A copy of {@code q} with another budget, noise, weights and targets. */
+  private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
+      double selectionWeight, AccuracyTargets targets) {
+    this.source = q.source;
+    this.privacyUnit = q.privacyUnit;
+    this.maxGroupsContributed = q.maxGroupsContributed;
+    this.maxRowsPerGroup = q.maxRowsPerGroup;
+    this.groupBy = q.groupBy;
+    this.publicGroups = q.publicGroups;
+    this.filter = q.filter;
+    this.aggregations = q.aggregations;
+    this.budget = budget;
+    this.noise = noise;
+    this.budgetWeights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
+    this.selectionBudgetWeight = selectionWeight;
+    this.thresholding = q.thresholding;
+    this.postAggregationThresholding = q.postAggregationThresholding;
+    this.targets = targets;
+  }
+
+  /**
+   * This query given by target errors, with {@code noise} instead (GAUSSIAN: the solver solves for
+   * ρ; LAPLACE: for ε). For planners comparing both families.
+   *
+   * @throws IllegalArgumentException if the query has a budget instead of targets
+   */
+  public Query withTargetNoise(NoiseKind noise) {
+    Objects.requireNonNull(noise, "noise");
+    if (targets == null) {
+      throw new IllegalArgumentException("withTargetNoise: the query has a budget, not targets");
+    }
+    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets);
+  }
+
+  /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
+  Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
+      double selectionWeight) {
+    return new Query(this, budget, noise, weights, selectionWeight, null);
+  }
+
+  /**
+   * The target errors set with {@link Builder#targetError}, or empty when the query has a budget.
+   * Such a query's {@link #budget()} is null until {@link Session#solve} (run and explain call it)
+   * finds the smallest budget that meets every target.
+   */
+  public Optional<AccuracyTargets> targets() {
+    return Optional.ofNullable(targets);
   }
 
   /** Starts a query over {@code source}. */
@@ -190,12 +242,16 @@ public final class Query {
     if (!Double.isNaN(selectionBudgetWeight)) {
       s.append(", selectionBudgetWeight=").append(selectionBudgetWeight);
     }
-    s.append(", budget ").append(budget).append(", noise=").append(noise);
+    s.append(", budget ").append(budget == null ? "<solved from targets>" : budget)
+        .append(", noise=").append(noise);
     if (thresholding != Thresholding.AUTO) {
       s.append(", thresholding=").append(thresholding);
     }
     if (postAggregationThresholding) {
       s.append(", postAggregationThresholding");
+    }
+    if (targets != null) {
+      s.append(", ").append(targets);
     }
     s.append(']');
     return s.toString();
@@ -229,6 +285,10 @@ public final class Query {
     private double selectionBudgetWeight = Double.NaN;
     private Thresholding thresholding = Thresholding.AUTO;
     private boolean postAggregationThresholding;
+    private final Map<String, Double> targets = new LinkedHashMap<>();
+    private double targetConfidence = AccuracyTargets.DEFAULT_CONFIDENCE;
+    private long minCount;
+    private double targetDelta;
 
     private Builder(Source source) {
       this.source = source;
@@ -472,6 +532,64 @@ public final class Query {
       return this;
     }
 
+    /**
+     * Asks for the smallest budget under which output {@code output}'s error is at most {@code
+     * halfWidth} (in output units) with probability {@link #targetConfidence}: the half-width of
+     * its confidence interval. The query then takes no budget: {@link Session#solve} finds the
+     * smallest ε (ρ with GAUSSIAN noise) and the split meeting every target, from public
+     * information only (docs/proofs/accuracy-targets.md). Every output needs a target. For a HISTOGRAM the
+     * target applies to every bin; a MEAN also needs {@link #minCount}; for tree QUANTILES it bounds
+     * the error of the tree's noisy prefix counts, in rows (see {@link BudgetSolver}).
+     *
+     * @throws IllegalArgumentException if halfWidth is not positive and finite, or set twice
+     */
+    public Builder targetError(String output, double halfWidth) {
+      Names.requireIdentifier("targetError output", output);
+      if (!(halfWidth > 0) || Double.isInfinite(halfWidth)) {
+        throw new IllegalArgumentException("targetError for '" + output
+            + "' must be a finite number > 0, was " + halfWidth);
+      }
+      if (targets.putIfAbsent(output, halfWidth) != null) {
+        throw new IllegalArgumentException("targetError for '" + output + "' is set twice");
+      }
+      return this;
+    }
+
+    /** The confidence level of the target errors, in (0, 1) (default 0.95). */
+    public Builder targetConfidence(double level) {
+      if (!(level > 0 && level < 1)) {
+        throw new IllegalArgumentException("targetConfidence must be in (0, 1), was " + level);
+      }
+      this.targetConfidence = level;
+      return this;
+    }
+
+    /**
+     * A public lower bound on the number of (bounded, non-null) rows in every released group,
+     * which target errors on data-dependent outputs (a MEAN's denominator) need. It is the
+     * user's assertion about public knowledge: it is never checked against the data (that would
+     * leak), and if it is false only the accuracy statement fails, never privacy.
+     */
+    public Builder minCount(long n) {
+      if (n < 1 || n > 1L << 53) {
+        throw new IllegalArgumentException("minCount must be in [1, 2^53], was " + n);
+      }
+      this.minCount = n;
+      return this;
+    }
+
+    /**
+     * The δ of the solved budget (default 0: a pure ε budget, or pure ρ with GAUSSIAN noise);
+     * private partition selection needs δ &gt; 0.
+     */
+    public Builder targetDelta(double delta) {
+      if (!(delta >= 0 && delta < 1)) {
+        throw new IllegalArgumentException("targetDelta must be in [0, 1), was " + delta);
+      }
+      this.targetDelta = delta;
+      return this;
+    }
+
     /** Overrides the partition-selection thresholding (default {@link Thresholding#AUTO}). */
     public Builder thresholding(Thresholding kind) {
       this.thresholding = Objects.requireNonNull(kind, "thresholding");
@@ -523,8 +641,12 @@ public final class Query {
           throw new IllegalArgumentException("output name '" + a.name() + "' is used twice");
         }
       }
+      if (!targets.isEmpty()) {
+        return buildWithTargets(privateSelectionFor());
+      }
       if (budget == null) {
-        throw new IllegalArgumentException("budget is required");
+        throw new IllegalArgumentException("budget is required (or give targetError for every "
+            + "output)");
       }
       if (publicGroups != null) {
         if (groupBy.isEmpty()) {
@@ -589,6 +711,51 @@ public final class Query {
     static boolean hasThresholdStatistic(List<Aggregation> aggregations, int maxRowsPerGroup) {
       return aggregations.stream()
           .anyMatch(a -> SelectionChoice.thresholdStatistic(a, maxRowsPerGroup));
+    }
+
+    private boolean privateSelectionFor() {
+      return !groupBy.isEmpty() && publicGroups == null;
+    }
+
+    /**
+     * Validates a query given by target errors against a stand-in budget of the family the solver
+     * will use (so every other check is the ordinary one), then drops the stand-in.
+     */
+    private Query buildWithTargets(boolean privateSelection) {
+      if (budget != null) {
+        throw new IllegalArgumentException("targetError conflicts with budget: give a budget or "
+            + "target errors, not both");
+      }
+      if (!budgetWeights.isEmpty() || !Double.isNaN(selectionBudgetWeight)) {
+        throw new IllegalArgumentException("targetError conflicts with budgetWeight / "
+            + "selectionBudgetWeight: the solver chooses the split");
+      }
+      for (String output : targets.keySet()) {
+        if (aggregations.stream().noneMatch(a -> a.name().equals(output))) {
+          throw new IllegalArgumentException("targetError: no aggregation is named '" + output
+              + "'");
+        }
+      }
+      for (Aggregation a : aggregations) {
+        if (!targets.containsKey(a.name())) {
+          throw new IllegalArgumentException("targetError: output '" + a.name() + "' has no "
+              + "target; give one for every output (or a budget instead)");
+        }
+      }
+      if (privateSelection && targetDelta == 0) {
+        throw new IllegalArgumentException("targetDelta: private partition selection needs "
+            + "δ > 0; give targetDelta (SQL: delta) or publicGroups");
+      }
+      budget = AccuracyTargets.standIn(noise, targetDelta);
+      Map<String, Double> saved = new LinkedHashMap<>(targets);
+      targets.clear();
+      try {
+        build(); // every ordinary check, with the stand-in budget
+      } finally {
+        targets.putAll(saved);
+        budget = null;
+      }
+      return new Query(this);
     }
 
     private static void requireKeyValue(Object v) {

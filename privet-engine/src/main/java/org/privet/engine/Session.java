@@ -49,6 +49,7 @@ public final class Session {
    */
   public Plan explain(Query query) {
     Objects.requireNonNull(query, "query");
+    query = solvedIfTargeted(query); // issue 16 hook: a query given by target errors
     TableSchema schema = backend.describe(query.source());
     CompiledQuery c = Compiler.compile(query, schema, 0L);
     List<Plan.PlannedMechanism> planned = new ArrayList<>();
@@ -96,6 +97,7 @@ public final class Session {
    */
   public Result run(Query query) {
     Objects.requireNonNull(query, "query");
+    query = solvedIfTargeted(query); // issue 16 hook: charges exactly the solved cost
     TableSchema schema = backend.describe(query.source());
     CompiledQuery c = Compiler.compile(query, schema, random.nextLong());
 
@@ -166,6 +168,46 @@ public final class Session {
     }
     return new Result(query.groupBy(), releaser.outputNames(), rows,
         new Receipt(charge, query.budget()));
+  }
+
+  /**
+   * Solves a query given by target errors ({@link Query.Builder#targetError}): the smallest budget
+   * and split meeting every target, from the query and the source's schema only. Charges nothing.
+   *
+   * @throws IllegalArgumentException naming the parameter if a target is unsupported or cannot be
+   *     met
+   */
+  public BudgetSolution solve(Query query) {
+    Objects.requireNonNull(query, "query");
+    return BudgetSolver.solve(query, backend.describe(query.source()), random);
+  }
+
+  /**
+   * Each output's error statement under {@code solution}'s split with the total ε (or ρ) {@code
+   * parameter} instead of the solved one: what another budget, e.g. the remaining one, would buy.
+   */
+  public java.util.Map<String, Double> errorsAt(BudgetSolution solution, double parameter) {
+    return BudgetSolver.errorsAt(solution, parameter,
+        backend.describe(solution.query().source()), random);
+  }
+
+  /** {@code solution}'s query with its split kept and the total ε (or ρ) set to {@code parameter}. */
+  public Query queryAt(BudgetSolution solution, double parameter) {
+    return BudgetSolver.queryAt(solution, parameter);
+  }
+
+  /**
+   * Each output's error statement when a query given by target errors runs instead with {@code
+   * budget} and the engine's default split and noise for it (for comparisons with naive plans).
+   */
+  public java.util.Map<String, Double> errorsWithDefaultSplit(Query targeted,
+      org.privet.accounting.Budget budget, NoiseKind noise) {
+    return BudgetSolver.errorsWithDefaultSplit(targeted, budget, noise,
+        backend.describe(targeted.source()), random);
+  }
+
+  private Query solvedIfTargeted(Query query) {
+    return query.targets().isPresent() ? solve(query).query() : query;
   }
 
   private String queryId() {

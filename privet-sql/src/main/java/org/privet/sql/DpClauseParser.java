@@ -153,7 +153,16 @@ final class DpClauseParser {
         return new OptionValue(OptionValue.Kind.TUPLE, "()", Double.NaN, items, t.start());
       }
       do {
-        items.add(parseValue());
+        SqlToken name = peek();
+        if (name != null && name.kind() == SqlToken.Kind.WORD && peekAt(1) != null
+            && peekAt(1).isSymbol("=>")) {
+          // name => value, e.g. max_error = (n => 50, mean_hours => 0.5)
+          pos += 2;
+          items.add(new OptionValue(OptionValue.Kind.NAMED, name.text(), Double.NaN,
+              List.of(parseValue()), name.start()));
+        } else {
+          items.add(parseValue());
+        }
       } while (!endOfListItem("expected ',' or ')' in a value list"));
       return new OptionValue(OptionValue.Kind.TUPLE, "(...)", Double.NaN, items, t.start());
     }

@@ -26,6 +26,13 @@ import org.privet.engine.Thresholding;
  * @param thresholding the private group selection's thresholding ({@code LAPLACE_THRESHOLD},
  *     {@code GAUSSIAN_THRESHOLD}, or AUTO when no strategy is given)
  * @param offsets where each given option's value starts in the user's text
+ * @param maxError target half-widths by output name ({@code max_error = (n => 50, ...)}), empty
+ *     when the query gives a budget; then {@code budget} is null and the engine solves for it
+ *     ({@link org.privet.engine.Query.Builder#targetError})
+ * @param confidence the targets' confidence level ({@code confidence}, default 0.95)
+ * @param minCount the public lower bound on each released group's rows ({@code min_count}, or its
+ *     synonym {@code min_group_size}; 0 when not given)
+ * @param delta the δ given with max_error (0 when not given)
  */
 record DpOptions(
     Budget budget,
@@ -36,11 +43,15 @@ record DpOptions(
     List<List<Object>> publicGroups,
     NoiseKind noise,
     Thresholding thresholding,
-    Map<String, Integer> offsets) {
+    Map<String, Integer> offsets,
+    Map<String, Double> maxError,
+    double confidence,
+    long minCount,
+    double delta) {
 
   static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
-      "noise");
+      "noise", "max_error", "confidence", "min_count", "min_group_size");
   static final int MAX_CONTRIBUTIONS = 1_000_000;
   static final int MAX_PUBLIC_GROUPS = 100_000;
 
@@ -61,7 +72,54 @@ record DpOptions(
     OptionValue rho = opts.get("rho");
     OptionValue delta = opts.get("delta");
     Budget budget;
-    if (rho != null) {
+    OptionValue maxError = opts.get("max_error");
+    Map<String, Double> targets = Map.of();
+    double confidence = org.privet.engine.AccuracyTargets.DEFAULT_CONFIDENCE;
+    long minCount = 0;
+    double targetDelta = 0;
+    if (maxError == null) {
+      for (String only : List.of("confidence", "min_count", "min_group_size")) {
+        if (opts.containsKey(only)) {
+          throw src.error(opts.get(only).offset(), only + " applies only with max_error");
+        }
+      }
+    } else {
+      if (eps != null || rho != null) {
+        throw src.error(maxError.offset(), "max_error solves for the budget: give max_error or "
+            + (eps != null ? "epsilon" : "rho") + ", not both");
+      }
+      targets = maxError(src, maxError);
+      OptionValue conf = opts.get("confidence");
+      if (conf != null) {
+        confidence = number(src, "confidence", conf);
+        if (!(confidence > 0 && confidence < 1)) {
+          throw src.error(conf.offset(), "confidence must be in (0, 1), was " + conf.text());
+        }
+      }
+      OptionValue mc = opts.get("min_count");
+      OptionValue mg = opts.get("min_group_size");
+      if (mc != null && mg != null) {
+        throw src.error(mg.offset(), "give min_count or min_group_size (synonyms), not both");
+      }
+      OptionValue m = mc != null ? mc : mg;
+      if (m != null) {
+        double v = number(src, m == mc ? "min_count" : "min_group_size", m);
+        if (!m.isIntegral() || v < 1) {
+          throw src.error(m.offset(), (m == mc ? "min_count" : "min_group_size")
+              + " must be an integer >= 1, was " + m.text());
+        }
+        minCount = (long) v;
+      }
+      if (delta != null) {
+        targetDelta = number(src, "delta", delta);
+        if (!(targetDelta >= 0 && targetDelta < 1)) {
+          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+        }
+      }
+    }
+    if (maxError != null) {
+      budget = null;
+    } else if (rho != null) {
       if (eps != null) {
         throw src.error(rho.offset(), "give either epsilon (with optional delta) or rho (with"
             + " optional delta), not both");
@@ -145,7 +203,37 @@ record DpOptions(
       }
     }
     return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, thresholding,
-        Map.copyOf(offsets));
+        Map.copyOf(offsets), targets, confidence, minCount, targetDelta);
+  }
+
+  /** Whether the private group selection has a δ (from the budget, or given with max_error). */
+  boolean hasDelta() {
+    return budget == null ? delta > 0 : budget.delta() > 0;
+  }
+
+  /** {@code max_error = (output => half_width, ...)}: names and positive finite numbers. */
+  private static Map<String, Double> maxError(SourceText src, OptionValue v) {
+    if (v.kind() != OptionValue.Kind.TUPLE || v.items().isEmpty()) {
+      throw src.error(v.offset(), "max_error must be a list of output => half_width, e.g."
+          + " max_error = (n => 50, mean_hours => 0.5)");
+    }
+    Map<String, Double> out = new java.util.LinkedHashMap<>();
+    for (OptionValue item : v.items()) {
+      if (item.kind() != OptionValue.Kind.NAMED) {
+        throw src.error(item.offset(), "max_error items must be output => half_width");
+      }
+      String name = item.text().toLowerCase(Locale.ROOT);
+      OptionValue x = item.items().get(0);
+      double h = number(src, "max_error for '" + name + "'", x);
+      if (!(h > 0) || Double.isInfinite(h)) {
+        throw src.error(x.offset(), "max_error for '" + name + "' must be a finite number > 0,"
+            + " was " + x.text());
+      }
+      if (out.put(name, h) != null) {
+        throw src.error(item.offset(), "max_error names '" + name + "' twice");
+      }
+    }
+    return Map.copyOf(new java.util.LinkedHashMap<>(out));
   }
 
   private static double number(SourceText src, String name, OptionValue v) {

@@ -45,6 +45,17 @@ public final class DpStatement {
   }
 
   /** This statement marked as EXPLAIN (plan only: run nothing, charge nothing). */
+  /**
+   * The same statement (columns, ORDER BY, LIMIT) over another engine query with the same
+   * outputs, e.g. one whose budget a planner chose ({@code privet plan --run}).
+   */
+  public DpStatement withQuery(Query other) {
+    if (!other.aggregations().equals(query.aggregations())) {
+      throw new IllegalArgumentException("withQuery: the query must have the same aggregations");
+    }
+    return new DpStatement(sql, explain, dataset, other, columns, orderBy, limit, offset);
+  }
+
   public DpStatement asExplain() {
     return explain ? this : new DpStatement(sql, true, dataset, query, columns, orderBy, limit, offset);
   }

@@ -4,7 +4,9 @@ import java.util.List;
 
 /**
  * A literal value in the {@code OPTIONS (...)} list: a number, a string, an identifier, a boolean,
- * NULL, or a parenthesised tuple of values. {@code offset} is where it starts in the user's text.
+ * NULL, a parenthesised tuple of values, or (inside a tuple) a named value {@code name => value}
+ * (kind NAMED: {@code text} the name, {@code items} the one value). {@code offset} is where it
+ * starts in the user's text.
  */
 record OptionValue(Kind kind, String text, double number, List<OptionValue> items, int offset) {
 
@@ -14,7 +16,8 @@ record OptionValue(Kind kind, String text, double number, List<OptionValue> item
     IDENTIFIER,
     BOOLEAN,
     NULL,
-    TUPLE
+    TUPLE,
+    NAMED
   }
 
   OptionValue {
@@ -28,7 +31,7 @@ record OptionValue(Kind kind, String text, double number, List<OptionValue> item
       case STRING, IDENTIFIER -> text;
       case BOOLEAN -> Boolean.parseBoolean(text);
       case NULL -> null;
-      case TUPLE -> throw new IllegalStateException("tuple");
+      case TUPLE, NAMED -> throw new IllegalStateException(kind.name());
     };
   }
 
@@ -47,6 +50,7 @@ record OptionValue(Kind kind, String text, double number, List<OptionValue> item
       case BOOLEAN -> "boolean";
       case NULL -> "NULL";
       case TUPLE -> "tuple";
+      case NAMED -> "named value";
     };
   }
 }

@@ -235,7 +235,12 @@ final class SelectCompiler {
     if (filter != null) {
       b.where(filter);
     }
-    b.budget(options.budget()).noise(options.noise());
+    if (options.maxError().isEmpty()) {
+      b.budget(options.budget());
+    } else {
+      AccuracyTargetOptions.apply(options, b, outputs, src); // issue 16 hook
+    }
+    b.noise(options.noise());
     if (options.thresholding() != org.privet.engine.Thresholding.AUTO && !groupBy.isEmpty()
         && !options.publicGroupsRequested()) {
       b.thresholding(options.thresholding());
@@ -700,7 +705,7 @@ final class SelectCompiler {
     int optionAt = options.offsets().getOrDefault("public_groups",
         options.offsets().getOrDefault("group_selection_strategy", pq.selectOffset()));
     if (!options.publicGroupsRequested()) {
-      if (!groupBy.isEmpty() && options.budget().delta() == 0) {
+      if (!groupBy.isEmpty() && !options.hasDelta()) {
         throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), "GROUP BY with private group"
             + " selection needs delta > 0 (e.g. delta = 1e-6 in OPTIONS, also with rho), or public"
             + " groups (public_groups = (...))");

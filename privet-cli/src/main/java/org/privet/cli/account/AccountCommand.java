@@ -103,9 +103,10 @@ public final class AccountCommand implements Runnable {
       description = "Solve for the smallest noise multiplier (gaussian) or scale (laplace) meeting this epsilon.")
   Double targetEpsilon;
 
-  @Option(names = "--value-discretization-interval", defaultValue = "1e-4",
-      description = "PLD grid spacing of loss values (default ${DEFAULT-VALUE}).")
-  double interval;
+  @Option(names = "--value-discretization-interval",
+      description = "A fixed PLD grid spacing of loss values (default: the adaptive grid, at most"
+          + " 1e-4, exact for pure-epsilon events).")
+  Double interval;
 
   @Option(names = "--json", description = "Print JSON instead of text.")
   boolean json;
@@ -211,7 +212,8 @@ public final class AccountCommand implements Runnable {
   private Accountant accountant() {
     switch (method) {
       case PLD:
-        return PldAccountant.builder().valueDiscretizationInterval(interval).build();
+        return interval == null ? new PldAccountant()
+            : PldAccountant.builder().valueDiscretizationInterval(interval).build();
       case RDP:
         return new RdpAccountant();
       case ZCDP:

@@ -54,6 +54,18 @@ final class MechanismPld {
     return pair instanceof LossTails t ? fromTails(t, interval, tail) : fromAtoms((LossAtoms) pair, interval);
   }
 
+  /** The event's loss atoms when its dominating pair is given by atoms (not subsampled), else null. */
+  static LossAtoms atomsOrNull(PrivacyLoss event) {
+    if (event instanceof PoissonSubsampled) {
+      return null;
+    }
+    try {
+      return pair(event) instanceof LossAtoms a ? a : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
   private static DominatingPair pair(PrivacyLoss event) {
     if (event instanceof MechanismLoss m) {
       return m.dominatingPair();

@@ -1,0 +1,24 @@
+-- A workload of 20 mixed DP SQL queries on UCI Adult (data/adult-raw; Kohavi 1996; UCI ML
+-- Repository, CC BY 4.0), each given by target errors (issue 16): counts by several attributes,
+-- means (with a public min_count), a sum and two medians (target: error of the tree's prefix counts, in rows).
+-- Plan it with: privet plan --dataset adult --workload docs/examples/adult-workload.sql --budget-epsilon 1 --delta 1e-6
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300), public_groups = ('Female', 'Male')) sex, COUNT(*) AS n FROM adult GROUP BY sex;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300), public_groups = ('White', 'Black', 'Asian-Pac-Islander', 'Amer-Indian-Eskimo', 'Other')) race, COUNT(*) AS n FROM adult GROUP BY race;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300), public_groups = ('<=50K', '>50K')) income, COUNT(*) AS n FROM adult GROUP BY income;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300), public_groups = ('Husband', 'Not-in-family', 'Own-child', 'Unmarried', 'Wife', 'Other-relative')) relationship, COUNT(*) AS n FROM adult GROUP BY relationship;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300), public_groups = ('Married-civ-spouse', 'Never-married', 'Divorced', 'Separated', 'Widowed', 'Married-spouse-absent', 'Married-AF-spouse')) marital_status, COUNT(*) AS n FROM adult GROUP BY marital_status;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 180), public_groups = ('HS-grad', 'Some-college', 'Bachelors', 'Masters', 'Assoc-voc', '11th', 'Assoc-acdm', '10th', '7th-8th', 'Prof-school', '9th', '12th', 'Doctorate', '5th-6th', '1st-4th', 'Preschool')) education, COUNT(*) AS n FROM adult GROUP BY education;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 120)) COUNT(*) AS n FROM adult;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_age => 3), min_count = 10000, public_groups = ('Female', 'Male')) sex, AVG(age, contribution_bounds_per_row => (0, 100)) AS mean_age FROM adult GROUP BY sex;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_hours => 3), min_count = 10000, public_groups = ('Female', 'Male')) sex, AVG(hours_per_week, contribution_bounds_per_row => (0, 100)) AS mean_hours FROM adult GROUP BY sex;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_age => 3), min_count = 7000, public_groups = ('<=50K', '>50K')) income, AVG(age, contribution_bounds_per_row => (0, 100)) AS mean_age FROM adult GROUP BY income;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_hours => 3), min_count = 7000, public_groups = ('<=50K', '>50K')) income, AVG(hours_per_week, contribution_bounds_per_row => (0, 100)) AS mean_hours FROM adult GROUP BY income;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_age => 1.2), min_count = 30000) AVG(age, contribution_bounds_per_row => (0, 100)) AS mean_age FROM adult;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (total_hours => 30000)) SUM(hours_per_week, contribution_bounds_per_row => (0, 100)) AS total_hours FROM adult;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (median_age => 1800)) PERCENTILE_CONT(age, 0.5, contribution_bounds_per_row => (0, 100)) AS median_age FROM adult;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (median_hours => 1800)) PERCENTILE_CONT(hours_per_week, 0.5, contribution_bounds_per_row => (0, 100)) AS median_hours FROM adult;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 300, mean_age => 12), min_count = 250, public_groups = ('White', 'Black', 'Asian-Pac-Islander', 'Amer-Indian-Eskimo', 'Other')) race, COUNT(*) AS n, AVG(age, contribution_bounds_per_row => (0, 100)) AS mean_age FROM adult GROUP BY race;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_edu => 0.6), min_count = 10000, public_groups = ('Female', 'Male')) sex, AVG(education_num, contribution_bounds_per_row => (0, 16)) AS mean_edu FROM adult GROUP BY sex;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_hours => 6), min_count = 900, public_groups = ('Husband', 'Not-in-family', 'Own-child', 'Unmarried', 'Wife', 'Other-relative')) relationship, AVG(hours_per_week, contribution_bounds_per_row => (0, 100)) AS mean_hours FROM adult GROUP BY relationship;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (mean_hours => 12), min_count = 250, public_groups = ('White', 'Black', 'Asian-Pac-Islander', 'Amer-Indian-Eskimo', 'Other')) race, AVG(hours_per_week, contribution_bounds_per_row => (0, 100)) AS mean_hours FROM adult GROUP BY race;
+SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 600, mean_age => 6), min_count = 900, public_groups = ('Married-civ-spouse', 'Never-married', 'Divorced', 'Separated', 'Widowed')) marital_status, COUNT(*) AS n, AVG(age, contribution_bounds_per_row => (0, 100)) AS mean_age FROM adult GROUP BY marital_status;

@@ -1,0 +1,45 @@
+package org.privet.engine;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.privet.accounting.PrivacyLoss;
+
+/**
+ * What {@link Session#solve} found for a query given by target errors: the smallest budget (ε, or ρ
+ * with GAUSSIAN noise) meeting every target, the split, and each output's error under it.
+ *
+ * @param query the query with the solved budget, noise and split (runnable as is)
+ * @param parameter the solved ε or ρ of the query budget
+ * @param cost the composed charge of the solved query (what {@link Session#run} charges)
+ * @param targets the targets asked for
+ * @param errors each output's half-width at the targets' confidence under the solved budget (the
+ *     mechanisms' exact accuracy statements, fixed-point grid included)
+ */
+public record BudgetSolution(Query query, double parameter, PrivacyLoss cost,
+    AccuracyTargets targets, Map<String, Double> errors) {
+  public BudgetSolution {
+    Objects.requireNonNull(query, "query");
+    errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
+  }
+
+  /** Whether the solver works in ρ rather than ε. */
+  public boolean inRho() {
+    return AccuracyTargets.solvesForRho(query.noise());
+  }
+
+  /** A rendering for EXPLAIN: the solved cost and each output's error against its target. */
+  public String render() {
+    StringBuilder s = new StringBuilder();
+    s.append(String.format("solved budget: %s = %.6g (smallest meeting every target at "
+        + "confidence %.4g); charge %s%n", inRho() ? "rho" : "epsilon", parameter,
+        targets.confidence(), cost));
+    for (Map.Entry<String, Double> e : errors.entrySet()) {
+      s.append(String.format("  %-14s error %.6g (target %.6g), budget weight %.4g%n", e.getKey(),
+          e.getValue(), targets.halfWidths().get(e.getKey()),
+          query.budgetWeights().getOrDefault(e.getKey(), Double.NaN)));
+    }
+    return s.toString();
+  }
+}

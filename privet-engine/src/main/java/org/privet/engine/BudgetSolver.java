@@ -1,0 +1,233 @@
+package org.privet.engine;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.privet.accounting.Budget;
+import org.privet.engine.spi.TableSchema;
+import org.privet.random.RandomSource;
+
+/**
+ * Solves for the budget from target errors (issue 16, item 1): the smallest ε (ρ with GAUSSIAN
+ * noise) and the split across outputs and partition selection under which every output's error
+ * statement meets its target. Reads only public information: the query, the registered schema and
+ * the user's public assertions (confidence, {@code minCount}, δ); never the data. Argument:
+ * docs/proofs/accuracy-targets.md.
+ *
+ * <p>Accuracy statements (each at confidence 1 − β, in output units), computed with the very
+ * mechanisms {@link Session#run} instantiates, so the integer noise and the fixed-point grid are
+ * included, not a continuous approximation:
+ * <ul>
+ *   <li>COUNT, COUNT(DISTINCT unit), SUM, each HISTOGRAM bin: the released interval's half-width
+ *       ({@link Releases.Noise#halfWidth}), times the grid unit;
+ *   <li>MEAN: with the sum's and the count's half-widths h<sub>S</sub>, h<sub>N</sub> at β/2
+ *       each (the union bound {@link Releaser} also uses), the centred value range R and the public
+ *       bound N₀ = minCount on the denominator, |S̃/Ñ − S/N| ≤ (h<sub>S</sub> + R·h<sub>N</sub>)/(N₀
+ *       − h<sub>N</sub>) (and never more than the clamping range). Without minCount: refused;
+ *   <li>tree QUANTILES: the target bounds, in rows, the error of every noisy prefix count of the
+ *       tree at once (the widest half-width of its simultaneous band, the bound EXPLAIN reports).
+ *       The released quantile's rank error is at most that plus the rows in the grid cell holding
+ *       the true quantile (docs/proofs/engine-quantiles.md), which depends on the data and is not
+ *       part of the target; a target in value units would depend on the data too.
+ * </ul>
+ * Variances, standard deviations and exponential-mechanism quantiles are refused with a message.
+ *
+ * <p>Method. Each output's error falls as its share of the budget grows (error ∝ 1/ε for the
+ * geometric mechanism, 1/√ρ for the discrete Gaussian, up to the grid). The continuous optimum of
+ * "minimise the total subject to every target" gives output a the share w<sub>a</sub> ∝
+ * (e<sub>a</sub>/t<sub>a</sub>)<sup>p</sup> of its error e<sub>a</sub> at a reference budget (p = 1
+ * for ε, 2 for ρ: every target then binds). Starting from equal weights, the weights are set that
+ * way and the total is found by bisection on the exact statements (the smallest total, to 0.1%,
+ * at which all targets hold); this is repeated a few times because means are not exact power laws.
+ * Private partition selection gets the weight of the largest output share.
+ */
+final class BudgetSolver {
+  private BudgetSolver() {}
+
+  /** Relative precision of the bisection on the total. */
+  static final double PRECISION = 1e-3;
+  /** Largest ε the solver will propose (ρ: {@link #MAX_RHO}); beyond it a target is "impossible". */
+  static final double MAX_EPSILON = 64;
+  /** Largest ρ the solver will propose (ρ = ε²/2 at {@link #MAX_EPSILON}). */
+  static final double MAX_RHO = 2048;
+  private static final int REWEIGHTS = 4;
+
+  static BudgetSolution solve(Query q, TableSchema schema, RandomSource random) {
+    AccuracyTargets t = q.targets().orElseThrow(
+        () -> new IllegalArgumentException("targetError: the query has no target errors"));
+    NoiseKind noise = AccuracyTargets.solvesForRho(q.noise()) ? NoiseKind.GAUSSIAN
+        : NoiseKind.LAPLACE;
+    checkSupported(q, t);
+    double p = noise == NoiseKind.GAUSSIAN ? 2 : 1;
+    Map<String, Double> weights = new LinkedHashMap<>();
+    for (Aggregation a : q.aggregations()) {
+      weights.put(a.name(), 1.0);
+    }
+    double x = Double.NaN;
+    Query solved = null;
+    for (int round = 0; round < REWEIGHTS; round++) {
+      Query ref = candidate(q, t, noise, weights, 1.0);
+      Map<String, Double> e = errors(ref, schema, random, t);
+      Map<String, Double> next = new LinkedHashMap<>();
+      for (Aggregation a : q.aggregations()) {
+        double ratio = e.get(a.name()) / t.halfWidths().get(a.name());
+        double w = weights.get(a.name()) * Math.pow(Double.isFinite(ratio) ? ratio : 1e6, p);
+        next.put(a.name(), Math.min(Query.MAX_WEIGHT, Math.max(Query.MIN_WEIGHT, w)));
+      }
+      weights = normalise(next);
+      x = smallestTotal(q, t, noise, weights, schema, random);
+      solved = candidate(q, t, noise, weights, x);
+    }
+    Map<String, Double> errors = errors(solved, schema, random, t);
+    CompiledQuery c = Compiler.compile(solved, schema, 0L);
+    return new BudgetSolution(solved, x, c.total(), t, errors);
+  }
+
+  /** Each output's error under {@code solution}'s split with the total parameter {@code x}. */
+  static Map<String, Double> errorsAt(BudgetSolution solution, double x, TableSchema schema,
+      RandomSource random) {
+    return errors(queryAt(solution, x), schema, random, solution.targets());
+  }
+
+  /** The solved query with its split and the total parameter {@code x}. */
+  static Query queryAt(BudgetSolution solution, double x) {
+    Query q = solution.query();
+    return q.withSolvedBudget(AccuracyTargets.budget(q.noise(), x, solution.targets().delta()),
+        q.noise(), q.budgetWeights(), q.selectionBudgetWeight().orElse(Double.NaN));
+  }
+
+  /** A targeted query's error statements under {@code budget} with the default split. */
+  static Map<String, Double> errorsWithDefaultSplit(Query targeted, Budget budget,
+      NoiseKind noise, TableSchema schema, RandomSource random) {
+    AccuracyTargets t = targeted.targets().orElseThrow(
+        () -> new IllegalArgumentException("targetError: the query has no target errors"));
+    checkSupported(targeted, t);
+    return errors(targeted.withSolvedBudget(budget, noise, Map.of(), Double.NaN), schema, random,
+        t);
+  }
+
+  private static Map<String, Double> normalise(Map<String, Double> w) {
+    double max = w.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
+    Map<String, Double> out = new LinkedHashMap<>();
+    w.forEach((k, v) -> out.put(k, Math.max(Query.MIN_WEIGHT, v / max)));
+    return out;
+  }
+
+  private static void checkSupported(Query q, AccuracyTargets t) {
+    for (Aggregation a : q.aggregations()) {
+      if (a instanceof Aggregation.Quantiles qa
+          && qa.method() != Aggregation.Quantiles.Method.TREE) {
+        throw new IllegalArgumentException("targetError for '" + a.name() + "': only tree "
+            + "quantiles take a target (on the tree's prefix counts, in rows); give a budget instead");
+      }
+      if (a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev) {
+        throw new IllegalArgumentException("targetError for '" + a.name() + "': a target in value"
+            + " units is not supported for variances and standard deviations (their error "
+            + "depends on the data); give a budget instead");
+      }
+      if (a instanceof Aggregation.Mean m) {
+        if (t.minCount() == 0) {
+          throw new IllegalArgumentException("targetError for '" + a.name() + "': a mean's error "
+              + "depends on its denominator; give a public lower bound minCount (SQL: min_count)"
+              + " on the rows of every released group, or a budget instead");
+        }
+        if (m.perGroup() != null) {
+          throw new IllegalArgumentException("targetError for '" + a.name() + "': means with "
+              + "per-group bounds are not supported; give a budget instead");
+        }
+      }
+      if (a instanceof Aggregation.CountDistinctUnits && q.postAggregationThresholding()) {
+        throw new IllegalArgumentException("targetError for '" + a.name() + "': not supported "
+            + "with postAggregationThresholding; give a budget instead");
+      }
+    }
+  }
+
+  private static Query candidate(Query q, AccuracyTargets t, NoiseKind noise,
+      Map<String, Double> weights, double x) {
+    double selection = q.usesPrivatePartitionSelection()
+        ? weights.values().stream().mapToDouble(Double::doubleValue).max().orElse(1) : Double.NaN;
+    Budget b = AccuracyTargets.budget(noise, x, t.delta());
+    return q.withSolvedBudget(b, noise, weights, selection);
+  }
+
+  /** Bisection (in log scale) for the smallest total meeting every target. */
+  private static double smallestTotal(Query q, AccuracyTargets t, NoiseKind noise,
+      Map<String, Double> weights, TableSchema schema, RandomSource random) {
+    double max = noise == NoiseKind.GAUSSIAN ? MAX_RHO : MAX_EPSILON;
+    double hi = 1.0;
+    while (!meets(candidate(q, t, noise, weights, hi), schema, random, t)) {
+      if (hi >= max) {
+        throw new IllegalArgumentException("targetError: the targets cannot be met with "
+            + (noise == NoiseKind.GAUSSIAN ? "rho" : "epsilon") + " up to " + max
+            + " (a target is below the output's grid or the minCount is too small for a mean);"
+            + " loosen a target");
+      }
+      hi = Math.min(max, hi * 4);
+    }
+    double lo = hi / 4;
+    while (lo > Budget.MIN_EPSILON * 16 && meets(candidate(q, t, noise, weights, lo), schema,
+        random, t)) {
+      hi = lo;
+      lo /= 4;
+    }
+    while (hi / lo > 1 + PRECISION / 4) {
+      double mid = Math.sqrt(lo * hi);
+      if (meets(candidate(q, t, noise, weights, mid), schema, random, t)) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return hi;
+  }
+
+  private static boolean meets(Query q, TableSchema schema, RandomSource random,
+      AccuracyTargets t) {
+    Map<String, Double> e = errors(q, schema, random, t);
+    for (Map.Entry<String, Double> x : e.entrySet()) {
+      if (!(x.getValue() <= t.halfWidths().get(x.getKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Each output's error statement (half-width at the targets' confidence) for a runnable query. */
+  static Map<String, Double> errors(Query q, TableSchema schema, RandomSource random,
+      AccuracyTargets t) {
+    CompiledQuery c = Compiler.compile(q, schema, 0L);
+    double beta = 1 - t.confidence();
+    Map<String, Double> out = new LinkedHashMap<>();
+    List<Aggregation> aggs = q.aggregations();
+    for (int ai = 0; ai < aggs.size(); ai++) {
+      Aggregation a = aggs.get(ai);
+      int[] idx = c.outputSlots().get(ai);
+      if (a instanceof Aggregation.Mean m) {
+        Slot sum = c.slots().get(idx[0]);
+        double unit = sum.unit();
+        double hs = Releases.noise(sum, random).halfWidth(beta / 2);
+        double hn = Releases.noise(c.slots().get(idx[1]), random).halfWidth(beta / 2);
+        // + 1: the fixed-point grid rounds the bounds to whole grid units.
+        double r = Math.max(Math.abs(m.lower() / unit - sum.center()),
+            Math.abs(m.upper() / unit - sum.center())) + 1;
+        double n0 = t.minCount();
+        double e = n0 > hn ? (hs + r * hn) / (n0 - hn) * unit : Double.POSITIVE_INFINITY;
+        out.put(a.name(), Math.min(e, m.upper() - m.lower()));
+      } else if (a instanceof Aggregation.Quantiles) {
+        // In rows: the widest half-width of the tree's simultaneous band on prefix counts (the
+        // statement EXPLAIN gives), which holds for every prefix at once.
+        Slot s = c.slots().get(idx[0]);
+        Releases.Noise n = Releases.noise(s, random);
+        int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures().get(s.measure()))
+            .bins();
+        long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, beta);
+        out.put(a.name(), (double) java.util.Arrays.stream(band).max().orElse(0));
+      } else {
+        Slot s = c.slots().get(idx[0]);
+        out.put(a.name(), Releases.noise(s, random).halfWidth(beta) * s.unit());
+      }
+    }
+    return out;
+  }
+}
