@@ -203,7 +203,11 @@ final class BudgetSolver {
     for (int ai = 0; ai < aggs.size(); ai++) {
       Aggregation a = aggs.get(ai);
       int[] idx = c.outputSlots().get(ai);
-      if (a instanceof Aggregation.Mean m) {
+      if (idx.length == 0) {
+        // A count the partition selection's noisy count serves (post-aggregation thresholding):
+        // its statement is the selection noise's half-width (in units, = rows at L∞ = 1).
+        out.put(a.name(), c.selection().halfWidth(beta));
+      } else if (a instanceof Aggregation.Mean m) {
         Slot sum = c.slots().get(idx[0]);
         double unit = sum.unit();
         double hs = Releases.noise(sum, random).halfWidth(beta / 2);
