@@ -268,8 +268,8 @@ public final class Synthesizer {
     }
 
     /**
-     * AIM, MST: mirror-descent iterations per fit (default 100; the final fit uses five times as
-     * many); RAP: Adam steps per round (default 40; 200 with a query file).
+     * AIM, MST: mirror-descent iterations per fit (default 100 for AIM, 1,000 for MST as in the
+     * reference implementation; the final fit uses five times as many); RAP: Adam steps per round (default 40; 200 with a query file).
      */
     public Builder estimationIterations(int iterations) {
       if (iterations < 1 || iterations > 100_000) {
@@ -336,6 +336,10 @@ public final class Synthesizer {
       }
       if (Double.isNaN(delta)) {
         delta = isPure(method, noise) ? 0.0 : Double.NaN;
+      }
+      if (method == Method.MST && !iterationsSet) {
+        // The reference implementation's 1,000 (selection fit) and 5,000 (final fit).
+        estimationIterations = 1000;
       }
       if (method == Method.RAP) {
         rounds = roundsSet ? rounds : 8;
