@@ -288,8 +288,9 @@ public final class Synthesizer {
 
     /**
      * RAP: marginals (or queries) selected and measured per round, K (default 4; with a query file,
-     * every query of the file and the 1-way marginals it reads are measured in the first round,
-     * without selection, then fitted over the T rounds).
+     * by default every query of the file and the 1-way marginals it reads are measured in the first
+     * round, without selection, then fitted over the T rounds, when that leaves each answer's noise
+     * at most 1% of the noisy row count; otherwise 4 per round, selected adaptively).
      */
     public Builder roundSelections(int k) {
       if (k < 1 || k > 1000) {
@@ -343,7 +344,7 @@ public final class Synthesizer {
       }
       if (method == Method.RAP) {
         rounds = roundsSet ? rounds : 8;
-        // A query file: measure every query (K = 0: the whole pool), with more Adam steps.
+        // A query file: K = 0 lets RAP measure the whole pool when the budget allows, with more Adam steps.
         roundSelections = roundSelectionsSet ? roundSelections : queries != null ? 0 : 4;
         estimationIterations = iterationsSet ? estimationIterations : queries != null ? 200 : 40;
         maxModelCells = cellsSet ? maxModelCells : 2_000;
