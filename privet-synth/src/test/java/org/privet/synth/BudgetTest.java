@@ -156,6 +156,30 @@ class BudgetTest {
     }
   }
 
+  /**
+   * On 2,000 rows at ε = 0.1 measuring the whole pool would leave noise far above 1% of n̂, so RAP
+   * selects 4 per round: T·K = 8 of the 13 candidates, each a selection and a measurement.
+   */
+  @Test
+  void synthesize_rapQueryFileSmallBudget_selectsAdaptivelyAndBudgetAddsUp() throws IOException {
+    Table full = smallAdult();
+    int[][] cols = new int[full.domain().size()][];
+    for (int a = 0; a < cols.length; a++) {
+      cols[a] = java.util.Arrays.copyOf(full.column(a), 2000);
+    }
+    Table t = Table.of(full.domain(), cols);
+    double eps = 0.1;
+    Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(eps).delta(1e-6)
+        .queries(smallQueries(t.domain())).rounds(2).syntheticRows(40).estimationIterations(10).threads(1)
+        .randomSource(new SeededRandomSource(7)).build();
+    SynthesisResult r = s.synthesize(t);
+    assertEquals(1 + 2 * 8, r.events().size(), String.join("\n", r.receipt()));
+    assertEquals(8, r.receipt().stream().filter(l -> l.startsWith("select ")).count());
+    double rho = ((Zcdp) s.privacyLoss()).rho();
+    double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+    assertTrue(spent <= rho && spent >= rho * (1 - 1e-6), "spent " + spent + " of " + rho);
+  }
+
   @Test
   void queryFile_badQueries_rejectedNamingTheLine() throws IOException {
     Domain dom = smallAdult().domain();
