@@ -36,8 +36,16 @@ import org.privet.random.RandomSource;
  *   <li><b>Output.</b> round(n̂) rows, row j drawn attribute by attribute from the relaxed row j mod n′.
  * </ul>
  *
- * <p>Departures from the paper, data-independent: marginals (not single queries) are the unit of
- * selection and measurement; candidates are the workload's downward closure restricted to marginals
+ * <p><b>Query files</b> ({@link QueryWorkload}): the pool also holds each conjunctive count (a
+ * 1-cell query, the conjunction's codes fixed) and, for each conditional average of a bounded
+ * column C over a conjunction, a noisy count and a noisy sum of C's values rescaled to [−1, 1] on
+ * the fixed-point grid 1/{@value #GRID} (sensitivity 1 in that scale); on D′ the sum is the product
+ * query times each row's expected rescaled value, so it is differentiable like the counts, and the
+ * conditional average is read as sum/count. The whole pool is measured without selection when the
+ * noise allows ({@code autoPerRound}); the paper's setting is a list of single queries too.
+ *
+ * <p>Departures from the paper, data-independent: for a marginal workload, marginals (not single
+ * queries) are the unit of selection and measurement; candidates are the workload's downward closure restricted to marginals
  * of at most {@link #maxCells} cells (to bound the work of the product queries), 1-way marginals
  * always included (so the pool is never empty); n̂ is measured, the
  * paper assumes n public. Rows are processed in parallel ({@link #threads} workers). Budget split
