@@ -171,7 +171,7 @@ final class RapGenerator {
    * would leave each answer's noise standard deviation at most {@value #MEASURE_ALL_NOISE} of the
    * noisy row count n̂ (a DP output, so the choice is post-processing), otherwise the adaptive
    * default of {@value #AUTO_K} per round. Measured on Adult's conditional workload: measuring all
-   * 177 candidates is best at ε ≥ 1 and much worse than adaptive selection at ε = 0.1.
+   * 176 candidates is best at ε ≥ 1 and much worse than adaptive selection at ε = 0.1.
    */
   private int autoPerRound(int pool, double rest, double nHat) {
     double sd = noise == Noise.GAUSSIAN ? Math.sqrt(pool / (2 * rest)) : Math.sqrt(2) * pool / rest;
