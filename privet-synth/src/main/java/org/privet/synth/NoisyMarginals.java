@@ -37,6 +37,42 @@ final class NoisyMarginals {
     return new Released(new Measurement(attrs, toDoubles(noisy), m.sigma()), m.privacyLoss());
   }
 
+  /**
+   * Measures an integer vector of ℓ2 sensitivity {@code sensitivity} (a fixed-point sum in units of
+   * 1/sensitivity) with discrete Gaussian noise of σ·sensitivity: ρ = 1/(2σ²) whatever the unit. The
+   * result is returned in the vector's own scale (divided by {@code sensitivity}), σ in that scale.
+   */
+  static Released gaussian(int[] attrs, long[] values, long sensitivity, double sigma, RandomSource random) {
+    DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder()
+        .sigma(sigma * sensitivity)
+        .sensitivity(sensitivity)
+        .randomSource(random)
+        .build();
+    double[] y = scaled(m.release(values), sensitivity);
+    return new Released(new Measurement(attrs, y, m.sigma() / sensitivity), m.privacyLoss());
+  }
+
+  /**
+   * Measures an integer vector of ℓ1 sensitivity {@code sensitivity} with discrete Laplace noise,
+   * ε-DP; the result and the scale in units of {@code sensitivity}.
+   */
+  static PureRelease laplace(long[] values, long sensitivity, double epsilon, RandomSource random) {
+    GeometricMechanism m = GeometricMechanism.builder()
+        .epsilon(epsilon)
+        .sensitivity(sensitivity)
+        .randomSource(random)
+        .build();
+    return new PureRelease(scaled(m.release(values), sensitivity), m.scale() / sensitivity, m.privacyLoss());
+  }
+
+  private static double[] scaled(long[] values, long unit) {
+    double[] out = new double[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = (double) values[i] / unit;
+    }
+    return out;
+  }
+
   /** Measures {@code counts} with discrete Laplace noise, ε-DP for this ℓ1-sensitivity-1 vector. */
   static PureRelease laplace(double[] counts, double epsilon, RandomSource random) {
     GeometricMechanism m = GeometricMechanism.builder()

@@ -56,6 +56,38 @@ public record QueryWorkload(List<Query> queries) {
   public record Query(Kind kind, String text, int[] attrs, int[] codes, int target) {}
 
   /**
+   * The marginals this workload reads: each marginal query, and for a count or a mean the marginal
+   * over its conjunction's attributes (and the averaged column). What AIM, MST and MWEM preserve
+   * when given a query file.
+   */
+  public Workload marginalWorkload() {
+    var seen = new LinkedHashMap<String, int[]>();
+    for (Query q : queries) {
+      int[] attrs = q.target() >= 0 ? Arrays.copyOf(q.attrs(), q.attrs().length + 1) : q.attrs().clone();
+      if (q.target() >= 0) {
+        attrs[attrs.length - 1] = q.target();
+      }
+      attrs = Arrays.stream(attrs).sorted().distinct().toArray();
+      if (attrs.length > 0) {
+        seen.putIfAbsent(Arrays.toString(attrs), attrs);
+      }
+    }
+    if (seen.isEmpty()) {
+      throw new IllegalArgumentException("workload file: no query reads an attribute");
+    }
+    return new Workload(List.copyOf(seen.values()));
+  }
+
+  /** The value each code of a numeric or coded attribute stands for (bin midpoint, or the code). */
+  static double[] values(Attribute a) {
+    double[] value = new double[a.size()];
+    for (int c = 0; c < value.length; c++) {
+      value[c] = Double.parseDouble(a.decode(c));
+    }
+    return value;
+  }
+
+  /**
    * Reads a workload file against a domain.
    *
    * @throws IllegalArgumentException naming the line of a malformed query (the file is public)
@@ -98,6 +130,11 @@ public record QueryWorkload(List<Query> queries) {
               + domain.attribute(target).name() + "'");
         }
         int[][] conj = conjunction(rest.substring(bar + 1), domain, where);
+        for (int a : conj[0]) {
+          if (a == target) {
+            throw new IllegalArgumentException(where + ": the averaged column may not appear in its own condition");
+          }
+        }
         return new Query(Kind.MEAN, text, conj[0], conj[1], target);
       }
       default -> throw new IllegalArgumentException(where + ": a query starts with marginal, count or mean");
@@ -114,6 +151,12 @@ public record QueryWorkload(List<Query> queries) {
         throw new IllegalArgumentException(where + ": a condition looks like COLUMN=VALUE");
       }
       attrs[j] = index(domain, parts[j].substring(0, eq), where);
+      for (int i = 0; i < j; i++) {
+        if (attrs[i] == attrs[j]) {
+          throw new IllegalArgumentException(where + ": attribute '" + domain.attribute(attrs[j]).name()
+              + "' appears twice in a conjunction");
+        }
+      }
       codes[j] = domain.attribute(attrs[j]).encode(parts[j].substring(eq + 1));
       if (codes[j] < 0) {
         throw new IllegalArgumentException(where + ": value of '" + domain.attribute(attrs[j]).name()
@@ -182,13 +225,7 @@ public record QueryWorkload(List<Query> queries) {
   private static double[] stats(Query q, Table t) {
     int[][] cols = t.columnsShared();
     Attribute target = q.target() >= 0 ? t.domain().attribute(q.target()) : null;
-    double[] value = null;
-    if (target != null) {
-      value = new double[target.size()];
-      for (int c = 0; c < value.length; c++) {
-        value[c] = Double.parseDouble(target.decode(c));
-      }
-    }
+    double[] value = target == null ? null : values(target);
     double n = 0;
     double sum = 0;
     rows:

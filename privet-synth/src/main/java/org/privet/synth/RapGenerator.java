@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
@@ -35,8 +36,16 @@ import org.privet.random.RandomSource;
  *   <li><b>Output.</b> round(n̂) rows, row j drawn attribute by attribute from the relaxed row j mod n′.
  * </ul>
  *
- * <p>Departures from the paper, data-independent: marginals (not single queries) are the unit of
- * selection and measurement; candidates are the workload's downward closure restricted to marginals
+ * <p><b>Query files</b> ({@link QueryWorkload}): the pool also holds each conjunctive count (a
+ * 1-cell query, the conjunction's codes fixed) and, for each conditional average of a bounded
+ * column C over a conjunction, a noisy count and a noisy sum of C's values rescaled to [−1, 1] on
+ * the fixed-point grid 1/{@value #GRID} (sensitivity 1 in that scale); on D′ the sum is the product
+ * query times each row's expected rescaled value, so it is differentiable like the counts, and the
+ * conditional average is read as sum/count. The whole pool is measured without selection when the
+ * noise allows ({@code autoPerRound}); the paper's setting is a list of single queries too.
+ *
+ * <p>Departures from the paper, data-independent: for a marginal workload, marginals (not single
+ * queries) are the unit of selection and measurement; candidates are the workload's downward closure restricted to marginals
  * of at most {@link #maxCells} cells (to bound the work of the product queries), 1-way marginals
  * always included (so the pool is never empty); n̂ is measured, the
  * paper assumes n public. Rows are processed in parallel ({@link #threads} workers). Budget split
@@ -57,6 +66,7 @@ final class RapGenerator {
   private final Noise noise;
   private final double budgetValue;
   private final Workload workload;
+  private final QueryWorkload queries;
   private final RandomSource random;
   private final Consumer<String> progress;
   private final int rounds;
@@ -69,8 +79,10 @@ final class RapGenerator {
   /**
    * @param budgetValue ρ (Gaussian) or ε (Laplace)
    */
-  RapGenerator(Noise noise, double budgetValue, Workload workload, RandomSource random, Consumer<String> progress,
-      int rounds, int perRound, int syntheticRows, int iterations, double maxCells, int threads) {
+  RapGenerator(Noise noise, double budgetValue, Workload workload, QueryWorkload queries, RandomSource random,
+      Consumer<String> progress, int rounds, int perRound, int syntheticRows, int iterations, double maxCells,
+      int threads) {
+    this.queries = queries;
     this.noise = noise;
     this.budgetValue = budgetValue;
     this.workload = workload;
@@ -84,17 +96,28 @@ final class RapGenerator {
     this.threads = threads;
   }
 
-  /** One candidate marginal: attributes, and each cell's value of every attribute. */
+  /**
+   * One candidate query vector, ℓ1 and ℓ2 sensitivity 1 under add/remove: a marginal (its cells), a
+   * conjunctive count (one cell: the conjunction's codes fixed), or the scaled sum of a bounded
+   * column over a conjunction (one cell, each matching row contributing w[value] ∈ [−1, 1]).
+   */
   private static final class Marginal {
+    final String label;
     final int[] attrs;
     final int cells;
     final int[][] digit;
+    /** A sum's averaged column (−1 otherwise), and its per-code weights on the grid 1/{@value #GRID}. */
+    final int column;
+    final double[] columnWeight;
     double[] target;
     double weight;
 
-    Marginal(int[] attrs, int[] card) {
+    Marginal(int[] attrs, int[] card, String label) {
+      this.label = label;
       this.attrs = attrs;
       this.cells = IndexMap.cells(card, attrs);
+      this.column = -1;
+      this.columnWeight = null;
       digit = new int[attrs.length][cells];
       for (int c = 0; c < cells; c++) {
         int rest = c;
@@ -104,6 +127,119 @@ final class RapGenerator {
         }
       }
     }
+
+    /** A conjunction's count ({@code column} −1) or a column's scaled sum over it. */
+    Marginal(int[] attrs, int[] codes, int column, double[] columnWeight, String label) {
+      this.label = label;
+      this.attrs = attrs;
+      this.cells = 1;
+      this.column = column;
+      this.columnWeight = columnWeight;
+      digit = new int[attrs.length][1];
+      for (int j = 0; j < attrs.length; j++) {
+        digit[j][0] = codes[j];
+      }
+    }
+
+    /** The exact answer on the data (a sum: in integer units of 1/GRID). */
+    long[] exact(Table data) {
+      if (column < 0 && cells > 1) {
+        double[] m = data.marginal(attrs);
+        long[] out = new long[m.length];
+        for (int c = 0; c < m.length; c++) {
+          out[c] = Math.round(m[c]);
+        }
+        return out;
+      }
+      int[][] cols = data.columnsShared();
+      long acc = 0;
+      rows:
+      for (int i = 0; i < data.rows(); i++) {
+        for (int j = 0; j < attrs.length; j++) {
+          if (cols[attrs[j]][i] != digit[j][0]) {
+            continue rows;
+          }
+        }
+        acc += column < 0 ? 1 : Math.round(columnWeight[cols[column][i]] * GRID);
+      }
+      return new long[] {acc};
+    }
+  }
+
+  /**
+   * K for a query file (perRound 0): the whole pool in the first round when measuring all of it
+   * would leave each answer's noise standard deviation at most {@value #MEASURE_ALL_NOISE} of the
+   * noisy row count n̂ (a DP output, so the choice is post-processing), otherwise the adaptive
+   * default of {@value #AUTO_K} per round. Measured on Adult's conditional workload: measuring all
+   * 176 candidates is best at ε ≥ 1 and much worse than adaptive selection at ε = 0.1.
+   */
+  private int autoPerRound(int pool, double rest, double nHat) {
+    double sd = noise == Noise.GAUSSIAN ? Math.sqrt(pool / (2 * rest)) : Math.sqrt(2) * pool / rest;
+    return sd <= MEASURE_ALL_NOISE * nHat ? Math.max(1, (pool + rounds - 1) / rounds) : AUTO_K;
+  }
+
+  static final double MEASURE_ALL_NOISE = 0.01;
+  static final int AUTO_K = 4;
+
+  /** Fixed-point grid of the scaled sums: weights are multiples of 1/GRID, sums integers in those units. */
+  static final long GRID = 1 << 10;
+
+  /** The candidates of a query file: its marginals' closures, 1-ways of the attributes it reads, its queries. */
+  private Map<String, Marginal> queryCandidates(Domain dom, int[] card) {
+    Map<String, Marginal> out = new LinkedHashMap<>();
+    for (QueryWorkload.Query q : queries.queries()) {
+      if (q.kind() == QueryWorkload.Kind.MARGINAL) {
+        addClosure(out, q.attrs(), card, dom);
+        continue;
+      }
+      for (int a : q.attrs()) {
+        addClosure(out, new int[] {a}, card, dom);
+      }
+      String conj = conjunctionLabel(dom, q);
+      out.computeIfAbsent("count " + conj, k -> new Marginal(q.attrs(), q.codes(), -1, null, k));
+      if (q.kind() == QueryWorkload.Kind.MEAN) {
+        addClosure(out, new int[] {q.target()}, card, dom);
+        double[] w = scaledWeights(dom.attribute(q.target()));
+        String label = "sum " + dom.attribute(q.target()).name() + " | " + conj;
+        out.computeIfAbsent(label, k -> new Marginal(q.attrs(), q.codes(), q.target(), w, k));
+      }
+    }
+    return out;
+  }
+
+  private void addClosure(Map<String, Marginal> out, int[] attrs, int[] card, Domain dom) {
+    for (int[] sub : AimGenerator.nonEmptySubsets(attrs)) {
+      if (sub.length == 1 || IndexMap.cellsApprox(card, sub) <= maxCells) {
+        out.computeIfAbsent("marginal " + dom.names(sub), k -> new Marginal(sub, card, k));
+      }
+    }
+  }
+
+  private static String conjunctionLabel(Domain dom, QueryWorkload.Query q) {
+    var sb = new StringBuilder();
+    for (int j = 0; j < q.attrs().length; j++) {
+      Attribute a = dom.attribute(q.attrs()[j]);
+      sb.append(j == 0 ? "" : " ").append(a.name()).append('=').append(a.decode(q.codes()[j]));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * A bounded column's per-code weights (v − centre)/halfRange ∈ [−1, 1] on the public range of its
+   * values, rounded to the grid 1/GRID (public, data-independent), so a row moves the scaled sum by
+   * at most 1.
+   */
+  static double[] scaledWeights(Attribute a) {
+    double[] v = QueryWorkload.values(a);
+    double lo = Arrays.stream(v).min().orElse(0);
+    double hi = Arrays.stream(v).max().orElse(0);
+    double half = (hi - lo) / 2;
+    double[] w = new double[v.length];
+    for (int c = 0; c < v.length; c++) {
+      w[c] = half > 0 ? Math.max(-GRID, Math.min(GRID, Math.round((v[c] - (lo + hi) / 2) / half * GRID))) / (double) GRID
+          : 0;
+    }
+    return w;
   }
 
   SynthesisResult run(Table data, PrivacyLoss total) {
@@ -116,43 +252,52 @@ final class RapGenerator {
     }
     int width = offset[d];
     Map<String, Marginal> candidates = new LinkedHashMap<>();
-    for (int[] q : workload.marginals()) {
-      for (int[] sub : AimGenerator.nonEmptySubsets(q)) {
-        if (sub.length == 1 || IndexMap.cellsApprox(card, sub) <= maxCells) {
-          candidates.computeIfAbsent(Arrays.toString(sub), k -> new Marginal(sub, card));
-        }
+    if (queries != null) {
+      candidates = queryCandidates(dom, card);
+    } else {
+      for (int[] q : workload.marginals()) {
+        addClosure(candidates, q, card, dom);
       }
     }
     List<Marginal> open = new ArrayList<>(candidates.values());
-    Map<Marginal, double[]> answers = new LinkedHashMap<>();
+    Map<Marginal, long[]> answers = new LinkedHashMap<>();
     for (Marginal m : open) {
-      answers.put(m, data.marginal(m.attrs));
+      answers.put(m, m.exact(data));
     }
-    int selections = Math.min(rounds * perRound, open.size());
     double budget = budgetValue * (1 - 1e-9);
     var events = new ArrayList<PrivacyLoss>();
+    var receipt = new ArrayList<String>();
     // The noisy row count (a 1-cell marginal over no attribute).
     double countShare = budget * COUNT_SHARE;
-    double perSelection = budget * (1 - COUNT_SHARE) / selections;
     double nHat;
     if (noise == Noise.GAUSSIAN) {
       var rel = NoisyMarginals.gaussian(new int[0], new double[] {data.rows()}, Math.sqrt(1 / (2 * countShare)), random);
       events.add(rel.loss());
+      receipt.add(String.format(Locale.ROOT, "measure row count: discrete Gaussian sigma %.6g, %s",
+          rel.measurement().sigma(), rel.loss()));
       nHat = Math.max(1, rel.measurement().y()[0]);
     } else {
       var rel = NoisyMarginals.laplace(new double[] {data.rows()}, countShare, random);
       events.add(rel.loss());
+      receipt.add(String.format(Locale.ROOT, "measure row count: discrete Laplace scale %.6g, %s", rel.scale(),
+          rel.loss()));
       nHat = Math.max(1, rel.y()[0]);
     }
+    int perRoundK = perRound > 0 ? perRound : autoPerRound(open.size(), budget * (1 - COUNT_SHARE), nHat);
+    int selections = Math.min(rounds * perRoundK, open.size());
+    // A pool no larger than the selections is measured whole: selecting would only spend budget.
+    boolean selecting = selections < open.size();
+    double perSelection = budget * (1 - COUNT_SHARE) / selections;
     double selectEpsilon;
     double sigma;
     double laplaceEpsilon = Double.NaN;
+    double measureShare = selecting ? perSelection : budget * (1 - COUNT_SHARE) / selections;
     if (noise == Noise.GAUSSIAN) {
       selectEpsilon = Math.sqrt(8 * 0.1 * perSelection);
-      sigma = Math.sqrt(1 / (2 * 0.9 * perSelection));
+      sigma = Math.sqrt(1 / (2 * (selecting ? 0.9 : 1.0) * measureShare));
     } else {
       selectEpsilon = perSelection / 2;
-      laplaceEpsilon = perSelection / 2;
+      laplaceEpsilon = selecting ? perSelection / 2 : measureShare;
       sigma = Math.sqrt(2) / laplaceEpsilon;
     }
     int n1 = syntheticRows;
@@ -168,43 +313,58 @@ final class RapGenerator {
     ForkJoinPool pool = new ForkJoinPool(threads);
     try {
       int done = 0;
-      for (int t = 1; done < selections; t++) {
+      for (int t = 1; t <= rounds && (done < selections || !selecting); t++) {
         // Scores of the open candidates against the current D′ (unchanged within a round).
         List<Double> scores = new ArrayList<>();
-        for (Marginal m : open) {
+        for (Marginal m : selecting ? open : List.<Marginal>of()) {
           double[] est = evaluate(pool, m, prob, n1, offset, width);
-          double[] x = answers.get(m);
+          long[] x = answers.get(m);
+          double scale = m.column >= 0 ? GRID : 1;
           double l1 = 0;
           for (int c = 0; c < x.length; c++) {
-            l1 += Math.abs(x[c] - nHat * est[c]);
+            l1 += Math.abs(x[c] / scale - nHat * est[c]);
           }
           scores.add(l1);
         }
-        for (int k = 0; k < perRound && done < selections; k++, done++) {
-          double[] u = scores.stream().mapToDouble(Double::doubleValue).toArray();
-          ExponentialMechanism em = ExponentialMechanism.builder()
-              .epsilon(selectEpsilon)
-              .sensitivity(1.0)
-              .monotone(false)
-              .randomSource(random)
-              .build();
-          int chosen = em.select(u);
-          Marginal pick = open.remove(chosen);
-          scores.remove(chosen);
-          PrivacyLoss selectionCost = noise == Noise.GAUSSIAN
-              ? SynthesisBudget.boundedRange(em.privacyLoss()) : em.privacyLoss();
-          events.add(selectionCost);
+        int inRound = selecting ? perRoundK : open.size();
+        for (int k = 0; k < inRound && done < selections; k++, done++) {
+          Marginal pick;
+          if (selecting) {
+            double[] u = scores.stream().mapToDouble(Double::doubleValue).toArray();
+            ExponentialMechanism em = ExponentialMechanism.builder()
+                .epsilon(selectEpsilon)
+                .sensitivity(1.0)
+                .monotone(false)
+                .randomSource(random)
+                .build();
+            int chosen = em.select(u);
+            pick = open.remove(chosen);
+            scores.remove(chosen);
+            PrivacyLoss selectionCost = noise == Noise.GAUSSIAN
+                ? SynthesisBudget.boundedRange(em.privacyLoss()) : em.privacyLoss();
+            events.add(selectionCost);
+            receipt.add(String.format(Locale.ROOT, "select %s: exponential mechanism epsilon %.6g over %d candidates, %s",
+                pick.label, selectEpsilon, u.length, selectionCost));
+          } else {
+            pick = open.remove(0);
+          }
+          long sens = pick.column >= 0 ? GRID : 1;
           double[] y;
           if (noise == Noise.GAUSSIAN) {
-            var rel = NoisyMarginals.gaussian(pick.attrs, answers.get(pick), sigma, random);
+            var rel = NoisyMarginals.gaussian(pick.attrs, answers.get(pick), sens, sigma, random);
             events.add(rel.loss());
             y = rel.measurement().y();
-            pick.weight = 1 / (rel.measurement().sigma() * rel.measurement().sigma());
+            double unitSigma = rel.measurement().sigma();
+            pick.weight = 1 / (unitSigma * unitSigma);
+            receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Gaussian sigma %.6g, %s", pick.label,
+                pick.cells, unitSigma, rel.loss()));
           } else {
-            var rel = NoisyMarginals.laplace(answers.get(pick), laplaceEpsilon, random);
+            var rel = NoisyMarginals.laplace(answers.get(pick), sens, laplaceEpsilon, random);
             events.add(rel.loss());
             y = rel.y();
             pick.weight = 1 / (2 * rel.scale() * rel.scale());
+            receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Laplace scale %.6g, %s", pick.label,
+                pick.cells, rel.scale(), rel.loss()));
           }
           pick.target = new double[y.length];
           for (int c = 0; c < y.length; c++) {
@@ -214,8 +374,8 @@ final class RapGenerator {
           selected.add(pick.attrs);
         }
         fit(pool, measured, theta, prob, adam, n1, offset, width, nHat);
-        progress.accept(String.format("rap: round %d measured %d marginals (last %s)", t, measured.size(),
-            dom.names(measured.get(measured.size() - 1).attrs)));
+        progress.accept(String.format("rap: round %d measured %d queries (last %s)", t, measured.size(),
+            measured.get(measured.size() - 1).label));
       }
     } finally {
       pool.shutdown();
@@ -237,7 +397,7 @@ final class RapGenerator {
         cols[a][r] = v;
       }
     }
-    return new SynthesisResult(Table.trusted(dom, cols), events, total, selected);
+    return new SynthesisResult(Table.trusted(dom, cols), events, total, selected, receipt);
   }
 
   private void checkBudget(List<PrivacyLoss> events) {
@@ -271,7 +431,10 @@ final class RapGenerator {
     }
   }
 
-  /** The relaxed table's normalized marginal m: (1/n′)·Σ_i Π_j p_{i,a_j}[cell_j]. */
+  /**
+   * The relaxed table's normalized answer: (1/n′)·Σ_i Π_j p_{i,a_j}[cell_j], times the row's expected
+   * column weight Σ_v p_{i,col}[v]·w[v] for a sum.
+   */
   private static double[] evaluate(ForkJoinPool pool, Marginal m, double[] prob, int rows, int[] offset, int width) {
     int chunks = Math.max(1, Math.min(pool.getParallelism() * 4, rows));
     double[][] parts = new double[chunks][];
@@ -279,8 +442,9 @@ final class RapGenerator {
       double[] acc = new double[m.cells];
       int k = m.attrs.length;
       for (int i = ch * rows / chunks; i < (ch + 1) * rows / chunks; i++) {
+        double factor = columnFactor(m, prob, i, offset, width);
         for (int c = 0; c < m.cells; c++) {
-          double v = 1;
+          double v = factor;
           for (int j = 0; j < k; j++) {
             v *= prob[i * width + offset[m.attrs[j]] + m.digit[j][c]];
           }
@@ -296,6 +460,19 @@ final class RapGenerator {
       }
     }
     return out;
+  }
+
+  /** Row i's expected column weight for a sum, 1 otherwise. */
+  private static double columnFactor(Marginal m, double[] prob, int i, int[] offset, int width) {
+    if (m.column < 0) {
+      return 1;
+    }
+    int base = i * width + offset[m.column];
+    double s = 0;
+    for (int v = 0; v < m.columnWeight.length; v++) {
+      s += prob[base + v] * m.columnWeight[v];
+    }
+    return s;
   }
 
   /** Adam on the weighted squared error of the measured marginals, warm-started. */
@@ -315,8 +492,9 @@ final class RapGenerator {
         int k = m.attrs.length;
         pool.submit(() -> IntStream.range(0, rows).parallel().forEach(i -> {
           double[] prefix = new double[k + 1];
+          double factor = columnFactor(m, prob, i, offset, width);
           for (int c = 0; c < m.cells; c++) {
-            prefix[0] = 1;
+            prefix[0] = factor;
             for (int j = 0; j < k; j++) {
               prefix[j + 1] = prefix[j] * prob[i * width + offset[m.attrs[j]] + m.digit[j][c]];
             }
@@ -325,6 +503,17 @@ final class RapGenerator {
               int idx = i * width + offset[m.attrs[j]] + m.digit[j][c];
               grad[idx] += diff[c] * prefix[j] * suffix;
               suffix *= prob[idx];
+            }
+            if (m.column >= 0) {
+              // d/dp_{i,col}[v] of factor·Π_j p: the conjunction's product times w[v].
+              double conj = 1;
+              for (int j = 0; j < k; j++) {
+                conj *= prob[i * width + offset[m.attrs[j]] + m.digit[j][c]];
+              }
+              int base = i * width + offset[m.column];
+              for (int v = 0; v < m.columnWeight.length; v++) {
+                grad[base + v] += diff[c] * conj * m.columnWeight[v];
+              }
             }
           }
         })).join();

@@ -64,6 +64,7 @@ public final class Synthesizer {
   private final double epsilon;
   private final double delta;
   private final Workload workload;
+  private final QueryWorkload queries;
   private final RandomSource random;
   private final Consumer<String> progress;
   private final double maxModelCells;
@@ -87,6 +88,7 @@ public final class Synthesizer {
     epsilon = b.epsilon;
     delta = b.delta;
     workload = b.workload;
+    queries = b.queries;
     random = b.random;
     progress = b.progress;
     maxModelCells = b.maxModelCells;
@@ -129,11 +131,25 @@ public final class Synthesizer {
    */
   public SynthesisResult synthesize(Table data) {
     Objects.requireNonNull(data, "data");
-    Workload w = workload != null ? workload : Workload.allKWay(data.domain(), Math.min(3, data.domain().size()));
+    Workload w = queries != null ? queries.marginalWorkload()
+        : workload != null ? workload : Workload.allKWay(data.domain(), Math.min(3, data.domain().size()));
     for (int[] q : w.marginals()) {
       for (int a : q) {
         if (a < 0 || a >= data.domain().size()) {
           throw new IllegalArgumentException("workload: attribute index out of range for the table's domain");
+        }
+      }
+    }
+    if (queries != null) {
+      for (QueryWorkload.Query q : queries.queries()) {
+        for (int j = 0; j < q.codes().length; j++) {
+          if (q.codes()[j] < 0 || q.codes()[j] >= data.domain().attribute(q.attrs()[j]).size()) {
+            throw new IllegalArgumentException("workload: a condition's value is out of range for the table's domain");
+          }
+        }
+        if (q.kind() == QueryWorkload.Kind.MEAN
+            && data.domain().attribute(q.target()).kind() == Attribute.Kind.CATEGORICAL) {
+          throw new IllegalArgumentException("workload: a mean's column is categorical in the table's domain");
         }
       }
     }
@@ -143,7 +159,7 @@ public final class Synthesizer {
     }
     if (method == Method.RAP) {
       RapGenerator.Noise n = noise == Noise.GAUSSIAN ? RapGenerator.Noise.GAUSSIAN : RapGenerator.Noise.LAPLACE;
-      return new RapGenerator(n, noise == Noise.GAUSSIAN ? rho : epsilon, w, random, progress, rounds,
+      return new RapGenerator(n, noise == Noise.GAUSSIAN ? rho : epsilon, w, queries, random, progress, rounds,
           roundSelections, syntheticRows, estimationIterations, maxModelCells, threads).run(data, privacyLoss());
     }
     if (method == Method.MST) {
@@ -158,6 +174,7 @@ public final class Synthesizer {
     private double epsilon = Double.NaN;
     private double delta = Double.NaN;
     private Workload workload;
+    private QueryWorkload queries;
     private RandomSource random = RandomSource.secure();
     private Consumer<String> progress = s -> { };
     private double maxModelCells = Double.NaN;
@@ -169,6 +186,7 @@ public final class Synthesizer {
     private int syntheticRows = 200;
     private int threads = 2;
     private boolean roundsSet;
+    private boolean roundSelectionsSet;
     private boolean iterationsSet;
     private boolean cellsSet;
 
@@ -200,6 +218,17 @@ public final class Synthesizer {
     /** The marginals the output should preserve (default: all 3-way marginals). Public. */
     public Builder workload(Workload workload) {
       this.workload = Objects.requireNonNull(workload, "workload");
+      return this;
+    }
+
+    /**
+     * A query file's workload (public): RAP measures its counting queries, and each conditional
+     * average as a noisy count and a noisy bounded sum, beside the marginals it lists; AIM, MST and
+     * MWEM preserve the marginals it reads ({@link QueryWorkload#marginalWorkload()}). Replaces
+     * {@link #workload}.
+     */
+    public Builder queries(QueryWorkload queries) {
+      this.queries = Objects.requireNonNull(queries, "queries");
       return this;
     }
 
@@ -239,8 +268,8 @@ public final class Synthesizer {
     }
 
     /**
-     * AIM, MST: mirror-descent iterations per fit (default 100; the final fit uses five times as
-     * many); RAP: Adam steps per round (default 40).
+     * AIM, MST: mirror-descent iterations per fit (default 100 for AIM, 1,000 for MST as in the
+     * reference implementation; the final fit uses five times as many); RAP: Adam steps per round (default 40; 200 with a query file).
      */
     public Builder estimationIterations(int iterations) {
       if (iterations < 1 || iterations > 100_000) {
@@ -257,12 +286,18 @@ public final class Synthesizer {
       return this;
     }
 
-    /** RAP: marginals selected and measured per round, K (default 4). */
+    /**
+     * RAP: marginals (or queries) selected and measured per round, K (default 4; with a query file,
+     * by default every query of the file and the 1-way marginals it reads are measured in the first
+     * round, without selection, then fitted over the T rounds, when that leaves each answer's noise
+     * at most 1% of the noisy row count; otherwise 4 per round, selected adaptively).
+     */
     public Builder roundSelections(int k) {
       if (k < 1 || k > 1000) {
         throw new IllegalArgumentException("roundSelections must be in [1, 1000], was " + k);
       }
       this.roundSelections = k;
+      this.roundSelectionsSet = true;
       return this;
     }
 
@@ -303,9 +338,15 @@ public final class Synthesizer {
       if (Double.isNaN(delta)) {
         delta = isPure(method, noise) ? 0.0 : Double.NaN;
       }
+      if (method == Method.MST && !iterationsSet) {
+        // The reference implementation's 1,000 (selection fit) and 5,000 (final fit).
+        estimationIterations = 1000;
+      }
       if (method == Method.RAP) {
         rounds = roundsSet ? rounds : 8;
-        estimationIterations = iterationsSet ? estimationIterations : 40;
+        // A query file: K = 0 lets RAP measure the whole pool when the budget allows, with more Adam steps.
+        roundSelections = roundSelectionsSet ? roundSelections : queries != null ? 0 : 4;
+        estimationIterations = iterationsSet ? estimationIterations : queries != null ? 200 : 40;
         maxModelCells = cellsSet ? maxModelCells : 2_000;
       }
       if (!isPure(method, noise) && !(delta > 0)) {

@@ -109,6 +109,98 @@ class BudgetTest {
     assertEquals(new PureDp(eps), r.privacyLoss());
   }
 
+  /** A query file on {@link #smallAdult()}: counts, conditional averages of coded columns, a marginal. */
+  static QueryWorkload smallQueries(Domain dom) {
+    return new QueryWorkload(java.util.stream.Stream.of(
+        "count sex=0 income>50K=1", "count race=4", "mean relationship | sex=1", "mean marital-status | income>50K=1",
+        "marginal race,sex")
+        .map(q -> QueryWorkload.parse(q, dom, "test")).toList());
+  }
+
+  @Test
+  void synthesize_rapQueryFile_budgetAddsUpExactlyAndReceiptListsEveryMeasurement() throws IOException {
+    Table t = smallAdult();
+    for (Synthesizer.Noise noise : Synthesizer.Noise.values()) {
+      double eps = 1.0;
+      double delta = 1e-6;
+      var b = Synthesizer.builder().method(Synthesizer.Method.RAP).noise(noise).epsilon(eps)
+          .queries(smallQueries(t.domain())).rounds(2).syntheticRows(40).estimationIterations(10).threads(1)
+          .randomSource(new SeededRandomSource(6));
+      if (noise == Synthesizer.Noise.GAUSSIAN) {
+        b.delta(delta);
+      }
+      Synthesizer s = b.build();
+      SynthesisResult r = s.synthesize(t);
+      // The pool, measured whole without selection: the row count; 1-ways of sex, income, race,
+      // relationship, marital-status; the marginal race,sex; counts of sex=0 income=1, race=4,
+      // sex=1, income=1; sums of relationship | sex=1 and marital-status | income=1.
+      assertEquals(1 + 5 + 1 + 4 + 2, r.events().size(), String.join("\n", r.receipt()));
+      assertEquals(r.events().size(), r.receipt().size());
+      for (String line : new String[] {"measure row count", "measure marginal race,sex (10 cells)",
+          "measure count sex=0 income>50K=1 (1 cells)", "measure count race=4 (1 cells)",
+          "measure sum relationship | sex=1 (1 cells)", "measure sum marital-status | income>50K=1 (1 cells)"}) {
+        assertTrue(r.receipt().stream().anyMatch(l -> l.startsWith(line)), line + " missing: " + r.receipt());
+      }
+      if (noise == Synthesizer.Noise.GAUSSIAN) {
+        double rho = ((Zcdp) s.privacyLoss()).rho();
+        double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+        assertTrue(spent <= rho, "spent " + spent + " > " + rho);
+        assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
+        assertTrue(ZcdpAccountant.INSTANCE.compose(r.events(), delta).epsilon() <= eps);
+      } else {
+        double spent = BasicAccountant.INSTANCE.compose(r.events(), 0).epsilon();
+        assertTrue(spent <= eps, "spent " + spent);
+        assertTrue(spent >= eps * (1 - 1e-6), "spent " + spent);
+        assertEquals(new PureDp(eps), r.privacyLoss());
+      }
+    }
+  }
+
+  /**
+   * On 2,000 rows at ε = 0.1 measuring the whole pool would leave noise far above 1% of n̂, so RAP
+   * selects 4 per round: T·K = 8 of the 13 candidates, each a selection and a measurement.
+   */
+  @Test
+  void synthesize_rapQueryFileSmallBudget_selectsAdaptivelyAndBudgetAddsUp() throws IOException {
+    Table full = smallAdult();
+    int[][] cols = new int[full.domain().size()][];
+    for (int a = 0; a < cols.length; a++) {
+      cols[a] = java.util.Arrays.copyOf(full.column(a), 2000);
+    }
+    Table t = Table.of(full.domain(), cols);
+    double eps = 0.1;
+    Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(eps).delta(1e-6)
+        .queries(smallQueries(t.domain())).rounds(2).syntheticRows(40).estimationIterations(10).threads(1)
+        .randomSource(new SeededRandomSource(7)).build();
+    SynthesisResult r = s.synthesize(t);
+    assertEquals(1 + 2 * 8, r.events().size(), String.join("\n", r.receipt()));
+    assertEquals(8, r.receipt().stream().filter(l -> l.startsWith("select ")).count());
+    double rho = ((Zcdp) s.privacyLoss()).rho();
+    double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+    assertTrue(spent <= rho && spent >= rho * (1 - 1e-6), "spent " + spent + " of " + rho);
+  }
+
+  @Test
+  void queryFile_badQueries_rejectedNamingTheLine() throws IOException {
+    Domain dom = smallAdult().domain();
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> QueryWorkload.parse("mean sex | sex=1", dom, "line 3"))
+        .getMessage().startsWith("line 3: the averaged column"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> QueryWorkload.parse("count sex=1 sex=0", dom, "line 4"))
+        .getMessage().startsWith("line 4: attribute 'sex' appears twice"));
+  }
+
+  @Test
+  void scaledWeights_codedColumn_spanMinusOneToOneOnTheGrid() {
+    double[] w = RapGenerator.scaledWeights(Attribute.coded("c", 5));
+    assertEquals(-1.0, w[0]);
+    assertEquals(-0.5, w[1]);
+    assertEquals(0.0, w[2]);
+    assertEquals(1.0, w[4]);
+    for (double x : RapGenerator.scaledWeights(Attribute.coded("c", 7))) {
+      assertEquals(0, x * RapGenerator.GRID - Math.rint(x * RapGenerator.GRID), "on the grid: " + x);
+    }
+  }
+
   @Test
   void synthesize_mwem_totalLossEqualsRequestedEpsilon() throws IOException {
     Table t = smallAdult();

@@ -96,6 +96,56 @@ class SynthesisAuditTest {
   }
 
   /**
+   * RAP fitted to a query file whose one count is the cell of the added record, on the smallest
+   * neighbours: one record (0,0), and the same plus (1,1). The relaxed table has n′ = 2 rows, so a
+   * RAP that measured without enough noise would reproduce the added record almost always, and
+   * never invent it (the event's probabilities are far apart, which is what gives the audit power
+   * despite the sampling step).
+   */
+  private static double rapAudit(double eps, Synthesizer.Noise noise) {
+    var queries = new QueryWorkload(List.of(QueryWorkload.parse("count x=1 y=1", DOM, "test")));
+    Table one = Table.of(DOM, new int[][] {{0}, {0}});
+    Table two = Table.of(DOM, new int[][] {{0, 1}, {0, 1}});
+    double delta = noise == Synthesizer.Noise.GAUSSIAN ? 1e-6 : 0;
+    var r = new SeededRandomSource(2025);
+    long hitsD = 0;
+    long hitsN = 0;
+    for (int i = 0; i < TRIALS; i++) {
+      for (Table t : new Table[] {one, two}) {
+        var b = Synthesizer.builder().method(Synthesizer.Method.RAP).noise(noise).epsilon(eps).queries(queries)
+            .rounds(2).syntheticRows(2).estimationIterations(100).threads(1).randomSource(r);
+        if (delta > 0) {
+          b.delta(delta);
+        }
+        int hit = ones(b.build().synthesize(t).synthetic()) >= 1 ? 1 : 0;
+        hitsD += t == one ? hit : 0;
+        hitsN += t == two ? hit : 0;
+      }
+    }
+    return PrivacyAudit.epsilonLowerBound(hitsN, TRIALS, hitsD, TRIALS, 0.95, delta);
+  }
+
+  /** RAP on a query file (Laplace and Gaussian noise) at a claim of ε = 2 on the smallest neighbours. */
+  @Test
+  void synthesize_rapQueryFileOnNeighbours_empiricalEpsilonBelowClaim() {
+    double laplace = rapAudit(2, Synthesizer.Noise.LAPLACE);
+    assertTrue(laplace <= 2, "Laplace: empirical epsilon lower bound " + laplace + " exceeds the claim 2");
+    double gaussian = rapAudit(2, Synthesizer.Noise.GAUSSIAN);
+    assertTrue(gaussian <= 2, "Gaussian: empirical epsilon lower bound " + gaussian + " exceeds the claim 2");
+  }
+
+  /**
+   * Power for RAP: the same audit with ε = 100 in place of the claimed 2 (far too little noise)
+   * puts the lower bound above 2. (At a claim of 4 this event has no power: its hit rates are
+   * bounded by the sampling of n̂ rows from two relaxed rows, about 4% and 97% at ε = 100.)
+   */
+  @Test
+  void audit_rapWithFarTooLittleNoise_exceedsClaim() {
+    double lb = rapAudit(100, Synthesizer.Noise.LAPLACE);
+    assertTrue(lb > 2, "the RAP audit cannot detect epsilon 100 against a claim of 2: " + lb);
+  }
+
+  /**
    * Power for MST: the same audit, run on MST whose real ε is 25 times the claimed 4 (far too little
    * noise for the claim), puts its lower bound above 4, so an MST that under-noised this much would
    * fail the audit above. (The same check on RAP does not reach 4 on this event: its 8 relaxed rows

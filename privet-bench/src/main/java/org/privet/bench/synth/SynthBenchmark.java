@@ -21,7 +21,10 @@ import org.privet.synth.WorkloadError;
  * {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.synth.SynthBenchmark [runs] [eps,...] [methods]}
  * (defaults: 1 run, 0.1,1,10, aim,mst,rap,mwem); an optional fourth argument names a query-workload
  * file ({@link QueryWorkload}, e.g. {@code data/adult-pgm/conditional-workload.txt}) whose
- * per-class max and mean errors are printed for every run. The generators use the secure random source, so figures
+ * per-class max and mean errors are printed for every run; a fifth argument {@code fit} makes the
+ * generators fit that file ({@link Synthesizer.Builder#queries}) instead of the all-3-way workload.
+ * System properties {@code synth.iters}, {@code rap.rounds}, {@code rap.k}, {@code rap.rows},
+ * {@code rap.steps} override the defaults. Method {@code rap-laplace} is RAP with discrete Laplace noise (pure ε-DP). The generators use the secure random source, so figures
  * vary between runs; the harness prints each run. It reports the process's CPU time (meaningful on
  * a shared machine; RAP uses two worker threads, the others one, plus the JVM's own threads) and
  * the wall time.
@@ -44,11 +47,20 @@ public final class SynthBenchmark {
     Table real = Table.read(root.resolve("data/adult-pgm/adult.csv"), dom);
     Workload w = Workload.allKWay(dom, 3);
     QueryWorkload queries = args.length > 3 ? QueryWorkload.read(root.resolve(args[3]), dom) : null;
+    boolean fit = args.length > 4 && args[4].equals("fit");
     var rng = new SplittableRandom(20260101L);
+    Table independent = independent(real, rng);
+    Table bootstrap = bootstrap(real, rng);
     System.out.printf(Locale.ROOT, "reference independent-1way error %.4f%n",
-        WorkloadError.evaluate(real, independent(real, rng), w).average());
+        WorkloadError.evaluate(real, independent, w).average());
+    if (queries != null) {
+      printClasses(queries, real, independent);
+    }
     System.out.printf(Locale.ROOT, "reference bootstrap error %.4f%n",
-        WorkloadError.evaluate(real, bootstrap(real, rng), w).average());
+        WorkloadError.evaluate(real, bootstrap, w).average());
+    if (queries != null) {
+      printClasses(queries, real, bootstrap);
+    }
     System.out.println("method,epsilon,run,error,cpu_seconds,wall_seconds");
     var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean();
@@ -56,10 +68,36 @@ public final class SynthBenchmark {
       for (String e : eps) {
         double epsilon = Double.parseDouble(e);
         for (int run = 1; run <= runs; run++) {
-          Synthesizer.Method method = Synthesizer.Method.valueOf(m.toUpperCase(Locale.ROOT));
+          boolean laplace = m.equalsIgnoreCase("rap-laplace");
+          Synthesizer.Method method = laplace ? Synthesizer.Method.RAP
+              : Synthesizer.Method.valueOf(m.toUpperCase(Locale.ROOT));
           var b = Synthesizer.builder().epsilon(epsilon).method(method);
-          if (method != Synthesizer.Method.MWEM) {
+          if (laplace) {
+            b.noise(Synthesizer.Noise.LAPLACE);
+          } else if (method != Synthesizer.Method.MWEM) {
             b.delta(1e-9);
+          }
+          if (fit) {
+            b.queries(queries);
+          }
+          if (Integer.getInteger("synth.iters") != null) {
+            // Optional override of the estimation iterations (AIM, MST: per fit, 5x final; RAP: Adam steps).
+            b.estimationIterations(Integer.getInteger("synth.iters"));
+          }
+          if (method == Synthesizer.Method.RAP) {
+            // Optional overrides of RAP's settings: -Drap.rounds, -Drap.k, -Drap.rows, -Drap.steps.
+            if (Integer.getInteger("rap.rounds") != null) {
+              b.rounds(Integer.getInteger("rap.rounds"));
+            }
+            if (Integer.getInteger("rap.k") != null) {
+              b.roundSelections(Integer.getInteger("rap.k"));
+            }
+            if (Integer.getInteger("rap.rows") != null) {
+              b.syntheticRows(Integer.getInteger("rap.rows"));
+            }
+            if (Integer.getInteger("rap.steps") != null) {
+              b.estimationIterations(Integer.getInteger("rap.steps"));
+            }
           }
           long t0 = System.nanoTime();
           long c0 = os.getProcessCpuTime();
@@ -69,14 +107,18 @@ public final class SynthBenchmark {
           double err = WorkloadError.evaluate(real, syn, w).average();
           System.out.printf(Locale.ROOT, "%s,%s,%d,%.4f,%.1f,%.1f%n", m, e, run, err, cpu, secs);
           if (queries != null) {
-            queries.evaluate(real, syn).forEach((kind, c) -> System.out.printf(Locale.ROOT,
-                "  %s: %d queries, max error %.4f, mean error %.4f, undefined %d%n", kind, c.queries(), c.max(), c.mean(),
-                c.undefined()));
+            printClasses(queries, real, syn);
           }
           System.out.flush();
         }
       }
     }
+  }
+
+  private static void printClasses(QueryWorkload queries, Table real, Table syn) {
+    queries.evaluate(real, syn).forEach((kind, c) -> System.out.printf(Locale.ROOT,
+        "  %s: %d queries, max error %.4f, mean error %.4f, undefined %d%n", kind, c.queries(), c.max(), c.mean(),
+        c.undefined()));
   }
 
   private static Table independent(Table real, SplittableRandom rng) {

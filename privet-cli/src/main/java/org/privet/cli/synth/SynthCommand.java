@@ -15,6 +15,7 @@ import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Ledger;
 import org.privet.synth.Domain;
+import org.privet.synth.QueryWorkload;
 import org.privet.synth.SynthesisResult;
 import org.privet.synth.Synthesizer;
 import org.privet.synth.Table;
@@ -71,9 +72,17 @@ public final class SynthCommand implements Callable<Integer> {
       description = "rap: gaussian (zCDP, needs delta) | laplace (pure epsilon-DP) (default: ${DEFAULT-VALUE})")
   String noise;
 
-  @Option(names = "--workload", defaultValue = "all-3way",
-      description = "marginals to preserve, all-<k>way (default: ${DEFAULT-VALUE})")
+  @Option(names = "--workload", defaultValue = "all-3way", paramLabel = "all-<k>way|FILE",
+      description = "what to preserve: all-<k>way marginals, or a query file, one query a line: 'marginal A,B',"
+          + " 'count A=x B=y' (a conjunctive counting query), 'mean C | A=x B=y' (a conditional average of a"
+          + " numeric or coded column, measured by rap as a noisy count and a noisy bounded sum; the other"
+          + " methods preserve the marginals the file reads) (default: ${DEFAULT-VALUE})")
   String workload;
+
+  @Option(names = "--receipt", paramLabel = "FILE",
+      description = "write the receipt: one line per privacy event (what was selected or measured, the"
+          + " mechanism, the noise, the cost)")
+  Path receipt;
 
   @Option(names = "--out", paramLabel = "FILE", description = "where to write the synthetic CSV")
   Path out;
@@ -103,11 +112,20 @@ public final class SynthCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Domain dom = Domain.load(domain);
     var builder = Synthesizer.builder().method(m).noise(noiseKind).epsilon(epsilon)
-        .workload(Workload.parse(workload, dom))
         .progress(line -> {
           err.println(line);
           err.flush();
         });
+    if (isFile(workload)) {
+      builder.queries(QueryWorkload.read(Path.of(workload), dom));
+    } else {
+      builder.workload(Workload.parse(workload, dom));
+    }
+    if (receipt != null && receipt.toAbsolutePath().getParent() != null
+        && !Files.isDirectory(receipt.toAbsolutePath().getParent())) {
+      throw new IllegalArgumentException("--receipt: directory " + receipt.toAbsolutePath().getParent()
+          + " does not exist");
+    }
     if (delta != null) {
       builder.delta(delta);
     } else if (!pure) {
@@ -127,6 +145,12 @@ public final class SynthCommand implements Callable<Integer> {
       result = synthesizeRegistered(synthesizer, dom, m, err);
     }
     result.synthetic().write(out);
+    if (receipt != null) {
+      var lines = new java.util.ArrayList<String>();
+      lines.add("privet synth receipt: method " + m.name().toLowerCase(Locale.ROOT) + ", total " + result.privacyLoss());
+      lines.addAll(result.receipt());
+      Files.write(receipt, lines, java.nio.charset.StandardCharsets.UTF_8);
+    }
     PrintWriter o = spec.commandLine().getOut();
     o.printf(Locale.ROOT, "wrote %d synthetic rows to %s (%s, privacy loss %s)%n",
         result.synthetic().rows(), out, m.name().toLowerCase(Locale.ROOT), result.privacyLoss());
@@ -158,6 +182,17 @@ public final class SynthCommand implements Callable<Integer> {
         return charge;
       });
     }
+  }
+
+  /** A --workload value that is not all-<k>way names a query file (public: the analyst's file). */
+  static boolean isFile(String workload) {
+    if (workload.matches("all-[1-9]way")) {
+      return false;
+    }
+    if (!Files.isRegularFile(Path.of(workload))) {
+      throw new IllegalArgumentException("--workload must be all-<k>way or an existing query file, was " + workload);
+    }
+    return true;
   }
 
   static void require(Object value, String option) {

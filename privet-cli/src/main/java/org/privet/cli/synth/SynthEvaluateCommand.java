@@ -43,7 +43,9 @@ public final class SynthEvaluateCommand implements Callable<Integer> {
       description = "the domain (default: the values present in both files)")
   Path domain;
 
-  @Option(names = "--workload", defaultValue = "all-3way", description = "all-<k>way (default: ${DEFAULT-VALUE})")
+  @Option(names = "--workload", defaultValue = "all-3way", paramLabel = "all-<k>way|FILE",
+      description = "all-<k>way marginals, or a query file (as for privet synth --workload: its marginals' error"
+          + " is the headline, and every class is reported as with --workload-file) (default: ${DEFAULT-VALUE})")
   String workload;
 
   @Option(names = "--report", paramLabel = "FILE.html", description = "write an HTML report with plots")
@@ -57,9 +59,10 @@ public final class SynthEvaluateCommand implements Callable<Integer> {
           + " 'mean C | A=x B=y' (max and mean error per class)")
   Path workloadFile;
 
-  @Option(names = "--baselines",
-      description = "also report, on the same workloads, a non-private independent baseline (each column"
-          + " drawn from its exact 1-way marginal) and a bootstrap resample of the real table (the floor)")
+  @Option(names = "--baselines", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "report, on the same workloads, a non-private independent baseline (each column drawn"
+          + " from its exact 1-way marginal) and a bootstrap resample of the real table (the floor);"
+          + " on by default, --no-baselines to skip")
   boolean baselines;
 
   @Override
@@ -67,7 +70,14 @@ public final class SynthEvaluateCommand implements Callable<Integer> {
     Domain dom = domain != null ? Domain.load(domain) : Domain.inferForEvaluation(List.of(real, synthetic));
     Table r = Table.read(real, dom);
     Table s = Table.read(synthetic, dom);
-    Workload w = Workload.parse(workload, dom);
+    if (SynthCommand.isFile(workload)) {
+      if (workloadFile != null) {
+        throw new IllegalArgumentException("give the query file once: --workload FILE or --workload-file FILE");
+      }
+      workloadFile = Path.of(workload);
+    }
+    Workload w = workloadFile != null && !workload.matches("all-[1-9]way")
+        ? QueryWorkload.read(workloadFile, dom).marginalWorkload() : Workload.parse(workload, dom);
     WorkloadError e = WorkloadError.evaluate(r, s, w);
     PrintWriter o = spec.commandLine().getOut();
     o.printf(Locale.ROOT, "workload %s (%d marginals): error %.4f%n", workload, w.size(), e.average());

@@ -125,6 +125,45 @@ class SynthCommandTest {
   }
 
   @Test
+  void synth_rapWithQueryFileBothNoises_measuresEveryQueryAndWritesTheReceipt() throws Exception {
+    Path[] in = smallTable();
+    Path queries = dir.resolve("queries.txt");
+    Files.writeString(queries, """
+        count a=1 b=0
+        mean c | a=2
+        """);
+    for (String noise : new String[] {"gaussian", "laplace"}) {
+      Path out = dir.resolve("syn-" + noise + ".csv");
+      Path receipt = dir.resolve("receipt-" + noise + ".txt");
+      String[] r = run("synth", "--data", in[0].toString(), "--domain", in[1].toString(), "--epsilon", "2",
+          "--method", "rap", "--noise", noise, "--workload", queries.toString(), "--receipt", receipt.toString(),
+          "--out", out.toString());
+      assertEquals("0", r[0], noise + ": " + r[2]);
+      var lines = Files.readAllLines(receipt);
+      // Header, the row count, the 1-ways of a, b, c, the counts of a=1 b=0 and of a=2, the sum of c
+      // over a=2: the pool is measured whole, so no selection events.
+      assertEquals(1 + 1 + 3 + 3, lines.size(), String.join("\n", lines));
+      assertTrue(lines.get(0).contains(noise.equals("laplace") ? "PureDp[epsilon=2.0]" : "Zcdp"), lines.get(0));
+      assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure count a=1 b=0 (1 cells)")), lines.toString());
+      assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure count a=2 (1 cells)")), lines.toString());
+      assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure sum c | a=2 (1 cells)")), lines.toString());
+      assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure marginal c (4 cells)")), lines.toString());
+      assertEquals("a,b,c", Files.readAllLines(out).get(0));
+      String[] e = run("synth", "evaluate", "--real", in[0].toString(), "--synthetic", out.toString(),
+          "--domain", in[1].toString(), "--workload", queries.toString());
+      assertEquals("0", e[0], e[2]);
+      assertTrue(e[1].contains("workload file queries.txt (2 queries):"), e[1]);
+      assertTrue(e[1].contains("  count           1"), e[1]);
+      assertTrue(e[1].contains("  mean            1"), e[1]);
+      assertTrue(e[1].contains("independent max/mean   bootstrap max/mean"), "baselines by default: " + e[1]);
+    }
+    String[] bad = run("synth", "--data", in[0].toString(), "--domain", in[1].toString(), "--epsilon", "1",
+        "--method", "rap", "--workload", dir.resolve("missing.txt").toString(), "--out", dir.resolve("x.csv").toString());
+    assertEquals(Integer.toString(ExitCodes.USAGE), bad[0]);
+    assertTrue(bad[2].contains("--workload"), bad[2]);
+  }
+
+  @Test
   void synth_badInput_usageExitWithoutDataValues() throws Exception {
     Path[] in = smallTable();
     Path out = dir.resolve("syn.csv");

@@ -56,6 +56,35 @@ class SynthLedgerTest {
     }
   }
 
+  /**
+   * RAP with a query file against the ledger: one pure-DP charge of the request, the receipt lists
+   * every measurement; a malformed query file is refused before any charge (it is public input).
+   */
+  @Test
+  void synth_rapQueryFileOnRegisteredDataset_chargesOnceAndWritesReceipt() throws Exception {
+    Path queries = dir.resolve("queries.txt");
+    Files.writeString(queries, "count a=1 b=0\nmean c | a=2\n");
+    Path bad = dir.resolve("bad.txt");
+    Files.writeString(bad, "mean c | a=9\n");
+    Path out = dir.resolve("syn.csv");
+    Path receipt = dir.resolve("receipt.txt");
+    CliRun refused = CliRun.of("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--domain", domain.toString(),
+        "--epsilon", "1", "--method", "rap", "--noise", "laplace", "--workload", bad.toString(), "--out", out.toString());
+    assertEquals(ExitCodes.USAGE, refused.code(), refused.err());
+    assertTrue(refused.err().contains("workload file line 1"), refused.err());
+    CliRun r = CliRun.of("synth", "--workspace", ws.toString(), "--dataset", "tiny", "--domain", domain.toString(),
+        "--epsilon", "1", "--method", "rap", "--noise", "laplace", "--workload", queries.toString(),
+        "--receipt", receipt.toString(), "--out", out.toString());
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    assertEquals("a,b,c", Files.readAllLines(out).get(0));
+    var lines = Files.readAllLines(receipt);
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure sum c | a=2")), lines.toString());
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(1, ledger.history("tiny").size());
+      assertEquals(java.util.List.of(new PureDp(1.0)), ledger.history("tiny").get(0).cost());
+    }
+  }
+
   @Test
   void synth_budgetExhausted_refusedWithoutChargeOrOutput() throws Exception {
     assertEquals(ExitCodes.OK, synth("1", dir.resolve("first.csv")).code());
