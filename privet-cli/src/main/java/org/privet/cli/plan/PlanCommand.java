@@ -105,9 +105,9 @@ public final class PlanCommand implements Callable<Integer> {
     }
     WorkloadPlanner.Objective obj = WorkloadPlanner.Objective.parse(objective);
     Workload workload = Workload.read(workloadFile);
-    try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+    try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory();
+        QueryExecution execution = new QueryExecution(ledger, backend)) {
       this.backend = backend;
-      QueryExecution execution = new QueryExecution(ledger, backend);
       List<DpStatement> statements = new ArrayList<>();
       for (Workload.Item item : workload.items()) {
         DpStatement st = execution.parse(item.sql());
