@@ -60,7 +60,7 @@ public final class DatasetBackends implements AutoCloseable {
         () -> new IllegalArgumentException("dataset '" + spec.name() + "' is not in a database"));
     try {
       return PostgresBackend.connect(db.jdbcUrl(), db.login(environment));
-    } catch (IllegalStateException e) {
+    } catch (IllegalStateException | java.io.UncheckedIOException e) {
       throw new IllegalArgumentException("dataset '" + spec.name() + "': " + e.getMessage());
     }
   }
