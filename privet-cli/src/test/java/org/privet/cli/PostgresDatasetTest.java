@@ -28,7 +28,8 @@ import org.privet.testing.TestPostgres;
  * password; {@code privet query} runs the bounding in PostgreSQL (the explained physical plan is
  * PostgreSQL's), charges once, and its near noise-free answer (ε = 10^6: the count's discrete noise
  * is 0 except with probability below 10^-400000, the sum's noise scale is 6·10^-5) equals DuckDB's on
- * the same rows registered as a CSV file; refusals charge nothing.
+ * the same rows registered as a CSV file; refusals charge nothing; a database failure after the
+ * charge (a lock timeout, provoked on no row) is an internal error with a fixed text.
  */
 class PostgresDatasetTest {
   private static final String PASSWORD = "not-stored-3f9a";
@@ -177,5 +178,29 @@ class PostgresDatasetTest {
     assertTrue(changed.err().contains("minutes") && changed.err().contains("structure changed"),
         changed.err());
     assertEquals(0, charges("pgvisits"));
+  }
+
+  @Test
+  void aDatabaseFailureAfterTheCharge_isAnInternalErrorWithAFixedText_andTheChargeStands()
+      throws Exception {
+    assertEquals(ExitCodes.OK, registerTable().code());
+    String database = url.substring(url.lastIndexOf('/') + 1);
+    try (Connection c = DriverManager.getConnection(url + "?user=postgres");
+        Statement s = c.createStatement()) {
+      // New sessions give up waiting for a lock after 300 ms; the catalog reads before the charge
+      // take no lock on the table, the aggregation does: it fails after the charge, on no row.
+      s.execute("ALTER DATABASE " + database + " SET lock_timeout = '300ms'");
+      c.setAutoCommit(false);
+      s.execute("LOCK TABLE sales.visits IN ACCESS EXCLUSIVE MODE");
+      CliRun r = query(OPTIONS + QUERY_TAIL.formatted("pgvisits"));
+      c.rollback();
+      assertEquals(ExitCodes.INTERNAL, r.code(), r.toString());
+      assertTrue(r.err().contains("failed in the database after the charge; the charge stands"),
+          r.err());
+      assertFalse(r.err().contains("55P03") || r.err().toLowerCase(java.util.Locale.ROOT)
+          .contains("lock"), r.err());
+      assertEquals("", r.out());
+    }
+    assertEquals(1, charges("pgvisits"));
   }
 }
