@@ -65,14 +65,9 @@ class PostgresDatasetApiTest {
     server.close();
   }
 
+  /** The charges on the table's dataset, as the curator reads them over HTTP. */
   private static int charges() {
-    try (Ledger ledger = Ledger.open(dir.resolve("ws"))) {
-      return ledger.history("pgvisits").size();
-    }
-  }
-
-  private static String sqlBody(String sql) {
-    return Api.JSON.createObjectNode().put("sql", sql).toString();
+    return api.get("/v1/history?dataset=pgvisits", boss).json().size();
   }
 
   @Test
@@ -97,8 +92,8 @@ class PostgresDatasetApiTest {
     assertEquals(2, q.json().get("rows").size(), q.text());
     assertEquals(1, charges());
 
-    Api.Response refused = api.post("/v1/query", ann, sqlBody("SELECT WITH DIFFERENTIAL_PRIVACY"
-        + " OPTIONS (epsilon = 1) city, SUM(nope) AS s FROM pgvisits GROUP BY city"));
+    Api.Response refused = api.query(ann, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1)"
+        + " city, SUM(nope) AS s FROM pgvisits GROUP BY city", null);
     assertEquals(422, refused.status(), refused.text());
     assertFalse(refused.text().contains("\"charge\""), refused.text());
     assertTrue(refused.text().contains("nope"), refused.text());
