@@ -203,4 +203,19 @@ class PostgresDatasetTest {
     }
     assertEquals(1, charges("pgvisits"));
   }
+
+  @Test
+  void planRun_onATable_chargesThePlanOnceAndAnswersOnPostgres() throws Exception {
+    assertEquals(ExitCodes.OK, registerTable().code());
+    String count = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => %d),"
+        + " max_groups_contributed = 1, max_rows_per_group = 3,"
+        + " public_groups = ('Lima', 'Oslo', 'Rome')) city, COUNT(*) AS n FROM pgvisits GROUP BY city";
+    Path workload = dir.resolve("w.sql");
+    Files.writeString(workload, count.formatted(10) + ";\n" + count.formatted(20) + ";\n");
+    CliRun r = CliRun.of("plan", "--workspace", ws.toString(), "--dataset", "pgvisits",
+        "--workload", workload.toString(), "--budget-epsilon", "1", "--run", "--analyst", "ann");
+    assertEquals(ExitCodes.OK, r.code(), r.toString());
+    assertTrue(r.out().contains("query 2:") && r.out().contains("Rome"), r.out());
+    assertEquals(1, charges("pgvisits"));
+  }
 }

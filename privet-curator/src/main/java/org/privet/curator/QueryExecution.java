@@ -155,7 +155,11 @@ public final class QueryExecution implements AutoCloseable {
         + " charge stands (details withheld: they may quote data)");
   }
 
-  private Backend backendOf(String dataset) {
+  /**
+   * The backend that runs {@code dataset} (its registered name): the file backend, or the
+   * connection to its database (opened now if not yet, before any charge).
+   */
+  public Backend backendOf(String dataset) {
     return backends.of(ledger.dataset(dataset));
   }
 
