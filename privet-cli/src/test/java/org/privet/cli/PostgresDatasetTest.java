@@ -149,6 +149,9 @@ class PostgresDatasetTest {
     CliRun show = CliRun.of("dataset", "show", "--workspace", ws.toString(), "--name", "pgvisits",
         "--format", "json");
     assertEquals(ExitCodes.OK, show.code(), show.toString());
+    CliRun plain = CliRun.of("dataset", "show", "--workspace", ws.toString(), "--name", "pgvisits");
+    assertTrue(plain.out().contains("read from file " + dir.resolve("pw"))
+        && plain.out().contains("never stored"), plain.toString());
     JsonNode db = new ObjectMapper().readTree(show.out()).get("database");
     assertEquals(url, db.get("jdbcUrl").asText());
     assertEquals("postgres", db.get("user").asText());
