@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.NeighbouringRelation;
@@ -15,6 +16,7 @@ import org.privet.accounting.Zcdp;
 import org.privet.ledger.AccountantKind;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.CsvOptions;
+import org.privet.ledger.DatabaseSource;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.PrivacyUnit;
@@ -34,10 +36,15 @@ import picocli.CommandLine.Model.CommandSpec;
  * schema in the ledger. Without {@code --schema}, the schema is inferred from the file as it is
  * now: that is the curator's act, and the schema is fixed from then on (queries read the file
  * against it; docs/proofs/threat-model.md, "Public schema").
+ *
+ * <p>With {@code --jdbc-url URL --table SCHEMA.TABLE} the data stays in a PostgreSQL table or view
+ * and queries run their bounding there; the ledger keeps the URL, table and user, and where the
+ * password is read at query time ({@code --db-password-env VAR}, {@code --db-password-file FILE},
+ * else {@code $PRIVET_DB_PASSWORD}), never the password. The schema is read from the catalog now.
  */
 @Command(
     name = "register",
-    description = "Register a dataset (CSV or Parquet) with its privacy unit and total budget.",
+    description = "Register a dataset (CSV, Parquet, or a PostgreSQL table) with its privacy unit and total budget.",
     mixinStandardHelpOptions = true)
 final class DatasetRegisterCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -48,9 +55,29 @@ final class DatasetRegisterCommand implements Callable<Integer> {
       description = "Dataset name, used in the FROM of queries.")
   String name;
 
-  @Option(names = "--source", required = true, paramLabel = "PATH",
+  @Option(names = "--source", paramLabel = "PATH",
       description = "The CSV or Parquet file (by extension; see --source-format).")
   Path source;
+
+  @Option(names = "--jdbc-url", paramLabel = "URL",
+      description = "A PostgreSQL database holding the data, jdbc:postgresql://HOST:PORT/DB (no password in it); with --table.")
+  String jdbcUrl;
+
+  @Option(names = "--table", paramLabel = "SCHEMA.TABLE",
+      description = "The table or view of --jdbc-url holding the data.")
+  String table;
+
+  @Option(names = "--db-user", paramLabel = "NAME",
+      description = "Database user of --jdbc-url (default: the driver's default).")
+  String dbUser;
+
+  @Option(names = "--db-password-env", paramLabel = "VAR",
+      description = "Environment variable holding the database password at query time (its name is stored, never the value; default: PRIVET_DB_PASSWORD when set).")
+  String dbPasswordEnv;
+
+  @Option(names = "--db-password-file", paramLabel = "FILE",
+      description = "File whose first line is the database password, read at query time (its path is stored).")
+  Path dbPasswordFile;
 
   @Option(names = "--source-format", paramLabel = "FORMAT",
       description = "csv or parquet (default: from the extension).")
@@ -109,9 +136,8 @@ final class DatasetRegisterCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path file = source.toAbsolutePath().normalize();
-    if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(file.toString(), null, "no such source file");
+    if ((source == null) == (jdbcUrl == null)) {
+      throw new IllegalArgumentException("give --source FILE or --jdbc-url URL --table NAME (one of them)");
     }
     if (!"add-remove".equals(relation)) {
       throw new IllegalArgumentException("relation must be add-remove (the engine states every "
@@ -119,12 +145,16 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     }
     DatasetSpec.Builder b = DatasetSpec.builder()
         .name(name)
-        .source(file.toString())
         .privacyUnit(unit.row ? PrivacyUnit.row() : PrivacyUnit.column(unit.column))
         .relation(NeighbouringRelation.ADD_REMOVE_ONE)
         .budget(budget.budget())
         .csv(new CsvOptions(!noHeader, delimiter, columns, nullString))
         .publicMetadata(new PublicMetadata(parseBounds(bounds), parseKeys(publicKeys)));
+    if (jdbcUrl != null) {
+      database(b);
+    } else {
+      file(b);
+    }
     if (sourceFormat != null) {
       b.format(org.privet.ledger.SourceFormat.valueOf(sourceFormat.toUpperCase(java.util.Locale.ROOT)));
     }
@@ -145,10 +175,36 @@ final class DatasetRegisterCommand implements Callable<Integer> {
         registered.name(), registered.source(), registered.privacyUnit(),
         Ledger.describe(registered.budget()), registered.accountant().cliName());
     spec.commandLine().getOut().printf("public schema (%s, fixed from now on): %s%n",
-        fixed.origin() == RegisteredSchema.Origin.DECLARED ? "declared" : "inferred from the file now",
+        fixed.origin() == RegisteredSchema.Origin.DECLARED ? "declared"
+            : jdbcUrl != null ? "read from the table's catalog now" : "inferred from the file now",
         fixed);
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
+  }
+
+  private void file(DatasetSpec.Builder b) throws NoSuchFileException {
+    if (table != null || dbUser != null || dbPasswordEnv != null || dbPasswordFile != null) {
+      throw new IllegalArgumentException("--table, --db-user and --db-password-* need --jdbc-url");
+    }
+    Path file = source.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString(), null, "no such source file");
+    }
+    b.source(file.toString());
+  }
+
+  /** A PostgreSQL table: its schema comes from the catalog, so CSV options and --schema do not apply. */
+  private void database(DatasetSpec.Builder b) {
+    if (table == null) {
+      throw new IllegalArgumentException("--jdbc-url needs --table SCHEMA.TABLE");
+    }
+    if (schema != null || sourceFormat != null || noHeader || !columns.isEmpty()) {
+      throw new IllegalArgumentException("--schema, --source-format and the CSV options apply to"
+          + " files; a table's public schema is read from its catalog");
+    }
+    b.source(DatabaseSource.requireTable(table)).database(new DatabaseSource(jdbcUrl.strip(),
+        Optional.ofNullable(dbUser), Optional.ofNullable(dbPasswordEnv),
+        Optional.ofNullable(dbPasswordFile).map(f -> f.toAbsolutePath().normalize().toString())));
   }
 
   /** The curator's inference from the file as it is now (see {@link LedgerCatalog#inferred}). */

@@ -47,6 +47,13 @@ final class DatasetShowCommand implements Callable<Integer> {
           + ", delimiter '" + d.csv().delimiter() + "'"
           + (d.csv().nullString().isEmpty() ? "" : ", missing '" + d.csv().nullString() + "'")));
     }
+    d.database().ifPresent(db -> {
+      t.add(List.of("database", db.jdbcUrl() + db.user().map(u -> " as " + u).orElse("")));
+      t.add(List.of("password", db.passwordFile().map(f -> "read from file " + f)
+          .or(() -> db.passwordEnv().map(v -> "read from $" + v))
+          .orElse("read from $" + org.privet.ledger.DatabaseSource.DEFAULT_PASSWORD_VARIABLE
+              + " if set") + " at query time (never stored)"));
+    });
     t.add(List.of("schema", schema.map(x -> x + " (" + x.origin().cliName() + ")")
         .orElse("none: fix one with privet dataset fix-schema")));
     t.add(List.of("privacy unit", d.privacyUnit().toString()));

@@ -54,8 +54,8 @@ final class QueryCommand implements Callable<Integer> {
       return remote(out, err);
     }
     try (Ledger ledger = workspace.open();
-        DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      QueryExecution execution = new QueryExecution(ledger, backend);
+        DuckDbBackend backend = DuckDbBackend.inMemory();
+        QueryExecution execution = new QueryExecution(ledger, backend)) {
       DpStatement st = execution.parse(sql);
       if (explain || st.explain()) {
         out.print(execution.explain(st));

@@ -1,9 +1,5 @@
 package org.privet.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -89,25 +85,8 @@ public final class WorkspaceOption {
     if (passwordEnv != null && passwordFile != null) {
       throw new IllegalArgumentException("give --ledger-password-env or --ledger-password-file, not both");
     }
-    Optional<char[]> password;
-    if (passwordFile != null) {
-      try {
-        String text = Files.readString(passwordFile, StandardCharsets.UTF_8);
-        int end = text.indexOf('\n');
-        password = Optional.of((end < 0 ? text : text.substring(0, end)).strip().toCharArray());
-      } catch (IOException e) {
-        throw new UncheckedIOException("--ledger-password-file: cannot read " + passwordFile, e);
-      }
-    } else if (passwordEnv != null) {
-      String value = environment.get(passwordEnv);
-      if (value == null) {
-        throw new IllegalArgumentException("--ledger-password-env: environment variable " + passwordEnv
-            + " is not set");
-      }
-      password = Optional.of(value.toCharArray());
-    } else {
-      password = Optional.ofNullable(environment.get(LEDGER_PASSWORD_VARIABLE)).map(String::toCharArray);
-    }
+    Optional<char[]> password = org.privet.ledger.DatabaseSource.password(passwordEnv, passwordFile,
+        LEDGER_PASSWORD_VARIABLE, "ledger-password", environment);
     String who = user != null ? user : environment.get(LEDGER_USER_VARIABLE);
     return Optional.of(new PostgresLedger(u.strip(), Optional.ofNullable(who).filter(w -> !w.isBlank()), password));
   }

@@ -5,10 +5,12 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.postgres.PostgresBackend;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.CsvHeader;
@@ -31,17 +33,27 @@ import org.privet.sql.DatasetDescriptor;
  */
 public final class LedgerCatalog implements DatasetCatalog {
   private final Ledger ledger;
-  private final Backend backend;
+  private final Function<DatasetSpec, Backend> backends;
   private final Predicate<String> visible;
 
+  /** A catalog whose datasets are all read by {@code backend} (files only). */
   public LedgerCatalog(Ledger ledger, Backend backend) {
-    this(ledger, backend, n -> true);
+    this(ledger, spec -> backend, n -> true);
+  }
+
+  /** A catalog where each dataset is read by its own backend ({@link DatasetBackends#of}). */
+  public LedgerCatalog(Ledger ledger, DatasetBackends backends) {
+    this(ledger, backends::of, n -> true);
   }
 
   /** A catalog that resolves only the registered names {@code visible} accepts. */
   public LedgerCatalog(Ledger ledger, Backend backend, Predicate<String> visible) {
+    this(ledger, spec -> backend, visible);
+  }
+
+  LedgerCatalog(Ledger ledger, Function<DatasetSpec, Backend> backends, Predicate<String> visible) {
     this.ledger = ledger;
-    this.backend = backend;
+    this.backends = backends;
     this.visible = visible;
   }
 
@@ -88,8 +100,16 @@ public final class LedgerCatalog implements DatasetCatalog {
     return ledger.register(spec, fixed);
   }
 
-  /** {@link #inferred} on an in-memory DuckDB: the curator's inference at registration. */
+  /**
+   * {@link #inferred} on an in-memory DuckDB, or for a PostgreSQL table on a connection to its
+   * database (the password read now): the curator's inference at registration.
+   */
   public static RegisteredSchema inferSchema(DatasetSpec spec) {
+    if (spec.database().isPresent()) {
+      try (PostgresBackend pg = DatasetBackends.connect(spec, System.getenv())) {
+        return inferred(spec, pg);
+      }
+    }
     try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
       return inferred(spec, backend);
     }
@@ -103,6 +123,9 @@ public final class LedgerCatalog implements DatasetCatalog {
    * schema and may declare another.
    */
   public static RegisteredSchema inferred(DatasetSpec spec, Backend backend) {
+    if (spec.database().isPresent() && !(backend instanceof PostgresBackend)) {
+      return inferSchema(spec); // a table is described by its own database, from its catalog
+    }
     Source file = source(spec);
     PublicSchema schema;
     try {
@@ -126,8 +149,11 @@ public final class LedgerCatalog implements DatasetCatalog {
     return registered(schema, RegisteredSchema.Origin.INFERRED);
   }
 
-  /** The file of a registered dataset, as the backend would read it without a schema. */
+  /** The file or table of a registered dataset, as the backend would read it without a schema. */
   public static Source source(DatasetSpec spec) {
+    if (spec.format() == SourceFormat.POSTGRES) {
+      return Source.table(spec.source());
+    }
     Path path = Path.of(spec.source());
     if (spec.format() == SourceFormat.PARQUET) {
       return Source.parquet(path);
@@ -139,7 +165,7 @@ public final class LedgerCatalog implements DatasetCatalog {
   /** The dataset as DP SQL sees it: source, schema, privacy unit and public metadata. */
   public DatasetDescriptor describe(DatasetSpec spec) {
     Source source = source(spec, ledger.schema(spec.name()));
-    TableSchema schema = backend.describe(source);
+    TableSchema schema = backends.apply(spec).describe(source);
     DatasetDescriptor.Builder b = DatasetDescriptor.builder(spec.name(), source, schema);
     if (spec.privacyUnit().isRow()) {
       b.eachRowIsAUnit();

@@ -19,13 +19,17 @@ import org.privet.sql.SqlResult;
  * parse and compile against the ledger's datasets (a refusal charges nothing), then either explain
  * (no charge) or run with the ledger as the engine's budget charger, so that the charge is
  * committed durably before any noisy value exists.
+ *
+ * <p>Each dataset runs on its own backend ({@link DatasetBackends}): files on the given file
+ * backend, a PostgreSQL table inside its database (connected while the query is parsed, before any
+ * charge). {@link #close} closes the database connections, never the file backend.
  */
-public final class QueryExecution {
+public final class QueryExecution implements AutoCloseable {
   /** What a run released and what the ledger recorded for it. */
   public record Outcome(SqlResult result, Charge charge) {}
 
   private final Ledger ledger;
-  private final Backend backend;
+  private final DatasetBackends backends;
   private final Predicate<String> visible;
 
   public QueryExecution(Ledger ledger, Backend backend) {
@@ -38,14 +42,14 @@ public final class QueryExecution {
    */
   public QueryExecution(Ledger ledger, Backend backend, Predicate<String> visible) {
     this.ledger = ledger;
-    this.backend = backend;
+    this.backends = new DatasetBackends(backend);
     this.visible = Objects.requireNonNull(visible, "visible");
   }
 
   /** Parses and compiles {@code sql} against the registered datasets. */
   public DpStatement parse(String sql) {
     try {
-      return DpSql.parse(sql, new LedgerCatalog(ledger, backend, visible));
+      return DpSql.parse(sql, new LedgerCatalog(ledger, backends::of, visible));
     } catch (IllegalArgumentException e) {
       throw refused(e);
     }
@@ -54,15 +58,15 @@ public final class QueryExecution {
   /** The plan of a compiled statement; reads only the schema and charges nothing. */
   public Plan plan(DpStatement st) {
     try {
-      return explainSession().explain(st.query());
+      return explainSession(st).explain(st.query());
     } catch (IllegalArgumentException e) {
       throw refused(e);
     }
   }
 
-  private Session explainSession() {
+  private Session explainSession(DpStatement st) {
     return Session.builder()
-        .backend(backend)
+        .backend(backendOf(datasetOf(st)))
         .budgetCharger(charge -> {
           throw new IllegalStateException("explain must never charge");
         })
@@ -79,7 +83,7 @@ public final class QueryExecution {
     String post = st.postProcessing();
     String solved = "";
     if (st.query().targets().isPresent()) {
-      Session session = explainSession();
+      Session session = explainSession(st);
       try {
         solved = SolvedBudgetReport.explain(session, session.solve(st.query()),
             SolvedBudgetReport.remaining(ledger, datasetOf(st), null));
@@ -110,6 +114,7 @@ public final class QueryExecution {
    * charge is a {@link QueryRefusedException}; anything after it is not a refusal.
    */
   public Outcome run(DpStatement st, LedgerBudgetCharger charger) {
+    Backend backend = backendOf(charger.dataset());
     Session session = Session.builder()
         .backend(backend)
         .budgetCharger(charger)
@@ -128,11 +133,40 @@ public final class QueryExecution {
           SolvedBudgetReport.remaining(ledger, charger.dataset(), charger.analyst()));
     } catch (IllegalArgumentException e) {
       if (charger.committed().isPresent()) {
-        throw e; // already charged: not a refusal
+        throw afterCharge(e, backend); // already charged: not a refusal
       }
       throw refused(e);
+    } catch (IllegalStateException e) {
+      throw charger.committed().isPresent() ? afterCharge(e, backend) : e;
     }
     return new Outcome(st.present(result), charger.committed().orElseThrow());
+  }
+
+  /**
+   * A failure after the charge on a database (the table altered or dropped meanwhile, the
+   * connection lost): an internal error with a fixed text, the charge standing
+   * (threat-model.md, consequence 3). File backends keep their own, already data-free, messages.
+   */
+  private RuntimeException afterCharge(RuntimeException e, Backend backend) {
+    if (!(backend instanceof org.privet.engine.spi.JdbcBackend)) {
+      return e;
+    }
+    return new IllegalStateException("the release failed in the database after the charge; the"
+        + " charge stands (details withheld: they may quote data)");
+  }
+
+  /**
+   * The backend that runs {@code dataset} (its registered name): the file backend, or the
+   * connection to its database (opened now if not yet, before any charge).
+   */
+  public Backend backendOf(String dataset) {
+    return backends.of(ledger.dataset(dataset));
+  }
+
+  /** Closes the database connections this execution opened (not the file backend). */
+  @Override
+  public void close() {
+    backends.close();
   }
 
   private String canonicalName(String written) {

@@ -60,6 +60,10 @@ public final class RegisteredSynthesis {
   public static RegisteredSynthesis prepare(Ledger ledger, DuckDbBackend backend, String dataset, Domain domain,
       String option) {
     DatasetSpec spec = ledger.dataset(dataset);
+    if (spec.database().isPresent()) {
+      throw new IllegalArgumentException(option + ": dataset '" + spec.name() + "' is a PostgreSQL"
+          + " table; synthesis reads files only (export the table to Parquet and register that)");
+    }
     if (!spec.privacyUnit().isRow()) {
       throw new IllegalArgumentException(option + ": synthesis protects one row at a time, but dataset '"
           + spec.name() + "' has a privacy-unit column; register a table with one row per unit (--row-privacy)");

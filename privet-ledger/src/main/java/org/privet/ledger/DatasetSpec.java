@@ -24,6 +24,9 @@ import org.privet.accounting.Zcdp;
  *     ApproxZcdp} (ρ plus δ, which private partition selection needs under zCDP)
  * @param accountant the accountant composing charges against the budget
  * @param publicMetadata public bounds and key sets
+ * @param database for a {@link SourceFormat#POSTGRES} dataset, where the database is (no password);
+ *     empty for files. Its {@code source} is then the table or view, {@code name} or
+ *     {@code schema.name}
  */
 public record DatasetSpec(
     String name,
@@ -34,7 +37,8 @@ public record DatasetSpec(
     NeighbouringRelation relation,
     PrivacyLoss budget,
     AccountantKind accountant,
-    PublicMetadata publicMetadata) {
+    PublicMetadata publicMetadata,
+    java.util.Optional<DatabaseSource> database) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
 
@@ -49,6 +53,14 @@ public record DatasetSpec(
     requireNonNull("relation", relation);
     requireNonNull("accountant", accountant);
     requireNonNull("publicMetadata", publicMetadata);
+    requireNonNull("database", database);
+    if ((format == SourceFormat.POSTGRES) != database.isPresent()) {
+      throw new IllegalArgumentException("a postgres source needs its database (jdbc-url), and only"
+          + " a postgres source has one");
+    }
+    if (format == SourceFormat.POSTGRES) {
+      DatabaseSource.requireTable(source);
+    }
     Budget b = requirePositiveBudget("budget", budget);
     if (b.isZcdp() && accountant != AccountantKind.ZCDP) {
       throw new IllegalArgumentException("a rho budget needs accountant zcdp, was " + accountant.cliName());
@@ -103,6 +115,7 @@ public record DatasetSpec(
     private PrivacyLoss budget;
     private AccountantKind accountant = AccountantKind.BASIC;
     private PublicMetadata publicMetadata = PublicMetadata.NONE;
+    private DatabaseSource database;
 
     private Builder() {}
 
@@ -160,6 +173,12 @@ public record DatasetSpec(
       return this;
     }
 
+    /** A table or view in a PostgreSQL database: {@link #source} names it; the format is postgres. */
+    public Builder database(DatabaseSource database) {
+      this.database = database;
+      return this;
+    }
+
     public DatasetSpec build() {
       if (source == null) {
         throw new IllegalArgumentException("source must be set");
@@ -170,8 +189,10 @@ public record DatasetSpec(
       if (budget == null) {
         throw new IllegalArgumentException("budget must be set");
       }
-      SourceFormat f = format != null ? format : SourceFormat.ofFileName(source);
-      return new DatasetSpec(name, source, f, csv, privacyUnit, relation, budget, accountant, publicMetadata);
+      SourceFormat f = format != null ? format
+          : database != null ? SourceFormat.POSTGRES : SourceFormat.ofFileName(source);
+      return new DatasetSpec(name, source, f, csv, privacyUnit, relation, budget, accountant,
+          publicMetadata, java.util.Optional.ofNullable(database));
     }
   }
 }

@@ -102,6 +102,13 @@ public final class LedgerJson {
       ArrayNode a = keys.putArray(col);
       ks.forEach(a::add);
     });
+    spec.database().ifPresent(d -> {
+      ObjectNode db = n.putObject("database");
+      db.put("jdbcUrl", d.jdbcUrl());
+      d.user().ifPresent(u -> db.put("user", u));
+      d.passwordEnv().ifPresent(v -> db.put("passwordEnv", v));
+      d.passwordFile().ifPresent(f -> db.put("passwordFile", f));
+    });
     return n;
   }
 
@@ -146,7 +153,21 @@ public final class LedgerJson {
         NeighbouringRelation.valueOf(n.get("relation").asText()),
         readPrivacyLoss(n.get("budget")),
         AccountantKind.parse(n.get("accountant").asText()),
-        new PublicMetadata(bounds, keys));
+        new PublicMetadata(bounds, keys),
+        readDatabase(n.get("database")));
+  }
+
+  private static java.util.Optional<DatabaseSource> readDatabase(JsonNode db) {
+    if (db == null || db.isNull()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(new DatabaseSource(db.get("jdbcUrl").asText(), text(db, "user"),
+        text(db, "passwordEnv"), text(db, "passwordFile")));
+  }
+
+  private static java.util.Optional<String> text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? java.util.Optional.empty() : java.util.Optional.of(v.asText());
   }
 
   /**

@@ -1,7 +1,6 @@
 package org.privet.ledger;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -31,11 +30,8 @@ public record PostgresLedger(String url, Optional<String> user, Optional<char[]>
     if (!url.startsWith(URL_PREFIX)) {
       throw new IllegalArgumentException("ledger url must start with " + URL_PREFIX);
     }
-    String lower = url.toLowerCase(Locale.ROOT);
-    if (lower.contains("password=") || lower.matches("jdbc:postgresql://[^/?]*:[^/?]*@.*")) {
-      throw new IllegalArgumentException("ledger url must not contain a password; pass it with"
-          + " --ledger-password-env or --ledger-password-file");
-    }
+    DatabaseSource.requireNoPassword("ledger url", url,
+        "--ledger-password-env or --ledger-password-file");
     if (user.isPresent() && user.get().isBlank()) {
       throw new IllegalArgumentException("ledger user must not be blank");
     }

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.privet.curator.LedgerBudgetCharger;
+import org.privet.curator.DatasetBackends;
 import org.privet.curator.LedgerCatalog;
 import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
@@ -88,26 +89,28 @@ final class CuratorService {
     List<DatasetSpec> specs = ledger.datasets().stream().filter(d -> visible(who, d.name())).toList();
     return pool.call(backend -> {
       ArrayNode out = JsonNodeFactory.instance.arrayNode();
-      LedgerCatalog catalog = new LedgerCatalog(ledger, backend);
-      for (DatasetSpec spec : specs) {
-        ObjectNode n = out.addObject();
-        n.put("name", spec.name());
-        n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
-        ArrayNode columns = n.putArray("columns");
-        TableSchema schema = catalog.describe(spec).schema();
-        for (TableSchema.Column c : schema.columns()) {
-          columns.addObject().put("name", c.name()).put("type", c.type().name().toLowerCase(java.util.Locale.ROOT));
+      try (DatasetBackends backends = new DatasetBackends(backend)) {
+        LedgerCatalog catalog = new LedgerCatalog(ledger, backends);
+        for (DatasetSpec spec : specs) {
+          ObjectNode n = out.addObject();
+          n.put("name", spec.name());
+          n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
+          ArrayNode columns = n.putArray("columns");
+          TableSchema schema = catalog.describe(spec).schema();
+          for (TableSchema.Column c : schema.columns()) {
+            columns.addObject().put("name", c.name()).put("type", c.type().name().toLowerCase(java.util.Locale.ROOT));
+          }
+          ObjectNode keys = n.putObject("publicKeys");
+          spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
+          ObjectNode bounds = n.putObject("publicBounds");
+          spec.publicMetadata().bounds().forEach(
+              (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
+          BudgetStatus s = status(who, spec.name());
+          ObjectNode budget = n.putObject("budget");
+          budget.set("total", LedgerJson.privacyLoss(s.total()));
+          budget.set("spent", LedgerJson.privacyLoss(s.spent()));
+          budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
         }
-        ObjectNode keys = n.putObject("publicKeys");
-        spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
-        ObjectNode bounds = n.putObject("publicBounds");
-        spec.publicMetadata().bounds().forEach(
-            (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
-        BudgetStatus s = status(who, spec.name());
-        ObjectNode budget = n.putObject("budget");
-        budget.set("total", LedgerJson.privacyLoss(s.total()));
-        budget.set("spent", LedgerJson.privacyLoss(s.spent()));
-        budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
       }
       return out;
     });
@@ -133,27 +136,28 @@ final class CuratorService {
 
   ObjectNode explain(Analyst who, String sql) {
     return pool.call(backend -> {
-      QueryExecution ex = execution(who, backend);
-      DpStatement st = ex.parse(sql);
-      Plan plan = ex.plan(st);
-      ObjectNode out = JsonNodeFactory.instance.objectNode();
-      out.put("plan", ex.explain(st));
-      ObjectNode cost = out.putObject("cost");
-      cost.set("total", LedgerJson.privacyLoss(plan.total()));
-      ArrayNode mechanisms = cost.putArray("mechanisms");
-      for (Plan.PlannedMechanism m : plan.mechanisms()) {
-        ObjectNode mn = mechanisms.addObject();
-        mn.put("output", m.cost().output());
-        mn.put("purpose", m.cost().purpose());
-        mn.put("mechanism", String.valueOf(m.cost().mechanism()));
-        mn.set("loss", LedgerJson.privacyLoss(m.cost().loss()));
-        putNumber(mn, "sensitivity", m.sensitivity());
-        putNumber(mn, "noiseStddev", m.noiseStddev());
-        putNumber(mn, "error95", m.error95());
+      try (QueryExecution ex = execution(who, backend)) {
+        DpStatement st = ex.parse(sql);
+        Plan plan = ex.plan(st);
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("plan", ex.explain(st));
+        ObjectNode cost = out.putObject("cost");
+        cost.set("total", LedgerJson.privacyLoss(plan.total()));
+        ArrayNode mechanisms = cost.putArray("mechanisms");
+        for (Plan.PlannedMechanism m : plan.mechanisms()) {
+          ObjectNode mn = mechanisms.addObject();
+          mn.put("output", m.cost().output());
+          mn.put("purpose", m.cost().purpose());
+          mn.put("mechanism", String.valueOf(m.cost().mechanism()));
+          mn.set("loss", LedgerJson.privacyLoss(m.cost().loss()));
+          putNumber(mn, "sensitivity", m.sensitivity());
+          putNumber(mn, "noiseStddev", m.noiseStddev());
+          putNumber(mn, "error95", m.error95());
+        }
+        BudgetStatus s = status(who, ex.datasetOf(st));
+        cost.set("remaining", LedgerJson.privacyLoss(s.remaining()));
+        return out;
       }
-      BudgetStatus s = status(who, ex.datasetOf(st));
-      cost.set("remaining", LedgerJson.privacyLoss(s.remaining()));
-      return out;
     });
   }
 
@@ -180,16 +184,17 @@ final class CuratorService {
     }
     try {
       return pool.call(backend -> {
-        QueryExecution ex = execution(who, backend);
-        DpStatement st = ex.parse(sql);
-        if (st.explain()) {
-          throw new QueryRefusedException("query refused, nothing charged: EXPLAIN queries go to POST /v1/explain");
+        try (QueryExecution ex = execution(who, backend)) {
+          DpStatement st = ex.parse(sql);
+          if (st.explain()) {
+            throw new QueryRefusedException("query refused, nothing charged: EXPLAIN queries go to POST /v1/explain");
+          }
+          String dataset = ex.datasetOf(st);
+          LedgerBudgetCharger charger = LedgerBudgetCharger.forRelease(ledger, dataset, who.name(), sql,
+              new Release.Claim(idempotencyKey, request));
+          QueryExecution.Outcome outcome = ex.run(st, charger);
+          return store(outcome.charge().id(), ReleaseJson.of(outcome), false);
         }
-        String dataset = ex.datasetOf(st);
-        LedgerBudgetCharger charger = LedgerBudgetCharger.forRelease(ledger, dataset, who.name(), sql,
-            new Release.Claim(idempotencyKey, request));
-        QueryExecution.Outcome outcome = ex.run(st, charger);
-        return store(outcome.charge().id(), ReleaseJson.of(outcome), false);
       });
     } catch (Release.DuplicateKeyException raced) {
       // The same key arrived twice at once; the other request holds the charge.
@@ -214,10 +219,11 @@ final class CuratorService {
         return new Answer(read(stored.get()), true, prior.chargeId());
       }
       Charge charge = ledger.charge(prior.dataset(), prior.chargeId());
-      QueryExecution ex = execution(who, backend);
-      DpStatement st = ex.parse(sql);
-      QueryExecution.Outcome outcome = ex.run(st, LedgerBudgetCharger.underExisting(ledger, charge));
-      return store(charge.id(), ReleaseJson.of(outcome), true);
+      try (QueryExecution ex = execution(who, backend)) {
+        DpStatement st = ex.parse(sql);
+        QueryExecution.Outcome outcome = ex.run(st, LedgerBudgetCharger.underExisting(ledger, charge));
+        return store(charge.id(), ReleaseJson.of(outcome), true);
+      }
     });
   }
 

@@ -105,9 +105,8 @@ public final class PlanCommand implements Callable<Integer> {
     }
     WorkloadPlanner.Objective obj = WorkloadPlanner.Objective.parse(objective);
     Workload workload = Workload.read(workloadFile);
-    try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      this.backend = backend;
-      QueryExecution execution = new QueryExecution(ledger, backend);
+    try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory();
+        QueryExecution execution = new QueryExecution(ledger, backend)) {
       List<DpStatement> statements = new ArrayList<>();
       for (Workload.Item item : workload.items()) {
         DpStatement st = execution.parse(item.sql());
@@ -121,7 +120,9 @@ public final class PlanCommand implements Callable<Integer> {
         }
         statements.add(st);
       }
-      Session session = Session.builder().backend(backend)
+      // The dataset's own backend: DuckDB for files, its database for a PostgreSQL table.
+      this.backend = execution.backendOf(ledger.dataset(dataset).name());
+      Session session = Session.builder().backend(this.backend)
           .budgetCharger(c -> {
             throw new IllegalStateException("planning must never charge");
           }).randomSource(RandomSource.secure()).build();
@@ -241,7 +242,7 @@ public final class PlanCommand implements Callable<Integer> {
   }
 
   private List<PrivacyLoss> expected;
-  private DuckDbBackend backend;
+  private org.privet.engine.spi.Backend backend;
 
   /** Each run's charge must be exactly its planned share of the one ledger charge. */
   private void checkAgainstPlan(org.privet.engine.ChargeRequest request) {

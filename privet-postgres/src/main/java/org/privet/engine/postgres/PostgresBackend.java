@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
+import org.privet.engine.PublicSchema;
 import org.privet.engine.Source;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.JdbcBackend;
@@ -62,8 +63,24 @@ public final class PostgresBackend extends JdbcBackend {
     }
   }
 
+  /** A typed table ({@link Source.Typed}) is read as its table: the check is in {@link #describe}. */
+  @Override
+  protected String from(Source source) {
+    return super.from(source instanceof Source.Typed t ? t.file() : source);
+  }
+
+  /**
+   * A table's columns from the catalog; for a typed table (a registered dataset), its registered
+   * columns, each as the catalog declares it now. Only structure is read, never a row: a column of
+   * the registered schema that is missing, or whose type no longer maps to its registered type
+   * ({@link PublicSchema#of}), is refused before anything is charged (threat-model.md, "Public
+   * schema"); the curator re-fixes the schema.
+   */
   @Override
   public synchronized TableSchema describe(Source source) {
+    if (source instanceof Source.Typed t) {
+      return describeTyped(t);
+    }
     String name = from(source);
     List<TableSchema.Column> cols = new ArrayList<>();
     try (PreparedStatement st = connection().prepareStatement("SELECT a.attname, "
@@ -84,6 +101,23 @@ public final class PostgresBackend extends JdbcBackend {
     if (cols.isEmpty()) {
       throw new IllegalArgumentException("source table '" + ((Source.Table) source).name()
           + "' cannot be read (does it exist?)");
+    }
+    return new TableSchema(cols);
+  }
+
+  private TableSchema describeTyped(Source.Typed t) {
+    String table = ((Source.Table) t.file()).name();
+    TableSchema present = describe(t.file());
+    PublicSchema now = PublicSchema.of(present);
+    List<TableSchema.Column> cols = new ArrayList<>();
+    for (PublicSchema.Column registered : t.schema().columns()) {
+      String n = registered.name();
+      if (now.column(n).map(c -> c.type() != registered.type()).orElse(true)) {
+        throw new IllegalArgumentException("source table '" + table + "' has no column '" + n
+            + "' of type " + PublicSchema.typeName(registered.type()) + " of its registered schema"
+            + " (its structure changed since registration)");
+      }
+      cols.add(present.column(n).orElseThrow());
     }
     return new TableSchema(cols);
   }

@@ -1,0 +1,80 @@
+package org.privet.curator;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.privet.engine.postgres.PostgresBackend;
+import org.privet.engine.spi.Backend;
+import org.privet.ledger.DatabaseSource;
+import org.privet.ledger.DatasetSpec;
+
+/**
+ * The backend each registered dataset runs on: files (CSV, Parquet) on the given file backend
+ * (DuckDB or Spark, owned by the caller); a PostgreSQL table on a {@link PostgresBackend} of its
+ * database, connected on first use with the password read then ({@link DatabaseSource#login}), so
+ * nothing secret is stored. Connections opened here are closed by {@link #close}. Connecting
+ * happens while the query is parsed, before any charge: a failure is a refusal that depends on the
+ * server and the credentials only, and its message carries the SQLSTATE, never the driver's text.
+ */
+public final class DatasetBackends implements AutoCloseable {
+  private final Backend files;
+  private final Map<String, String> environment;
+  private final Map<DatabaseSource, PostgresBackend> opened = new LinkedHashMap<>();
+
+  /** Backends over {@code files}, with database passwords read from the process environment. */
+  public DatasetBackends(Backend files) {
+    this(files, System.getenv());
+  }
+
+  DatasetBackends(Backend files, Map<String, String> environment) {
+    this.files = Objects.requireNonNull(files, "files");
+    this.environment = environment;
+  }
+
+  /**
+   * The backend of {@code spec}'s data.
+   *
+   * @throws IllegalArgumentException if the dataset's database cannot be reached (SQLSTATE only)
+   *     or its password variable is not set
+   */
+  public synchronized Backend of(DatasetSpec spec) {
+    if (spec.database().isEmpty()) {
+      return files;
+    }
+    DatabaseSource db = spec.database().get();
+    PostgresBackend pg = opened.get(db);
+    if (pg == null) {
+      pg = connect(spec, environment);
+      opened.put(db, pg);
+    }
+    return pg;
+  }
+
+  /**
+   * A new connection to {@code spec}'s database (the caller closes it), the password read now.
+   *
+   * @throws IllegalArgumentException as {@link #of}
+   */
+  static PostgresBackend connect(DatasetSpec spec, Map<String, String> environment) {
+    DatabaseSource db = spec.database().orElseThrow(
+        () -> new IllegalArgumentException("dataset '" + spec.name() + "' is not in a database"));
+    try {
+      return PostgresBackend.connect(db.jdbcUrl(), db.login(environment));
+    } catch (IllegalStateException | java.io.UncheckedIOException e) {
+      throw new IllegalArgumentException("dataset '" + spec.name() + "': " + e.getMessage());
+    }
+  }
+
+  /** Closes the database connections opened here (not the file backend). */
+  @Override
+  public synchronized void close() {
+    opened.values().forEach(b -> {
+      try {
+        b.close();
+      } catch (RuntimeException e) {
+        // closing a broken connection: nothing left to release
+      }
+    });
+    opened.clear();
+  }
+}

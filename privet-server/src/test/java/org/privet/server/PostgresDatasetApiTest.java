@@ -1,0 +1,102 @@
+package org.privet.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.accounting.PureDp;
+import org.privet.ledger.DatabaseSource;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.LedgerJson;
+import org.privet.ledger.PrivacyUnit;
+import org.privet.ledger.Role;
+import org.privet.testing.TestPostgres;
+
+/**
+ * The server on a dataset kept in PostgreSQL (a real embedded server): {@code POST /v1/datasets}
+ * registers the table with its schema from the catalog, {@code GET /v1/datasets} lists its columns,
+ * {@code POST /v1/query} releases through the shared release path with one charge, and a refused
+ * query charges nothing.
+ */
+class PostgresDatasetApiTest {
+  @TempDir static Path dir;
+  static PrivetServer server;
+  static Api api;
+  static String boss;
+  static String ann;
+  static String url;
+
+  @BeforeAll
+  static void start() throws Exception {
+    String full = TestPostgres.server().newDatabase();
+    List<String> rows = new ArrayList<>();
+    for (int u = 0; u < 60; u++) {
+      rows.add("(" + u + ", '" + (u % 2 == 0 ? "Oslo" : "Lima") + "')");
+    }
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE visits (user_id bigint, city varchar(20))");
+      s.execute("INSERT INTO visits VALUES " + String.join(", ", rows));
+    }
+    url = full.substring(0, full.indexOf('?'));
+    Path ws = dir.resolve("ws");
+    try (Ledger ledger = Ledger.open(ws)) {
+      boss = ledger.addAnalyst("boss", Role.CURATOR).apiKey();
+      ann = ledger.addAnalyst("ann", Role.ANALYST).apiKey();
+    }
+    server = PrivetServer.start(ServerOptions.builder(ws).port(0).workers(2).build());
+    api = new Api(server.url());
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** The charges on the table's dataset, as the curator reads them over HTTP. */
+  private static int charges() {
+    return api.get("/v1/history?dataset=pgvisits", boss).json().size();
+  }
+
+  @Test
+  void registerListQueryAndRefuse_onAPostgresTable() {
+    DatasetSpec spec = DatasetSpec.builder().name("pgvisits").source("visits")
+        .database(new DatabaseSource(url, Optional.of("postgres"), Optional.empty(), Optional.empty()))
+        .privacyUnit(PrivacyUnit.column("user_id")).budget(new PureDp(5)).build();
+    Api.Response reg = api.post("/v1/datasets", boss, LedgerJson.dataset(spec).toString());
+    assertEquals(201, reg.status(), reg.text());
+    assertEquals("postgres", reg.json().path("format").asText());
+    assertEquals(201, api.post("/v1/grants", boss,
+        "{\"dataset\":\"pgvisits\",\"analyst\":\"ann\",\"epsilon\":2}").status());
+
+    JsonNode list = api.get("/v1/datasets", ann).json();
+    assertEquals(1, list.size(), list.toString());
+    assertEquals("[\"user_id\",\"city\"]", list.get(0).get("columns").findValuesAsText("name")
+        .stream().map(n -> "\"" + n + "\"").toList().toString().replace(" ", ""));
+
+    Api.Response q = api.query(ann, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1,"
+        + " public_groups = ('Lima', 'Oslo')) city, COUNT(*) AS n FROM pgvisits GROUP BY city", null);
+    assertEquals(200, q.status(), q.text());
+    assertEquals(2, q.json().get("rows").size(), q.text());
+    assertEquals(1, charges());
+
+    Api.Response refused = api.query(ann, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1)"
+        + " city, SUM(nope) AS s FROM pgvisits GROUP BY city", null);
+    assertEquals(422, refused.status(), refused.text());
+    assertFalse(refused.text().contains("\"charge\""), refused.text());
+    assertTrue(refused.text().contains("nope"), refused.text());
+    assertEquals(1, charges());
+  }
+}
