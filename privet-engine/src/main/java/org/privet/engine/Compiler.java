@@ -45,7 +45,7 @@ final class Compiler {
     int l0 = q.maxGroupsContributed();
     List<AggregationPlanner> planners = q.aggregations().stream().map(AggregationPlanner::of)
         .toList();
-    Rewrite first = rewrite(q, planners, SUM_BITS, SQUARE_BITS);
+    Rewrite first = rewrite(q, schema, planners, SUM_BITS, SQUARE_BITS);
     boolean selection = q.usesPrivatePartitionSelection();
     double selectionWeight = q.selectionBudgetWeight().orElse(1.0);
     NoiseKind noise = resolveNoise(q, first, selection, selectionWeight, l0);
@@ -60,7 +60,7 @@ final class Compiler {
         - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
     int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
     int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
-    Rewrite rw = rewrite(q, planners, sumBits, squareBits);
+    Rewrite rw = rewrite(q, schema, planners, sumBits, squareBits);
 
     // 2. Mechanisms with the split budget.
     List<Release> planned = new ArrayList<>();
@@ -99,7 +99,7 @@ final class Compiler {
     for (int i = 0; i < planned.size(); i++) {
       Release r = planned.get(i);
       double w = rw.weights.get(i);
-      costs.add(new MechanismCost(r.target().output(), r.target().purpose(),
+      costs.add(new MechanismCost(rw.users(i), r.target().purpose(),
           r.mechanism().describe(), r.loss(), w / split.totalWeight,
           shareReason(rw.reasons.get(i), w, split.totalWeight)));
       losses.add(r.loss());
@@ -125,33 +125,40 @@ final class Compiler {
   }
 
   /** Rewrites the aggregations into backend measures and noisy releases, one planner each. */
-  private static Rewrite rewrite(Query q, List<AggregationPlanner> planners, int sumBits,
-      int squareBits) {
-    Rewrite r = new Rewrite(q, sumBits, squareBits);
+  private static Rewrite rewrite(Query q, TableSchema schema, List<AggregationPlanner> planners,
+      int sumBits, int squareBits) {
+    Rewrite r = new Rewrite(q, schema, sumBits, squareBits);
     r.bounds.add("privacy unit: " + q.privacyUnit().map(u -> "column '" + u + "'")
         .orElse("each row") + " (neighbours: add/remove all rows of one unit)");
     r.bounds.add("L0 (max groups per unit) = " + r.l0 + ", L∞ (max rows per unit per group) = "
         + r.lInf + (q.privacyUnit().isPresent()
             ? "; groups kept per unit by smallest salted hash, pair sums scaled to L∞ rows" : ""));
     for (AggregationPlanner p : planners) {
-      int first = r.drafts.size();
+      r.begin();
       p.plan(r);
-      int n = r.drafts.size() - first;
-      List<Integer> idx = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        idx.add(first + i);
-      }
+      List<Integer> idx = r.end();
       r.outputs.add(new PlannedOutput(p, idx));
       String name = p.aggregation().name();
       Double explicit = q.budgetWeights().get(name);
-      for (int i = 0; i < n; i++) {
+      int n = idx.size();
+      for (int i : idx) {
+        double w;
+        String reason;
         if (explicit == null) {
-          r.weights.add(1.0);
-          r.reasons.add("default weight: one share per noisy release");
+          w = 1.0;
+          reason = "default weight: one share per noisy release";
         } else {
-          r.weights.add(explicit / n);
-          r.reasons.add("budgetWeight('" + name + "') = " + weight(explicit)
-              + (n > 1 ? ", split evenly over its " + n + " noisy releases" : ""));
+          w = explicit / n;
+          reason = "budgetWeight('" + name + "') = " + weight(explicit)
+              + (n > 1 ? ", split evenly over its " + n + " noisy releases" : "");
+        }
+        if (i == r.weights.size()) {
+          r.weights.add(w);
+          r.reasons.add(reason);
+        } else {
+          // A shared measurement: each output using it brings its weight.
+          r.weights.set(i, r.weights.get(i) + w);
+          r.reasons.set(i, r.reasons.get(i) + "; shared with '" + name + "': " + reason);
         }
       }
     }

@@ -19,6 +19,6 @@ record CountPlanner(Aggregation.Count aggregation) implements AggregationPlanner
 
   @Override
   public void release(Releaser.Group g, List<Integer> releases, Map<String, Estimate> out) {
-    out.put(aggregation.name(), g.scalar(releases.get(0), g.aggregate().rows()));
+    out.put(aggregation.name(), g.scalar(releases.get(0)));
   }
 }

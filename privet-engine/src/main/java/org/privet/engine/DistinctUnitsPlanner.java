@@ -34,7 +34,7 @@ record DistinctUnitsPlanner(Aggregation.CountDistinctUnits aggregation)
       double h = g.selectionHalfWidth();
       out.put(aggregation.name(), new Estimate(count, count - h, count + h, 1 - g.beta()));
     } else {
-      out.put(aggregation.name(), g.scalar(releases.get(0), g.aggregate().units()));
+      out.put(aggregation.name(), g.scalar(releases.get(0)));
     }
   }
 }

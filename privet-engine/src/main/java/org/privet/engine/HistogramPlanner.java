@@ -38,7 +38,7 @@ record HistogramPlanner(Aggregation.Histogram aggregation) implements Aggregatio
     long[] cells = g.aggregate().bins()[g.target(ri).measure()];
     List<String> names = outputNames();
     for (int i = 0; i < aggregation.bins(); i++) {
-      out.put(names.get(i), g.scalar(ri, cells[i]));
+      out.put(names.get(i), g.entry(ri, cells[i]));
     }
   }
 }

@@ -70,7 +70,7 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
     Aggregation.Quantiles q = aggregation;
     QuantileTree tree = g.tree(ri);
     long[] cells = g.aggregate().bins()[g.target(ri).measure()];
-    long[] noisy = QuantileTree.release(tree.counts(cells), exact -> g.noisy(ri, exact));
+    long[] noisy = QuantileTree.release(tree.counts(cells), exact -> g.noisyEntry(ri, exact));
     double[] ranks = q.ranks().stream().mapToDouble(Double::doubleValue).toArray();
     QuantileTree.Answer ans = tree.quantiles(noisy, ranks, g.band(ri));
     int b = tree.cells();

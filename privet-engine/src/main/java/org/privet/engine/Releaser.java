@@ -85,10 +85,12 @@ final class Releaser {
   final class Group {
     private final GroupAggregate aggregate;
     private final long selectionCount;
+    private final Long[] released; // per scalar release: its one noisy value in this group
 
     private Group(GroupAggregate aggregate, long selectionCount) {
       this.aggregate = aggregate;
       this.selectionCount = selectionCount;
+      this.released = new Long[compiled.releases().size()];
     }
 
     GroupAggregate aggregate() {
@@ -117,8 +119,32 @@ final class Releaser {
       return compiled.releases().get(release).target();
     }
 
-    /** {@code exact} plus fresh noise of release {@code release}, in grid units. */
-    long noisy(int release, long exact) {
+    /**
+     * The noisy value of scalar release {@code release} in this group, in grid units: drawn once
+     * and then the same for every output that shares the release (a shared measurement is one
+     * measurement; everything computed from it is post-processing).
+     */
+    long noisy(int release) {
+      if (released[release] == null) {
+        released[release] = noises.get(release).release(exact(target(release)));
+      }
+      return released[release];
+    }
+
+    /** The exact per-group statistic a scalar target perturbs. */
+    private long exact(Release.Target t) {
+      return switch (t.field()) {
+        case ROWS -> aggregate.rows();
+        case UNITS -> aggregate.units();
+        case SUM -> aggregate.sums()[t.measure()];
+        case COUNT -> aggregate.counts()[t.measure()];
+        case SQUARES -> aggregate.squares()[t.measure()];
+        default -> throw new IllegalStateException("not a scalar release: " + t.field());
+      };
+    }
+
+    /** {@code exact} plus fresh noise of vector release {@code release} (one cell or node). */
+    long noisyEntry(int release, long exact) {
       return noises.get(release).release(exact);
     }
 
@@ -126,13 +152,20 @@ final class Releaser {
       return noises.get(release).interval(released, level);
     }
 
-    /** One noisy value in output units with its interval at 1 − β. */
-    Estimate scalar(int release, long exact) {
-      Releases.Noise n = noises.get(release);
-      long released = n.release(exact);
-      ConfidenceInterval ci = n.interval(released, beta);
+    /** Scalar release {@code release} in output units with its interval at 1 − β. */
+    Estimate scalar(int release) {
+      return estimate(release, noisy(release));
+    }
+
+    /** One entry of a vector release (a histogram cell) in output units, with its interval. */
+    Estimate entry(int release, long exact) {
+      return estimate(release, noisyEntry(release, exact));
+    }
+
+    private Estimate estimate(int release, long value) {
+      ConfidenceInterval ci = noises.get(release).interval(value, beta);
       double unit = target(release).unit();
-      return new Estimate(released * unit, ci.lower() * unit, ci.upper() * unit, ci.level());
+      return new Estimate(value * unit, ci.lower() * unit, ci.upper() * unit, ci.level());
     }
 
     QuantileTree tree(int release) {
