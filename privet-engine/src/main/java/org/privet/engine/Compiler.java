@@ -61,6 +61,10 @@ final class Compiler {
     int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
     int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
     Rewrite rw = rewrite(q, schema, planners, sumBits, squareBits);
+    if (rw.drafts.size() != first.drafts.size()) {
+      // The split was computed for the first rewrite's releases; the grid must not change them.
+      throw new IllegalStateException("internal error: the releases changed with the grid");
+    }
 
     // 2. Mechanisms with the split budget.
     List<Release> planned = new ArrayList<>();
