@@ -148,6 +148,7 @@ final class AggregateCallParser {
     }
     return new AggregateCall(fn, false, column.name(), kind, lo, hi, percentile, 0, at);
   }
+
   private AggregateCall countCall(Function f, List<Expression> args, NamedArgument perRow,
       NamedArgument perGroup, int at) {
     if (perRow != null) {
@@ -193,6 +194,7 @@ final class AggregateCallParser {
     String counted = name.equals(unit) ? null : name;
     return new AggregateCall(DpFunctions.COUNT, false, counted, BoundsKind.NONE, 0, 0, Double.NaN, cap, at);
   }
+
   private void checkBounds(NamedArgument a) {
     if (!Double.isFinite(a.lower()) || !Double.isFinite(a.upper())) {
       throw src.error(a.nameOffset(), "contribution bounds must be finite numbers");
@@ -204,6 +206,7 @@ final class AggregateCallParser {
       throw src.error(a.nameOffset(), "contribution bounds must be within ±2^60");
     }
   }
+
   private double numericLiteral(Expression e) {
     double sign = 1;
     if (e instanceof SignedExpression s) {
@@ -218,6 +221,7 @@ final class AggregateCallParser {
     }
     return Double.NaN;
   }
+
   /** Refuses named arguments outside the DP aggregate calls of the SELECT list. */
   void refuseUnusedNamedArguments() {
     for (Map.Entry<Integer, List<NamedArgument>> e : pq.namedArguments().entrySet()) {

@@ -72,6 +72,7 @@ final class PostProcessing {
     }
     return keys;
   }
+
   /** LIMIT (−1 for none) and OFFSET. */
   record LimitOffset(long limit, long offset) {}
 
@@ -95,6 +96,7 @@ final class PostProcessing {
     }
     return new LimitOffset(limit, offset);
   }
+
   private long nonNegative(Expression e, int at, String what) {
     if (!(e instanceof LongValue v)) {
       throw src.error(b.at(e, at), what + " takes a non-negative integer literal");

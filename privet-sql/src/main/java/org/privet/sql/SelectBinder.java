@@ -76,6 +76,7 @@ final class SelectBinder {
     }
     return ps;
   }
+
   private DpSqlException syntaxError(Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof ParseException pe && pe.currentToken != null) {
@@ -95,6 +96,7 @@ final class SelectBinder {
     }
     return src.error(pq.selectOffset(), "syntax error");
   }
+
   void refuseUnsupportedClauses(PlainSelect ps) {
     int s = pq.selectOffset();
     if (ps.getWithItemsList() != null && !ps.getWithItemsList().isEmpty()) {
@@ -141,6 +143,7 @@ final class SelectBinder {
       throw src.error(s, "unsupported clause in a DP query");
     }
   }
+
   void resolveDataset(PlainSelect ps) {
     FromItem from = ps.getFromItem();
     if (from == null) {
@@ -161,6 +164,7 @@ final class SelectBinder {
     String name = unquote(t.getFullyQualifiedName());
     this.dataset = catalog.find(name).orElseThrow(() -> src.error(at, "unknown dataset '" + name + "'"));
   }
+
   void resolvePrivacyUnit(DpOptions options) {
     String registered = dataset.privacyUnit().orElse(null);
     String written = options.privacyUnitColumn();
@@ -181,17 +185,20 @@ final class SelectBinder {
       refuseAbove1(options.maxRowsPerGroup(), "max_rows_per_group", options);
     }
   }
+
   private void refuseAbove1(int value, String option, DpOptions options) {
     if (value > 1) {
       throw src.error(options.offsets().get(option), option + " must be 1 for dataset '"
           + dataset.name() + "', which has one row per privacy unit");
     }
   }
+
   FilterParser.ResolvedColumn resolveColumn(String written, int offset) {
     TableSchema.Column c = dataset.column(written).orElseThrow(() ->
         src.error(offset, "unknown column '" + written + "' in dataset '" + dataset.name() + "'"));
     return new FilterParser.ResolvedColumn(c.name(), c.type(), c);
   }
+
   FilterParser.ResolvedColumn resolveColumnRef(Column c, int fallback) {
     int at = at(c, fallback);
     if (c.getTable() != null && c.getTable().getName() != null) {
@@ -199,6 +206,7 @@ final class SelectBinder {
     }
     return resolveColumn(unquote(c.getColumnName()), at);
   }
+
   List<String> groupBy(PlainSelect ps) {
     GroupByElement g = ps.getGroupBy();
     List<String> out = new ArrayList<>();
@@ -233,6 +241,7 @@ final class SelectBinder {
     }
     return out;
   }
+
   List<List<Object>> publicGroups(DpOptions options, List<String> groupBy) {
     int optionAt = options.offsets().getOrDefault("public_groups",
         options.offsets().getOrDefault("group_selection_strategy", pq.selectOffset()));
@@ -283,6 +292,7 @@ final class SelectBinder {
     }
     return keys;
   }
+
   private void checkKeyType(Object v, String column, int at) {
     if (v == null) {
       return;
@@ -300,6 +310,7 @@ final class SelectBinder {
           + type.name().toLowerCase(Locale.ROOT) + ")");
     }
   }
+
   /** The value of an integer literal in [0, 2^62), refusing larger ones (no overflow). */
   long integer(LongValue v, int at, String what) {
     java.math.BigInteger b = v.getBigIntegerValue();
@@ -308,6 +319,7 @@ final class SelectBinder {
     }
     return b.longValue();
   }
+
   /** Whether a JSqlParser expression refers to the privacy unit column anywhere inside. */
   boolean mentionsUnit(Expression e) {
     if (unit == null || e == null) {
@@ -325,6 +337,7 @@ final class SelectBinder {
     }, null);
     return found[0];
   }
+
   /** The user-text offset of a JSqlParser node, or {@code fallback} when it carries none. */
   int at(Object node, int fallback) {
     if (node instanceof ASTNodeAccess a) {
@@ -339,6 +352,7 @@ final class SelectBinder {
     }
     return fallback;
   }
+
   static String unquote(String name) {
     if (name != null && name.length() >= 2) {
       char q = name.charAt(0);

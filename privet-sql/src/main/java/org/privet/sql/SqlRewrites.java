@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.privet.engine.Aggregation;
-import org.privet.sql.AggregateCall.BoundsKind;
 import org.privet.engine.Filter;
 import org.privet.engine.Query;
+import org.privet.sql.AggregateCall.BoundsKind;
 
 /**
  * The rewrites from DP SQL to the engine's {@link Query}, named as in
@@ -38,9 +38,10 @@ final class SqlRewrites {
   }
 
   /**
-   * Section 5, COUNT(column) as a filter. COUNT(column) counts the rows where column is not NULL. The engine counts rows, so the query
-   * gets the filter {@code column IS NOT NULL}; that is exact only when every aggregate is COUNT of
-   * that column or a value aggregate of it (which ignore NULLs anyway).
+   * Section 5, COUNT(column) as a filter. COUNT(column) counts the rows where column is not NULL.
+   * The engine counts rows, so the query gets the filter {@code column IS NOT NULL}; that is exact
+   * only when every aggregate is COUNT of that column or a value aggregate of it (which ignore
+   * NULLs anyway).
    */
   Filter countColumnAsFilter(Filter filter, List<AggregateCall> calls) {
     String counted = null;
@@ -64,6 +65,7 @@ final class SqlRewrites {
     Filter notNull = new Filter.Not(new Filter.IsNull(counted));
     return filter == null ? notNull : new Filter.And(List.of(filter, notNull));
   }
+
   /** The engine's contribution bounds: L0 (max groups per unit) and L∞ (max rows per group). */
   record Contributions(int l0, int lInf) {}
 
@@ -108,6 +110,7 @@ final class SqlRewrites {
     int l0 = options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
     return new Contributions(l0, linf);
   }
+
   private String engineName(String preferred, Set<String> used) {
     String candidate = preferred;
     if (!ENGINE_NAME.matcher(candidate).matches() || used.contains(candidate.toLowerCase(Locale.ROOT))) {
@@ -119,6 +122,7 @@ final class SqlRewrites {
     used.add(candidate.toLowerCase(Locale.ROOT));
     return candidate;
   }
+
   /**
    * Row clamp for an aggregate with only {@code contribution_bounds_per_group}: the column's
    * registered public bounds, else ±{@value #PER_GROUP_ROW_FACTOR}·max(|lower|, |upper|). The
@@ -135,6 +139,7 @@ final class SqlRewrites {
         * Math.max(1, Math.max(Math.abs(c.lower()), Math.abs(c.upper()))));
     return new RowRange(-m, m);
   }
+
   /** Section 4: the engine aggregation of one call (per-group bounds as a per unit clamp). */
   private Aggregation toEngine(AggregateCall c, String name) {
     if (c.boundsKind() == BoundsKind.PER_GROUP) {
@@ -156,6 +161,7 @@ final class SqlRewrites {
       case PERCENTILE_CONT -> throw new IllegalStateException("percentiles are grouped per column");
     };
   }
+
   /**
    * Section 6, identical calls are released once: adds one engine aggregation per distinct call
    * (all PERCENTILE_CONT calls of one column and bounds become one quantile aggregation with all
