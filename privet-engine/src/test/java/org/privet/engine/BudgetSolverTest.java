@@ -167,14 +167,15 @@ class BudgetSolverTest {
         .targetError("med", 300).targetConfidence(LEVEL).build();
     BudgetSolution sol = s.solve(q);
     CompiledQuery c = Compiler.compile(sol.query(), db.describe(sol.query().source()), 0L);
-    Slot slot = c.slots().get(0);
-    int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures().get(slot.measure()))
-        .bins();
+    Release release = c.releases().get(0);
+    int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures()
+        .get(release.target().measure())).bins();
     QuantileTree tree = new QuantileTree(bins, QuantileTree.BRANCHING);
     long[] cells = new long[bins];
     EXACT_AGES.forEach(age -> cells[Math.min(bins - 1, (int) Math.floor(age / 90 * bins))]++);
     long[] exact = tree.counts(cells);
-    Releases.Noise noise = Releases.noise(slot, new SeededRandomSource(20261127L));
+    Releases.Noise noise = Releases.noise(release.mechanism(),
+        new SeededRandomSource(20261127L));
     long[] band = tree.band(noise::sumHalfWidth, 1 - LEVEL);
     long[] narrow = new long[band.length];
     for (int i = 0; i < band.length; i++) {
