@@ -89,6 +89,41 @@ class SharedMeasurementsTest {
     assertChargeIsCompositionOfDistinct(c);
   }
 
+  @Test
+  void compile_postAggregationReuse_countStarIsTheSelectionsCountAndAvgKeepsItsOwn() {
+    // Private selection reusing COUNT(*) at L∞ = 1 (partsel) with sharing (planner): COUNT(*) has
+    // no release; AVG's non-NULL count is not the selection's noisy unit count, so it keeps its
+    // own even though the filter makes it equal to the row count.
+    Query q = Query.from("t").privacyUnit("uid").maxGroupsContributed(1).maxRowsPerGroup(1)
+        .groupBy("g").count("n").sum("s", "v", 0, 10).mean("a", "v", 0, 10).where(NOT_NULL)
+        .epsilonDelta(6, 1e-5).thresholding(Thresholding.POST_AGGREGATION).build();
+    CompiledQuery c = compile(q);
+    assertTrue(c.selection().kind().noisyCount());
+    assertEquals(2, c.releases().size(), "the shared sum and AVG's count");
+    assertEquals(List.of("<groups>", "s, a", "a"),
+        c.costs().stream().map(MechanismCost::output).toList());
+    List<PrivacyLoss> parts = new ArrayList<>();
+    parts.add(c.selection().privacyLoss());
+    c.releases().forEach(r -> parts.add(r.loss()));
+    PrivacyLoss composed = CompiledQuery.composedCost(q.budget(), parts);
+    assertTrue(CompiledQuery.sameCost(composed, c.total()), composed + " vs " + c.total());
+    assertTrue(q.budget().admits(c.total()));
+
+    Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(18)).build();
+    Result r = s.run(q);
+    assertTrue(r.rows().size() > GROUPS / 2, "most groups (~17 units each) pass: " + r.rows().size());
+    int differs = 0;
+    for (ResultRow row : r.rows()) {
+      double n = row.get("n").value();
+      assertEquals(Math.rint(n), n, 0.0, "a noisy unit count");
+      double ratio = Math.max(0, Math.min(10, row.get("s").value() / n));
+      differs += Math.abs(row.get("a").value() - ratio) > 1e-9 ? 1 : 0;
+    }
+    // With AVG's count replaced by the selection's, every row would have a = s/n exactly.
+    assertTrue(differs > 0, "AVG's denominator is its own measurement");
+  }
+
   /** Each distinct release charged once, and the total is their composition (ε: Σε = budget). */
   private static void assertChargeIsCompositionOfDistinct(CompiledQuery c) {
     assertEquals(c.releases().size(), c.costs().size(), "each measurement listed once");
