@@ -41,9 +41,9 @@ public final class QuantileConsistencyBench {
       }
       long[] exactNodes = tree.counts(cells);
       for (double eps : new double[] {1.0, 0.1, 0.01}) {
-        Slot slot = new Slot("q", "quantile tree", Slot.Kind.LAPLACE, Slot.Field.TREE, 0,
-            tree.levels(), 0, eps, 0, 0, 1, 0);
-        Releases.Noise noise = Releases.noise(slot, random);
+        // L1 sensitivity: one row counts in one node per level (L0 = L∞ = 1).
+        MechanismSpec spec = new MechanismSpec.Geometric(eps, tree.levels());
+        Releases.Noise noise = Releases.noise(spec, random);
         long[] band = tree.band(noise::sumHalfWidth, 0.05);
         double[] raw = new double[ranks.length];
         double[] cons = new double[ranks.length];

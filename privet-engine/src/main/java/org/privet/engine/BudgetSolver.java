@@ -199,37 +199,38 @@ final class BudgetSolver {
     CompiledQuery c = Compiler.compile(q, schema, 0L);
     double beta = 1 - t.confidence();
     Map<String, Double> out = new LinkedHashMap<>();
-    List<Aggregation> aggs = q.aggregations();
-    for (int ai = 0; ai < aggs.size(); ai++) {
-      Aggregation a = aggs.get(ai);
-      int[] idx = c.outputSlots().get(ai);
-      if (idx.length == 0) {
+    for (Compiler.PlannedOutput o : c.outputs()) {
+      Aggregation a = o.planner().aggregation();
+      List<Integer> idx = o.releases();
+      if (idx.isEmpty()) {
         // A count the partition selection's noisy count serves (post-aggregation thresholding):
         // its statement is the selection noise's half-width (in units, = rows at L∞ = 1).
         out.put(a.name(), c.selection().halfWidth(beta));
       } else if (a instanceof Aggregation.Mean m) {
-        Slot sum = c.slots().get(idx[0]);
+        Release sum = c.releases().get(idx.get(0));
         double unit = sum.unit();
-        double hs = Releases.noise(sum, random).halfWidth(beta / 2);
-        double hn = Releases.noise(c.slots().get(idx[1]), random).halfWidth(beta / 2);
+        double hs = Releases.noise(sum.mechanism(), random).halfWidth(beta / 2);
+        double hn = Releases.noise(c.releases().get(idx.get(1)).mechanism(), random)
+            .halfWidth(beta / 2);
         // + 1: the fixed-point grid rounds the bounds to whole grid units.
-        double r = Math.max(Math.abs(m.lower() / unit - sum.center()),
-            Math.abs(m.upper() / unit - sum.center())) + 1;
+        long center = sum.target().center();
+        double r = Math.max(Math.abs(m.lower() / unit - center),
+            Math.abs(m.upper() / unit - center)) + 1;
         double n0 = t.minCount();
         double e = n0 > hn ? (hs + r * hn) / (n0 - hn) * unit : Double.POSITIVE_INFINITY;
         out.put(a.name(), Math.min(e, m.upper() - m.lower()));
       } else if (a instanceof Aggregation.Quantiles) {
         // In rows: the widest half-width of the tree's simultaneous band on prefix counts (the
         // statement EXPLAIN gives), which holds for every prefix at once.
-        Slot s = c.slots().get(idx[0]);
-        Releases.Noise n = Releases.noise(s, random);
-        int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures().get(s.measure()))
-            .bins();
+        Release s = c.releases().get(idx.get(0));
+        Releases.Noise n = Releases.noise(s.mechanism(), random);
+        int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures()
+            .get(s.target().measure())).bins();
         long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, beta);
         out.put(a.name(), (double) java.util.Arrays.stream(band).max().orElse(0));
       } else {
-        Slot s = c.slots().get(idx[0]);
-        out.put(a.name(), Releases.noise(s, random).halfWidth(beta) * s.unit());
+        Release s = c.releases().get(idx.get(0));
+        out.put(a.name(), Releases.noise(s.mechanism(), random).halfWidth(beta) * s.unit());
       }
     }
     return out;

@@ -20,8 +20,8 @@ import org.privet.engine.spi.BoundedAggregation;
  * Budget#compose} with {@link BasicAccountant}) of the mechanisms' losses, stated as {@link PureDp} for
  * an ε budget; {@code conversionDelta} the δ that converts zCDP parts inside an (ε, δ) total.
  */
-record CompiledQuery(Query query, NoiseKind noise, BoundedAggregation spec, List<Slot> slots,
-    List<int[]> outputSlots, PartitionSelection selection, List<MechanismCost> costs,
+record CompiledQuery(Query query, NoiseKind noise, BoundedAggregation spec,
+    List<Release> releases, List<Compiler.PlannedOutput> outputs, PartitionSelection selection, List<MechanismCost> costs,
     PrivacyLoss total, double conversionDelta, List<String> bounds,
     List<List<Object>> releaseKeys) {
 

@@ -22,8 +22,9 @@ import org.privet.engine.spi.TableSchema;
 
 /**
  * Compiles a {@link Query} into a bounded aggregation for the backend plus the noisy releases
- * ({@link Slot}s) and optional {@link PartitionSelection}: rewrites for bounding (L0, L∞, clamping,
- * fixed-point scale), mechanism choice and the budget split. Afterwards it asserts that the charge
+ * ({@link Release}s, one {@link AggregationPlanner} per aggregation) and optional
+ * {@link PartitionSelection}: rewrites for bounding (L0, L∞, clamping, fixed-point scale),
+ * mechanism choice and the budget split. Afterwards it asserts that the charge
  * equals the composition of the mechanisms' losses and stays within the budget.
  *
  * <p>Privacy arguments: {@code docs/proofs/engine-bounding.md} (sensitivities),
@@ -44,49 +45,49 @@ final class Compiler {
     List<List<Object>> releaseKeys = q.publicGroups()
         .map(keys -> releaseKeys(keys, q.groupBy(), schema)).orElse(null);
     int l0 = q.maxGroupsContributed();
+    List<AggregationPlanner> planners = q.aggregations().stream().map(AggregationPlanner::of)
+        .toList();
     // Group selection: the strategy chosen among candidates, each compiled as it would run
     // (SelectionChoice; docs/proofs/optimal-partition-selection.md).
     SelectionChoice.Candidate chosen = q.usesPrivatePartitionSelection()
-        ? chooseSelection(q) : null;
+        ? chooseSelection(q, schema, planners) : null;
     boolean reuse = chosen != null && chosen.reuse();
-    Rewrite first = chosen != null ? chosen.rewrite() : rewrite(q, SUM_BITS, SQUARE_BITS, false);
+    Rewrite first = chosen != null ? chosen.rewrite()
+        : rewrite(q, schema, planners, SUM_BITS, SQUARE_BITS, false);
     double selectionWeight = chosen != null ? chosen.weight() : 1.0;
     NoiseKind noise = chosen != null ? chosen.noise()
         : resolveNoise(q, first, n -> null, selectionWeight, l0);
-    Split split = chosen != null ? chosen.split() : Split.of(q.budget(), noise, first.slots(),
-        first.weights(), null, selectionWeight);
+    Split split = chosen != null ? chosen.split() : Split.of(q.budget(), noise, first.drafts,
+        first.weights, null, selectionWeight);
     // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
     // mechanisms (scale or σ² as 63-bit rationals) stay representable for the smallest share.
     double room = Math.log(noise == NoiseKind.GAUSSIAN
-        ? Math.scalb(Math.sqrt(2 * split.smallest(split.rho, first.slots())), 29)
-        : Math.scalb(split.smallest(split.epsilon, first.slots()), 56)) / Math.log(2)
+        ? Math.scalb(Math.sqrt(2 * split.smallest(split.rho, first.drafts)), 29)
+        : Math.scalb(split.smallest(split.epsilon, first.drafts), 56)) / Math.log(2)
         - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
     int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
     int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
-    Rewrite rw = rewrite(q, sumBits, squareBits, reuse);
-    List<Measure> measures = rw.measures();
-    List<Slot> slots = rw.slots();
-    List<int[]> outputSlots = rw.outputSlots();
-    List<String> bounds = rw.bounds();
-    List<long[]> perGroup = rw.perGroup();
+    Rewrite rw = rewrite(q, schema, planners, sumBits, squareBits, reuse);
+    if (rw.drafts.size() != first.drafts.size()) {
+      // The split was computed for the first rewrite's releases; the grid must not change them.
+      throw new IllegalStateException("internal error: the releases changed with the grid");
+    }
 
     // 2. Mechanisms with the split budget.
-    List<Slot> planned = new ArrayList<>();
-    for (int i = 0; i < slots.size(); i++) {
-      Slot s = slots.get(i);
-      long pg = perGroup.get(i)[0];
-      if (s.kind() == Slot.Kind.EXPONENTIAL) {
-        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-            s.measure(), pg, 0, split.epsilon[i], 0, s.rank(), l0, 0));
+    List<Release> planned = new ArrayList<>();
+    for (int i = 0; i < rw.drafts.size(); i++) {
+      Rewrite.Draft d = rw.drafts.get(i);
+      MechanismSpec spec;
+      if (d.exponential()) {
+        spec = new MechanismSpec.Exponential(split.epsilon[i], d.perGroup(), l0);
       } else if (noise == NoiseKind.LAPLACE) {
-        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.LAPLACE, s.field(), s.measure(),
-            Math.multiplyExact(pg, (long) l0), s.scaleExponent(), split.epsilon[i], 0, 0, l0,
-            s.center()));
+        spec = new MechanismSpec.Geometric(split.epsilon[i],
+            Math.multiplyExact(d.perGroup(), (long) l0));
       } else {
-        long l2 = l2Sensitivity(s, perGroup.get(i), l0, q.maxRowsPerGroup());
-        planned.add(new Slot(s.output(), s.purpose(), Slot.Kind.GAUSSIAN, s.field(), s.measure(),
-            l2, s.scaleExponent(), 0, split.rho[i], 0, l0, s.center()));
+        spec = new MechanismSpec.DiscreteGaussian(split.rho[i],
+            l2Sensitivity(d, l0, q.maxRowsPerGroup()));
       }
+      planned.add(new Release(d.target(), spec));
     }
     PartitionSelection sel = chosen != null ? chosen.selection() : null;
 
@@ -102,14 +103,15 @@ final class Compiler {
               : chosen.weightReason(), selectionWeight, split.totalWeight)
               + "; " + chosen.reason()));
       losses.add(sel.privacyLoss());
-      bounds.add("group selection: " + chosen.reason());
+      rw.bounds.add("group selection: " + chosen.reason());
     }
     for (int i = 0; i < planned.size(); i++) {
-      Slot s = planned.get(i);
-      double w = rw.weights().get(i);
-      costs.add(new MechanismCost(s.output(), s.purpose(), s.mechanismName(), s.loss(),
-          w / split.totalWeight, shareReason(rw.reasons().get(i), w, split.totalWeight)));
-      losses.add(s.loss());
+      Release r = planned.get(i);
+      double w = rw.weights.get(i);
+      costs.add(new MechanismCost(rw.users(i), r.target().purpose(),
+          r.mechanism().describe(), r.loss(), w / split.totalWeight,
+          shareReason(rw.reasons.get(i), w, split.totalWeight)));
+      losses.add(r.loss());
     }
     PrivacyLoss total = CompiledQuery.composedCost(q.budget(), losses);
     if (!q.budget().admits(total)) {
@@ -119,175 +121,62 @@ final class Compiler {
     BoundedAggregation spec = new BoundedAggregation(q.source(), filter, q.privacyUnit(),
         q.groupBy(), Optional.ofNullable(releaseKeys)
             .map(keys -> keys.stream().filter(Objects::nonNull).toList()), l0,
-        q.maxRowsPerGroup(), salt, measures);
-    return new CompiledQuery(q, noise, spec, planned, outputSlots, sel, costs, total,
-        CompiledQuery.conversionDelta(q.budget(), losses), bounds, releaseKeys);
+        q.maxRowsPerGroup(), salt, rw.measures);
+    return new CompiledQuery(q, noise, spec, planned, rw.outputs, sel, costs, total,
+        CompiledQuery.conversionDelta(q.budget(), losses), rw.bounds, releaseKeys);
+  }
+
+  /** The noisy releases serving one output, by index into the compiled query's releases. */
+  record PlannedOutput(AggregationPlanner planner, List<Integer> releases) {
+    PlannedOutput {
+      releases = List.copyOf(releases);
+    }
   }
 
   /**
-   * Rewrites the aggregations into backend measures and noisy-release slots; with {@code reuse}
-   * the threshold statistics (COUNT(*) at L∞ = 1, COUNT(DISTINCT unit)) get no release of their
-   * own: partition selection's noisy count is their output.
+   * Rewrites the aggregations into backend measures and noisy releases, one planner each; with
+   * {@code reuse} the threshold statistics (COUNT(*) at L∞ = 1, COUNT(DISTINCT unit)) get no
+   * release of their own: partition selection's noisy count is their output.
    */
-  private static Rewrite rewrite(Query q, int sumBits, int squareBits, boolean reuse) {
-    int l0 = q.maxGroupsContributed();
-    long lInf = q.maxRowsPerGroup();
-    List<Measure> measures = new ArrayList<>();
-    List<Slot> slots = new ArrayList<>();
-    List<int[]> outputSlots = new ArrayList<>();
-    List<String> bounds = new ArrayList<>();
-    bounds.add("privacy unit: " + q.privacyUnit().map(u -> "column '" + u + "'")
+  private static Rewrite rewrite(Query q, TableSchema schema, List<AggregationPlanner> planners,
+      int sumBits, int squareBits, boolean reuse) {
+    Rewrite r = new Rewrite(q, schema, sumBits, squareBits, reuse);
+    r.bounds.add("privacy unit: " + q.privacyUnit().map(u -> "column '" + u + "'")
         .orElse("each row") + " (neighbours: add/remove all rows of one unit)");
-    bounds.add("L0 (max groups per unit) = " + l0 + ", L∞ (max rows per unit per group) = "
-        + lInf + (q.privacyUnit().isPresent()
+    r.bounds.add("L0 (max groups per unit) = " + r.l0 + ", L∞ (max rows per unit per group) = "
+        + r.lInf + (q.privacyUnit().isPresent()
             ? "; groups kept per unit by smallest salted hash, pair sums scaled to L∞ rows" : ""));
-
-    // 1. Per-aggregation rewrites: measures and per-group sensitivities (grid units).
-    List<long[]> perGroup = new ArrayList<>(); // per slot: {per-group sensitivity}
-    List<Double> weights = new ArrayList<>(); // per slot: budget shares
-    List<String> reasons = new ArrayList<>(); // per slot: why those shares
-    for (Aggregation a : q.aggregations()) {
-      int first = slots.size();
-      if (a instanceof Aggregation.Count c && reuse && lInf == 1) {
-        // L∞ = 1: the row count is the distinct-unit count that selection noises and thresholds.
-        bounds.add(c.name() + ": the partition selection's noisy distinct-unit count, which "
-            + "equals the row count at L∞ = 1 (post-aggregation thresholding, no extra cost)");
-      } else if (a instanceof Aggregation.Count c) {
-        slots.add(slot(c.name(), "noisy row count", Slot.Field.ROWS, -1, 0));
-        perGroup.add(new long[] {lInf});
-      } else if (a instanceof Aggregation.CountDistinctUnits c) {
-        if (reuse) {
-          // No release of its own: the selection's thresholded noisy count is the output.
-          bounds.add(c.name() + ": the partition selection's noisy distinct-unit count "
-              + "(post-aggregation thresholding, no extra cost)");
-        } else {
-          slots.add(slot(c.name(), "noisy count of distinct units", Slot.Field.UNITS, -1, 0));
-          perGroup.add(new long[] {1});
-        }
-      } else if (a instanceof Aggregation.Sum s) {
-        Grid g = Grid.of(s.lower(), s.upper(), sumBits, false, pairMagnitude(s.perGroup(), lInf));
-        Measure.PairClamp pc = g.pairClamp(s.perGroup());
-        int mi = measureIndex(measures,
-            new Measure.FixedPointSum(s.column(), s.lower(), s.upper(), g.k, 0, false, pc));
-        bounds.add(g.describe(s.name(), s.column(), s.lower(), s.upper()));
-        // At least one grid step: a degenerate group bound [c, c] still gets a valid mechanism.
-        long sens = Math.max(1, pairSensitivity(g.a, g.b, pc, lInf, 0));
-        if (pc != null) {
-          bounds.add(g.describePair(s.name(), s.perGroup(), pc, lInf, sens));
-        }
-        slots.add(slot(s.name(), "noisy sum of " + s.column(), Slot.Field.SUM, mi, g.k));
-        perGroup.add(new long[] {sens});
-      } else if (a instanceof Aggregation.Mean m) {
-        Grid g = Grid.of(m.lower(), m.upper(), sumBits, true, pairMagnitude(m.perGroup(), lInf));
-        Measure.PairClamp pc = g.pairClamp(m.perGroup());
-        bounds.add(g.describe(m.name(), m.column(), m.lower(), m.upper()));
-        // Centre the released sum where that lowers its sensitivity (the row range's centre
-        // without a pair clamp; with one, the clamp acts on uncentred sums, so another centre
-        // may be tighter).
-        // Candidates: the row range's centre, 0, and the pair bounds' centre.
-        long center = g.center;
-        long sens = pairSensitivity(g.a, g.b, pc, lInf, g.center);
-        if (pc != null) {
-          for (long c : new long[] {0, Math.floorDiv(pc.lower(), 2) + Math.floorDiv(pc.upper(), 2)}) {
-            long cs = pairSensitivity(g.a, g.b, pc, lInf, c);
-            if (cs < sens && cs > 0) {
-              sens = cs;
-              center = c;
-            }
-          }
-        }
-        sens = Math.max(1, sens); // at least one grid step (degenerate group bounds)
-        if (pc != null) {
-          bounds.add(g.describePair(m.name(), m.perGroup(), pc, lInf, sens));
-        }
-        // The backend centres the sum itself, so that the per-group saturation at the public cap
-        // acts on the released (centred) statistic and keeps its sensitivity (issue 10, item 3).
-        int mi = measureIndex(measures,
-            new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, center, false, pc));
-        Slot centred = slot(m.name(), "noisy " + (center != 0 ? "centred " : "") + "sum of "
-            + m.column() + " (mean = sum/count)", Slot.Field.SUM, mi, g.k);
-        slots.add(new Slot(centred.output(), centred.purpose(), centred.kind(), centred.field(),
-            mi, 0, g.k, 0, 0, 0, 1, center));
-        perGroup.add(new long[] {sens});
-        slots.add(slot(m.name(), "noisy count of non-null " + m.column() + " (mean)",
-            Slot.Field.COUNT, mi, 0));
-        perGroup.add(new long[] {lInf});
-      } else if (a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev) {
-        String col = a instanceof Aggregation.Variance v ? v.column()
-            : ((Aggregation.StdDev) a).column();
-        double lo = a instanceof Aggregation.Variance v ? v.lower()
-            : ((Aggregation.StdDev) a).lower();
-        double hi = a instanceof Aggregation.Variance v ? v.upper()
-            : ((Aggregation.StdDev) a).upper();
-        Grid g = Grid.of(lo, hi, squareBits, true);
-        measures.add(new Measure.FixedPointSum(col, lo, hi, g.k, g.center, true));
-        bounds.add(g.describe(a.name(), col, lo, hi));
-        int mi = measures.size() - 1;
-        slots.add(slot(a.name(), "noisy centred sum of " + col + " (variance)", Slot.Field.SUM,
-            mi, g.k));
-        perGroup.add(new long[] {Math.multiplyExact(lInf, g.maxAbs())});
-        slots.add(slot(a.name(), "noisy sum of squares of " + col + " (variance)",
-            Slot.Field.SQUARES, mi, 2 * g.k));
-        perGroup.add(new long[] {Math.multiplyExact(lInf,
-            Math.multiplyExact(g.maxAbs(), g.maxAbs()))});
-        slots.add(slot(a.name(), "noisy count of non-null " + col + " (variance)",
-            Slot.Field.COUNT, mi, 0));
-        perGroup.add(new long[] {lInf});
-      } else if (a instanceof Aggregation.Histogram h) {
-        measures.add(new Measure.Bins(h.column(), h.lower(), h.upper(), h.bins()));
-        bounds.add(h.name() + ": " + h.bins() + " cells over [" + h.lower() + ", " + h.upper()
-            + "] of " + h.column() + ", NULL/NaN ignored, ≤ L∞ rows per unit per group");
-        slots.add(slot(h.name(), "noisy cell counts of " + h.column(), Slot.Field.BINS,
-            measures.size() - 1, 0));
-        perGroup.add(new long[] {lInf});
-      } else if (a instanceof Aggregation.Quantiles qs) {
-        measures.add(new Measure.Bins(qs.column(), qs.lower(), qs.upper(), qs.bins()));
-        bounds.add(qs.name() + ": quantiles on a grid of " + qs.bins() + " cells over ["
-            + qs.lower() + ", " + qs.upper() + "] of " + qs.column()
-            + ", NULL/NaN ignored, ≤ L∞ rows per unit per group");
-        if (qs.method() == Aggregation.Quantiles.Method.TREE) {
-          // One noisy quantile tree for all ranks: each kept row counts in one node per level.
-          QuantileTree tree = new QuantileTree(qs.bins(), QuantileTree.BRANCHING);
-          int levels = tree.levels();
-          slots.add(slot(qs.name(), "quantile tree of " + qs.column() + " for ranks "
-              + qs.ranks() + " (branching " + QuantileTree.BRANCHING + ", " + levels
-              + " levels, " + tree.size() + " noisy node counts per group)", Slot.Field.TREE,
-              measures.size() - 1, 0));
-          perGroup.add(new long[] {Math.multiplyExact(lInf, (long) levels), levels});
-        } else {
-          for (double r : qs.ranks()) {
-            Slot s = slot(qs.name(), "exponential-mechanism quantile " + r + " of "
-                + qs.column(), Slot.Field.QUANTILE, measures.size() - 1, 0);
-            slots.add(new Slot(s.output(), s.purpose(), Slot.Kind.EXPONENTIAL, s.field(),
-                s.measure(), 0, 0, 0, 0, r, l0, 0));
-            perGroup.add(new long[] {lInf});
-          }
-        }
-      }
-      int[] idx = new int[slots.size() - first];
-      for (int i = 0; i < idx.length; i++) {
-        idx[i] = first + i;
-      }
-      outputSlots.add(idx);
-      Double explicit = q.budgetWeights().get(a.name());
-      for (int i = 0; i < idx.length; i++) {
+    for (AggregationPlanner p : planners) {
+      r.begin();
+      p.plan(r);
+      List<Integer> idx = r.end();
+      r.outputs.add(new PlannedOutput(p, idx));
+      String name = p.aggregation().name();
+      Double explicit = q.budgetWeights().get(name);
+      int n = idx.size();
+      for (int i : idx) {
+        double w;
+        String reason;
         if (explicit == null) {
-          weights.add(1.0);
-          reasons.add("default weight: one share per noisy release");
+          w = 1.0;
+          reason = "default weight: one share per noisy release";
         } else {
-          weights.add(explicit / idx.length);
-          reasons.add("budgetWeight('" + a.name() + "') = " + weight(explicit)
-              + (idx.length > 1 ? ", split evenly over its " + idx.length + " noisy releases"
-                  : ""));
+          w = explicit / n;
+          reason = "budgetWeight('" + name + "') = " + weight(explicit)
+              + (n > 1 ? ", split evenly over its " + n + " noisy releases" : "");
+        }
+        if (i == r.weights.size()) {
+          r.weights.add(w);
+          r.reasons.add(reason);
+        } else {
+          // A shared measurement: each output using it brings its weight.
+          r.weights.set(i, r.weights.get(i) + w);
+          r.reasons.set(i, r.reasons.get(i) + "; shared with '" + name + "': " + reason);
         }
       }
     }
-
-    return new Rewrite(measures, slots, outputSlots, bounds, perGroup, weights, reasons);
+    return r;
   }
-
-  record Rewrite(List<Measure> measures, List<Slot> slots, List<int[]> outputSlots,
-      List<String> bounds, List<long[]> perGroup, List<Double> weights, List<String> reasons) {}
 
   private static String shareReason(String reason, double weight, double total) {
     return reason + " (weight " + weight(weight) + " of " + weight(total) + ")";
@@ -304,7 +193,7 @@ final class Compiler {
    * bound over L∞ (so the grid's per-group range stays within L∞ rows' worth), else 0 (a capped
    * pair sum is already within L∞ × the row bound).
    */
-  private static double pairMagnitude(Aggregation.GroupBounds gb, long lInf) {
+  static double pairMagnitude(Aggregation.GroupBounds gb, long lInf) {
     if (gb == null || !gb.allRows()) {
       return 0;
     }
@@ -339,29 +228,14 @@ final class Compiler {
     return m;
   }
 
-  /** The index of {@code m} in {@code measures}, adding it if absent (shared by SUM and MEAN). */
-  private static int measureIndex(List<Measure> measures, Measure m) {
-    int i = measures.indexOf(m);
-    if (i >= 0) {
-      return i;
-    }
-    measures.add(m);
-    return measures.size() - 1;
-  }
-
-  private static Slot slot(String output, String purpose, Slot.Field field, int measure, int k) {
-    return new Slot(output, purpose, Slot.Kind.LAPLACE, field, measure, 0, k, 0, 0, 0, 1, 0);
-  }
-
   /**
-   * The L2 sensitivity over all groups of a Gaussian slot with per-group entry {@code pg}: a
-   * quantile tree's per-group L2 norm is L∞·√H (one node per level, H = pg[1] levels), others
-   * ⌈√L0·pg[0]⌉.
+   * The L2 sensitivity over all groups of a Gaussian release: a quantile tree's per-group L2 norm
+   * is L∞·√H (one node per level, H levels), others ⌈√L0·perGroup⌉.
    */
-  private static long l2Sensitivity(Slot s, long[] pg, int l0, int lInf) {
-    return s.field() == Slot.Field.TREE
-        ? l2(lInf, Math.multiplyExact(l0, (int) pg[1]))
-        : l2(pg[0], l0);
+  private static long l2Sensitivity(Rewrite.Draft d, int l0, int lInf) {
+    return d.treeLevels() > 0
+        ? l2(lInf, Math.multiplyExact(l0, d.treeLevels()))
+        : l2(d.perGroup(), l0);
   }
 
   /** ⌈√(l0 · pg²)⌉: the L2 norm of a unit's contributions over l0 groups, rounded up. */
@@ -388,12 +262,13 @@ final class Compiler {
   }
 
   /** Compiles each candidate selection strategy of the query and keeps the best (SelectionChoice). */
-  private static SelectionChoice.Candidate chooseSelection(Query q) {
+  private static SelectionChoice.Candidate chooseSelection(Query q, TableSchema schema,
+      List<AggregationPlanner> planners) {
     List<SelectionChoice.Candidate> built = new ArrayList<>();
     IllegalArgumentException refused = null;
     for (SelectionChoice.Option o : SelectionChoice.options(q)) {
       try {
-        built.add(candidate(q, o));
+        built.add(candidate(q, schema, planners, o));
       } catch (IllegalArgumentException e) { // e.g. a share too small for one kind (public)
         refused = refused == null ? e : refused;
       }
@@ -405,15 +280,16 @@ final class Compiler {
   }
 
   /** One candidate compiled as it would run: rewrite, noise kind, budget split and selection. */
-  private static SelectionChoice.Candidate candidate(Query q, SelectionChoice.Option o) {
+  private static SelectionChoice.Candidate candidate(Query q, TableSchema schema,
+      List<AggregationPlanner> planners, SelectionChoice.Option o) {
     int l0 = q.maxGroupsContributed();
-    Rewrite rw = rewrite(q, SUM_BITS, SQUARE_BITS, o.reuse());
+    Rewrite rw = rewrite(q, schema, planners, SUM_BITS, SQUARE_BITS, o.reuse());
     double w = SelectionChoice.weight(q, o.reuse());
     Function<NoiseKind, PartitionSelection.Kind> kindFor =
         n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
     NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);
     PartitionSelection.Kind kind = kindFor.apply(noise);
-    Split split = Split.of(q.budget(), noise, rw.slots(), rw.weights(), kind, w);
+    Split split = Split.of(q.budget(), noise, rw.drafts, rw.weights, kind, w);
     PartitionSelection sel = switch (kind) {
       case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
       case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
@@ -423,8 +299,7 @@ final class Compiler {
   }
 
   private static NoiseKind resolveNoise(Query q, Rewrite rw,
-      Function<NoiseKind, PartitionSelection.Kind> selection,
-      double selectionWeight, int l0) {
+      Function<NoiseKind, PartitionSelection.Kind> selection, double selectionWeight, int l0) {
     if (q.noise() != NoiseKind.AUTO) {
       return q.noise();
     }
@@ -437,18 +312,18 @@ final class Compiler {
     }
     // (ε, δ): the kind whose total noise variance over the releases (each relative to its
     // per-group sensitivity) is smaller; both splits are computed exactly as they would be used,
-    // with each slot's actual L1 (L0·pg) and L2 sensitivities.
-    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.slots(), rw.weights(),
+    // with each release's actual L1 (L0·pg) and L2 sensitivities.
+    Split lap = Split.of(q.budget(), NoiseKind.LAPLACE, rw.drafts, rw.weights,
         selection.apply(NoiseKind.LAPLACE), selectionWeight);
-    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.slots(), rw.weights(),
+    Split gau = Split.of(q.budget(), NoiseKind.GAUSSIAN, rw.drafts, rw.weights,
         selection.apply(NoiseKind.GAUSSIAN), selectionWeight);
     double lapVar = 0;
     double gauVar = 0;
-    for (int i = 0; i < rw.slots().size(); i++) {
-      Slot s = rw.slots().get(i);
-      if (s.kind() != Slot.Kind.EXPONENTIAL) {
-        double pg = rw.perGroup().get(i)[0];
-        double l2 = l2Sensitivity(s, rw.perGroup().get(i), l0, q.maxRowsPerGroup()) / pg;
+    for (int i = 0; i < rw.drafts.size(); i++) {
+      Rewrite.Draft d = rw.drafts.get(i);
+      if (!d.exponential()) {
+        double pg = d.perGroup();
+        double l2 = l2Sensitivity(d, l0, q.maxRowsPerGroup()) / pg;
         lapVar += 2 * Math.pow(l0 / lap.epsilon[i], 2);
         gauVar += gau.rho[i] > 0 ? l2 * l2 / (2 * gau.rho[i]) : Double.POSITIVE_INFINITY;
       }
@@ -473,18 +348,19 @@ final class Compiler {
    * </ul>
    */
   static final class Split {
-    double[] epsilon; // per LAPLACE/EXPONENTIAL slot
-    double[] rho; // per GAUSSIAN slot
+    double[] epsilon; // per geometric or exponential release
+    double[] rho; // per discrete Gaussian release
     double selectionEpsilon; // Laplace thresholding
     double selectionRho; // Gaussian thresholding
     double selectionDelta;
     double totalWeight;
 
-    static Split of(Budget budget, NoiseKind noise, List<Slot> slots, List<Double> weights,
+    static Split of(Budget budget, NoiseKind noise, List<Rewrite.Draft> releases,
+        List<Double> weights,
         PartitionSelection.Kind selection, double selectionWeight) {
       final double shrink = BudgetSplit.SHRINK; // keeps the upward-rounded composition within the budget
       Split s = new Split();
-      int n = slots.size();
+      int n = releases.size();
       s.epsilon = new double[n];
       s.rho = new double[n];
       double total = selection != null ? selectionWeight : 0;
@@ -519,7 +395,7 @@ final class Compiler {
         double zWeight = 0;
         for (int i = 0; i < n; i++) {
           s.epsilon[i] = BudgetSplit.share(a.epsilon(), weights.get(i), total);
-          if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+          if (gaussian && !releases.get(i).exponential()) {
             zWeight += weights.get(i);
           } else {
             pure += s.epsilon[i];
@@ -540,7 +416,7 @@ final class Compiler {
           double epsRest = (a.epsilon() - pure) * shrink;
           double rhoTotal = ZcdpConversion.largestRho(epsRest, conversionDelta);
           for (int i = 0; i < n; i++) {
-            if (gaussian && slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+            if (gaussian && !releases.get(i).exponential()) {
               s.rho[i] = BudgetSplit.share(rhoTotal, weights.get(i), zWeight);
             }
           }
@@ -552,11 +428,11 @@ final class Compiler {
       return s;
     }
 
-    /** The smallest entry of {@code values} over non-exponential slots (1 if there are none). */
-    double smallest(double[] values, List<Slot> slots) {
+    /** The smallest entry of {@code values} over non-exponential releases (1 if there are none). */
+    double smallest(double[] values, List<Rewrite.Draft> releases) {
       double m = Double.POSITIVE_INFINITY;
       for (int i = 0; i < values.length; i++) {
-        if (slots.get(i).kind() != Slot.Kind.EXPONENTIAL) {
+        if (!releases.get(i).exponential()) {
           m = Math.min(m, values[i]);
         }
       }
@@ -642,23 +518,11 @@ final class Compiler {
       require(schema, g, "groupBy");
     }
     for (Aggregation a : q.aggregations()) {
-      String col = null;
-      if (a instanceof Aggregation.Sum s) {
-        col = s.column();
-      } else if (a instanceof Aggregation.Mean m) {
-        col = m.column();
-      } else if (a instanceof Aggregation.Variance v) {
-        col = v.column();
-      } else if (a instanceof Aggregation.StdDev d) {
-        col = d.column();
-      } else if (a instanceof Aggregation.Quantiles qs) {
-        col = qs.column();
-      } else if (a instanceof Aggregation.Histogram h) {
-        col = h.column();
-      }
-      if (col != null && !require(schema, col, a.name()).type().isNumeric()) {
-        throw new IllegalArgumentException(a.name() + ": column '" + col + "' is not numeric");
-      }
+      AggregationPlanner.of(a).column().ifPresent(col -> {
+        if (!require(schema, col, a.name()).type().isNumeric()) {
+          throw new IllegalArgumentException(a.name() + ": column '" + col + "' is not numeric");
+        }
+      });
     }
   }
 

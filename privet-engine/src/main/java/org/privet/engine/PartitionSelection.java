@@ -394,16 +394,16 @@ final class PartitionSelection {
   String describe() {
     if (kind == Kind.OPTIMAL) {
       long half = unitsForHalfRelease();
-      return "OptimalSelection(ε=" + Slot.fmt(epsilon) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
-          + ", P[keep 1 unit]=" + Slot.fmt(singleUnitReleaseProbability()) + ", 50% kept from "
+      return "OptimalSelection(ε=" + MechanismSpec.fmt(epsilon) + ", δ=" + MechanismSpec.fmt(delta) + ", L0=" + l0
+          + ", P[keep 1 unit]=" + MechanismSpec.fmt(singleUnitReleaseProbability()) + ", 50% kept from "
           + (half == Long.MAX_VALUE ? "never" : half + " units") + ")";
     }
     if (kind == Kind.GAUSSIAN) {
-      return "GaussianThreshold(ρ=" + Slot.fmt(rho) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
-          + ", σ=" + Slot.fmt(Math.sqrt(sigmaSquared())) + ", τ=" + threshold + ")";
+      return "GaussianThreshold(ρ=" + MechanismSpec.fmt(rho) + ", δ=" + MechanismSpec.fmt(delta) + ", L0=" + l0
+          + ", σ=" + MechanismSpec.fmt(Math.sqrt(sigmaSquared())) + ", τ=" + threshold + ")";
     }
-    return "LaplaceThreshold(ε=" + Slot.fmt(epsilon) + ", δ=" + Slot.fmt(delta) + ", L0=" + l0
-        + ", scale=" + Slot.fmt(scale()) + ", τ=" + threshold + ", P[release at τ−1]="
-        + Slot.fmt(boundaryProbability()) + ")";
+    return "LaplaceThreshold(ε=" + MechanismSpec.fmt(epsilon) + ", δ=" + MechanismSpec.fmt(delta) + ", L0=" + l0
+        + ", scale=" + MechanismSpec.fmt(scale()) + ", τ=" + threshold + ", P[release at τ−1]="
+        + MechanismSpec.fmt(boundaryProbability()) + ")";
   }
 }

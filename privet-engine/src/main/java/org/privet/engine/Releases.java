@@ -11,7 +11,7 @@ import org.privet.mechanisms.ExponentialMechanism;
 import org.privet.mechanisms.GeometricMechanism;
 import org.privet.random.RandomSource;
 
-/** Instantiates the core mechanisms for a compiled query's {@link Slot}s. */
+/** Instantiates the core mechanisms of a compiled query's {@link Release}s. */
 final class Releases {
   private Releases() {}
 
@@ -35,17 +35,18 @@ final class Releases {
     long sumHalfWidth(int m, double gamma);
   }
 
-  static Noise noise(Slot s, RandomSource random) {
-    if (s.kind() == Slot.Kind.LAPLACE) {
-      GeometricMechanism m = GeometricMechanism.builder().epsilon(s.epsilon())
-          .sensitivity(s.sensitivity()).randomSource(random).build();
+  static Noise noise(MechanismSpec spec, RandomSource random) {
+    if (spec instanceof MechanismSpec.Geometric g) {
+      GeometricMechanism m = GeometricMechanism.builder().epsilon(g.epsilon())
+          .sensitivity(g.sensitivity()).randomSource(random).build();
       double q = Math.exp(-1 / m.scale());
       double scale = m.scale();
       return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(),
-          Math.sqrt(2 * q) / (1 - q), (k, g) -> SumTail.laplace(scale, k, g));
+          Math.sqrt(2 * q) / (1 - q), (k, gamma) -> SumTail.laplace(scale, k, gamma));
     }
-    DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder().rho(s.rho())
-        .sensitivity(s.sensitivity()).randomSource(random).build();
+    MechanismSpec.DiscreteGaussian d = (MechanismSpec.DiscreteGaussian) spec;
+    DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder().rho(d.rho())
+        .sensitivity(d.sensitivity()).randomSource(random).build();
     double sigma = m.sigma();
     return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), sigma,
         (k, g) -> SumTail.gaussian(sigma, k, g));
@@ -105,7 +106,7 @@ final class Releases {
     }
   }
 
-  static Quantile quantile(Slot s, RandomSource random) {
+  static Quantile quantile(MechanismSpec.Exponential s, RandomSource random) {
     ExponentialMechanism m = ExponentialMechanism.builder().epsilon(s.epsilon() / s.l0())
         .sensitivity(s.sensitivity()).monotone(false).randomSource(random).build();
     return new Quantile(m, s.l0());

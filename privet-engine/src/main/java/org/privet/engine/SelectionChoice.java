@@ -31,10 +31,10 @@ final class SelectionChoice {
 
   /** A compiled candidate; {@code reason} is set on the chosen one. */
   record Candidate(Option option, NoiseKind noise, PartitionSelection.Kind kind,
-      Compiler.Rewrite rewrite, Compiler.Split split, double weight, PartitionSelection selection,
+      Rewrite rewrite, Compiler.Split split, double weight, PartitionSelection selection,
       String reason) {
     Candidate(Option option, NoiseKind noise, PartitionSelection.Kind kind,
-        Compiler.Rewrite rewrite, Compiler.Split split, double weight,
+        Rewrite rewrite, Compiler.Split split, double weight,
         PartitionSelection selection) {
       this(option, noise, kind, rewrite, split, weight, selection, "");
     }

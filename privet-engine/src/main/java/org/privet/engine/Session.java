@@ -61,25 +61,26 @@ public final class Session {
           s.kind() == PartitionSelection.Kind.GAUSSIAN ? Math.sqrt(l0) : l0, s.noiseStddev(),
           s.kind().noisyCount() ? s.threshold() : s.unitsForHalfRelease()));
     }
-    for (Slot s : c.slots()) {
+    for (Release r : c.releases()) {
       MechanismCost cost = c.costs().get(i++);
-      if (s.kind() == Slot.Kind.EXPONENTIAL) {
-        Releases.Quantile q = Releases.quantile(s, random);
-        int candidates = ((Measure.Bins) c.spec().measures().get(s.measure())).bins() + 1;
-        planned.add(new Plan.PlannedMechanism(cost, s.sensitivity(), Double.NaN,
+      Release.Target t = r.target();
+      if (r.mechanism() instanceof MechanismSpec.Exponential e) {
+        Releases.Quantile q = Releases.quantile(e, random);
+        int candidates = ((Measure.Bins) c.spec().measures().get(t.measure())).bins() + 1;
+        planned.add(new Plan.PlannedMechanism(cost, r.sensitivity(), Double.NaN,
             q.rankErrorBound(candidates, 0.05)));
-      } else if (s.field() == Slot.Field.TREE) {
+      } else if (t.field() == Release.Field.TREE) {
         // Per node noise; error95: the widest half-width of the 95% simultaneous band on the
         // prefix counts, i.e. a bound on every quantile's rank error (in rows).
-        Releases.Noise n = Releases.noise(s, random);
-        int bins = ((Measure.Bins) c.spec().measures().get(s.measure())).bins();
+        Releases.Noise n = Releases.noise(r.mechanism(), random);
+        int bins = ((Measure.Bins) c.spec().measures().get(t.measure())).bins();
         long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, 0.05);
-        planned.add(new Plan.PlannedMechanism(cost, s.sensitivity(), n.stddev(),
+        planned.add(new Plan.PlannedMechanism(cost, r.sensitivity(), n.stddev(),
             Arrays.stream(band).max().orElse(0)));
       } else {
-        Releases.Noise n = Releases.noise(s, random);
-        double unit = s.unit();
-        planned.add(new Plan.PlannedMechanism(cost, s.sensitivity() * unit, n.stddev() * unit,
+        Releases.Noise n = Releases.noise(r.mechanism(), random);
+        double unit = r.unit();
+        planned.add(new Plan.PlannedMechanism(cost, r.sensitivity() * unit, n.stddev() * unit,
             n.halfWidth(0.05) * unit));
       }
     }
@@ -108,14 +109,14 @@ public final class Session {
     if (c.selection() != null) {
       stated.add(c.selection().privacyLoss());
     }
-    for (Slot s : c.slots()) {
-      if (s.kind() == Slot.Kind.EXPONENTIAL) {
-        Releases.Quantile q = Releases.quantile(s, random);
+    for (Release r : c.releases()) {
+      if (r.mechanism() instanceof MechanismSpec.Exponential e) {
+        Releases.Quantile q = Releases.quantile(e, random);
         quantiles.add(q);
         noises.add(null);
         stated.add(q.privacyLossOverGroups());
       } else {
-        Releases.Noise n = Releases.noise(s, random);
+        Releases.Noise n = Releases.noise(r.mechanism(), random);
         noises.add(n);
         quantiles.add(null);
         stated.add(n.privacyLoss());

@@ -70,7 +70,8 @@ class BudgetWeightTest {
 
   @Test
   void explain_weights_showEachSharesAndWhy() {
-    Query q = base().count("n").sum("s", "x", 0, 1).mean("m", "x", 0, 1).budgetWeight("n", 3)
+    // The mean's bounds differ from the sum's, so it does not share the sum's measurement.
+    Query q = base().count("n").sum("s", "x", 0, 1).mean("m", "x", 0, 2).budgetWeight("n", 3)
         .budgetWeight("m", 1).epsilon(1).build();
     Plan p = session(1, BudgetCharger.unlimited()).explain(q);
     List<MechanismCost> costs = p.mechanisms().stream().map(Plan.PlannedMechanism::cost).toList();

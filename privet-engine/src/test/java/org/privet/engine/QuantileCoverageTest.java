@@ -182,12 +182,12 @@ class QuantileCoverageTest {
     TestTables.register(db, "audit_dprime", dPrime);
     Query qd = auditQuery("audit_d", claimed);
     CompiledQuery c = Compiler.compile(qd, db.describe(qd.source()), 1L);
-    Slot planned = c.slots().get(0);
-    assertEquals(Slot.Field.TREE, planned.field());
+    Release planned = c.releases().get(0);
+    assertEquals(Release.Field.TREE, planned.target().field());
     assertEquals(2, planned.sensitivity(), "L0·L∞·H = 2");
-    Slot used = new Slot(planned.output(), planned.purpose(), planned.kind(), planned.field(),
-        planned.measure(), planned.sensitivity(), 0, planned.epsilon() * actual / claimed, 0, 0,
-        1, 0);
+    MechanismSpec.Geometric claimedSpec = (MechanismSpec.Geometric) planned.mechanism();
+    MechanismSpec used = new MechanismSpec.Geometric(claimedSpec.epsilon() * actual / claimed,
+        planned.sensitivity());
     QuantileTree tree = new QuantileTree(16, QuantileTree.BRANCHING);
     long[] nodesD = tree.counts(cells(qd, c));
     Query qp = auditQuery("audit_dprime", claimed);
@@ -218,7 +218,7 @@ class QuantileCoverageTest {
   private static long[] cells(Query q, CompiledQuery c) {
     List<GroupAggregate> out = new ArrayList<>();
     db.aggregate(c.spec(), out::add);
-    return out.get(0).bins()[c.slots().get(0).measure()];
+    return out.get(0).bins()[c.releases().get(0).target().measure()];
   }
 
   private static boolean above(long[] released, long[] countsD, int[] path) {

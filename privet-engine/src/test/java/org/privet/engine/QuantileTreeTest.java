@@ -136,8 +136,8 @@ class QuantileTreeTest {
   private static long bandHits(NoiseKind kind, double epsilon, double assumedEpsilon, long seed) {
     RandomSource random = new SeededRandomSource(seed);
     QuantileTree t = new QuantileTree(2, QuantileTree.BRANCHING);
-    Releases.Noise real = Releases.noise(slot(kind, t, epsilon), random);
-    Releases.Noise assumed = Releases.noise(slot(kind, t, assumedEpsilon), random);
+    Releases.Noise real = Releases.noise(mechanism(kind, t, epsilon), random);
+    Releases.Noise assumed = Releases.noise(mechanism(kind, t, assumedEpsilon), random);
     long[] band = t.band(assumed::sumHalfWidth, BETA);
     long[] exact = t.counts(new long[] {40, 60});
     long hits = 0;
@@ -149,13 +149,12 @@ class QuantileTreeTest {
     return hits;
   }
 
-  /** The slot the compiler plans for a tree with L0 = L∞ = 1 at this ε (or ρ = ε²/2). */
-  private static Slot slot(NoiseKind kind, QuantileTree t, double epsilon) {
+  /** The mechanism the compiler plans for a tree with L0 = L∞ = 1 at this ε (or ρ = ε²/2). */
+  private static MechanismSpec mechanism(NoiseKind kind, QuantileTree t, double epsilon) {
     long h = t.levels();
     return kind == NoiseKind.LAPLACE
-        ? new Slot("q", "tree", Slot.Kind.LAPLACE, Slot.Field.TREE, 0, h, 0, epsilon, 0, 0, 1, 0)
-        : new Slot("q", "tree", Slot.Kind.GAUSSIAN, Slot.Field.TREE, 0, Compiler.l2(1, (int) h),
-            0, 0, epsilon * epsilon / 2, 0, 1, 0);
+        ? new MechanismSpec.Geometric(epsilon, h)
+        : new MechanismSpec.DiscreteGaussian(epsilon * epsilon / 2, Compiler.l2(1, (int) h));
   }
 
   /**
@@ -187,7 +186,7 @@ class QuantileTreeTest {
     RandomSource random = new SeededRandomSource(5);
     QuantileTree t = new QuantileTree(1024, QuantileTree.BRANCHING);
     for (NoiseKind kind : new NoiseKind[] {NoiseKind.LAPLACE, NoiseKind.GAUSSIAN}) {
-      Releases.Noise n = Releases.noise(slot(kind, t, 0.5), random);
+      Releases.Noise n = Releases.noise(mechanism(kind, t, 0.5), random);
       int m = 12;
       double gamma = 0.05;
       long a = n.sumHalfWidth(m, gamma);

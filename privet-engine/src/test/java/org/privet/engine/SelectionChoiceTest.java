@@ -49,7 +49,7 @@ class SelectionChoiceTest {
     // Issue 17: SELECT g, COUNT(*) at (0.1, 1e-5), L0 = 1: at most 115 units at ε = 0.1, 14 at 1.
     for (double[] t : new double[][] {{0.1, 115}, {1, 14}}) {
       CompiledQuery c = compile(base().count("n").epsilonDelta(t[0], 1e-5).build());
-      assertTrue(c.slots().isEmpty(), "the count has no release of its own");
+      assertTrue(c.releases().isEmpty(), "the count has no release of its own");
       assertTrue(c.selection().kind().noisyCount());
       assertTrue(c.selection().unitsForHalfRelease() <= t[1],
           "ε=" + t[0] + ": " + c.selection().describe());
@@ -84,7 +84,7 @@ class SelectionChoiceTest {
   void auto_countWithLinfTwo_isNotReused() {
     CompiledQuery c = compile(Query.from("t").privacyUnit("uid").maxGroupsContributed(1)
         .maxRowsPerGroup(2).groupBy("g").count("n").epsilonDelta(1, 1e-5).build());
-    assertEquals(1, c.slots().size(), "COUNT(*) at L∞ = 2 counts rows, not units");
+    assertEquals(1, c.releases().size(), "COUNT(*) at L∞ = 2 counts rows, not units");
     assertEquals(PartitionSelection.Kind.OPTIMAL, c.selection().kind());
   }
 
@@ -103,12 +103,12 @@ class SelectionChoiceTest {
     assertEquals(PartitionSelection.Kind.LAPLACE,
         compile(q.thresholding(Thresholding.LAPLACE).build()).selection().kind());
     CompiledQuery lap = compile(q.thresholding(Thresholding.LAPLACE).build());
-    assertEquals(1, lap.slots().size(), "a forced threshold is a separate measurement");
+    assertEquals(1, lap.releases().size(), "a forced threshold is a separate measurement");
     assertTrue(String.join("\n", lap.bounds()).contains("thresholding = LAPLACE"));
     assertEquals(PartitionSelection.Kind.OPTIMAL,
         compile(q.thresholding(Thresholding.OPTIMAL).build()).selection().kind());
     CompiledQuery post = compile(q.thresholding(Thresholding.POST_AGGREGATION).build());
-    assertTrue(post.slots().isEmpty());
+    assertTrue(post.releases().isEmpty());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> base().sum("s", "x", 0, 1).epsilonDelta(1, 1e-5)
             .thresholding(Thresholding.POST_AGGREGATION).build());

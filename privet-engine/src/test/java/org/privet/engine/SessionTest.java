@@ -159,7 +159,9 @@ class SessionTest {
         session(6, seen::add).run(q);
         assertEquals(1, seen.size());
         ChargeRequest c = seen.get(0);
-        assertEquals(1 + 2 + 3 + 1 + 1, c.mechanisms().size());
+        // count, mean (sum, count), variance (squares; its sum and count are the mean's: shared
+        // measurements), quantile tree, histogram.
+        assertEquals(1 + 2 + 1 + 1 + 1, c.mechanisms().size());
         assertTrue(CompiledQuery.sameCost(c.total(),
             CompiledQuery.composedCost(b, c.mechanisms().stream().map(MechanismCost::loss).toList())));
         assertTrue(b.admits(c.total()), c.total() + " within " + b);

@@ -1,0 +1,32 @@
+package org.privet.sql;
+
+/**
+ * One DP aggregate call of the SELECT list, as parsed by {@link AggregateCallParser}.
+ *
+ * @param function the DP function
+ * @param distinct COUNT(DISTINCT unit)
+ * @param column its column (null for COUNT(*))
+ * @param boundsKind how its value bounds were given
+ * @param lower value bound (per row or per group)
+ * @param upper value bound
+ * @param percentile PERCENTILE_CONT's rank, else NaN
+ * @param countCap k of COUNT bounds (0, k), else 0
+ * @param offset its position in the user's text
+ */
+record AggregateCall(DpFunctions function, boolean distinct, String column,
+    AggregateCall.BoundsKind boundsKind, double lower, double upper, double percentile,
+    int countCap, int offset) {
+  /** How an aggregate's value bounds were given. */
+  enum BoundsKind { NONE, PER_ROW, PER_GROUP, PUBLIC }
+
+  /** Identical calls have the same key (released once). */
+  String key() {
+    return function + "|" + distinct + "|" + column + "|" + lower + "|" + upper + "|" + percentile
+        + "|" + countCap;
+  }
+
+  /** Percentile calls with the same key share one engine quantile aggregation. */
+  String quantileKey() {
+    return "quantiles|" + column + "|" + lower + "|" + upper;
+  }
+}

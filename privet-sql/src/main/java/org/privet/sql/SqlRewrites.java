@@ -1,0 +1,225 @@
+package org.privet.sql;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.privet.engine.Aggregation;
+import org.privet.engine.Filter;
+import org.privet.engine.Query;
+import org.privet.sql.AggregateCall.BoundsKind;
+
+/**
+ * The rewrites from DP SQL to the engine's {@link Query}, named as in
+ * {@code docs/proofs/sql-rewrites.md}: contribution bounds (section 4), COUNT(column) as a
+ * filter (section 5), identical calls released once (section 6).
+ */
+final class SqlRewrites {
+  private static final Pattern ENGINE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+  /** Row range of a per-group-bounded aggregate without public bounds, relative to its bounds. */
+  private static final double PER_GROUP_ROW_FACTOR = 1024;
+  private static final String BOUNDS_PER_GROUP = AggregateCallParser.BOUNDS_PER_GROUP;
+  private static final String BOUNDS_PER_ROW = AggregateCallParser.BOUNDS_PER_ROW;
+
+  private final SourceText src;
+  private final DatasetDescriptor dataset;
+  private final String unit;
+
+  /** The rewrites for a query whose dataset and privacy unit {@code binder} resolved. */
+  SqlRewrites(SelectBinder binder) {
+    this.src = binder.src;
+    this.dataset = binder.dataset();
+    this.unit = binder.unit();
+  }
+
+  /**
+   * Section 5, COUNT(column) as a filter. COUNT(column) counts the rows where column is not NULL.
+   * The engine counts rows, so the query gets the filter {@code column IS NOT NULL}; that is exact
+   * only when every aggregate is COUNT of that column or a value aggregate of it (which ignore
+   * NULLs anyway).
+   */
+  Filter countColumnAsFilter(Filter filter, List<AggregateCall> calls) {
+    String counted = null;
+    AggregateCall first = null;
+    for (AggregateCall c : calls) {
+      if (c != null && c.function() == DpFunctions.COUNT && !c.distinct() && c.column() != null) {
+        counted = c.column();
+        first = c;
+        break;
+      }
+    }
+    if (counted == null) {
+      return filter;
+    }
+    for (AggregateCall c : calls) {
+      if (c != null && (c.column() == null || !c.column().equals(counted) || c.distinct())) {
+        throw src.error(first.offset(), "COUNT(" + counted + ") can only be combined with aggregates of"
+            + " the same column; use COUNT(*) with WHERE " + counted + " IS NOT NULL");
+      }
+    }
+    Filter notNull = new Filter.Not(new Filter.IsNull(counted));
+    return filter == null ? notNull : new Filter.And(List.of(filter, notNull));
+  }
+
+  /** The engine's contribution bounds: L0 (max groups per unit) and L∞ (max rows per group). */
+  record Contributions(int l0, int lInf) {}
+
+  /** A row clamp [lower, upper]. */
+  record RowRange(double lower, double upper) {}
+
+  /**
+   * Section 4, contribution bounds: {L0, L∞} from the options and the COUNT / per-group bounds.
+   */
+  Contributions contributionBounds(DpOptions options, List<AggregateCall> calls) {
+    int linf = options.maxRowsPerGroup();
+    AggregateCall capCall = null;
+    for (AggregateCall c : calls) {
+      if (c == null || c.countCap() == 0) {
+        continue;
+      }
+      if (capCall != null && capCall.countCap() != c.countCap()) {
+        throw src.error(c.offset(), "all COUNT bounds of a query must agree (they set the most rows"
+            + " one unit adds to a group)");
+      }
+      if (linf > 0 && linf != c.countCap()) {
+        throw src.error(c.offset(), "COUNT bounds (0, " + c.countCap() + ") conflict with"
+            + " max_rows_per_group = " + linf);
+      }
+      capCall = c;
+    }
+    if (linf == 0) {
+      linf = capCall == null ? 1 : capCall.countCap();
+    }
+    if (unit == null && linf > 1) {
+      throw src.error(capCall.offset(), "dataset '" + dataset.name() + "' has one row per privacy unit:"
+          + " COUNT bounds must be (0, 1)");
+    }
+    for (AggregateCall c : calls) {
+      if (c != null && c.boundsKind() == BoundsKind.PER_GROUP && c.function() == DpFunctions.AVG
+          && linf != 1) {
+        throw src.error(c.offset(), "AVG with " + BOUNDS_PER_GROUP + " needs max_rows_per_group = 1"
+            + " (each unit then adds its own mean, clamped, once per group); use " + BOUNDS_PER_ROW
+            + " with more rows per group");
+      }
+    }
+    int l0 = options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
+    return new Contributions(l0, linf);
+  }
+
+  private String engineName(String preferred, Set<String> used) {
+    String candidate = preferred;
+    if (!ENGINE_NAME.matcher(candidate).matches() || used.contains(candidate.toLowerCase(Locale.ROOT))) {
+      int i = used.size();
+      do {
+        candidate = "agg" + i++;
+      } while (used.contains(candidate));
+    }
+    used.add(candidate.toLowerCase(Locale.ROOT));
+    return candidate;
+  }
+
+  /**
+   * Row clamp for an aggregate with only {@code contribution_bounds_per_group}: the column's
+   * registered public bounds, else ±{@value #PER_GROUP_ROW_FACTOR}·max(|lower|, |upper|). The
+   * fixed-point sum needs a row range; it does not enter the sensitivity (the group bound does),
+   * only the grid's precision, so it is wide: rows beyond it are clamped before the unit's total is
+   * formed (which changes a total only if other rows of the same unit cancel them).
+   */
+  private RowRange perGroupRowRange(AggregateCall c) {
+    DatasetDescriptor.ColumnBounds pb = dataset.publicBounds().get(c.column());
+    if (pb != null) {
+      return new RowRange(pb.lower(), pb.upper());
+    }
+    double m = Math.min(0x1p60, PER_GROUP_ROW_FACTOR
+        * Math.max(1, Math.max(Math.abs(c.lower()), Math.abs(c.upper()))));
+    return new RowRange(-m, m);
+  }
+
+  /** Section 4: the engine aggregation of one call (per-group bounds as a per unit clamp). */
+  private Aggregation toEngine(AggregateCall c, String name) {
+    if (c.boundsKind() == BoundsKind.PER_GROUP) {
+      // BigQuery: the bounds apply to each unit's aggregate in the group. SUM: the unit's total
+      // over all its rows, clamped; AVG (with L∞ = 1): the unit's mean, clamped.
+      RowRange rows = perGroupRowRange(c);
+      return c.function() == DpFunctions.SUM
+          ? new Aggregation.Sum(name, c.column(), rows.lower(), rows.upper(),
+              Aggregation.GroupBounds.ofAllRows(c.lower(), c.upper()))
+          : new Aggregation.Mean(name, c.column(), rows.lower(), rows.upper(),
+              Aggregation.GroupBounds.of(c.lower(), c.upper()));
+    }
+    return switch (c.function()) {
+      case COUNT -> c.distinct() ? new Aggregation.CountDistinctUnits(name) : new Aggregation.Count(name);
+      case SUM -> new Aggregation.Sum(name, c.column(), c.lower(), c.upper());
+      case AVG -> new Aggregation.Mean(name, c.column(), c.lower(), c.upper());
+      case VARIANCE -> new Aggregation.Variance(name, c.column(), c.lower(), c.upper());
+      case STDDEV -> new Aggregation.StdDev(name, c.column(), c.lower(), c.upper());
+      case PERCENTILE_CONT -> throw new IllegalStateException("percentiles are grouped per column");
+    };
+  }
+
+  /**
+   * Section 6, identical calls are released once: adds one engine aggregation per distinct call
+   * (all PERCENTILE_CONT calls of one column and bounds become one quantile aggregation with all
+   * their ranks) to {@code query}, and returns the output columns reading them.
+   */
+  List<OutputColumn> identicalCallsOnce(Query.Builder query, List<SelectedColumn> selected,
+      List<String> groupBy) {
+    Map<String, String> engineNameByCall = new HashMap<>();
+    Set<String> engineNames = new HashSet<>();
+    groupBy.forEach(g -> engineNames.add(g.toLowerCase(Locale.ROOT)));
+    // All percentiles of one column (same bounds) become one engine quantile tree: one noisy
+    // release and one budget share for the whole rank list.
+    Map<String, List<Double>> ranksByColumn = new LinkedHashMap<>();
+    for (SelectedColumn item : selected) {
+      AggregateCall call = item.call();
+      if (call != null && call.function() == DpFunctions.PERCENTILE_CONT) {
+        List<Double> ranks = ranksByColumn.computeIfAbsent(call.quantileKey(), k -> new ArrayList<>());
+        if (!ranks.contains(call.percentile())) {
+          ranks.add(call.percentile());
+        }
+      }
+    }
+    List<OutputColumn> outputs = new ArrayList<>();
+    for (SelectedColumn item : selected) {
+      AggregateCall call = item.call();
+      if (call == null) {
+        outputs.add(new OutputColumn(item.name(), item.groupKeyIndex(), null));
+        continue;
+      }
+      if (call.function() == DpFunctions.PERCENTILE_CONT) {
+        List<Double> ranks = ranksByColumn.get(call.quantileKey());
+        String engineName = engineNameByCall.get(call.quantileKey());
+        if (engineName == null) {
+          engineName = engineName(item.name(), engineNames);
+          engineNameByCall.put(call.quantileKey(), engineName);
+          try {
+            query.aggregate(new Aggregation.Quantiles(engineName, call.column(), call.lower(),
+                call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS));
+          } catch (IllegalArgumentException e) {
+            throw src.error(call.offset(), e.getMessage());
+          }
+        }
+        outputs.add(new OutputColumn(item.name(), -1,
+            ranks.size() > 1 ? engineName + "[" + call.percentile() + "]" : engineName));
+        continue;
+      }
+      String engineName = engineNameByCall.get(call.key());
+      if (engineName == null) {
+        engineName = engineName(item.name(), engineNames);
+        engineNameByCall.put(call.key(), engineName);
+        try {
+          query.aggregate(toEngine(call, engineName));
+        } catch (IllegalArgumentException e) {
+          throw src.error(call.offset(), e.getMessage());
+        }
+      }
+      outputs.add(new OutputColumn(item.name(), -1, engineName));
+    }
+    return outputs;
+  }
+}
