@@ -19,16 +19,31 @@ import org.privet.ledger.DatasetSpec;
 public final class DatasetBackends implements AutoCloseable {
   private final Backend files;
   private final Map<String, String> environment;
+  private final boolean detailed;
   private final Map<DatabaseSource, PostgresBackend> opened = new LinkedHashMap<>();
 
   /** Backends over {@code files}, with database passwords read from the process environment. */
   public DatasetBackends(Backend files) {
-    this(files, System.getenv());
+    this(files, true);
+  }
+
+  /**
+   * @param detailed whether a connection failure names its cause (the password variable or file,
+   *     the SQL state): true for the curator's own tools; false where analysts read the message
+   *     (the server), since the curator's configuration is none of theirs
+   */
+  public DatasetBackends(Backend files, boolean detailed) {
+    this(files, System.getenv(), detailed);
   }
 
   DatasetBackends(Backend files, Map<String, String> environment) {
+    this(files, environment, true);
+  }
+
+  DatasetBackends(Backend files, Map<String, String> environment, boolean detailed) {
     this.files = Objects.requireNonNull(files, "files");
     this.environment = environment;
+    this.detailed = detailed;
   }
 
   /**
@@ -44,7 +59,16 @@ public final class DatasetBackends implements AutoCloseable {
     DatabaseSource db = spec.database().get();
     PostgresBackend pg = opened.get(db);
     if (pg == null) {
-      pg = connect(spec, environment);
+      try {
+        pg = connect(spec, environment);
+      } catch (IllegalArgumentException e) {
+        if (detailed) {
+          throw e;
+        }
+        throw new IllegalArgumentException("dataset '" + spec.name() + "': its database cannot be reached"
+            + " now, and nothing was charged (the curator sees why by running the query with privet"
+            + " on the server's machine)");
+      }
       opened.put(db, pg);
     }
     return pg;

@@ -41,8 +41,17 @@ public final class QueryExecution implements AutoCloseable {
    * any other name is reported exactly as an unknown one, so names are no existence oracle.
    */
   public QueryExecution(Ledger ledger, Backend backend, Predicate<String> visible) {
+    this(ledger, backend, visible, true);
+  }
+
+  /**
+   * As {@link #QueryExecution(Ledger, Backend, Predicate)}; {@code detailedErrors} false where
+   * analysts read the messages (the server): a dataset whose database cannot be reached is then
+   * refused without naming the curator's password variable or file or the SQL state.
+   */
+  public QueryExecution(Ledger ledger, Backend backend, Predicate<String> visible, boolean detailedErrors) {
     this.ledger = ledger;
-    this.backends = new DatasetBackends(backend);
+    this.backends = new DatasetBackends(backend, detailedErrors);
     this.visible = Objects.requireNonNull(visible, "visible");
   }
 

@@ -80,7 +80,7 @@ final class CuratorService {
   }
 
   private QueryExecution execution(Analyst who, Backend backend) {
-    return new QueryExecution(ledger, backend, n -> visible(who, n));
+    return new QueryExecution(ledger, backend, n -> visible(who, n), false);
   }
 
   // ---- reads
@@ -89,7 +89,7 @@ final class CuratorService {
     List<DatasetSpec> specs = ledger.datasets().stream().filter(d -> visible(who, d.name())).toList();
     return pool.call(backend -> {
       ArrayNode out = JsonNodeFactory.instance.arrayNode();
-      try (DatasetBackends backends = new DatasetBackends(backend)) {
+      try (DatasetBackends backends = new DatasetBackends(backend, false)) {
         LedgerCatalog catalog = new LedgerCatalog(ledger, backends);
         for (DatasetSpec spec : specs) {
           ObjectNode n = out.addObject();

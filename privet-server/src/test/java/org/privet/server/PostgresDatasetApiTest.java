@@ -99,4 +99,29 @@ class PostgresDatasetApiTest {
     assertTrue(refused.text().contains("nope"), refused.text());
     assertEquals(1, charges());
   }
+
+  /**
+   * A table whose password file has gone: the analyst's query is refused, nothing is charged, and
+   * the message names neither the curator's password file nor an SQL state.
+   */
+  @Test
+  void unreachableDatabase_refusedWithoutTheCuratorsConfiguration() throws Exception {
+    Path secret = dir.resolve("db-secret-file-7f3a");
+    java.nio.file.Files.writeString(secret, "unused-by-trust-auth\n");
+    DatasetSpec spec = DatasetSpec.builder().name("pglocked").source("visits")
+        .database(new DatabaseSource(url, Optional.of("postgres"), Optional.empty(),
+            Optional.of(secret.toAbsolutePath().toString())))
+        .privacyUnit(PrivacyUnit.column("user_id")).budget(new PureDp(5)).build();
+    assertEquals(201, api.post("/v1/datasets", boss, LedgerJson.dataset(spec).toString()).status());
+    assertEquals(201, api.post("/v1/grants", boss,
+        "{\"dataset\":\"pglocked\",\"analyst\":\"ann\",\"epsilon\":2}").status());
+    java.nio.file.Files.delete(secret);
+    Api.Response r = api.query(ann, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1,"
+        + " public_groups = ('Lima', 'Oslo')) city, COUNT(*) AS n FROM pglocked GROUP BY city", null);
+    assertEquals(422, r.status(), r.text());
+    assertFalse(r.text().contains("db-secret-file-7f3a"), r.text());
+    assertFalse(r.text().toLowerCase(java.util.Locale.ROOT).contains("sql state"), r.text());
+    assertTrue(r.text().contains("nothing was charged"), r.text());
+    assertEquals(0, api.get("/v1/history?dataset=pglocked", boss).json().size());
+  }
 }
