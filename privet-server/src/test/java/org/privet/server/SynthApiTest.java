@@ -26,15 +26,21 @@ import org.privet.ledger.Role;
 class SynthApiTest {
   @TempDir Path dir;
 
-  @Test
-  void synth_startPollDownload_ownerOnly_oneCharge() throws Exception {
-    Path ws = dir.resolve("ws");
+  /** 300 rows of a = i mod 3, b = i mod 2, c = i mod 4 (known marginals). */
+  private Path tinyCsv() throws java.io.IOException {
     Path csv = dir.resolve("tiny.csv");
     StringBuilder rows = new StringBuilder("a,b,c\n");
     for (int i = 0; i < 300; i++) {
       rows.append(i % 3).append(',').append(i % 2).append(',').append(i % 4).append('\n');
     }
     Files.writeString(csv, rows);
+    return csv;
+  }
+
+  @Test
+  void synth_startPollDownload_ownerOnly_oneCharge() throws Exception {
+    Path ws = dir.resolve("ws");
+    Path csv = tinyCsv();
     String alice;
     String bob;
     String boss;
@@ -124,12 +130,7 @@ class SynthApiTest {
   @Test
   void synth_mstOnABasicDataset_chargedItsApproxDpConversion() throws Exception {
     Path ws = dir.resolve("ws");
-    Path csv = dir.resolve("tiny.csv");
-    StringBuilder rows = new StringBuilder("a,b,c\n");
-    for (int i = 0; i < 300; i++) {
-      rows.append(i % 3).append(',').append(i % 2).append(',').append(i % 4).append('\n');
-    }
-    Files.writeString(csv, rows);
+    Path csv = tinyCsv();
     String alice;
     try (Ledger ledger = Ledger.open(ws); DuckDbBackend backend = DuckDbBackend.inMemory()) {
       DatasetSpec spec = DatasetSpec.builder().name("tiny").source(csv.toString()).csv(CsvOptions.DEFAULT)
