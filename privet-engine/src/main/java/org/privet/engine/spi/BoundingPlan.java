@@ -190,10 +190,28 @@ public final class BoundingPlan {
 
   /** i = min(⌊(clamp(x) − lower)·bins/(upper − lower)⌋, bins − 1), NULL for NULL/NaN. */
   private String cell(Measure.Bins b) {
+    if (b.scale() == Measure.Bins.Scale.LOG2) {
+      return logCell(b);
+    }
     double perUnit = b.bins() / (b.upper() - b.lower());
     return ignoredGuard(column(b.column())) + "LEAST(" + d.roundToBigint("FLOOR(("
         + clamp(column(b.column()), b.lower(), b.upper()) + " - " + d.dbl(b.lower()) + ") * "
         + d.dbl(perUnit) + ")") + ", " + d.bigint(b.bins() - 1L) + ") END";
+  }
+
+  /** The sign-symmetric power-of-two cell documented on {@link Measure.Bins}. */
+  private String logCell(Measure.Bins b) {
+    int k = b.bins() / 2;
+    String c = clamp(column(b.column()), b.lower(), b.upper());
+    String floorMin = d.dbl(Math.scalb(1.0, b.logMinExponent()));
+    String invLn2 = d.dbl(1 / Math.log(2));
+    java.util.function.Function<String, String> offset = mag -> "LEAST(GREATEST("
+        + d.roundToBigint("FLOOR(LN(GREATEST(" + mag + ", " + floorMin + ")) * " + invLn2 + ")")
+        + " - " + d.bigint(b.logMinExponent()) + ", " + d.bigint(0) + "), " + d.bigint(k - 1L)
+        + ")";
+    return ignoredGuard(column(b.column())) + "CASE WHEN " + c + " >= " + d.dbl(0.0) + " THEN "
+        + d.bigint(k) + " + " + offset.apply(c) + " ELSE " + d.bigint(k - 1L) + " - "
+        + offset.apply("-(" + c + ")") + " END END";
   }
 
   /** The salted hash of the pair (unit, groups) of relation {@code prefix}. */
