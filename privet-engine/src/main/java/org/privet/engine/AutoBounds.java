@@ -124,8 +124,7 @@ public record AutoBounds(double share, double lowerRank, double upperRank,
 
     /** The backend measure that counts rows per cell of this grid. */
     Measure.Bins measure(String column) {
-      return new Measure.Bins(column, lower, upper, cells(),
-          log ? Measure.Bins.Scale.LOG2 : Measure.Bins.Scale.LINEAR);
+      return new Measure.Bins(column, lower, upper, cells(), log);
     }
 
     /** The value of edge j (0 ≤ j ≤ cells): exactly lower at 0 and upper at cells. */

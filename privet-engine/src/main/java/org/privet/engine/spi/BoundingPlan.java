@@ -75,7 +75,8 @@ public final class BoundingPlan {
       "publicGroups", "l0", "lInf", "salt", "measures");
   private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
       "center", "squares", "pairClamp");
-  private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins");
+  private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins",
+      "logScale");
   private static final Set<String> CLAMP_PARTS = Set.of("lower", "upper", "allRows");
 
   /**
@@ -190,7 +191,7 @@ public final class BoundingPlan {
 
   /** i = min(⌊(clamp(x) − lower)·bins/(upper − lower)⌋, bins − 1), NULL for NULL/NaN. */
   private String cell(Measure.Bins b) {
-    if (b.scale() == Measure.Bins.Scale.LOG2) {
+    if (b.logScale()) {
       return logCell(b);
     }
     double perUnit = b.bins() / (b.upper() - b.lower());

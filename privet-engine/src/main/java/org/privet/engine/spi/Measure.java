@@ -140,7 +140,7 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * @param column the source column (numeric)
    * @param lower lower edge
    * @param upper upper edge
-   * <p>With {@link Scale#LOG2} the cells are instead sign-symmetric powers of two: lower = −2^E,
+   * <p>With {@code logScale} the cells are instead sign-symmetric powers of two: lower = −2^E,
    * upper = 2^E, bins = 2K, m = E − K; a clamped value c ≥ 0 falls in cell K + min(max(e − m, 0),
    * K − 1) and c &lt; 0 in cell K − 1 − min(max(e' − m, 0), K − 1), with e = ⌊log₂ max(c, 2^m)⌋
    * and e' = ⌊log₂ max(−c, 2^m)⌋ computed in floating point (a value at a power of two may fall in
@@ -148,20 +148,17 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * edge K = 0, edge K ± i = ±2^(m+i) for 1 ≤ i ≤ K ({@code docs/proofs/auto-bounds.md}).
    *
    * @param bins number of cells
-   * @param scale how values map to cells (LINEAR: equal cells)
+   * @param logScale false: equal cells; true: sign-symmetric power-of-two cells (a contract
+   *     extension: a backend that does not implement it must refuse the spec)
    */
-  record Bins(String column, double lower, double upper, int bins, Scale scale)
+  record Bins(String column, double lower, double upper, int bins, boolean logScale)
       implements Measure {
     /** Cells must be at least this many ulps of the bounds wide. */
     private static final double MIN_CELL_ULPS = 16;
 
-    /** How values map to cells. */
-    public enum Scale { LINEAR, LOG2 }
-
     public Bins {
       Objects.requireNonNull(column, "column");
-      Objects.requireNonNull(scale, "scale");
-      if (scale == Scale.LINEAR) {
+      if (!logScale) {
         requireResolvableCells(lower, upper, bins);
       } else if (bins < 2 || bins % 2 != 0 || lower != -upper
           || Math.getExponent(upper) - bins / 2 < Double.MIN_EXPONENT
@@ -173,10 +170,10 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
 
     /** Equal cells over [lower, upper]. */
     public Bins(String column, double lower, double upper, int bins) {
-      this(column, lower, upper, bins, Scale.LINEAR);
+      this(column, lower, upper, bins, false);
     }
 
-    /** m = E − K for {@link Scale#LOG2}: the smallest magnitude exponent of the grid. */
+    /** m = E − K with {@code logScale}: the smallest magnitude exponent of the grid. */
     public int logMinExponent() {
       return Math.getExponent(upper) - bins / 2;
     }
