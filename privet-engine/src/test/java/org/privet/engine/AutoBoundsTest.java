@@ -100,6 +100,20 @@ class AutoBoundsTest {
   }
 
   @Test
+  void run_gaussianNoiseAndPrivateGroups_clampToTheEstimate() {
+    Result r = session(5, BudgetCharger.unlimited())
+        .run(rows("t").sum("total", "x").rho(0.5).build());
+    assertTrue(Math.abs(r.rows().get(0).get("total").value() - trueSum) < 0.01 * trueSum);
+    Result g = session(6, BudgetCharger.unlimited()).run(Query.from("t").privacyUnit("uid")
+        .maxGroupsContributed(1).maxRowsPerGroup(1).groupBy("g").mean("m", "x")
+        .epsilonDelta(1, 1e-6).build());
+    assertEquals(4, g.rows().size());
+    for (ResultRow row : g.rows()) {
+      assertTrue(Math.abs(row.get("m").value() - 550) < 20, "mean " + row.get("m").value());
+    }
+  }
+
+  @Test
   void run_publicRange_usesTheLinearGrid() {
     Query q = rows("t").sum("total", "x", 0, 5000).autoBounds("total", 0, 5000)
         .autoBoundsRanks(0.05, 0.95).autoBoundsShare(0.2).epsilon(1).build();
