@@ -93,7 +93,10 @@ class AutoBoundsAuditTest {
       hitsD += event(noise, exactD, exactD, path) ? 1 : 0;
       hitsDPrime += event(noise, exactDPrime, exactD, path) ? 1 : 0;
     }
-    return PrivacyAudit.epsilonLowerBound(hitsDPrime, TRIALS, hitsD, TRIALS, 0.999);
+    double lb = PrivacyAudit.epsilonLowerBound(hitsDPrime, TRIALS, hitsD, TRIALS, 0.999);
+    System.out.printf("AUTO bounds audit: factor %.4f, hits D' %d, D %d of %d, ε lower bound %.4f%n",
+        factor, hitsDPrime, hitsD, TRIALS, lb);
+    return lb;
   }
 
   private static boolean event(Releases.Noise noise, long[] exact, long[] base, List<Integer> path) {
