@@ -93,29 +93,13 @@ public final class Query {
   /** A copy of {@code q} with another budget, noise, weights and targets. */
   private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight, AccuracyTargets targets) {
-    this.source = q.source;
-    this.privacyUnit = q.privacyUnit;
-    this.maxGroupsContributed = q.maxGroupsContributed;
-    this.maxRowsPerGroup = q.maxRowsPerGroup;
-    this.groupBy = q.groupBy;
-    this.publicGroups = q.publicGroups;
-    this.filter = q.filter;
-    this.aggregations = q.aggregations;
-    this.budget = budget;
-    this.noise = noise;
-    this.budgetWeights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
-    this.selectionBudgetWeight = selectionWeight;
-    this.thresholding = q.thresholding;
-    this.postAggregationThresholding = q.postAggregationThresholding;
-    this.targets = targets;
-    this.autoBounds = q.autoBounds;
+    this(q, q.aggregations, budget, noise, weights, selectionWeight, targets, q.autoBounds);
   }
 
-  /**
-   * A copy with {@code aggregations} (the AUTO bounds replaced), {@code budget} and {@code noise},
-   * without AUTO bounds: one pass of an {@link AutoBoundsPass}.
-   */
-  private Query(Query q, List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
+  /** A copy of {@code q} with the given parts replaced. */
+  private Query(Query q, List<Aggregation> aggregations, Budget budget, NoiseKind noise,
+      Map<String, Double> weights, double selectionWeight, AccuracyTargets targets,
+      AutoBounds autoBounds) {
     this.source = q.source;
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
@@ -126,17 +110,21 @@ public final class Query {
     this.aggregations = List.copyOf(aggregations);
     this.budget = budget;
     this.noise = noise;
-    this.budgetWeights = q.budgetWeights;
-    this.selectionBudgetWeight = q.selectionBudgetWeight;
+    this.budgetWeights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
+    this.selectionBudgetWeight = selectionWeight;
     this.thresholding = q.thresholding;
     this.postAggregationThresholding = q.postAggregationThresholding;
-    this.targets = null;
-    this.autoBounds = null;
+    this.targets = targets;
+    this.autoBounds = autoBounds;
   }
 
-  /** This query with other aggregations, budget and noise, and no AUTO bounds (package hook). */
+  /**
+   * This query with other aggregations (the AUTO bounds replaced), budget and noise, and no AUTO
+   * bounds: one pass of an {@link AutoBoundsPass} (package hook).
+   */
   Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
-    return new Query(this, aggregations, budget, noise);
+    return new Query(this, aggregations, budget, noise, budgetWeights, selectionBudgetWeight, null,
+        null);
   }
 
   /**
