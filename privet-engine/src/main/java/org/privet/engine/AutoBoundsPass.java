@@ -94,11 +94,12 @@ final class AutoBoundsPass {
       treeOf.put(a.name(), tree);
       placeholders.add(withBounds(a, grid.lower(), grid.upper()));
     }
+    // The main pass first: its refusals name the user's outputs and columns.
+    Query mainQuery = q.withAggregations(placeholders, budgets[1], q.noise());
+    CompiledQuery mc = Compiler.compile(mainQuery, schema, mainSalt);
     Query boundsQuery = b.budget(budgets[0]).build();
     CompiledQuery bc = withGrids(Compiler.compile(boundsQuery, schema, boundsSalt), gridOf,
         treeOf, auto);
-    Query mainQuery = q.withAggregations(placeholders, budgets[1], q.noise());
-    CompiledQuery mc = Compiler.compile(mainQuery, schema, mainSalt);
     return new AutoBoundsPass(q, auto, bc, mc, treeOf);
   }
 
