@@ -143,8 +143,7 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * <p>With {@code logScale} the cells are instead sign-symmetric powers of two: lower = −2^E,
    * upper = 2^E, bins = 2K, m = E − K; a clamped value c ≥ 0 falls in cell K + min(max(e − m, 0),
    * K − 1) and c &lt; 0 in cell K − 1 − min(max(e' − m, 0), K − 1), with e = ⌊log₂ max(c, 2^m)⌋
-   * and e' = ⌊log₂ max(−c, 2^m)⌋ computed in floating point (a value at a power of two may fall in
-   * either neighbouring cell; any deterministic per-row cell keeps the sensitivity). Edges:
+   * and e' = ⌊log₂ max(−c, 2^m)⌋ exactly (a power of two starts its cell). Edges:
    * edge K = 0, edge K ± i = ±2^(m+i) for 1 ≤ i ≤ K ({@code docs/proofs/auto-bounds.md}).
    *
    * @param bins number of cells
