@@ -27,6 +27,21 @@ final class ResultPrinter {
     List<Boolean> estimates = new ArrayList<>();
     r.columns().forEach(c -> estimates.add(c.engineOutput() != null));
     print(out, r.columnNames(), estimates, r.rows(), format);
+    for (org.privet.engine.AutoBounds.Estimated e : format == OutputFormat.CSV ? List.<org.privet
+        .engine.AutoBounds.Estimated>of() : r.bounds()) {
+      printBounds(out, e.output(), e.column(), e.lower(), e.upper(), e.lowerRank(), e.upperRank());
+    }
+  }
+
+  /**
+   * One AUTO bounds line after the table (the bounds are part of the release; CSV output leaves
+   * them out to stay one table, JSON has them under {@code auto_bounds}).
+   */
+  private static void printBounds(PrintWriter out, String output, String column, double lower,
+      double upper, double lowerRank, double upperRank) {
+    out.println("# AUTO bounds of " + output + " (" + column + ", DP estimate of its " + lowerRank
+        + "/" + upperRank + " quantiles): [" + lower + ", " + upper + "]");
+    out.flush();
   }
 
   /**
@@ -69,6 +84,13 @@ final class ResultPrinter {
       rows.add(cells);
     }
     print(out, names, estimates, rows, format);
+    if (format == OutputFormat.CSV) {
+      return; // CSV stays one table; the JSON format carries the AUTO bounds
+    }
+    copy.path("auto_bounds").fields().forEachRemaining(e -> printBounds(out, e.getKey(),
+        e.getValue().path("column").asText(), e.getValue().path("lower").asDouble(),
+        e.getValue().path("upper").asDouble(), e.getValue().path("lower_rank").asDouble(),
+        e.getValue().path("upper_rank").asDouble()));
   }
 
   private static void print(PrintWriter out, List<String> names, List<Boolean> estimates,

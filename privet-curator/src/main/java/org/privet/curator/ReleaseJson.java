@@ -12,7 +12,8 @@ import org.privet.sql.SqlResult;
 /**
  * The JSON of a released DP SQL answer, shared by {@code privet query --format json} and the
  * server's {@code POST /v1/query}: {@code columns}, {@code rows} (each estimate with {@code value},
- * {@code lower}, {@code upper}, {@code level}) and the ledger {@code charge}.
+ * {@code lower}, {@code upper}, {@code level}), with {@code contribution_bounds_per_row => AUTO}
+ * the estimated {@code auto_bounds} by output column (DP outputs), and the ledger {@code charge}.
  */
 public final class ReleaseJson {
   private ReleaseJson() {}
@@ -51,6 +52,14 @@ public final class ReleaseJson {
         } else {
           o.put(name, v.toString());
         }
+      }
+    }
+    if (!r.bounds().isEmpty()) {
+      ObjectNode bounds = root.putObject("auto_bounds");
+      for (org.privet.engine.AutoBounds.Estimated e : r.bounds()) {
+        bounds.putObject(e.output()).put("column", e.column()).put("lower", e.lower())
+            .put("upper", e.upper()).put("lower_rank", e.lowerRank())
+            .put("upper_rank", e.upperRank());
       }
     }
     root.set("charge", LedgerJson.charge(outcome.charge()));

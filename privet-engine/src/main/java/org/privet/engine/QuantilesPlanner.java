@@ -68,17 +68,25 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
    */
   private void treeQuantiles(Releaser.Group g, int ri, Map<String, Estimate> out) {
     Aggregation.Quantiles q = aggregation;
-    QuantileTree tree = g.tree(ri);
-    long[] cells = g.aggregate().bins()[g.target(ri).measure()];
-    long[] noisy = QuantileTree.release(tree.counts(cells), exact -> g.noisyEntry(ri, exact));
     double[] ranks = q.ranks().stream().mapToDouble(Double::doubleValue).toArray();
-    QuantileTree.Answer ans = tree.quantiles(noisy, ranks, g.band(ri));
-    int b = tree.cells();
+    QuantileTree.Answer ans = treeAnswer(g, ri, ranks);
+    int b = q.bins();
     List<String> names = outputNames();
     for (int r = 0; r < ranks.length; r++) {
       out.put(names.get(r), new Estimate(edgeValue(ans.edge()[r], b),
           edgeValue(ans.lowerEdge()[r], b), edgeValue(ans.upperEdge()[r], b), 1 - g.beta()));
     }
+  }
+
+  /**
+   * The noisy tree of release {@code ri} in group {@code g} (fresh noise on every node), read at
+   * {@code ranks}: quantiles and intervals in grid-edge units.
+   */
+  static QuantileTree.Answer treeAnswer(Releaser.Group g, int ri, double[] ranks) {
+    QuantileTree tree = g.tree(ri);
+    long[] cells = g.aggregate().bins()[g.target(ri).measure()];
+    long[] noisy = QuantileTree.release(tree.counts(cells), exact -> g.noisyEntry(ri, exact));
+    return tree.quantiles(noisy, ranks, g.band(ri));
   }
 
   /** lower + (upper − lower)·j/B, exactly lower at j = 0 and upper at j = B. */

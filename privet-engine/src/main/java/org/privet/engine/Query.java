@@ -47,6 +47,8 @@ public final class Query {
   public static final double MIN_WEIGHT = 1e-6;
   /** Largest accepted budget weight. */
   public static final double MAX_WEIGHT = 1e6;
+  /** The stand-in bound ±2^60 of an aggregation declared without bounds (AUTO bounds). */
+  static final double AUTO_PLACEHOLDER = 0x1p60;
 
   private final Source source;
   private final String privacyUnit; // null: each row is a unit
@@ -63,6 +65,7 @@ public final class Query {
   private final Thresholding thresholding;
   private final boolean postAggregationThresholding;
   private final AccuracyTargets targets; // null: the budget is given
+  private final AutoBounds autoBounds; // null: every bound is given
 
   private Query(Builder b) {
     this.source = b.source;
@@ -83,11 +86,20 @@ public final class Query {
     this.postAggregationThresholding = b.postAggregationThresholding;
     this.targets = b.targets.isEmpty() ? null : new AccuracyTargets(b.targets,
         b.targetConfidence, b.minCount, b.targetDelta);
+    this.autoBounds = b.autoOutputs.isEmpty() ? null : new AutoBounds(b.autoShare,
+        b.autoLowerRank, b.autoUpperRank, b.autoOutputs);
   }
 
   /** A copy of {@code q} with another budget, noise, weights and targets. */
   private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight, AccuracyTargets targets) {
+    this(q, q.aggregations, budget, noise, weights, selectionWeight, targets, q.autoBounds);
+  }
+
+  /** A copy of {@code q} with the given parts replaced. */
+  private Query(Query q, List<Aggregation> aggregations, Budget budget, NoiseKind noise,
+      Map<String, Double> weights, double selectionWeight, AccuracyTargets targets,
+      AutoBounds autoBounds) {
     this.source = q.source;
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
@@ -95,7 +107,7 @@ public final class Query {
     this.groupBy = q.groupBy;
     this.publicGroups = q.publicGroups;
     this.filter = q.filter;
-    this.aggregations = q.aggregations;
+    this.aggregations = List.copyOf(aggregations);
     this.budget = budget;
     this.noise = noise;
     this.budgetWeights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
@@ -103,6 +115,24 @@ public final class Query {
     this.thresholding = q.thresholding;
     this.postAggregationThresholding = q.postAggregationThresholding;
     this.targets = targets;
+    this.autoBounds = autoBounds;
+  }
+
+  /**
+   * This query with other aggregations (the AUTO bounds replaced), budget and noise, and no AUTO
+   * bounds: one pass of an {@link AutoBoundsPass} (package hook).
+   */
+  Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
+    return new Query(this, aggregations, budget, noise, budgetWeights, selectionBudgetWeight, null,
+        null);
+  }
+
+  /**
+   * The outputs whose clamping bounds are estimated privately ({@link Builder#autoBounds}), with
+   * the share of the budget spent on them, or empty when every bound is given.
+   */
+  public Optional<AutoBounds> autoBounds() {
+    return Optional.ofNullable(autoBounds);
   }
 
   /**
@@ -253,6 +283,11 @@ public final class Query {
     if (targets != null) {
       s.append(", ").append(targets);
     }
+    if (autoBounds != null) {
+      s.append(", autoBounds=").append(autoBounds.outputs().keySet()).append(" (share ")
+          .append(autoBounds.share()).append(", ranks ").append(autoBounds.lowerRank())
+          .append('/').append(autoBounds.upperRank()).append(')');
+    }
     s.append(']');
     return s.toString();
   }
@@ -289,6 +324,10 @@ public final class Query {
     private double targetConfidence = AccuracyTargets.DEFAULT_CONFIDENCE;
     private long minCount;
     private double targetDelta;
+    private final Map<String, AutoBounds.Grid> autoOutputs = new LinkedHashMap<>();
+    private double autoShare = AutoBounds.DEFAULT_SHARE;
+    private double autoLowerRank = AutoBounds.DEFAULT_LOWER_RANK;
+    private double autoUpperRank = AutoBounds.DEFAULT_UPPER_RANK;
 
     private Builder(Source source) {
       this.source = source;
@@ -422,6 +461,80 @@ public final class Query {
 
     public Builder mean(String name, String column, double lower, double upper) {
       return aggregate(new Aggregation.Mean(name, column, lower, upper));
+    }
+
+    /** A sum of {@code column} whose clamping bounds are estimated privately ({@link #autoBounds}). */
+    public Builder sum(String name, String column) {
+      return autoBounded(new Aggregation.Sum(name, column, -AUTO_PLACEHOLDER, AUTO_PLACEHOLDER));
+    }
+
+    /** A mean of {@code column} whose clamping bounds are estimated privately. */
+    public Builder mean(String name, String column) {
+      return autoBounded(new Aggregation.Mean(name, column, -AUTO_PLACEHOLDER, AUTO_PLACEHOLDER));
+    }
+
+    /** A variance of {@code column} whose clamping bounds are estimated privately. */
+    public Builder variance(String name, String column) {
+      return autoBounded(new Aggregation.Variance(name, column, -AUTO_PLACEHOLDER,
+          AUTO_PLACEHOLDER));
+    }
+
+    /** A standard deviation of {@code column} whose clamping bounds are estimated privately. */
+    public Builder stddev(String name, String column) {
+      return autoBounded(new Aggregation.StdDev(name, column, -AUTO_PLACEHOLDER,
+          AUTO_PLACEHOLDER));
+    }
+
+    private Builder autoBounded(Aggregation a) {
+      aggregate(a);
+      return autoBounds(a.name());
+    }
+
+    /**
+     * Estimates the clamping bounds of output {@code output} (a SUM, MEAN, VARIANCE or STDDEV)
+     * privately instead of using its declared ones (BigQuery's {@code contribution_bounds_per_row
+     * => AUTO}, Google's {@code ApproxBounds}): {@link #autoBoundsShare} of the budget buys a
+     * noisy quantile tree of the column on a sign-symmetric power-of-two grid (±2^-32 … ±2^60),
+     * whose {@link #autoBoundsRanks} quantiles, rounded outward to grid edges, become the bounds.
+     * One global estimate per column (not per group); released with the answer ({@link
+     * Result#bounds()}). See {@link AutoBounds}.
+     */
+    public Builder autoBounds(String output) {
+      return putAuto(output, AutoBounds.Grid.logScale());
+    }
+
+    /**
+     * As {@link #autoBounds(String)}, on {@link AutoBounds.Grid#LINEAR_CELLS} equal cells over a
+     * public range every value is known to lie in (e.g. the registered schema's bounds).
+     */
+    public Builder autoBounds(String output, double publicLower, double publicUpper) {
+      return putAuto(output, AutoBounds.Grid.linear(publicLower, publicUpper));
+    }
+
+    private Builder putAuto(String output, AutoBounds.Grid grid) {
+      Names.requireIdentifier("autoBounds output", output);
+      if (autoOutputs.putIfAbsent(output, grid) != null) {
+        throw new IllegalArgumentException("autoBounds for '" + output + "' is set twice");
+      }
+      return this;
+    }
+
+    /** The fraction of the budget spent estimating AUTO bounds, in [0.001, 0.9] (default 0.1). */
+    public Builder autoBoundsShare(double share) {
+      AutoBounds.requireShare(share);
+      this.autoShare = share;
+      return this;
+    }
+
+    /**
+     * The ranks whose noisy quantiles give the AUTO bounds: lower in [0, 0.5), upper in (0.5, 1]
+     * (default 0.01 and 0.99).
+     */
+    public Builder autoBoundsRanks(double lower, double upper) {
+      AutoBounds.requireRanks(lower, upper);
+      this.autoLowerRank = lower;
+      this.autoUpperRank = upper;
+      return this;
     }
 
     public Builder variance(String name, String column, double lower, double upper) {
@@ -641,6 +754,7 @@ public final class Query {
           throw new IllegalArgumentException("output name '" + a.name() + "' is used twice");
         }
       }
+      checkAutoBounds();
       if (!targets.isEmpty()) {
         return buildWithTargets(privateSelectionFor());
       }
@@ -705,6 +819,33 @@ public final class Query {
       assert budget.loss() instanceof ApproxDp || budget.loss() instanceof ApproxZcdp
           || !privateSelection;
       return new Query(this);
+    }
+
+    /** Refuses AUTO bounds on an unknown output, a non-value aggregation, or with targets. */
+    private void checkAutoBounds() {
+      if (autoOutputs.isEmpty()) {
+        if (autoShare != AutoBounds.DEFAULT_SHARE || autoLowerRank != AutoBounds.DEFAULT_LOWER_RANK
+            || autoUpperRank != AutoBounds.DEFAULT_UPPER_RANK) {
+          throw new IllegalArgumentException("autoBoundsShare/autoBoundsRanks: no output has "
+              + "autoBounds");
+        }
+        return;
+      }
+      if (!targets.isEmpty()) {
+        throw new IllegalArgumentException("autoBounds conflicts with targetError: give a budget "
+            + "with AUTO bounds");
+      }
+      for (String output : autoOutputs.keySet()) {
+        Aggregation a = aggregations.stream().filter(x -> x.name().equals(output)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("autoBounds: no aggregation is named '"
+                + output + "'"));
+        if (!(a instanceof Aggregation.Sum || a instanceof Aggregation.Mean
+            || a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev)) {
+          throw new IllegalArgumentException("autoBounds: output '" + output + "' is a "
+              + a.getClass().getSimpleName().toUpperCase(java.util.Locale.ROOT) + "; AUTO bounds "
+              + "apply to SUM, MEAN (AVG), VARIANCE and STDDEV");
+        }
+      }
     }
 
     /** Whether a COUNT(*) with L∞ = 1 or a COUNT(DISTINCT unit) can serve as the selection's count. */

@@ -68,6 +68,11 @@ final class Releaser {
     return release(key, g, 0);
   }
 
+  /** One group's aggregates with the query's mechanisms, for a pass that post-processes itself. */
+  Group group(GroupAggregate g) {
+    return new Group(g, 0);
+  }
+
   /**
    * Releases one group; {@code selectionCount} is the partition selection's noisy unit count of
    * the group, output for COUNT(DISTINCT unit) and COUNT(*) at L∞ = 1 under post-aggregation

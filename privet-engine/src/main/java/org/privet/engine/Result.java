@@ -12,13 +12,23 @@ import java.util.Objects;
  *     {@code q[0.9]}, or just {@code q} for a single rank)
  * @param rows released groups (public groups in the listed order; private groups in backend order)
  * @param receipt what was charged
+ * @param bounds the clamping bounds estimated privately for AUTO outputs ({@link
+ *     Query.Builder#autoBounds}), in output order: part of the release (DP outputs); empty
+ *     without AUTO bounds
  */
 public record Result(List<String> groupColumns, List<String> outputs, List<ResultRow> rows,
-    Receipt receipt) {
+    Receipt receipt, List<AutoBounds.Estimated> bounds) {
   public Result {
     groupColumns = List.copyOf(groupColumns);
     outputs = List.copyOf(outputs);
     rows = List.copyOf(rows);
     Objects.requireNonNull(receipt, "receipt");
+    bounds = List.copyOf(bounds);
+  }
+
+  /** A result without estimated bounds. */
+  public Result(List<String> groupColumns, List<String> outputs, List<ResultRow> rows,
+      Receipt receipt) {
+    this(groupColumns, outputs, rows, receipt, List.of());
   }
 }

@@ -51,12 +51,36 @@ public final class Session {
     Objects.requireNonNull(query, "query");
     query = solvedIfTargeted(query); // issue 16 hook: a query given by target errors
     TableSchema schema = backend.describe(query.source());
+    if (query.autoBounds().isPresent()) {
+      AutoBoundsPass p = AutoBoundsPass.compile(query, schema, 0L, 0L);
+      List<Plan.PlannedMechanism> planned = new ArrayList<>();
+      List<MechanismCost> costs = p.costs();
+      List<Plan.PlannedMechanism> parts = new ArrayList<>(planned(p.bounds()));
+      parts.addAll(planned(p.main()));
+      for (int i = 0; i < parts.size(); i++) {
+        Plan.PlannedMechanism m = parts.get(i);
+        planned.add(new Plan.PlannedMechanism(costs.get(i), m.sensitivity(), m.noiseStddev(),
+            m.error95()));
+      }
+      List<String> bounds = new ArrayList<>(p.describe());
+      bounds.addAll(p.main().bounds());
+      return new Plan(query, p.main().noise(), bounds, planned, p.total(),
+          p.main().conversionDelta(), "-- AUTO bounds pass\n"
+          + backend.physicalPlan(p.bounds().spec()) + "\n-- main pass\n"
+          + backend.physicalPlan(p.main().spec()));
+    }
     CompiledQuery c = Compiler.compile(query, schema, 0L);
+    return new Plan(query, c.noise(), c.bounds(), planned(c), c.total(), c.conversionDelta(),
+        backend.physicalPlan(c.spec()));
+  }
+
+  /** Every mechanism of a compiled query with its cost, noise and expected error. */
+  private List<Plan.PlannedMechanism> planned(CompiledQuery c) {
     List<Plan.PlannedMechanism> planned = new ArrayList<>();
     int i = 0;
     if (c.selection() != null) {
       PartitionSelection s = c.selection();
-      int l0 = query.maxGroupsContributed();
+      int l0 = c.query().maxGroupsContributed();
       planned.add(new Plan.PlannedMechanism(c.costs().get(i++),
           s.kind() == PartitionSelection.Kind.GAUSSIAN ? Math.sqrt(l0) : l0, s.noiseStddev(),
           s.kind().noisyCount() ? s.threshold() : s.unitsForHalfRelease()));
@@ -84,13 +108,14 @@ public final class Session {
             n.halfWidth(0.05) * unit));
       }
     }
-    return new Plan(query, c.noise(), c.bounds(), planned, c.total(), c.conversionDelta(),
-        backend.physicalPlan(c.spec()));
+    return planned;
   }
 
   /**
    * Runs {@code query}: compiles it, charges its full cost (the charger must accept before any data
-   * is read), runs the bounded aggregation and releases noisy values.
+   * is read), runs the bounded aggregation and releases noisy values. With AUTO bounds ({@link
+   * Query.Builder#autoBounds}) both passes are compiled and charged at once, then the bounds are
+   * estimated and the aggregation runs clamped to them ({@link AutoBoundsPass}).
    *
    * @throws IllegalArgumentException if the query does not fit the source (message names the
    *     parameter)
@@ -100,9 +125,60 @@ public final class Session {
     Objects.requireNonNull(query, "query");
     query = solvedIfTargeted(query); // issue 16 hook: charges exactly the solved cost
     TableSchema schema = backend.describe(query.source());
+    if (query.autoBounds().isPresent()) {
+      return runWithAutoBounds(query, schema);
+    }
     CompiledQuery c = Compiler.compile(query, schema, random.nextLong());
+    Mechanisms m = mechanisms(c);
+    ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), c.costs(), c.total(),
+        c.conversionDelta());
+    charger.charge(charge); // throws to refuse: nothing has been read or released
 
-    // Instantiate the mechanisms and check that the charge is the composition of their losses.
+    Releaser releaser = releaser(c, m);
+    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(c, releaser),
+        new Receipt(charge, query.budget()));
+  }
+
+  /**
+   * Both passes compiled and their mechanisms checked before the one charge; after it everything
+   * is total: the bounds estimate is always a valid grid interval, and the main pass falls back
+   * to its stand-in compilation (already paid for) if the estimate cannot be used as is.
+   */
+  private Result runWithAutoBounds(Query query, TableSchema schema) {
+    AutoBoundsPass p = AutoBoundsPass.compile(query, schema, random.nextLong(), random.nextLong());
+    Mechanisms boundsMechanisms = mechanisms(p.bounds());
+    Mechanisms standIn = mechanisms(p.main());
+    ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
+        p.main().conversionDelta());
+    charger.charge(charge); // throws to refuse: nothing has been read or released
+
+    Releaser boundsReleaser = releaser(p.bounds(), boundsMechanisms);
+    List<GroupAggregate> all = new ArrayList<>();
+    backend.aggregate(p.bounds().spec(), all::add);
+    GroupAggregate g = all.isEmpty() ? boundsReleaser.empty(List.of()) : all.get(0);
+    List<AutoBounds.Estimated> estimated = p.estimate(boundsReleaser.group(g));
+    CompiledQuery main = p.mainWith(estimated, schema, random.nextLong());
+    Mechanisms m = standIn;
+    if (main != p.main()) {
+      try {
+        m = mechanisms(main);
+      } catch (RuntimeException e) { // post-processing of the released bounds: use the stand-in
+        main = p.main();
+      }
+    }
+    Releaser releaser = releaser(main, m);
+    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(main, releaser),
+        new Receipt(charge, query.budget()), estimated);
+  }
+
+  /** The instantiated mechanisms of a compiled query (index-aligned with its releases). */
+  private record Mechanisms(List<Releases.Noise> noises, List<Releases.Quantile> quantiles) {}
+
+  /**
+   * Instantiates the mechanisms and checks that the planned charge is the composition of their
+   * stated losses and within the query's budget.
+   */
+  private Mechanisms mechanisms(CompiledQuery c) {
     List<Releases.Noise> noises = new ArrayList<>();
     List<Releases.Quantile> quantiles = new ArrayList<>();
     List<PrivacyLoss> stated = new ArrayList<>();
@@ -122,17 +198,21 @@ public final class Session {
         stated.add(n.privacyLoss());
       }
     }
-    PrivacyLoss composed = CompiledQuery.composedCost(query.budget(), stated);
-    if (!CompiledQuery.sameCost(composed, c.total()) || !query.budget().admits(composed)) {
+    PrivacyLoss composed = CompiledQuery.composedCost(c.query().budget(), stated);
+    if (!CompiledQuery.sameCost(composed, c.total()) || !c.query().budget().admits(composed)) {
       throw new IllegalStateException("internal error: the mechanisms' composed loss " + composed
           + " differs from the planned charge " + c.total());
     }
+    return new Mechanisms(noises, quantiles);
+  }
 
-    ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), c.costs(), c.total(),
-        c.conversionDelta());
-    charger.charge(charge); // throws to refuse: nothing has been read or released
+  private Releaser releaser(CompiledQuery c, Mechanisms m) {
+    return new Releaser(c, m.noises(), m.quantiles(), random, 1 - confidenceLevel);
+  }
 
-    Releaser releaser = new Releaser(c, noises, quantiles, random, 1 - confidenceLevel);
+  /** The bounded aggregation, partition selection and noisy releases of every group. */
+  private List<ResultRow> releaseRows(CompiledQuery c, Releaser releaser) {
+    Query query = c.query();
     List<ResultRow> rows = new ArrayList<>();
     BoundedAggregation spec = c.spec();
     if (spec.publicGroups().isPresent()) {
@@ -167,8 +247,7 @@ public final class Session {
         }
       });
     }
-    return new Result(query.groupBy(), releaser.outputNames(), rows,
-        new Receipt(charge, query.budget()));
+    return rows;
   }
 
   /**

@@ -124,6 +124,24 @@ final class Cases {
         .count("n").epsilon(1).build()));
     c.add(api("Java API: timestamp filter and histogram", Expect.RELEASED, t -> unit(t).where(Filter.ge("ts", LocalDateTime.of(2020, 1, 1, 0, 0)))
         .histogram("h", "m", -10, 10, 4).epsilon(1).build()));
+    // AUTO bounds (issue 16 item 3): estimated privately, released with the answer; extreme
+    // values (±∞, NaN, SMALLINT extremes, DECIMAL extremes) must not fail after the charge.
+    c.add(sql("AUTO bounds on every value aggregate", Expect.RELEASED, DP + ", auto_bounds_share"
+        + " = 0.2) SUM(x, contribution_bounds_per_row => AUTO) AS s,"
+        + " AVG(m, contribution_bounds_per_row => AUTO) AS a,"
+        + " VARIANCE(k, contribution_bounds_per_row => AUTO) AS v,"
+        + " STDDEV(x, contribution_bounds_per_row => AUTO) AS sd FROM {t}"));
+    c.add(sql("AUTO bounds with private groups", Expect.RELEASED, DP + ", max_groups_contributed"
+        + " = 2) g, SUM(k, contribution_bounds_per_row => AUTO) AS s FROM {t} GROUP BY g"));
+    c.add(sql("AUTO bounds on COUNT", Expect.REFUSED, DP + ") COUNT(*,"
+        + " contribution_bounds_per_group => AUTO) AS n FROM {t}"));
+    c.add(sql("AUTO bounds share out of range", Expect.REFUSED, DP + ", auto_bounds_share = 1)"
+        + " SUM(x, contribution_bounds_per_row => AUTO) AS s FROM {t}"));
+    c.add(api("Java API: AUTO bounds on a non-numeric column", Expect.REFUSED,
+        t -> unit(t).mean("a", "g").epsilon(1).build()));
+    c.add(api("Java API: AUTO bounds in a public range, public groups", Expect.RELEASED,
+        t -> unit(t).groupBy("g").publicGroups("a", "zz").sum("s", "m", -1, 1)
+            .autoBounds("s", -10_000, 10_000).autoBoundsRanks(0, 1).epsilon(1).build()));
     c.add(sql("private partition selection", Expect.RELEASED, DP + ", max_groups_contributed = 2)"
         + " g, COUNT(*) AS n FROM {t} GROUP BY g"));
     return c;

@@ -42,7 +42,9 @@ record Observation(String kind, String message, int charges, List<String> column
       if (shapePublic) {
         r.rows().forEach(row -> keys.add(row.key()));
       }
-      return new Observation("released", "", charges.get(), out.columnNames(),
+      List<String> columns = new ArrayList<>(out.columnNames());
+      out.bounds().forEach(b -> columns.add("auto_bounds:" + b.output())); // part of the shape
+      return new Observation("released", "", charges.get(), columns,
           shapePublic ? out.rows().size() : -1, keys);
     } catch (RuntimeException e) {
       return failed(e, charges);
@@ -63,6 +65,7 @@ record Observation(String kind, String message, int charges, List<String> column
       }
       List<String> columns = new ArrayList<>(r.groupColumns());
       columns.addAll(r.outputs());
+      r.bounds().forEach(b -> columns.add("auto_bounds:" + b.output())); // part of the shape
       return new Observation("released", "", charges.get(), columns,
           shapePublic ? r.rows().size() : -1, keys);
     } catch (RuntimeException e) {

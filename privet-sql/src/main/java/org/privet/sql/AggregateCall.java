@@ -17,7 +17,11 @@ record AggregateCall(DpFunctions function, boolean distinct, String column,
     AggregateCall.BoundsKind boundsKind, double lower, double upper, double percentile,
     int countCap, int offset) {
   /** How an aggregate's value bounds were given. */
-  enum BoundsKind { NONE, PER_ROW, PER_GROUP, PUBLIC }
+  enum BoundsKind {
+    NONE, PER_ROW, PER_GROUP, PUBLIC,
+    /** {@code contribution_bounds_per_row => AUTO}: lower/upper are the public range or NaN. */
+    AUTO
+  }
 
   /** Identical calls have the same key (released once). */
   String key() {

@@ -83,6 +83,15 @@ final class AggregateCallParser {
             + BOUNDS_PER_GROUP + " or " + BOUNDS_PER_ROW);
       }
     }
+    if (perGroup != null && perGroup.auto()) {
+      throw src.error(perGroup.nameOffset(), "AUTO applies only to " + BOUNDS_PER_ROW + " of SUM, "
+          + "AVG, VARIANCE or STDDEV (the per-row clamping bounds are estimated privately)");
+    }
+    if (perRow != null && perRow.auto() && fn != DpFunctions.SUM && fn != DpFunctions.AVG
+        && fn != DpFunctions.VARIANCE && fn != DpFunctions.STDDEV) {
+      throw src.error(perRow.nameOffset(), "AUTO applies only to " + BOUNDS_PER_ROW + " of SUM, "
+          + "AVG, VARIANCE or STDDEV, not " + upper);
+    }
     if (perRow != null && perGroup != null) {
       throw src.error(perGroup.nameOffset(), "give either " + BOUNDS_PER_GROUP + " or " + BOUNDS_PER_ROW
           + ", not both");
@@ -130,7 +139,13 @@ final class AggregateCallParser {
     BoundsKind kind;
     double lo;
     double hi;
-    if (given != null) {
+    if (perRow != null && perRow.auto()) {
+      // Estimated privately: on the registered public bounds if any, else on a log grid.
+      DatasetDescriptor.ColumnBounds pb = dataset.publicBounds().get(column.name());
+      kind = BoundsKind.AUTO;
+      lo = pb == null ? Double.NaN : pb.lower();
+      hi = pb == null ? Double.NaN : pb.upper();
+    } else if (given != null) {
       checkBounds(given);
       kind = perRow != null ? BoundsKind.PER_ROW : BoundsKind.PER_GROUP;
       lo = given.lower();

@@ -253,6 +253,19 @@ final class DpClauseParser {
         }
         pos = i + 1;
         SqlToken open = peek();
+        if (open != null && open.kind() == SqlToken.Kind.WORD
+            && open.text().equalsIgnoreCase("AUTO")) {
+          pos++;
+          SqlToken after = peek();
+          if (after == null || !(after.isSymbol(")") || after.isSymbol(","))) {
+            throw errorAtCurrent("expected ')' or another named argument after AUTO");
+          }
+          out.computeIfAbsent(fn, k -> new ArrayList<>()).add(new NamedArgument(
+              name.text().toLowerCase(Locale.ROOT), Double.NaN, Double.NaN, name.start(), true));
+          blank(comma.start(), peekAt(-1).end());
+          i = pos - 1;
+          continue;
+        }
         if (open == null || !open.isSymbol("(")) {
           throw errorAtCurrent("expected '(lower, upper)' after '=>'");
         }

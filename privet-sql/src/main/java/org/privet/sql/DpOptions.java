@@ -33,6 +33,8 @@ import org.privet.engine.Thresholding;
  * @param minCount the public lower bound on each released group's rows ({@code min_count}, or its
  *     synonym {@code min_group_size}; 0 when not given)
  * @param delta the δ given with max_error (0 when not given)
+ * @param autoBoundsShare {@code auto_bounds_share}: the fraction of the budget spent estimating
+ *     {@code contribution_bounds_per_row => AUTO} bounds, or NaN when not given (default 0.1)
  */
 record DpOptions(
     Budget budget,
@@ -47,11 +49,13 @@ record DpOptions(
     Map<String, Double> maxError,
     double confidence,
     long minCount,
-    double delta) {
+    double delta,
+    double autoBoundsShare) {
 
   static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
-      "noise", "max_error", "confidence", "min_count", "min_group_size");
+      "noise", "max_error", "confidence", "min_count", "min_group_size",
+      "auto_bounds_share");
   static final int MAX_CONTRIBUTIONS = 1_000_000;
   static final int MAX_PUBLIC_GROUPS = 100_000;
 
@@ -202,8 +206,23 @@ record DpOptions(
         throw src.error(n.offset(), "noise must be AUTO, LAPLACE or GAUSSIAN");
       }
     }
+    double autoShare = Double.NaN;
+    OptionValue share = opts.get("auto_bounds_share");
+    if (share != null) {
+      autoShare = number(src, "auto_bounds_share", share);
+      if (!(autoShare >= org.privet.engine.AutoBounds.MIN_SHARE
+          && autoShare <= org.privet.engine.AutoBounds.MAX_SHARE)) {
+        throw src.error(share.offset(), "auto_bounds_share must be in ["
+            + org.privet.engine.AutoBounds.MIN_SHARE + ", " + org.privet.engine.AutoBounds.MAX_SHARE
+            + "], was " + share.text());
+      }
+      if (maxError != null) {
+        throw src.error(share.offset(), "auto_bounds_share needs a budget (epsilon or rho), not "
+            + "max_error");
+      }
+    }
     return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, thresholding,
-        Map.copyOf(offsets), targets, confidence, minCount, targetDelta);
+        Map.copyOf(offsets), targets, confidence, minCount, targetDelta, autoShare);
   }
 
   /** Whether the private group selection has a δ (from the budget, or given with max_error). */

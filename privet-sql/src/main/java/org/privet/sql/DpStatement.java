@@ -139,7 +139,17 @@ public final class DpStatement {
     }
     int from = (int) Math.min(offset, rows.size());
     int to = limit < 0 ? rows.size() : (int) Math.min(rows.size(), from + limit);
-    return new SqlResult(columns, rows.subList(from, to), result.receipt());
+    // AUTO bounds, named by the output columns that read them (post-processing of the release).
+    List<org.privet.engine.AutoBounds.Estimated> bounds = new ArrayList<>();
+    for (OutputColumn c : columns) {
+      for (org.privet.engine.AutoBounds.Estimated e : result.bounds()) {
+        if (c.isAggregate() && e.output().equals(c.engineOutput())) {
+          bounds.add(new org.privet.engine.AutoBounds.Estimated(c.name(), e.column(), e.lower(),
+              e.upper(), e.lowerRank(), e.upperRank()));
+        }
+      }
+    }
+    return new SqlResult(columns, rows.subList(from, to), result.receipt(), bounds);
   }
 
   private Comparator<List<Object>> comparator() {

@@ -82,6 +82,14 @@ final class SelectCompiler {
       AccuracyTargetOptions.apply(options, b, outputs, src); // issue 16 hook
     }
     b.noise(options.noise());
+    if (!Double.isNaN(options.autoBoundsShare())) {
+      if (aggregateCalls.stream().noneMatch(c -> c != null
+          && c.boundsKind() == AggregateCall.BoundsKind.AUTO)) {
+        throw src.error(options.offsets().get("auto_bounds_share"), "auto_bounds_share: no "
+            + "aggregate has " + AggregateCallParser.BOUNDS_PER_ROW + " => AUTO");
+      }
+      b.autoBoundsShare(options.autoBoundsShare());
+    }
     if (options.thresholding() != org.privet.engine.Thresholding.AUTO && !groupBy.isEmpty()
         && !options.publicGroupsRequested()) {
       b.thresholding(options.thresholding());

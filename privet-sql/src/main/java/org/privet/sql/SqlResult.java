@@ -14,9 +14,19 @@ import org.privet.engine.Receipt;
  * @param columns the columns in SELECT order
  * @param rows the released rows
  * @param receipt what the engine charged for the query
+ * @param bounds the clamping bounds estimated privately for {@code contribution_bounds_per_row =>
+ *     AUTO} columns (DP outputs, part of the release), each named by its output column; empty
+ *     without AUTO
  */
-public record SqlResult(List<OutputColumn> columns, List<List<Object>> rows, Receipt receipt) {
+public record SqlResult(List<OutputColumn> columns, List<List<Object>> rows, Receipt receipt,
+    List<org.privet.engine.AutoBounds.Estimated> bounds) {
+  /** An answer without AUTO bounds. */
+  public SqlResult(List<OutputColumn> columns, List<List<Object>> rows, Receipt receipt) {
+    this(columns, rows, receipt, List.of());
+  }
+
   public SqlResult {
+    bounds = List.copyOf(bounds);
     columns = List.copyOf(columns);
     List<List<Object>> copy = new ArrayList<>(rows.size());
     for (List<Object> r : rows) {

@@ -142,6 +142,18 @@ final class SqlRewrites {
 
   /** Section 4: the engine aggregation of one call (per-group bounds as a per unit clamp). */
   private Aggregation toEngine(AggregateCall c, String name) {
+    if (c.boundsKind() == BoundsKind.AUTO) {
+      // Stand-in bounds (the public range or ±2^60): the engine estimates the real ones.
+      double lo = Double.isNaN(c.lower()) ? -0x1p60 : c.lower();
+      double hi = Double.isNaN(c.upper()) ? 0x1p60 : c.upper();
+      return switch (c.function()) {
+        case SUM -> new Aggregation.Sum(name, c.column(), lo, hi);
+        case AVG -> new Aggregation.Mean(name, c.column(), lo, hi);
+        case VARIANCE -> new Aggregation.Variance(name, c.column(), lo, hi);
+        case STDDEV -> new Aggregation.StdDev(name, c.column(), lo, hi);
+        default -> throw new IllegalStateException("AUTO on " + c.function());
+      };
+    }
     if (c.boundsKind() == BoundsKind.PER_GROUP) {
       // BigQuery: the bounds apply to each unit's aggregate in the group. SUM: the unit's total
       // over all its rows, clamped; AVG (with L∞ = 1): the unit's mean, clamped.
@@ -214,6 +226,13 @@ final class SqlRewrites {
         engineNameByCall.put(call.key(), engineName);
         try {
           query.aggregate(toEngine(call, engineName));
+          if (call.boundsKind() == BoundsKind.AUTO) {
+            if (Double.isNaN(call.lower())) {
+              query.autoBounds(engineName);
+            } else {
+              query.autoBounds(engineName, call.lower(), call.upper());
+            }
+          }
         } catch (IllegalArgumentException e) {
           throw src.error(call.offset(), e.getMessage());
         }

@@ -75,7 +75,8 @@ public final class BoundingPlan {
       "publicGroups", "l0", "lInf", "salt", "measures");
   private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
       "center", "squares", "pairClamp");
-  private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins");
+  private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins",
+      "logScale");
   private static final Set<String> CLAMP_PARTS = Set.of("lower", "upper", "allRows");
 
   /**
@@ -190,10 +191,38 @@ public final class BoundingPlan {
 
   /** i = min(⌊(clamp(x) − lower)·bins/(upper − lower)⌋, bins − 1), NULL for NULL/NaN. */
   private String cell(Measure.Bins b) {
+    if (b.logScale()) {
+      return logCell(b);
+    }
     double perUnit = b.bins() / (b.upper() - b.lower());
     return ignoredGuard(column(b.column())) + "LEAST(" + d.roundToBigint("FLOOR(("
         + clamp(column(b.column()), b.lower(), b.upper()) + " - " + d.dbl(b.lower()) + ") * "
         + d.dbl(perUnit) + ")") + ", " + d.bigint(b.bins() - 1L) + ") END";
+  }
+
+  /**
+   * The sign-symmetric power-of-two cell documented on {@link Measure.Bins}: with M = max(|c|,
+   * 2^m), e₀ = ⌊ln M / ln 2⌋ in floating point (off by at most one), corrected exactly by comparing
+   * M with 2^e₀ and 2^(e₀+1) (POWER of 2 to an integer is exact in IEEE arithmetic), so e =
+   * ⌊log₂ M⌋ exactly; no row can make it fail (M ≥ 2^m &gt; 0).
+   */
+  private String logCell(Measure.Bins b) {
+    int k = b.bins() / 2;
+    String c = clamp(column(b.column()), b.lower(), b.upper());
+    String floorMin = d.dbl(Math.scalb(1.0, b.logMinExponent()));
+    String invLn2 = d.dbl(1 / Math.log(2));
+    String two = d.dbl(2.0);
+    java.util.function.Function<String, String> offset = mag -> {
+      String m = "GREATEST(" + mag + ", " + floorMin + ")";
+      String e0 = "FLOOR(LN(" + m + ") * " + invLn2 + ")";
+      String e = "(" + e0 + " + CASE WHEN " + m + " >= POWER(" + two + ", " + e0 + " + 1) THEN 1"
+          + " WHEN " + m + " < POWER(" + two + ", " + e0 + ") THEN -1 ELSE 0 END)";
+      return "LEAST(GREATEST(" + d.roundToBigint(e) + " - " + d.bigint(b.logMinExponent()) + ", "
+          + d.bigint(0) + "), " + d.bigint(k - 1L) + ")";
+    };
+    return ignoredGuard(column(b.column())) + "CASE WHEN " + c + " >= " + d.dbl(0.0) + " THEN "
+        + d.bigint(k) + " + " + offset.apply(c) + " ELSE " + d.bigint(k - 1L) + " - "
+        + offset.apply("-(" + c + ")") + " END END";
   }
 
   /** The salted hash of the pair (unit, groups) of relation {@code prefix}. */

@@ -140,15 +140,41 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
    * @param column the source column (numeric)
    * @param lower lower edge
    * @param upper upper edge
+   * <p>With {@code logScale} the cells are instead sign-symmetric powers of two: lower = −2^E,
+   * upper = 2^E, bins = 2K, m = E − K; a clamped value c ≥ 0 falls in cell K + min(max(e − m, 0),
+   * K − 1) and c &lt; 0 in cell K − 1 − min(max(e' − m, 0), K − 1), with e = ⌊log₂ max(c, 2^m)⌋
+   * and e' = ⌊log₂ max(−c, 2^m)⌋ exactly (a power of two starts its cell). Edges:
+   * edge K = 0, edge K ± i = ±2^(m+i) for 1 ≤ i ≤ K ({@code docs/proofs/auto-bounds.md}).
+   *
    * @param bins number of cells
+   * @param logScale false: equal cells; true: sign-symmetric power-of-two cells (a contract
+   *     extension: a backend that does not implement it must refuse the spec)
    */
-  record Bins(String column, double lower, double upper, int bins) implements Measure {
+  record Bins(String column, double lower, double upper, int bins, boolean logScale)
+      implements Measure {
     /** Cells must be at least this many ulps of the bounds wide. */
     private static final double MIN_CELL_ULPS = 16;
 
     public Bins {
       Objects.requireNonNull(column, "column");
-      requireResolvableCells(lower, upper, bins);
+      if (!logScale) {
+        requireResolvableCells(lower, upper, bins);
+      } else if (bins < 2 || bins % 2 != 0 || lower != -upper
+          || Math.getExponent(upper) - bins / 2 < Double.MIN_EXPONENT
+          || upper != Math.scalb(1.0, Math.getExponent(upper)) || !Double.isFinite(upper)) {
+        throw new IllegalArgumentException("log-scale bins need bounds ±2^E and an even number "
+            + "2K of cells with 2^(E−K) a normal double");
+      }
+    }
+
+    /** Equal cells over [lower, upper]. */
+    public Bins(String column, double lower, double upper, int bins) {
+      this(column, lower, upper, bins, false);
+    }
+
+    /** m = E − K with {@code logScale}: the smallest magnitude exponent of the grid. */
+    public int logMinExponent() {
+      return Math.getExponent(upper) - bins / 2;
     }
 
     /**

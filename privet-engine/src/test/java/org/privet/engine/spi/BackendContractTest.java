@@ -250,6 +250,16 @@ public abstract class BackendContractTest {
   }
 
   @Test
+  void aggregate_logScaleBins_powerOfTwoCellsExactly() {
+    // Crafted values include exact powers of two (±1, ±2, ±4, 0.125, …), ±∞, NaN and 1e9: each
+    // must fall in the cell its power of two starts (AUTO bounds' grid, docs/proofs/auto-bounds.md).
+    List<Measure> log = List.of(new Measure.Bins("x", -0x1p31, 0x1p31, 80, true),
+        new Measure.Bins("x", -0x1p60, 0x1p60, 184, true));
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g"), 12, 1000, 7, log));
+    assertContract(spec("crafted", Optional.empty(), List.of(), 1, 1, 3, log));
+  }
+
+  @Test
   void aggregate_withoutGroupsAndRowLevel_exactAggregatesOfTheContract() {
     assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 1000, 3, MEASURES));
     assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 2, 3, SUMS));

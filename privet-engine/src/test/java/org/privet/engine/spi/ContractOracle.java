@@ -82,7 +82,8 @@ final class ContractOracle {
           double perUnit = b.bins() / (b.upper() - b.lower());
           for (double x : values) {
             double c = Math.min(Math.max(x, b.lower()), b.upper());
-            t.bins[i][(int) Math.min(Math.floor((c - b.lower()) * perUnit), b.bins() - 1)]++;
+            t.bins[i][b.logScale() ? logCell(b, c)
+                : (int) Math.min(Math.floor((c - b.lower()) * perUnit), b.bins() - 1)]++;
           }
         }
       }
@@ -171,5 +172,14 @@ final class ContractOracle {
       }
       return new GroupAggregate(List.copyOf(key), units, rows, s, counts.clone(), q, bins);
     }
+  }
+
+  /** The log-scale cell of {@link Measure.Bins}: e = ⌊log₂ max(|c|, 2^m)⌋ exactly. */
+  static int logCell(Measure.Bins b, double c) {
+    int k = b.bins() / 2;
+    int m = b.logMinExponent();
+    int e = Math.getExponent(Math.max(Math.abs(c), Math.scalb(1.0, m)));
+    int offset = Math.min(Math.max(e - m, 0), k - 1);
+    return c >= 0 ? k + offset : k - 1 - offset;
   }
 }

@@ -1,0 +1,216 @@
+package org.privet.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Zcdp;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.testing.SeededRandomSource;
+
+/**
+ * AUTO bounds end to end on DuckDB: the estimate brackets most of a known distribution and the
+ * clamped answer is accurate; the charge is one composed charge with the stated share; refusals
+ * charge nothing; empty tables and every budget family give a valid interval.
+ *
+ * <p>False-failure probability of the bounds assertions (fixed seeds here, so deterministic; over
+ * seeds): the tables have 20 000 rows uniform on [100, 1000] or (−2e6, −1e6]; the accuracy tests
+ * run at ε = 10, so the bounds tree gets ε = 1 (184 cells, 3 levels, Δ₁ = 3, per-node Laplace
+ * scale 3; EXPLAIN's 95% band on prefix counts is 76 rows at ε = 1, 757 at ε = 0.1). Each bounds
+ * assertion allows one grid cell of slack and fails only if the consistent CDF errs by ≥ 200 rows
+ * (1% of n) at one deciding edge; that CDF lies within the band (76) plus the largest raw prefix
+ * error, and a raw error ≥ 124 rows for a sum of ≤ 17 Laplace(3) noises has probability below
+ * 1e-7 (Chernoff bound), so each test fails wrongly with probability below 1e-6 (the linear-grid
+ * test: margins ≥ 600 rows at tree ε = 2). The sum and mean errors then follow from clamping inside the
+ * data's range (no bias) and main-pass noise scales far below the asserted tolerance.
+ */
+class AutoBoundsTest {
+  private static final int N = 20_000;
+  private static DuckDbBackend db;
+  private static double trueSum;
+
+  @BeforeAll
+  static void tables() {
+    db = DuckDbBackend.inMemory();
+    java.util.Random r = new java.util.Random(42); // test data only
+    List<List<?>> rows = new ArrayList<>();
+    for (long u = 0; u < N; u++) {
+      double x = 100 + 900 * r.nextDouble();
+      trueSum += x;
+      rows.add(Arrays.asList(u, "g" + (u % 4), x));
+    }
+    TestTables.register(db, "t", rows);
+    List<List<?>> neg = new ArrayList<>();
+    for (long u = 0; u < N; u++) {
+      neg.add(Arrays.asList(u, "g", -(1e6 + 1e6 * r.nextDouble())));
+    }
+    TestTables.register(db, "neg", neg);
+    TestTables.register(db, "empty", List.of());
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  private static Session session(long seed, BudgetCharger charger) {
+    return Session.builder().backend(db).budgetCharger(charger)
+        .randomSource(new SeededRandomSource(seed)).build();
+  }
+
+  private static Query.Builder rows(String table) {
+    return Query.from(table).eachRowIsAUnit();
+  }
+
+  @Test
+  void run_sumWithAutoBounds_bracketsTheDistributionAndTheSumIsAccurate() {
+    List<ChargeRequest> charges = new ArrayList<>();
+    Query q = rows("t").sum("total", "x").count("n").epsilon(10).build();
+    Result r = session(7, charges::add).run(q);
+    assertEquals(1, charges.size());
+    AutoBounds.Estimated b = r.bounds().get(0);
+    assertEquals("total", b.output());
+    assertEquals("x", b.column());
+    // p1 ≈ 109 lies in [64, 128), p99 ≈ 991 in [512, 1024): allow one cell of slack.
+    assertTrue(b.lower() >= 32 && b.lower() <= 109, "lower " + b.lower());
+    assertTrue(b.upper() >= 991 && b.upper() <= 2048, "upper " + b.upper());
+    double est = r.rows().get(0).get("total").value();
+    assertTrue(Math.abs(est - trueSum) < 0.01 * trueSum, est + " vs " + trueSum);
+  }
+
+  @Test
+  void run_meanAndVarianceOnNegativeValues_useTheMirroredLogGrid() {
+    Query q = rows("neg").mean("m", "x").stddev("sd", "x").epsilon(10).build();
+    Result r = session(11, BudgetCharger.unlimited()).run(q);
+    assertEquals(2, r.bounds().size());
+    for (AutoBounds.Estimated b : r.bounds()) {
+      // Values in (−2e6, −1e6]: p1 in [−2^21, −2^20), p99 in [−2^20, −2^19)·… one cell of slack.
+      assertTrue(b.lower() >= -Math.scalb(1.0, 22) && b.lower() <= -1.98e6, "lower " + b.lower());
+      assertTrue(b.upper() >= -1.01e6 && b.upper() <= -Math.scalb(1.0, 18), "upper " + b.upper());
+    }
+    double mean = r.rows().get(0).get("m").value();
+    assertTrue(Math.abs(mean + 1.5e6) < 0.02e6, "mean " + mean);
+    double sd = r.rows().get(0).get("sd").value();
+    assertTrue(Math.abs(sd - 1e6 / Math.sqrt(12)) < 0.05e6, "sd " + sd);
+  }
+
+  @Test
+  void run_gaussianNoiseAndPrivateGroups_clampToTheEstimate() {
+    Result r = session(5, BudgetCharger.unlimited())
+        .run(rows("t").sum("total", "x").rho(0.5).build());
+    assertTrue(Math.abs(r.rows().get(0).get("total").value() - trueSum) < 0.01 * trueSum);
+    Result g = session(6, BudgetCharger.unlimited()).run(Query.from("t").privacyUnit("uid")
+        .maxGroupsContributed(1).maxRowsPerGroup(1).groupBy("g").mean("m", "x")
+        .epsilonDelta(1, 1e-6).build());
+    assertEquals(4, g.rows().size());
+    for (ResultRow row : g.rows()) {
+      assertTrue(Math.abs(row.get("m").value() - 550) < 20, "mean " + row.get("m").value());
+    }
+  }
+
+  @Test
+  void run_publicRange_usesTheLinearGrid() {
+    Query q = rows("t").sum("total", "x", 0, 5000).autoBounds("total", 0, 5000)
+        .autoBoundsRanks(0.05, 0.95).autoBoundsShare(0.2).epsilon(10).build();
+    AutoBounds.Estimated b = session(3, BudgetCharger.unlimited()).run(q).bounds().get(0);
+    // Cells of 5000/1024 ≈ 4.9: p5 ≈ 145 and p95 ≈ 955, within a few cells.
+    assertTrue(Math.abs(b.lower() - 145) < 30, "lower " + b.lower());
+    assertTrue(Math.abs(b.upper() - 955) < 30, "upper " + b.upper());
+  }
+
+  @Test
+  void run_emptyTableAndEveryBudgetFamily_giveAValidInterval() {
+    for (Query.Builder qb : List.of(
+        rows("empty").sum("s", "x").epsilon(1),
+        rows("empty").sum("s", "x").epsilonDelta(1, 1e-6),
+        rows("empty").sum("s", "x").rho(0.5),
+        Query.from("empty").privacyUnit("uid").maxGroupsContributed(2).maxRowsPerGroup(3)
+            .groupBy("g").variance("v", "x").rhoDelta(0.5, 1e-6),
+        Query.from("t").privacyUnit("uid").maxGroupsContributed(2).maxRowsPerGroup(3)
+            .groupBy("g").mean("m", "x").epsilonDelta(1, 1e-6))) {
+      for (long seed = 0; seed < 5; seed++) {
+        List<ChargeRequest> charges = new ArrayList<>();
+        Result r = session(seed, charges::add).run(qb.build());
+        assertEquals(1, charges.size());
+        AutoBounds.Estimated b = r.bounds().get(0);
+        assertTrue(b.lower() < b.upper(), b.toString());
+        assertTrue(b.lower() >= -0x1p60 && b.upper() <= 0x1p60, b.toString());
+      }
+    }
+  }
+
+  @Test
+  void charge_isTheCompositionOfBothPasses_withTheStatedShare() {
+    List<ChargeRequest> charges = new ArrayList<>();
+    Query q = rows("t").sum("total", "x").count("n").autoBoundsShare(0.25).epsilon(2).build();
+    session(1, charges::add).run(q);
+    ChargeRequest c = charges.get(0);
+    PureDp total = (PureDp) c.total();
+    assertTrue(total.epsilon() <= 2 && total.epsilon() > 2 * (1 - 1e-9), c.total().toString());
+    MechanismCost tree = c.mechanisms().get(0);
+    assertTrue(tree.purpose().contains("quantile tree"), tree.purpose());
+    assertEquals(0.5, ((PureDp) tree.loss()).epsilon(), 1e-9);
+    assertEquals(0.25, tree.share(), 1e-12);
+    double rest = c.mechanisms().stream().skip(1).mapToDouble(MechanismCost::share).sum();
+    assertEquals(0.75, rest, 1e-12);
+    // (ε, δ) and ρ budgets: the bounds pass is pure, the rest keeps δ.
+    charges.clear();
+    session(1, charges::add).run(rows("t").sum("total", "x").epsilonDelta(1, 1e-6).build());
+    ApproxDp a = (ApproxDp) charges.get(0).total();
+    assertTrue(a.epsilon() <= 1 && a.delta() <= 1e-6, a.toString());
+    charges.clear();
+    session(1, charges::add).run(rows("t").sum("total", "x").rho(0.5).build());
+    assertTrue(((Zcdp) charges.get(0).total()).rho() <= 0.5);
+    assertTrue(charges.get(0).mechanisms().get(0).loss() instanceof Zcdp);
+  }
+
+  @Test
+  void explain_showsTheShareAndTheBoundsPass() {
+    Plan p = session(1, BudgetCharger.unlimited())
+        .explain(rows("t").sum("total", "x").count("n").epsilon(1).build());
+    String text = p.render();
+    assertTrue(text.contains("AUTO bounds: 10.00% of the budget"), text);
+    assertTrue(text.contains("budget share 10.00%"), text);
+    assertTrue(text.contains("-- AUTO bounds pass"), text);
+    assertTrue(p.bounds().get(0).contains("0.01 and 0.99 quantiles"), p.bounds().get(0));
+  }
+
+  @Test
+  void refusals_beforeTheCharge_chargeNothing() {
+    List<ChargeRequest> charges = new ArrayList<>();
+    Session s = session(1, charges::add);
+    for (double share : new double[] {0, -0.1, 0.95, 1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertRefused("autoBoundsShare", () -> rows("t").sum("s", "x").autoBoundsShare(share));
+    }
+    assertRefused("autoBoundsRanks", () -> rows("t").autoBoundsRanks(0.6, 0.9));
+    assertRefused("autoBoundsRanks", () -> rows("t").autoBoundsRanks(0.1, 0.4));
+    assertRefused("is a COUNT", () -> rows("t").count("n").autoBounds("n").epsilon(1).build());
+    assertRefused("is a QUANTILES", () -> rows("t").quantiles("q", "x", 0, 1, 0.5)
+        .autoBounds("q").epsilon(1).build());
+    assertRefused("no aggregation is named 'm'",
+        () -> rows("t").sum("s", "x").autoBounds("m").epsilon(1).build());
+    assertRefused("no output has autoBounds",
+        () -> rows("t").count("n").autoBoundsShare(0.2).epsilon(1).build());
+    assertRefused("set twice", () -> rows("t").sum("s", "x").autoBounds("s"));
+    assertRefused("public range", () -> rows("t").sum("s", "x", 0, 1).autoBounds("s", 1, 0));
+    assertRefused("conflicts with targetError", () -> rows("t").sum("s", "x")
+        .targetError("s", 10).build());
+    assertRefused("unknown column 'nope'",
+        () -> s.run(rows("t").sum("s", "nope").epsilon(1).build()));
+    assertRefused("not numeric", () -> s.run(rows("t").sum("s", "g").epsilon(1).build()));
+    assertEquals(0, charges.size());
+  }
+
+  private static void assertRefused(String message, Runnable r) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, r::run);
+    assertTrue(e.getMessage().contains(message), e.getMessage());
+  }
+}
