@@ -84,8 +84,10 @@ public final class Session {
             n.halfWidth(0.05) * unit));
       }
     }
+    SplitReport split = c.splitTerms().isEmpty() ? null : DefaultSplit.report(c,
+        Compiler.compile(DefaultSplit.equalSplitQuery(query, c), schema, 0L), random);
     return new Plan(query, c.noise(), c.bounds(), planned, c.total(), c.conversionDelta(),
-        backend.physicalPlan(c.spec()));
+        backend.physicalPlan(c.spec()), split);
   }
 
   /**
