@@ -24,8 +24,8 @@ import org.privet.random.RandomSource;
  *       each (the union bound {@link Releaser} also uses), the centred value range R and the public
  *       bound N₀ = minCount on the denominator, |S̃/Ñ − S/N| ≤ (h<sub>S</sub> + R·h<sub>N</sub>)/(N₀
  *       − h<sub>N</sub>) (and never more than the clamping range). Without minCount: refused;
- *   <li>tree QUANTILES: the target bounds, in rows, the error of every noisy prefix count of the
- *       tree at once (the widest half-width of its simultaneous band, the bound EXPLAIN reports).
+ *   <li>tree QUANTILES: the target is a rank error: it bounds, in rows, the error of every noisy
+ *       prefix count of the tree at once (the widest half-width of its simultaneous band, the bound EXPLAIN reports).
  *       The released quantile's rank error is at most that plus the rows in the grid cell holding
  *       the true quantile (docs/proofs/engine-quantiles.md), which depends on the data and is not
  *       part of the target; a target in value units would depend on the data too.
@@ -40,6 +40,12 @@ import org.privet.random.RandomSource;
  * way and the total is found by bisection on the exact statements (the smallest total, to 0.1%,
  * at which all targets hold); this is repeated a few times because means are not exact power laws.
  * Private partition selection gets the weight of the largest output share.
+ *
+ * <p>Shared measurements (issue 16): a release several outputs read (COUNT(*) and an AVG's count
+ * in the same groups, SUM and AVG's sum of one column) is one measurement; the solved query
+ * ({@link Query#withSolverWeights}) costs it once, at the largest weight its outputs ask for (the
+ * tightest requirement), not the sum of their weights, so an output whose target the shared
+ * release already meets is reweighted down and costs nothing extra.
  */
 final class BudgetSolver {
   private BudgetSolver() {}
@@ -92,7 +98,7 @@ final class BudgetSolver {
   /** The solved query with its split and the total parameter {@code x}. */
   static Query queryAt(BudgetSolution solution, double x) {
     Query q = solution.query();
-    return q.withSolvedBudget(AccuracyTargets.budget(q.noise(), x, solution.targets().delta()),
+    return q.withSolverWeights(AccuracyTargets.budget(q.noise(), x, solution.targets().delta()),
         q.noise(), q.budgetWeights(), q.selectionBudgetWeight().orElse(Double.NaN));
   }
 
@@ -118,7 +124,14 @@ final class BudgetSolver {
       if (a instanceof Aggregation.Quantiles qa
           && qa.method() != Aggregation.Quantiles.Method.TREE) {
         throw new IllegalArgumentException("targetError for '" + a.name() + "': only tree "
-            + "quantiles take a target (on the tree's prefix counts, in rows); give a budget instead");
+            + "quantiles take a target, and it is a rank error in rows (it bounds every noisy "
+            + "prefix count of the tree), not an error in value units; give a budget instead");
+      }
+      if (a instanceof Aggregation.Quantiles && t.halfWidths().get(a.name()) < 1) {
+        throw new IllegalArgumentException("targetError for '" + a.name() + "': a quantile's "
+            + "target is a rank error in rows (it bounds every noisy prefix count of its tree), so"
+            + " it must be at least 1; a target in value units is not supported (the value error "
+            + "depends on the data)");
       }
       if (a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev) {
         throw new IllegalArgumentException("targetError for '" + a.name() + "': a target in value"
@@ -148,7 +161,7 @@ final class BudgetSolver {
     double selection = q.usesPrivatePartitionSelection()
         ? weights.values().stream().mapToDouble(Double::doubleValue).max().orElse(1) : Double.NaN;
     Budget b = AccuracyTargets.budget(noise, x, t.delta());
-    return q.withSolvedBudget(b, noise, weights, selection);
+    return q.withSolverWeights(b, noise, weights, selection);
   }
 
   /** Bisection (in log scale) for the smallest total meeting every target. */
@@ -160,8 +173,10 @@ final class BudgetSolver {
       if (hi >= max) {
         throw new IllegalArgumentException("targetError: the targets cannot be met with "
             + (noise == NoiseKind.GAUSSIAN ? "rho" : "epsilon") + " up to " + max
-            + " (a target is below the output's grid or the minCount is too small for a mean);"
-            + " loosen a target");
+            + " (a target is below the output's grid or the minCount is too small for a mean"
+            + (q.aggregations().stream().anyMatch(a -> a instanceof Aggregation.Quantiles)
+                ? "; a quantile's target is a rank error in rows, not in value units" : "")
+            + "); loosen a target");
       }
       hi = Math.min(max, hi * 4);
     }

@@ -195,6 +195,11 @@ final class Compiler {
         if (i == r.weights.size()) {
           r.weights.add(w);
           r.reasons.add(reason);
+        } else if (q.sharedAtTightest()) {
+          // A shared measurement costed once, at the tightest requirement (the solver's weights).
+          r.weights.set(i, Math.max(r.weights.get(i), w));
+          r.reasons.set(i, r.reasons.get(i) + "; shared with '" + name + "' at the larger "
+              + "weight: " + reason);
         } else {
           // A shared measurement: each output using it brings its weight.
           r.weights.set(i, r.weights.get(i) + w);

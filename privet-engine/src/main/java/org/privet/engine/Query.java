@@ -63,6 +63,8 @@ public final class Query {
   private final Thresholding thresholding;
   private final boolean postAggregationThresholding;
   private final AccuracyTargets targets; // null: the budget is given
+  // Solver-set weights: a shared release takes its users' largest weight, not their sum.
+  private final boolean sharedAtTightest;
 
   private Query(Builder b) {
     this.source = b.source;
@@ -83,11 +85,12 @@ public final class Query {
     this.postAggregationThresholding = b.postAggregationThresholding;
     this.targets = b.targets.isEmpty() ? null : new AccuracyTargets(b.targets,
         b.targetConfidence, b.minCount, b.targetDelta);
+    this.sharedAtTightest = false;
   }
 
   /** A copy of {@code q} with another budget, noise, weights and targets. */
   private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
-      double selectionWeight, AccuracyTargets targets) {
+      double selectionWeight, AccuracyTargets targets, boolean sharedAtTightest) {
     this.source = q.source;
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
@@ -103,6 +106,7 @@ public final class Query {
     this.thresholding = q.thresholding;
     this.postAggregationThresholding = q.postAggregationThresholding;
     this.targets = targets;
+    this.sharedAtTightest = sharedAtTightest;
   }
 
   /**
@@ -116,13 +120,29 @@ public final class Query {
     if (targets == null) {
       throw new IllegalArgumentException("withTargetNoise: the query has a budget, not targets");
     }
-    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets);
+    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets, false);
   }
 
   /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
   Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight) {
-    return new Query(this, budget, noise, weights, selectionWeight, null);
+    return new Query(this, budget, noise, weights, selectionWeight, null, false);
+  }
+
+  /**
+   * The query with a budget and split a {@link BudgetSolver} chose, where a release shared by
+   * several outputs (a COUNT(*) that is also an AVG's count, a SUM that is also an AVG's sum) is
+   * costed once and takes the largest weight its outputs ask for (the tightest requirement),
+   * instead of the sum of their weights.
+   */
+  Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> weights,
+      double selectionWeight) {
+    return new Query(this, budget, noise, weights, selectionWeight, null, true);
+  }
+
+  /** Whether shared releases take their outputs' largest weight (solver-set weights). */
+  boolean sharedAtTightest() {
+    return sharedAtTightest;
   }
 
   /**
