@@ -48,12 +48,11 @@ public record BudgetSolution(Query query, double parameter, PrivacyLoss cost,
         + "confidence %.4g); charge %s%n", inRho() ? "rho" : "epsilon", parameter,
         targets.confidence(), cost));
     for (Map.Entry<String, Double> e : errors.entrySet()) {
-      s.append(String.format("  %-14s error %.6g (target %.6g)%s, budget weight %.4g%n", e.getKey(),
-          e.getValue(), targets.halfWidths().get(e.getKey()), unitOf(e.getKey()),
-          query.budgetWeights().getOrDefault(e.getKey(), Double.NaN)));
+      s.append(String.format("  %-14s error %.6g (target %.6g)%s%n", e.getKey(),
+          e.getValue(), targets.halfWidths().get(e.getKey()), unitOf(e.getKey())));
     }
-    s.append("  (a release shared by several outputs is charged once, at the largest weight its "
-        + "outputs ask for)\n");
+    s.append("  (each noisy release gets the share its tightest output needs; a release shared by "
+        + "several outputs is charged once)\n");
     return s.toString();
   }
 }

@@ -195,16 +195,26 @@ final class Compiler {
         if (i == r.weights.size()) {
           r.weights.add(w);
           r.reasons.add(reason);
-        } else if (q.sharedAtTightest()) {
-          // A shared measurement costed once, at the tightest requirement (the solver's weights).
-          r.weights.set(i, Math.max(r.weights.get(i), w));
-          r.reasons.set(i, r.reasons.get(i) + "; shared with '" + name + "' at the larger "
-              + "weight: " + reason);
         } else {
           // A shared measurement: each output using it brings its weight.
           r.weights.set(i, r.weights.get(i) + w);
           r.reasons.set(i, r.reasons.get(i) + "; shared with '" + name + "': " + reason);
         }
+      }
+    }
+    if (q.releaseWeights() != null) {
+      // The solver's weights: one per release, the largest its outputs ask for (tightest target).
+      for (int i = 0; i < r.drafts.size(); i++) {
+        double w = Double.NaN;
+        for (String u : r.users.get(i)) {
+          Double x = q.releaseWeights().get(BudgetSolver.key(u, r.drafts.get(i).target().field()));
+          if (x != null && !(x <= w)) {
+            w = x;
+          }
+        }
+        r.weights.set(i, Double.isNaN(w) ? 1.0 : w);
+        r.reasons.set(i, "solved for the targets: the tightest requirement among "
+            + r.users(i) + (r.users.get(i).size() > 1 ? " (one shared measurement)" : ""));
       }
     }
     return r;

@@ -262,6 +262,6 @@ final class DefaultSplit {
 
   /** Whether the query's releases are split by default (no explicit budgetWeight). */
   static boolean applies(Query q) {
-    return q.budgetWeights().isEmpty();
+    return q.budgetWeights().isEmpty() && q.releaseWeights() == null;
   }
 }

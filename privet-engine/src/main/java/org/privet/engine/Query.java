@@ -63,8 +63,8 @@ public final class Query {
   private final Thresholding thresholding;
   private final boolean postAggregationThresholding;
   private final AccuracyTargets targets; // null: the budget is given
-  // Solver-set weights: a shared release takes its users' largest weight, not their sum.
-  private final boolean sharedAtTightest;
+  // Solver-set weights per release, by BudgetSolver#key(output, field); null: not solved.
+  private final Map<String, Double> releaseWeights;
 
   private Query(Builder b) {
     this.source = b.source;
@@ -85,12 +85,12 @@ public final class Query {
     this.postAggregationThresholding = b.postAggregationThresholding;
     this.targets = b.targets.isEmpty() ? null : new AccuracyTargets(b.targets,
         b.targetConfidence, b.minCount, b.targetDelta);
-    this.sharedAtTightest = false;
+    this.releaseWeights = null;
   }
 
   /** A copy of {@code q} with another budget, noise, weights and targets. */
   private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
-      double selectionWeight, AccuracyTargets targets, boolean sharedAtTightest) {
+      double selectionWeight, AccuracyTargets targets, Map<String, Double> releaseWeights) {
     this.source = q.source;
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
@@ -106,7 +106,8 @@ public final class Query {
     this.thresholding = q.thresholding;
     this.postAggregationThresholding = q.postAggregationThresholding;
     this.targets = targets;
-    this.sharedAtTightest = sharedAtTightest;
+    this.releaseWeights = releaseWeights == null ? null
+        : Collections.unmodifiableMap(new LinkedHashMap<>(releaseWeights));
   }
 
   /**
@@ -120,29 +121,29 @@ public final class Query {
     if (targets == null) {
       throw new IllegalArgumentException("withTargetNoise: the query has a budget, not targets");
     }
-    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets, false);
+    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets, null);
   }
 
   /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
   Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight) {
-    return new Query(this, budget, noise, weights, selectionWeight, null, false);
+    return new Query(this, budget, noise, weights, selectionWeight, null, null);
   }
 
   /**
-   * The query with a budget and split a {@link BudgetSolver} chose, where a release shared by
-   * several outputs (a COUNT(*) that is also an AVG's count, a SUM that is also an AVG's sum) is
-   * costed once and takes the largest weight its outputs ask for (the tightest requirement),
-   * instead of the sum of their weights.
+   * The query with a budget and split a {@link BudgetSolver} chose: a weight per noisy release,
+   * keyed by {@link BudgetSolver#key} of each output reading it and the release's field. A
+   * release shared by several outputs (a COUNT(*) that is also an AVG's count, a SUM that is also
+   * an AVG's sum) is one measurement, costed once, at the largest weight of its outputs' keys.
    */
-  Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> weights,
+  Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> releaseWeights,
       double selectionWeight) {
-    return new Query(this, budget, noise, weights, selectionWeight, null, true);
+    return new Query(this, budget, noise, Map.of(), selectionWeight, null, releaseWeights);
   }
 
-  /** Whether shared releases take their outputs' largest weight (solver-set weights). */
-  boolean sharedAtTightest() {
-    return sharedAtTightest;
+  /** The solver's weights per release (see {@link #withSolverWeights}), or null. */
+  Map<String, Double> releaseWeights() {
+    return releaseWeights;
   }
 
   /**
@@ -261,6 +262,9 @@ public final class Query {
     }
     if (!Double.isNaN(selectionBudgetWeight)) {
       s.append(", selectionBudgetWeight=").append(selectionBudgetWeight);
+    }
+    if (releaseWeights != null) {
+      s.append(", solvedReleaseWeights=").append(releaseWeights);
     }
     s.append(", budget ").append(budget == null ? "<solved from targets>" : budget)
         .append(", noise=").append(noise);
