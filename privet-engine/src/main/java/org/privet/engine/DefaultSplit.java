@@ -243,7 +243,8 @@ final class DefaultSplit {
     }
     double n0 = c.selection() != null ? c.selection().unitsForHalfRelease() : Double.NaN;
     double sel = c.selection() != null ? c.costs().get(0).share() : 0;
-    String rule = !applies(c.query()) ? SplitReport.EXPLICIT
+    String rule = c.query().releaseWeights() != null ? SplitReport.SOLVED
+        : !applies(c.query()) ? SplitReport.EXPLICIT
         : c.costs().stream().anyMatch(m -> m.shareReason().startsWith(FALLBACK))
             ? SplitReport.EQUAL : SplitReport.DEFAULT;
     return new SplitReport(rule, sel, n0, outs);

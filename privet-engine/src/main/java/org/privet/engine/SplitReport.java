@@ -10,7 +10,8 @@ import java.util.List;
  *
  * @param rule how the split was made: {@link #DEFAULT} (minimising {@link #objective}),
  *     {@link #EQUAL} (the default kept the equal split, which did better once the fixed-point grid
- *     was fixed) or {@link #EXPLICIT} (the query's budget weights)
+ *     was fixed), {@link #EXPLICIT} (the query's budget weights) or {@link #SOLVED} (solved for
+ *     target errors, each release at its tightest output's requirement)
  * @param selectionShare partition selection's share of the budget (0 without private selection)
  * @param groupSize a public group size N₀ at which to read the relative errors: the distinct units
  *     at which private selection releases a group with probability ½ (NaN without selection)
@@ -24,6 +25,8 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
   public static final String EQUAL = "equal";
   /** The query's explicit budget weights. */
   public static final String EXPLICIT = "explicit";
+  /** Weights solved for target errors ({@code max_error}). */
+  public static final String SOLVED = "solved";
 
   public SplitReport {
     outputs = List.copyOf(outputs);
@@ -66,6 +69,8 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
           + "range²/12)";
       case EQUAL -> "default, kept equal (one weight per release): the weights minimising J "
           + "would force a coarser fixed-point grid and a larger J";
+      case SOLVED -> "solved for the target errors (each release at the share its tightest "
+          + "output needs)";
       default -> "explicit budget weights";
     });
     if (selectionShare > 0) {

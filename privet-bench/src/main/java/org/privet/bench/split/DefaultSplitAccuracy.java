@@ -28,8 +28,12 @@ import org.privet.random.RandomSource;
  *       the count and the sum);
  *   <li>B: COUNT(*), SUM(capital_gain) over [0, 100000] and AVG(hours_per_week) over [0, 100].
  * </ul>
- * Reports EXPLAIN's objective J·N² (exact noise s.d.; {@code SplitReport}) for both splits, and the
- * empirical relative RMSE of each output (error over the exact value, over groups and runs).
+ * Reports EXPLAIN's relative noise s.d. × N per output and objective J·N² (exact noise s.d.;
+ * {@code SplitReport}) for both splits, and the same measured: the RMS over groups and runs of
+ * error·N<sub>g</sub>/m (N<sub>g</sub> the group's exact count, m the output's public magnitude:
+ * 1 for COUNT, (lower + upper)/2 for SUM and AVG), which for these noise-only errors estimates the
+ * same number (every group weighs the same, unlike a relative error dominated by the smallest
+ * group).
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar
  * org.privet.bench.split.DefaultSplitAccuracy [runs]} from the repository root.
@@ -52,8 +56,8 @@ public final class DefaultSplitAccuracy {
         .withNullString("?");
     List<Shape> shapes = List.of(new Shape("A", "age", 100, "age", 100),
         new Shape("B", "capital_gain", 100000, "hours_per_week", 100));
-    System.out.println("query,epsilon,output,share_default,share_equal,relsd_default_xN,"
-        + "relsd_equal_xN,rel_rmse_default,rel_rmse_equal,ratio");
+    System.out.println("query,epsilon,output,share_default,share_equal,explain_relsd_xN_default,"
+        + "explain_relsd_xN_equal,measured_default,measured_equal,measured_ratio");
     try (DuckDbBackend db = DuckDbBackend.inMemory()) {
       Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
           .randomSource(RandomSource.secure()).build();
@@ -69,8 +73,8 @@ public final class DefaultSplitAccuracy {
           double[] sqd = new double[3];
           double[] sqe = new double[3];
           for (int i = 0; i < runs; i++) {
-            add(sqd, s.run(def), exact);
-            add(sqe, s.run(eq), exact);
+            add(sqd, s.run(def), exact, sh);
+            add(sqe, s.run(eq), exact, sh);
           }
           String[] names = {"n", "s", "a"};
           String[] labels = {"COUNT(*)", "SUM(" + sh.sumColumn() + ")",
@@ -87,9 +91,8 @@ public final class DefaultSplitAccuracy {
           }
           double sd = sqd[0] + sqd[1] + sqd[2];
           double se = sqe[0] + sqe[1] + sqe[2];
-          System.out.printf("%s,%s,J (sum of squared relative errors),,,%.4g,%.4g,%.4g,%.4g,%.3f"
-              + "%n", sh.name(), eps, rd.objective(), re.objective(), sd / cells, se / cells,
-              sd / se);
+          System.out.printf("%s,%s,J·N² (sum of squares),,,%.4g,%.4g,%.4g,%.4g,%.3f%n", sh.name(),
+              eps, rd.objective(), re.objective(), sd / cells, se / cells, sd / se);
         }
       }
     }
@@ -106,13 +109,13 @@ public final class DefaultSplitAccuracy {
         .mean("a", sh.avgColumn(), 0, sh.avgUpper());
   }
 
-  /** Squared relative errors per output, summed over groups. */
-  private static void add(double[] sq, Result r, Map<String, double[]> exact) {
+  /** Squared errors × N_g / m per output, summed over groups. */
+  private static void add(double[] sq, Result r, Map<String, double[]> exact, Shape sh) {
     for (ResultRow row : r.rows()) {
       double[] x = exact.get((String) row.key().get(0));
-      sq[0] += Math.pow((row.get("n").value() - x[0]) / x[0], 2);
-      sq[1] += Math.pow((row.get("s").value() - x[1]) / Math.max(1, x[1]), 2);
-      sq[2] += Math.pow((row.get("a").value() - x[2] / x[0]) / (x[2] / x[0]), 2);
+      sq[0] += Math.pow(row.get("n").value() - x[0], 2);
+      sq[1] += Math.pow((row.get("s").value() - x[1]) / (sh.sumUpper() / 2), 2);
+      sq[2] += Math.pow((row.get("a").value() - x[2] / x[0]) * x[0] / (sh.avgUpper() / 2), 2);
     }
   }
 
