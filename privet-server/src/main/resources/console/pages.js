@@ -172,8 +172,36 @@ function explainView(data) {
     `This query would cost ${lossText(c.total)}; remaining: ${lossText(c.remaining)}.`));
   wrap.appendChild(el('div', { class: 'table-wrap' }, table(['output', 'purpose', 'mechanism', 'cost', 'noise std. dev.', 'expected error (95%)'],
     c.mechanisms.map((m) => [m.output, m.purpose, m.mechanism, lossText(m.loss), m.noiseStddev, m.error95]), { id: 'explain-table' })));
+  if (data.solved) wrap.appendChild(solvedView(data.solved));
+  if (data.split) wrap.appendChild(splitView(data.split));
   wrap.appendChild(el('details', {}, el('summary', { text: 'Plan text' }), el('pre', { class: 'plan', text: data.plan })));
   return wrap;
+}
+
+/** A query given by target errors (max_error): the solved cost against the remaining budget. */
+function solvedView(sv) {
+  const sym = sv.measure === 'rho' ? 'ρ' : 'ε';
+  const fits = sv.fits === undefined ? '' : sv.fits ? ' — it fits.' : ' — it does not fit: running it would be refused.';
+  return el('section', { id: 'explain-solved', 'data-fits': String(sv.fits) },
+    el('h4', { text: 'Solved from the target errors' }),
+    el('p', { class: 'solved-cost', id: 'solved-cost', 'data-value': String(sv.value), 'data-remaining': String(sv.remaining) },
+      `Smallest ${sym} meeting every target at ${Math.round(sv.confidence * 1000) / 10}% confidence: ${sym} = ${fmt(sv.value)} `
+      + `(charge ${lossText(sv.cost)}); remaining ${sym} = ${sv.remaining === null ? '—' : fmt(sv.remaining)}${fits}`),
+    el('div', { class: 'table-wrap' }, table(['output', 'target error', 'expected error'],
+      sv.outputs.map((o) => [o.output, o.target, o.expectedError]), { id: 'solved-table' })));
+}
+
+/** How the budget is split across selection and the outputs, and why (issue 17). */
+function splitView(sp) {
+  const why = sp.rule === 'default' ? 'default split: minimises the sum of squared relative errors (public bounds only)'
+    : sp.rule === 'equal' ? 'default split kept equal (the optimised one would coarsen the fixed-point grid)'
+      : sp.rule === 'solved' ? 'solved for the target errors: each noisy release gets the share its tightest output needs'
+        : 'explicit budget weights';
+  return el('section', { id: 'explain-split' },
+    el('h4', { text: 'Budget split' }),
+    el('p', { class: 'split-rule', text: `${why}${sp.selectionShare > 0 ? `; partition selection ${fmt(100 * sp.selectionShare)}%` : ''}.` }),
+    el('div', { class: 'table-wrap' }, table(['output', 'budget share', 'relative s.d. × N', 'equal split: relative s.d. × N'],
+      sp.outputs.map((o) => [o.output, o.share, o.relativeStddev, o.equalSplitRelativeStddev]), { id: 'split-table' })));
 }
 
 /** The SQL with the refused position marked: the line highlighted and a caret under the column. */

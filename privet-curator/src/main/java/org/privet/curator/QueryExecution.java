@@ -73,6 +73,31 @@ public final class QueryExecution implements AutoCloseable {
     }
   }
 
+  /**
+   * The solved budget of a statement given by target errors ({@code max_error}): the smallest cost
+   * meeting every target and each output's error under it; empty for a statement with a budget.
+   * Reads only the query and the schema; charges nothing.
+   */
+  public java.util.Optional<org.privet.engine.BudgetSolution> solution(DpStatement st) {
+    if (st.query().targets().isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(explainSession(st).solve(st.query()));
+    } catch (IllegalArgumentException e) {
+      throw refused(e);
+    }
+  }
+
+  /**
+   * The ε (or, with {@code rho}, the ρ) of a remaining budget, to compare with a solved cost; NaN
+   * when the remaining budget is in another measure.
+   */
+  public static double remainingParameter(org.privet.accounting.PrivacyLoss remaining,
+      boolean rho) {
+    return SolvedBudgetReport.parameter(remaining, rho);
+  }
+
   private Session explainSession(DpStatement st) {
     return Session.builder()
         .backend(backendOf(datasetOf(st)))

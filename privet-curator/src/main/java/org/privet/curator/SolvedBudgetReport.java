@@ -70,7 +70,7 @@ final class SolvedBudgetReport {
   }
 
   /** The remaining ε (or ρ) in the solution's measure, NaN when the measures differ. */
-  private static double parameter(PrivacyLoss r, boolean rho) {
+  static double parameter(PrivacyLoss r, boolean rho) {
     if (rho) {
       if (r instanceof Zcdp z) {
         return z.rho();

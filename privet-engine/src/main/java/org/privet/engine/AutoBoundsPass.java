@@ -272,7 +272,7 @@ final class AutoBoundsPass {
     BoundedAggregation spec = new BoundedAggregation(s.source(), s.filter(), s.unitColumn(),
         s.groupBy(), s.publicGroups(), s.l0(), s.lInf(), s.salt(), measures);
     return new CompiledQuery(c.query(), c.noise(), spec, c.releases(), c.outputs(), c.selection(),
-        c.costs(), c.total(), c.conversionDelta(), c.bounds(), c.releaseKeys());
+        c.costs(), c.total(), c.conversionDelta(), c.bounds(), c.releaseKeys(), c.splitTerms());
   }
 
   static String percent(double fraction) {

@@ -24,6 +24,18 @@ public record BudgetSolution(Query query, double parameter, PrivacyLoss cost,
     errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
   }
 
+  /**
+   * What an output's error is measured in, when not its own value units: for a tree quantile the
+   * rank error in rows of the tree's noisy prefix counts (docs/proofs/accuracy-targets.md).
+   */
+  private String unitOf(String output) {
+    boolean tree = query.aggregations().stream().anyMatch(a -> a.name().equals(output)
+        && a instanceof Aggregation.Quantiles);
+    return tree ? " in rows of rank: bounds every noisy prefix count of the quantile tree; the "
+        + "released value's rank is off by at most this plus the rows in its grid cell, and its "
+        + "error in value units is not bounded (it depends on the data)" : "";
+  }
+
   /** Whether the solver works in ρ rather than ε. */
   public boolean inRho() {
     return AccuracyTargets.solvesForRho(query.noise());
@@ -36,10 +48,11 @@ public record BudgetSolution(Query query, double parameter, PrivacyLoss cost,
         + "confidence %.4g); charge %s%n", inRho() ? "rho" : "epsilon", parameter,
         targets.confidence(), cost));
     for (Map.Entry<String, Double> e : errors.entrySet()) {
-      s.append(String.format("  %-14s error %.6g (target %.6g), budget weight %.4g%n", e.getKey(),
-          e.getValue(), targets.halfWidths().get(e.getKey()),
-          query.budgetWeights().getOrDefault(e.getKey(), Double.NaN)));
+      s.append(String.format("  %-14s error %.6g (target %.6g)%s%n", e.getKey(),
+          e.getValue(), targets.halfWidths().get(e.getKey()), unitOf(e.getKey())));
     }
+    s.append("  (each noisy release gets the share its tightest output needs; a release shared by "
+        + "several outputs is charged once)\n");
     return s.toString();
   }
 }

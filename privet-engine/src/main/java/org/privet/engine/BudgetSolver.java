@@ -24,8 +24,8 @@ import org.privet.random.RandomSource;
  *       each (the union bound {@link Releaser} also uses), the centred value range R and the public
  *       bound N₀ = minCount on the denominator, |S̃/Ñ − S/N| ≤ (h<sub>S</sub> + R·h<sub>N</sub>)/(N₀
  *       − h<sub>N</sub>) (and never more than the clamping range). Without minCount: refused;
- *   <li>tree QUANTILES: the target bounds, in rows, the error of every noisy prefix count of the
- *       tree at once (the widest half-width of its simultaneous band, the bound EXPLAIN reports).
+ *   <li>tree QUANTILES: the target is a rank error: it bounds, in rows, the error of every noisy
+ *       prefix count of the tree at once (the widest half-width of its simultaneous band, the bound EXPLAIN reports).
  *       The released quantile's rank error is at most that plus the rows in the grid cell holding
  *       the true quantile (docs/proofs/engine-quantiles.md), which depends on the data and is not
  *       part of the target; a target in value units would depend on the data too.
@@ -36,10 +36,19 @@ import org.privet.random.RandomSource;
  * geometric mechanism, 1/√ρ for the discrete Gaussian, up to the grid). The continuous optimum of
  * "minimise the total subject to every target" gives output a the share w<sub>a</sub> ∝
  * (e<sub>a</sub>/t<sub>a</sub>)<sup>p</sup> of its error e<sub>a</sub> at a reference budget (p = 1
- * for ε, 2 for ρ: every target then binds). Starting from equal weights, the weights are set that
+ * for ε, 2 for ρ: every target then binds). Starting from equal weights, the weights (per release, see below) are set that
  * way and the total is found by bisection on the exact statements (the smallest total, to 0.1%,
- * at which all targets hold); this is repeated a few times because means are not exact power laws.
+ * at which all targets hold); this is repeated a few times because means are not exact power laws, and the
+ * smallest total any round found is kept.
  * Private partition selection gets the weight of the largest output share.
+ *
+ * <p>Shared measurements (issue 16): the weights are per noisy release, not per output. A release
+ * several outputs read (COUNT(*) and an AVG's count in the same groups, SUM and AVG's sum of one
+ * column) is one measurement, costed once: each round multiplies its weight by the largest
+ * (error/target)<sup>p</sup> among the outputs reading it (the tightest requirement), so an output
+ * whose target the shared release already meets costs nothing extra. The solved query carries
+ * them as {@link Query#withSolverWeights} (keyed by {@link #key}, one key per output reading the
+ * release, so they survive the choice of selection strategy).
  */
 final class BudgetSolver {
   private BudgetSolver() {}
@@ -50,7 +59,7 @@ final class BudgetSolver {
   static final double MAX_EPSILON = 64;
   /** Largest ρ the solver will propose (ρ = ε²/2 at {@link #MAX_EPSILON}). */
   static final double MAX_RHO = 2048;
-  private static final int REWEIGHTS = 4;
+  private static final int REWEIGHTS = 6;
 
   static BudgetSolution solve(Query q, TableSchema schema, RandomSource random) {
     AccuracyTargets t = q.targets().orElseThrow(
@@ -59,24 +68,52 @@ final class BudgetSolver {
         : NoiseKind.LAPLACE;
     checkSupported(q, t);
     double p = noise == NoiseKind.GAUSSIAN ? 2 : 1;
-    Map<String, Double> weights = new LinkedHashMap<>();
-    for (Aggregation a : q.aggregations()) {
-      weights.put(a.name(), 1.0);
-    }
+    Map<String, Double> weights = new LinkedHashMap<>(); // by key(output, field); absent: 1
     double x = Double.NaN;
     Query solved = null;
     for (int round = 0; round < REWEIGHTS; round++) {
       Query ref = candidate(q, t, noise, weights, 1.0);
       Map<String, Double> e = errors(ref, schema, random, t);
-      Map<String, Double> next = new LinkedHashMap<>();
-      for (Aggregation a : q.aggregations()) {
-        double ratio = e.get(a.name()) / t.halfWidths().get(a.name());
-        double w = weights.get(a.name()) * Math.pow(Double.isFinite(ratio) ? ratio : 1e6, p);
-        next.put(a.name(), Math.min(Query.MAX_WEIGHT, Math.max(Query.MIN_WEIGHT, w)));
+      CompiledQuery c = Compiler.compile(ref, schema, 0L);
+      // Per release: the largest ratio error/target among the outputs reading it (tightest).
+      int n = c.releases().size();
+      double[] ratio = new double[n];
+      List<List<String>> users = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        users.add(new java.util.ArrayList<>());
+      }
+      Map<String, Double> next = new LinkedHashMap<>(weights);
+      for (Compiler.PlannedOutput o : c.outputs()) {
+        String name = o.planner().aggregation().name();
+        double r = e.get(name) / t.halfWidths().get(name);
+        r = Double.isFinite(r) ? r : 1e6;
+        for (int i : o.releases()) {
+          ratio[i] = Math.max(ratio[i], r);
+          users.get(i).add(name);
+        }
+        if (o.releases().isEmpty()) {
+          // A count served by selection's noisy count: its weight feeds selection's (the max).
+          String k = key(name, null);
+          next.put(k, clampWeight(weights.getOrDefault(k, 1.0) * Math.pow(r, p)));
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        Release.Field f = c.releases().get(i).target().field();
+        double w = 0;
+        for (String u : users.get(i)) {
+          w = Math.max(w, weights.getOrDefault(key(u, f), 1.0));
+        }
+        double nw = clampWeight(w * Math.pow(ratio[i], p));
+        for (String u : users.get(i)) {
+          next.put(key(u, f), nw);
+        }
       }
       weights = normalise(next);
-      x = smallestTotal(q, t, noise, weights, schema, random);
-      solved = candidate(q, t, noise, weights, x);
+      double total = smallestTotal(q, t, noise, weights, schema, random);
+      if (!(total >= x)) { // every round's total meets every target: keep the smallest
+        x = total;
+        solved = candidate(q, t, noise, weights, x);
+      }
     }
     Map<String, Double> errors = errors(solved, schema, random, t);
     CompiledQuery c = Compiler.compile(solved, schema, 0L);
@@ -92,8 +129,8 @@ final class BudgetSolver {
   /** The solved query with its split and the total parameter {@code x}. */
   static Query queryAt(BudgetSolution solution, double x) {
     Query q = solution.query();
-    return q.withSolvedBudget(AccuracyTargets.budget(q.noise(), x, solution.targets().delta()),
-        q.noise(), q.budgetWeights(), q.selectionBudgetWeight().orElse(Double.NaN));
+    return q.withSolverWeights(AccuracyTargets.budget(q.noise(), x, solution.targets().delta()),
+        q.noise(), q.releaseWeights(), q.selectionBudgetWeight().orElse(Double.NaN));
   }
 
   /** A targeted query's error statements under {@code budget} with the default split. */
@@ -104,6 +141,19 @@ final class BudgetSolver {
     checkSupported(targeted, t);
     return errors(targeted.withSolvedBudget(budget, noise, Map.of(), Double.NaN), schema, random,
         t);
+  }
+
+  /**
+   * The key of the solver's weight for the release of {@code field} read by {@code output} (a
+   * shared release has one key per output, all with the same weight; null field: a count served by
+   * partition selection).
+   */
+  static String key(String output, Release.Field field) {
+    return output + "/" + (field == null ? "SELECTION" : field.name());
+  }
+
+  private static double clampWeight(double w) {
+    return Math.min(Query.MAX_WEIGHT, Math.max(Query.MIN_WEIGHT, w));
   }
 
   private static Map<String, Double> normalise(Map<String, Double> w) {
@@ -118,7 +168,14 @@ final class BudgetSolver {
       if (a instanceof Aggregation.Quantiles qa
           && qa.method() != Aggregation.Quantiles.Method.TREE) {
         throw new IllegalArgumentException("targetError for '" + a.name() + "': only tree "
-            + "quantiles take a target (on the tree's prefix counts, in rows); give a budget instead");
+            + "quantiles take a target, and it is a rank error in rows (it bounds every noisy "
+            + "prefix count of the tree), not an error in value units; give a budget instead");
+      }
+      if (a instanceof Aggregation.Quantiles && t.halfWidths().get(a.name()) < 1) {
+        throw new IllegalArgumentException("targetError for '" + a.name() + "': a quantile's "
+            + "target is a rank error in rows (it bounds every noisy prefix count of its tree), so"
+            + " it must be at least 1; a target in value units is not supported (the value error "
+            + "depends on the data)");
       }
       if (a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev) {
         throw new IllegalArgumentException("targetError for '" + a.name() + "': a target in value"
@@ -148,7 +205,7 @@ final class BudgetSolver {
     double selection = q.usesPrivatePartitionSelection()
         ? weights.values().stream().mapToDouble(Double::doubleValue).max().orElse(1) : Double.NaN;
     Budget b = AccuracyTargets.budget(noise, x, t.delta());
-    return q.withSolvedBudget(b, noise, weights, selection);
+    return q.withSolverWeights(b, noise, weights, selection);
   }
 
   /** Bisection (in log scale) for the smallest total meeting every target. */
@@ -160,8 +217,10 @@ final class BudgetSolver {
       if (hi >= max) {
         throw new IllegalArgumentException("targetError: the targets cannot be met with "
             + (noise == NoiseKind.GAUSSIAN ? "rho" : "epsilon") + " up to " + max
-            + " (a target is below the output's grid or the minCount is too small for a mean);"
-            + " loosen a target");
+            + " (a target is below the output's grid or the minCount is too small for a mean"
+            + (q.aggregations().stream().anyMatch(a -> a instanceof Aggregation.Quantiles)
+                ? "; a quantile's target is a rank error in rows, not in value units" : "")
+            + "); loosen a target");
       }
       hi = Math.min(max, hi * 4);
     }

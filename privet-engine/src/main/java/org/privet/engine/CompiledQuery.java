@@ -23,7 +23,7 @@ import org.privet.engine.spi.BoundedAggregation;
 record CompiledQuery(Query query, NoiseKind noise, BoundedAggregation spec,
     List<Release> releases, List<Compiler.PlannedOutput> outputs, PartitionSelection selection, List<MechanismCost> costs,
     PrivacyLoss total, double conversionDelta, List<String> bounds,
-    List<List<Object>> releaseKeys) {
+    List<List<Object>> releaseKeys, List<DefaultSplit.Term> splitTerms) {
 
   /**
    * The composed cost of {@code parts} under {@code budget}, rounded up: Σρ (and Σδ) for a ρ budget,

@@ -57,20 +57,20 @@ final class Compiler {
     double selectionWeight = chosen != null ? chosen.weight() : 1.0;
     NoiseKind noise = chosen != null ? chosen.noise()
         : resolveNoise(q, first, n -> null, selectionWeight, l0);
-    Split split = chosen != null ? chosen.split() : Split.of(q.budget(), noise, first.drafts,
-        first.weights, null, selectionWeight);
-    // Fixed-point precision: as fine as the grid limits allow while the noise parameters of the
-    // mechanisms (scale or σ² as 63-bit rationals) stay representable for the smallest share.
-    double room = Math.log(noise == NoiseKind.GAUSSIAN
-        ? Math.scalb(Math.sqrt(2 * split.smallest(split.rho, first.drafts)), 29)
-        : Math.scalb(split.smallest(split.epsilon, first.drafts), 56)) / Math.log(2)
-        - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
-    int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
-    int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
-    Rewrite rw = rewrite(q, schema, planners, sumBits, squareBits, reuse);
-    if (rw.drafts.size() != first.drafts.size()) {
-      // The split was computed for the first rewrite's releases; the grid must not change them.
-      throw new IllegalStateException("internal error: the releases changed with the grid");
+    Split split = chosen != null ? chosen.split() : split(q, first, noise, null, selectionWeight);
+    Rewrite rw = gridded(q, schema, planners, noise, split, first, reuse);
+    if (split.optimised) {
+      // The default split, unless the equal split does better on its objective once the grid is
+      // fixed (a smaller smallest share can force a coarser fixed-point grid).
+      Split equal = Split.of(q.budget(), noise, first.drafts, first.weights,
+          chosen != null ? chosen.kind() : null, selectionWeight);
+      Rewrite rwEqual = gridded(q, schema, planners, noise, equal, first, reuse);
+      if (DefaultSplit.objective(rwEqual, equal, noise)
+          < DefaultSplit.objective(rw, split, noise)) {
+        equal.fallback = true;
+        split = equal;
+        rw = rwEqual;
+      }
     }
 
     // 2. Mechanisms with the split budget.
@@ -107,10 +107,14 @@ final class Compiler {
     }
     for (int i = 0; i < planned.size(); i++) {
       Release r = planned.get(i);
-      double w = rw.weights.get(i);
+      double w = split.weights.get(i);
+      String reason = split.fallback ? DefaultSplit.FALLBACK
+          : !split.optimised ? rw.reasons.get(i)
+          : DefaultSplit.reason(noise, q.budget().isZcdp()) + (rw.users.get(i).size() > 1
+              ? "; shared by " + rw.users(i) : "");
       costs.add(new MechanismCost(rw.users(i), r.target().purpose(),
           r.mechanism().describe(), r.loss(), w / split.totalWeight,
-          shareReason(rw.reasons.get(i), w, split.totalWeight)));
+          shareReason(reason, w, split.totalWeight)));
       losses.add(r.loss());
     }
     PrivacyLoss total = CompiledQuery.composedCost(q.budget(), losses);
@@ -123,7 +127,30 @@ final class Compiler {
             .map(keys -> keys.stream().filter(Objects::nonNull).toList()), l0,
         q.maxRowsPerGroup(), salt, rw.measures);
     return new CompiledQuery(q, noise, spec, planned, rw.outputs, sel, costs, total,
-        CompiledQuery.conversionDelta(q.budget(), losses), rw.bounds, releaseKeys);
+        CompiledQuery.conversionDelta(q.budget(), losses), rw.bounds, releaseKeys,
+        DefaultSplit.terms(rw));
+  }
+
+  /**
+   * The rewrite at the finest fixed-point precision the grid limits allow while the noise
+   * parameters of the mechanisms (scale or σ² as 63-bit rationals) stay representable for the
+   * smallest share of {@code split}.
+   */
+  private static Rewrite gridded(Query q, TableSchema schema, List<AggregationPlanner> planners,
+      NoiseKind noise, Split split, Rewrite first, boolean reuse) {
+    int l0 = q.maxGroupsContributed();
+    double room = Math.log(noise == NoiseKind.GAUSSIAN
+        ? Math.scalb(Math.sqrt(2 * split.smallest(split.rho, first.drafts)), 29)
+        : Math.scalb(split.smallest(split.epsilon, first.drafts), 56)) / Math.log(2)
+        - Math.log(Math.sqrt(l0) * q.maxRowsPerGroup()) / Math.log(2);
+    int sumBits = (int) Math.max(2, Math.min(SUM_BITS, Math.floor(room)));
+    int squareBits = (int) Math.max(1, Math.min(SQUARE_BITS, Math.floor(room / 2)));
+    Rewrite rw = rewrite(q, schema, planners, sumBits, squareBits, reuse);
+    if (rw.drafts.size() != first.drafts.size()) {
+      // The split was computed for the first rewrite's releases; the grid must not change them.
+      throw new IllegalStateException("internal error: the releases changed with the grid");
+    }
+    return rw;
   }
 
   /** The noisy releases serving one output, by index into the compiled query's releases. */
@@ -173,6 +200,21 @@ final class Compiler {
           r.weights.set(i, r.weights.get(i) + w);
           r.reasons.set(i, r.reasons.get(i) + "; shared with '" + name + "': " + reason);
         }
+      }
+    }
+    if (q.releaseWeights() != null) {
+      // The solver's weights: one per release, the largest its outputs ask for (tightest target).
+      for (int i = 0; i < r.drafts.size(); i++) {
+        double w = Double.NaN;
+        for (String u : r.users.get(i)) {
+          Double x = q.releaseWeights().get(BudgetSolver.key(u, r.drafts.get(i).target().field()));
+          if (x != null && !(x <= w)) {
+            w = x;
+          }
+        }
+        r.weights.set(i, Double.isNaN(w) ? 1.0 : w);
+        r.reasons.set(i, "solved for the targets: the tightest requirement among "
+            + r.users(i) + (r.users.get(i).size() > 1 ? " (one shared measurement)" : ""));
       }
     }
     return r;
@@ -232,7 +274,7 @@ final class Compiler {
    * The L2 sensitivity over all groups of a Gaussian release: a quantile tree's per-group L2 norm
    * is L∞·√H (one node per level, H levels), others ⌈√L0·perGroup⌉.
    */
-  private static long l2Sensitivity(Rewrite.Draft d, int l0, int lInf) {
+  static long l2Sensitivity(Rewrite.Draft d, int l0, int lInf) {
     return d.treeLevels() > 0
         ? l2(lInf, Math.multiplyExact(l0, d.treeLevels()))
         : l2(d.perGroup(), l0);
@@ -289,13 +331,27 @@ final class Compiler {
         n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
     NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);
     PartitionSelection.Kind kind = kindFor.apply(noise);
-    Split split = Split.of(q.budget(), noise, rw.drafts, rw.weights, kind, w);
+    Split split = split(q, rw, noise, kind, w);
     PartitionSelection sel = switch (kind) {
       case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
       case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
       case OPTIMAL -> PartitionSelection.optimal(split.selectionEpsilon, split.selectionDelta, l0);
     };
     return new SelectionChoice.Candidate(o, noise, kind, rw, split, w, sel);
+  }
+
+  /**
+   * The split of {@code rw}'s releases: with explicit budget weights as given, else the default
+   * split minimising the summed squared relative error ({@link DefaultSplit}).
+   */
+  private static Split split(Query q, Rewrite rw, NoiseKind noise,
+      PartitionSelection.Kind selection, double selectionWeight) {
+    boolean optimised = DefaultSplit.applies(q);
+    List<Double> weights = optimised ? DefaultSplit.weights(rw, DefaultSplit.terms(rw), noise,
+        q.budget().isZcdp(), rw.weights) : rw.weights;
+    Split s = Split.of(q.budget(), noise, rw.drafts, weights, selection, selectionWeight);
+    s.optimised = optimised;
+    return s;
   }
 
   private static NoiseKind resolveNoise(Query q, Rewrite rw,
@@ -354,6 +410,9 @@ final class Compiler {
     double selectionRho; // Gaussian thresholding
     double selectionDelta;
     double totalWeight;
+    List<Double> weights; // per release
+    boolean optimised; // weights from DefaultSplit
+    boolean fallback; // the equal split, kept because the default did worse on the grid
 
     static Split of(Budget budget, NoiseKind noise, List<Rewrite.Draft> releases,
         List<Double> weights,
@@ -368,6 +427,7 @@ final class Compiler {
         total += w;
       }
       s.totalWeight = total;
+      s.weights = List.copyOf(weights);
       PrivacyLoss b = budget.loss();
       if (b instanceof PureDp p) {
         for (int i = 0; i < n; i++) {

@@ -15,10 +15,12 @@ import org.privet.accounting.PrivacyLoss;
  * @param total the composed cost that {@link Session#run} would charge
  * @param zcdpConversionDelta δ used to convert zCDP parts inside an (ε, δ) total (else 0)
  * @param physicalPlan what the backend runs (e.g. SQL)
+ * @param split how the budget is split across selection and outputs and why, with each output's
+ *     relative noise against the equal split (null when no output has additive noise)
  */
 public record Plan(Query query, NoiseKind noise, List<String> bounds,
     List<PlannedMechanism> mechanisms, PrivacyLoss total, double zcdpConversionDelta,
-    String physicalPlan) {
+    String physicalPlan, SplitReport split) {
   public Plan {
     Objects.requireNonNull(query, "query");
     bounds = List.copyOf(bounds);
@@ -62,6 +64,9 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
         s.append(String.format("  %-14s   budget share %.4g%%: %s%n", "",
             100 * m.cost().share(), m.cost().shareReason()));
       }
+    }
+    if (split != null) {
+      s.append(split.render());
     }
     s.append("total charge: ").append(total);
     if (zcdpConversionDelta > 0) {

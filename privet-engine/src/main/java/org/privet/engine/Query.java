@@ -66,6 +66,8 @@ public final class Query {
   private final boolean postAggregationThresholding;
   private final AccuracyTargets targets; // null: the budget is given
   private final AutoBounds autoBounds; // null: every bound is given
+  // Solver-set weights per release, by BudgetSolver#key(output, field); null: not solved.
+  private final Map<String, Double> releaseWeights;
 
   private Query(Builder b) {
     this.source = b.source;
@@ -88,18 +90,20 @@ public final class Query {
         b.targetConfidence, b.minCount, b.targetDelta);
     this.autoBounds = b.autoOutputs.isEmpty() ? null : new AutoBounds(b.autoShare,
         b.autoLowerRank, b.autoUpperRank, b.autoOutputs);
+    this.releaseWeights = null;
   }
 
   /** A copy of {@code q} with another budget, noise, weights and targets. */
   private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
-      double selectionWeight, AccuracyTargets targets) {
-    this(q, q.aggregations, budget, noise, weights, selectionWeight, targets, q.autoBounds);
+      double selectionWeight, AccuracyTargets targets, Map<String, Double> releaseWeights) {
+    this(q, q.aggregations, budget, noise, weights, selectionWeight, targets, q.autoBounds,
+        releaseWeights);
   }
 
   /** A copy of {@code q} with the given parts replaced. */
   private Query(Query q, List<Aggregation> aggregations, Budget budget, NoiseKind noise,
       Map<String, Double> weights, double selectionWeight, AccuracyTargets targets,
-      AutoBounds autoBounds) {
+      AutoBounds autoBounds, Map<String, Double> releaseWeights) {
     this.source = q.source;
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
@@ -116,6 +120,8 @@ public final class Query {
     this.postAggregationThresholding = q.postAggregationThresholding;
     this.targets = targets;
     this.autoBounds = autoBounds;
+    this.releaseWeights = releaseWeights == null ? null
+        : Collections.unmodifiableMap(new LinkedHashMap<>(releaseWeights));
   }
 
   /**
@@ -124,7 +130,7 @@ public final class Query {
    */
   Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
     return new Query(this, aggregations, budget, noise, budgetWeights, selectionBudgetWeight, null,
-        null);
+        null, null);
   }
 
   /**
@@ -146,13 +152,29 @@ public final class Query {
     if (targets == null) {
       throw new IllegalArgumentException("withTargetNoise: the query has a budget, not targets");
     }
-    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets);
+    return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets, null);
   }
 
   /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
   Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight) {
-    return new Query(this, budget, noise, weights, selectionWeight, null);
+    return new Query(this, budget, noise, weights, selectionWeight, null, null);
+  }
+
+  /**
+   * The query with a budget and split a {@link BudgetSolver} chose: a weight per noisy release,
+   * keyed by {@link BudgetSolver#key} of each output reading it and the release's field. A
+   * release shared by several outputs (a COUNT(*) that is also an AVG's count, a SUM that is also
+   * an AVG's sum) is one measurement, costed once, at the largest weight of its outputs' keys.
+   */
+  Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> releaseWeights,
+      double selectionWeight) {
+    return new Query(this, budget, noise, Map.of(), selectionWeight, null, releaseWeights);
+  }
+
+  /** The solver's weights per release (see {@link #withSolverWeights}), or null. */
+  Map<String, Double> releaseWeights() {
+    return releaseWeights;
   }
 
   /**
@@ -271,6 +293,9 @@ public final class Query {
     }
     if (!Double.isNaN(selectionBudgetWeight)) {
       s.append(", selectionBudgetWeight=").append(selectionBudgetWeight);
+    }
+    if (releaseWeights != null) {
+      s.append(", solvedReleaseWeights=").append(releaseWeights);
     }
     s.append(", budget ").append(budget == null ? "<solved from targets>" : budget)
         .append(", noise=").append(noise);

@@ -67,11 +67,11 @@ public final class Session {
       return new Plan(query, p.main().noise(), bounds, planned, p.total(),
           p.main().conversionDelta(), "-- AUTO bounds pass\n"
           + backend.physicalPlan(p.bounds().spec()) + "\n-- main pass\n"
-          + backend.physicalPlan(p.main().spec()));
+          + backend.physicalPlan(p.main().spec()), splitReport(p.main(), schema));
     }
     CompiledQuery c = Compiler.compile(query, schema, 0L);
     return new Plan(query, c.noise(), c.bounds(), planned(c), c.total(), c.conversionDelta(),
-        backend.physicalPlan(c.spec()));
+        backend.physicalPlan(c.spec()), splitReport(c, schema));
   }
 
   /** Every mechanism of a compiled query with its cost, noise and expected error. */
@@ -109,6 +109,12 @@ public final class Session {
       }
     }
     return planned;
+  }
+
+  /** The default split's report for EXPLAIN, or null when the split was not the default. */
+  private SplitReport splitReport(CompiledQuery c, TableSchema schema) {
+    return c.splitTerms().isEmpty() ? null : DefaultSplit.report(c,
+        Compiler.compile(DefaultSplit.equalSplitQuery(c.query(), c), schema, 0L), random);
   }
 
   /**

@@ -105,6 +105,49 @@ class BudgetSolverTest {
     assertTrue(sol.render().contains("solved budget: epsilon"), sol.render());
   }
 
+  /**
+   * Shared measurements (issue 16): SUM and AVG of one column with the same bounds read one noisy
+   * sum, which the solver costs once at the tighter of their requirements. The joint solve is
+   * cheaper than solving each output alone and adding, still meets both targets, lists the sum
+   * once, and stays minimal; a loose SUM target rides free on the mean's sum. The bounds are
+   * centred at 0, so the AVG loses nothing by reading the SUM's uncentred sum (with [0, 90] it
+   * would: its count noise is then multiplied by 90 instead of 45).
+   */
+  @Test
+  void solve_sharedSumOfSumAndMean_costedOnceAtTheTightestRequirement() {
+    Session s = session(11, new ArrayList<>());
+    Query.Builder both = Query.from("adult").eachRowIsAUnit().groupBy("g")
+        .publicGroups("Male", "Female").sum("total", "x", -45, 45).mean("avg", "x", -45, 45)
+        .targetConfidence(LEVEL).minCount(5000);
+    BudgetSolution joint = s.solve(both.targetError("total", 3000).targetError("avg", 0.5)
+        .build());
+    double sumAlone = s.solve(Query.from("adult").eachRowIsAUnit().groupBy("g")
+        .publicGroups("Male", "Female").sum("total", "x", -45, 45).targetError("total", 3000)
+        .targetConfidence(LEVEL).build()).parameter();
+    double meanAlone = s.solve(Query.from("adult").eachRowIsAUnit().groupBy("g")
+        .publicGroups("Male", "Female").mean("avg", "x", -45, 45).targetError("avg", 0.5)
+        .targetConfidence(LEVEL).minCount(5000).build()).parameter();
+    for (Map.Entry<String, Double> e : joint.errors().entrySet()) {
+      assertTrue(e.getValue() <= joint.targets().halfWidths().get(e.getKey()), joint.render());
+    }
+    assertTrue(joint.parameter() < 0.9 * (sumAlone + meanAlone),
+        joint.parameter() + " vs " + sumAlone + " + " + meanAlone);
+    assertTrue(joint.parameter() >= Math.max(sumAlone, meanAlone) * 0.99, joint.render());
+    Plan p = s.explain(s.queryAt(joint, joint.parameter()));
+    assertEquals(2, p.mechanisms().size(), p.render()); // one sum (both outputs), the mean's count
+    assertEquals("total, avg", p.mechanisms().get(0).cost().output());
+    Map<String, Double> less = s.errorsAt(joint, joint.parameter() * 0.98);
+    assertTrue(less.entrySet().stream()
+        .anyMatch(e -> e.getValue() > joint.targets().halfWidths().get(e.getKey())), less.toString());
+    // A loose SUM target costs nothing beyond the mean's own sum.
+    Query.Builder loose = Query.from("adult").eachRowIsAUnit().groupBy("g")
+        .publicGroups("Male", "Female").sum("total", "x", -45, 45).mean("avg", "x", -45, 45)
+        .targetConfidence(LEVEL).minCount(5000);
+    double free = s.solve(loose.targetError("total", 1e6).targetError("avg", 0.5).build())
+        .parameter();
+    assertTrue(free <= meanAlone * 1.01, free + " vs mean alone " + meanAlone);
+  }
+
   @Test
   void solve_gaussianNoise_solvesForRhoAndIsMinimal() {
     Session s = session(2, new ArrayList<>());

@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.privet.curator.LedgerBudgetCharger;
 import org.privet.curator.DatasetBackends;
@@ -156,9 +157,57 @@ final class CuratorService {
         }
         BudgetStatus s = status(who, ex.datasetOf(st));
         cost.set("remaining", LedgerJson.privacyLoss(s.remaining()));
+        putSplit(out, plan.split());
+        ex.solution(st).ifPresent(sol -> putSolved(out, sol, s.remaining()));
         return out;
       }
     });
+  }
+
+  /** The default split EXPLAIN reports (issue 17): rule, selection's share, each output. */
+  private static void putSplit(ObjectNode out, org.privet.engine.SplitReport split) {
+    if (split == null) {
+      return;
+    }
+    ObjectNode sp = out.putObject("split");
+    sp.put("rule", split.rule());
+    sp.put("selectionShare", split.selectionShare());
+    putNumber(sp, "groupSize", split.groupSize());
+    putNumber(sp, "objective", split.objective());
+    putNumber(sp, "equalSplitObjective", split.equalSplitObjective());
+    ArrayNode outs = sp.putArray("outputs");
+    for (org.privet.engine.SplitReport.OutputError o : split.outputs()) {
+      ObjectNode on = outs.addObject();
+      on.put("output", o.output());
+      putNumber(on, "share", o.share());
+      putNumber(on, "relativeStddev", o.relativeStddev());
+      putNumber(on, "equalSplitRelativeStddev", o.equalSplitRelativeStddev());
+    }
+  }
+
+  /**
+   * A query given by target errors (issue 16): the solved ε or ρ and its charge against the
+   * analyst's remaining budget, and each output's target and expected error under it.
+   */
+  private static void putSolved(ObjectNode out, org.privet.engine.BudgetSolution sol,
+      org.privet.accounting.PrivacyLoss remaining) {
+    ObjectNode sv = out.putObject("solved");
+    sv.put("measure", sol.inRho() ? "rho" : "epsilon");
+    sv.put("value", sol.parameter());
+    sv.set("cost", LedgerJson.privacyLoss(sol.cost()));
+    sv.put("confidence", sol.targets().confidence());
+    double left = org.privet.curator.QueryExecution.remainingParameter(remaining, sol.inRho());
+    putNumber(sv, "remaining", left);
+    if (!Double.isNaN(left)) {
+      sv.put("fits", left >= sol.parameter());
+    }
+    ArrayNode outs = sv.putArray("outputs");
+    for (Map.Entry<String, Double> e : sol.errors().entrySet()) {
+      ObjectNode on = outs.addObject();
+      on.put("output", e.getKey());
+      putNumber(on, "target", sol.targets().halfWidths().get(e.getKey()));
+      putNumber(on, "expectedError", e.getValue());
+    }
   }
 
   private static void putNumber(ObjectNode n, String field, double v) {

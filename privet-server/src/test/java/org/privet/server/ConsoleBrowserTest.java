@@ -189,6 +189,57 @@ class ConsoleBrowserTest extends LoopbackServerTest {
     browser.screenshots("datasets");
   }
 
+  static final String MAX_ERROR = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 50, mean_hours => 0.5),"
+      + " confidence = 0.95, min_count = 10000, group_selection_strategy = PUBLIC_GROUPS)\n"
+      + "  sex, COUNT(*) AS n, AVG(hours_per_week, contribution_bounds_per_row => (0, 100)) AS mean_hours\n"
+      + "FROM adult GROUP BY sex";
+
+  /**
+   * Issue 16: EXPLAIN of a max_error query shows the solved ε against the analyst's remaining
+   * budget and each output's target and expected error, the same numbers as POST /v1/explain,
+   * and charges nothing.
+   */
+  @Test
+  void explainMaxError_showsSolvedCostAgainstRemainingAndEachOutputsError() {
+    signIn(alice);
+    goTo("query");
+    WebElement sql = browser.await(By.id("sql"));
+    sql.clear();
+    sql.sendKeys(MAX_ERROR);
+    int chargesBefore = budget(alice).get("charges").asInt();
+    browser.driver.findElement(By.id("explain-button")).click();
+    WebElement cost = browser.await(By.id("solved-cost"));
+    JsonNode direct = api.send("POST", "/v1/explain", alice,
+        Api.JSON.createObjectNode().put("sql", MAX_ERROR).toString(), Map.of()).json();
+    JsonNode solved = direct.get("solved");
+    assertEquals("epsilon", solved.get("measure").asText());
+    double eps = solved.get("value").asDouble();
+    assertTrue(eps > 0 && eps < 2, direct.toString());
+    assertEquals(eps, Double.parseDouble(cost.getAttribute("data-value")), 0);
+    double remaining = epsilon(budget(alice).get("remaining"));
+    assertEquals(remaining, Double.parseDouble(cost.getAttribute("data-remaining")), 1e-12);
+    assertTrue(cost.getText().contains("it fits"), cost.getText());
+    assertEquals("true", browser.await(By.id("explain-solved")).getAttribute("data-fits"));
+    // Each output: its target and its expected error (within the target), as the API says.
+    List<WebElement> rows = browser.await(By.id("solved-table")).findElements(By.cssSelector("tbody tr"));
+    assertEquals(2, rows.size());
+    for (int i = 0; i < 2; i++) {
+      JsonNode o = solved.get("outputs").get(i);
+      List<WebElement> cells = rows.get(i).findElements(By.tagName("td"));
+      assertEquals(o.get("output").asText(), cells.get(0).getText());
+      assertEquals(o.get("target").asDouble(), Double.parseDouble(cells.get(1).getAttribute("data-value")), 0);
+      double err = Double.parseDouble(cells.get(2).getAttribute("data-value"));
+      assertEquals(o.get("expectedError").asDouble(), err, 0);
+      assertTrue(err > 0 && err <= o.get("target").asDouble(), o.toString());
+    }
+    // The split the solver chose, with each output's share.
+    assertTrue(browser.await(By.id("explain-split")).getText().contains("solved for the target errors"));
+    assertEquals(2, browser.await(By.id("split-table")).findElements(By.cssSelector("tbody tr")).size());
+    assertEquals(chargesBefore, budget(alice).get("charges").asInt(), "explain charges nothing");
+    assertLabelled();
+    browser.screenshots("query-explain-max-error");
+  }
+
   @Test
   void explainThenRun_tableAndErrorBars_gaugeAndBurnDownMoveByExactlyTheCharge() {
     signIn(alice);

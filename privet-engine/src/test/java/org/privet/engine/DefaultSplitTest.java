@@ -1,0 +1,211 @@
+package org.privet.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.privet.accounting.Budget;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Zcdp;
+import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.TableSchema;
+import org.privet.testing.SeededRandomSource;
+
+/**
+ * The default budget split (issue 17, item 5; {@link DefaultSplit}): analytic optima, one output
+ * takes everything but selection, and the split never spends more than the budget.
+ */
+class DefaultSplitTest {
+  private static final TableSchema SCHEMA = new TableSchema(List.of(
+      new TableSchema.Column("uid", ColumnType.INTEGER, "BIGINT"),
+      new TableSchema.Column("g", ColumnType.STRING, "VARCHAR"),
+      new TableSchema.Column("x", ColumnType.FLOATING, "DOUBLE")));
+
+  private static Query.Builder publicGroups() {
+    return Query.from("t").privacyUnit("uid").maxGroupsContributed(1).maxRowsPerGroup(1)
+        .groupBy("g").publicGroups("a", "b");
+  }
+
+  private static Query.Builder privateGroups() {
+    return Query.from("t").privacyUnit("uid").maxGroupsContributed(1).maxRowsPerGroup(1)
+        .groupBy("g");
+  }
+
+  private static CompiledQuery compile(Query q) {
+    return Compiler.compile(q, SCHEMA, 0L);
+  }
+
+  private static double epsilon(MechanismCost c) {
+    return ((PureDp) c.loss()).epsilon();
+  }
+
+  @Test
+  void defaultSplit_countAndSumUnderEpsilon_isTheCubeRootOptimum() {
+    // COUNT: Δ = 1, m = 1; SUM of x ∈ [0, 8]: Δ = 8 (a power of two: no grid rounding),
+    // m = (0 + 8)/2 = 4. J ∝ 1/ε_n² + (8/4)²/ε_s², minimised under ε_n + ε_s = ε at
+    // ε_s/ε_n = 4^(1/3) (Lagrange: 2/ε_n³ = 2·4/ε_s³).
+    CompiledQuery c = compile(publicGroups().count("n").sum("s", "x", 0, 8).epsilon(1).build());
+    double en = epsilon(c.costs().get(0));
+    double es = epsilon(c.costs().get(1));
+    assertEquals(Math.cbrt(4), es / en, 1e-9);
+    assertEquals(1, en + es, 1e-9);
+    assertTrue(en + es <= 1);
+  }
+
+  @Test
+  void defaultSplit_countAndSumUnderRho_isTheSquareRootOptimum() {
+    // Gaussian noise, ρ_i ∝ w_i: J ∝ 1/ρ_n + 4/ρ_s, minimised at ρ_s/ρ_n = √4 = 2.
+    CompiledQuery c = compile(publicGroups().count("n").sum("s", "x", 0, 8).rho(0.5).build());
+    double rn = ((Zcdp) c.costs().get(0).loss()).rho();
+    double rs = ((Zcdp) c.costs().get(1).loss()).rho();
+    assertEquals(2, rs / rn, 1e-9);
+    assertEquals(0.5, rn + rs, 1e-9);
+  }
+
+  @Test
+  void defaultSplit_beatsTheEqualSplitOnItsObjective() {
+    Query q = publicGroups().count("n").sum("s", "x", 0, 100).mean("m", "x", 0, 100)
+        .epsilon(1).build();
+    CompiledQuery c = compile(q);
+    CompiledQuery eq = compile(DefaultSplit.equalSplitQuery(q, c));
+    SplitReport r = DefaultSplit.report(c, eq, new SeededRandomSource(1));
+    assertTrue(r.optimised());
+    assertTrue(r.objective() < 0.9 * r.equalSplitObjective(),
+        r.objective() + " vs " + r.equalSplitObjective());
+    // The equal split is the old default: one weight per release and output (n 1, the sum 2 as
+    // s and m share it, m's count 1).
+    double[] old = {0.25, 0.5, 0.25};
+    for (int i = 0; i < old.length; i++) {
+      assertEquals(old[i], eq.costs().get(i).share(), 1e-9);
+    }
+  }
+
+  @Test
+  void defaultSplit_oneOutputWithSelection_getsEverythingButSelection() {
+    for (Query q : List.of(
+        privateGroups().count("n").epsilonDelta(1, 1e-6).thresholding(Thresholding.LAPLACE).build(),
+        privateGroups().mean("m", "x", -3, 5).epsilonDelta(1, 1e-6).build(),
+        privateGroups().sum("s", "x", 0, 5).rhoDelta(0.3, 1e-6).build(),
+        publicGroups().variance("v", "x", 0, 10).epsilon(0.5).build())) {
+      CompiledQuery c = compile(q);
+      CompiledQuery eq = compile(DefaultSplit.equalSplitQuery(q, c));
+      double outputs = 0;
+      int first = c.selection() != null ? 1 : 0;
+      for (int i = first; i < c.costs().size(); i++) {
+        outputs += c.costs().get(i).share();
+      }
+      double selection = first == 1 ? c.costs().get(0).share() : 0;
+      assertEquals(1, outputs + selection, 1e-9, q.toString());
+      // Selection keeps the share the equal split gives it.
+      assertEquals(first == 1 ? eq.costs().get(0).share() : 0, selection, 1e-12, q.toString());
+      assertTrue(q.budget().admits(c.total()), q.toString());
+    }
+  }
+
+  @Test
+  void explain_showsTheSplitTheObjectiveAndEachShare() {
+    try (org.privet.engine.duckdb.DuckDbBackend db =
+        org.privet.engine.duckdb.DuckDbBackend.inMemory()) {
+      TestTables.register(db, "t", List.of(List.of(1L, "a", 1.0)));
+      Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
+          .randomSource(new SeededRandomSource(3)).build();
+      Plan p = s.explain(privateGroups().count("n").sum("s", "x", 0, 8)
+          .epsilonDelta(1, 1e-6).thresholding(Thresholding.LAPLACE).build());
+      assertNotNull(p.split());
+      String text = p.render();
+      assertTrue(text.contains("budget split: default, minimising J"), text);
+      assertTrue(text.contains("equal split"), text);
+      assertTrue(text.contains("default split: minimises"), text);
+      assertEquals(List.of("n", "s"),
+          p.split().outputs().stream().map(SplitReport.OutputError::output).toList());
+      // Relative s.d. read at the group size where selection releases half the time.
+      assertTrue(p.split().groupSize() > 1);
+      // With explicit weights the report says so.
+      Plan explicit = s.explain(privateGroups().count("n").sum("s", "x", 0, 8)
+          .budgetWeight("n", 1).epsilonDelta(1, 1e-6).build());
+      assertTrue(explicit.render().contains("budget split: explicit budget weights"));
+    }
+  }
+
+  /** A random query shape: outputs, bounds, contribution bounds, budget family, groups. */
+  @Provide
+  Arbitrary<Query> queries() {
+    Arbitrary<Integer> mask = Arbitraries.integers().between(1, 127);
+    Arbitrary<Double> lo = Arbitraries.doubles().between(-1e4, 1e4).ofScale(4);
+    Arbitrary<Double> width = Arbitraries.doubles().between(1e-3, 1e5).ofScale(4);
+    Arbitrary<Integer> family = Arbitraries.integers().between(0, 3);
+    Arbitrary<Double> eps = Arbitraries.doubles().between(1e-3, 10).ofScale(4);
+    Arbitrary<Integer> bounds = Arbitraries.integers().between(1, 20);
+    Arbitrary<Boolean> selection = Arbitraries.of(true, false);
+    return Combinators.combine(mask, lo, width, family, eps, bounds, selection)
+        .as((m, l, w, f, e, b, sel) -> {
+          Query.Builder q = Query.from("t").privacyUnit("uid").maxGroupsContributed(b)
+              .maxRowsPerGroup(1 + b % 3).groupBy("g");
+          if (!sel || f == 0 || f == 2) {
+            q.publicGroups("a", "b");
+          }
+          double h = l + w;
+          if ((m & 1) != 0) {
+            q.count("n");
+          }
+          if ((m & 2) != 0) {
+            q.sum("s", "x", l, h);
+          }
+          if ((m & 4) != 0) {
+            q.mean("m", "x", l, h);
+          }
+          if ((m & 8) != 0) {
+            q.variance("v", "x", l, h);
+          }
+          if ((m & 16) != 0) {
+            q.histogram("h", "x", l, h, 8);
+          }
+          if ((m & 32) != 0) {
+            q.quantiles("q", "x", l, h, 0.5);
+          }
+          if ((m & 64) != 0) {
+            q.mean("m2", "x", l, h + 1);
+          }
+          switch (f) {
+            case 0 -> q.epsilon(e);
+            case 1 -> q.epsilonDelta(e, 1e-6);
+            case 2 -> q.rho(e / 4);
+            default -> q.rhoDelta(e / 4, 1e-6);
+          }
+          return q.build();
+        });
+  }
+
+  @Property(tries = 150, seed = "17")
+  void defaultSplit_neverSpendsMoreThanTheBudget(@ForAll("queries") Query q) {
+    CompiledQuery c = compile(q);
+    Budget b = q.budget();
+    assertTrue(b.admits(c.total()), q + " → " + c.total());
+    // Recomposed independently from the receipt's parts.
+    List<PrivacyLoss> parts = c.costs().stream().map(MechanismCost::loss).toList();
+    assertTrue(b.admits(CompiledQuery.composedCost(b, parts)), q.toString());
+    double shares = c.costs().stream().mapToDouble(MechanismCost::share).sum();
+    assertEquals(1, shares, 1e-9, q.toString());
+    if (!c.splitTerms().isEmpty()) {
+      // The objective it minimises is no worse than the equal split's (exact noise s.d.; the
+      // continuous optimum may lose a little to integer noise at tiny scales).
+      SplitReport r = DefaultSplit.report(c, compile(DefaultSplit.equalSplitQuery(q, c)),
+          new SeededRandomSource(1));
+      assertTrue(r.objective() <= 1.05 * r.equalSplitObjective(),
+          q + ": " + r.objective() + " > " + r.equalSplitObjective());
+    }
+    if (c.outputs().size() == 1 && c.selection() == null) {
+      // One output: all of the budget goes to its releases.
+      assertEquals(c.releases().size(), c.costs().size());
+    }
+  }
+}
