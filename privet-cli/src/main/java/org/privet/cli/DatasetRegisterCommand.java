@@ -11,8 +11,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.NeighbouringRelation;
-import org.privet.accounting.ApproxZcdp;
-import org.privet.accounting.Zcdp;
 import org.privet.ledger.AccountantKind;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.CsvOptions;
@@ -160,7 +158,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     }
     if (accountant != null) {
       b.accountant(AccountantKind.parse(accountant));
-    } else if (budget.budget() instanceof Zcdp || budget.budget() instanceof ApproxZcdp) {
+    } else if (budget.budget().isZcdp()) {
       b.accountant(AccountantKind.ZCDP);
     }
     DatasetSpec built = b.build();
@@ -173,7 +171,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().printf("registered dataset '%s' (%s), privacy unit %s, budget %s, %s accountant%n",
         registered.name(), registered.source(), registered.privacyUnit(),
-        Ledger.describe(registered.budget()), registered.accountant().cliName());
+        registered.budget().describe(), registered.accountant().cliName());
     spec.commandLine().getOut().printf("public schema (%s, fixed from now on): %s%n",
         fixed.origin() == RegisteredSchema.Origin.DECLARED ? "declared"
             : jdbcUrl != null ? "read from the table's catalog now" : "inferred from the file now",

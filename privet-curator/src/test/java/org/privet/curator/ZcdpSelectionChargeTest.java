@@ -188,9 +188,9 @@ class ZcdpSelectionChargeTest {
         .accountant(AccountantKind.BASIC).build());
     try (Ledger ledger = Ledger.open(dir.resolve("ws"))) {
       ledger.register(spec(new ApproxZcdp(1, 1e-6)).build());
-      assertEquals(new ApproxZcdp(1, 1e-6), ledger.dataset("t").budget());
+      assertEquals(org.privet.accounting.Budget.zcdp(1, 1e-6), ledger.dataset("t").budget());
       Grant g = ledger.grant("t", "bob", new ApproxZcdp(0.5, 5e-7));
-      assertEquals(new ApproxZcdp(0.5, 5e-7), g.share());
+      assertEquals(org.privet.accounting.Budget.zcdp(0.5, 5e-7), g.share());
       assertThrows(IllegalArgumentException.class,
           () -> ledger.grant("t", "bob", new ApproxZcdp(0.5, 5e-6)));
       assertThrows(IllegalArgumentException.class,

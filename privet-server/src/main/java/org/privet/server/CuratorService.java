@@ -107,7 +107,7 @@ final class CuratorService {
               (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
           BudgetStatus s = status(who, spec.name());
           ObjectNode budget = n.putObject("budget");
-          budget.set("total", LedgerJson.privacyLoss(s.total()));
+          budget.set("total", LedgerJson.budget(s.total()));
           budget.set("spent", LedgerJson.privacyLoss(s.spent()));
           budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
         }
@@ -274,7 +274,7 @@ final class CuratorService {
     var g = ledger.grant(ledger.dataset(dataset).name(), analyst, share);
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("dataset", g.dataset()).put("analyst", g.analyst());
-    out.set("share", LedgerJson.privacyLoss(g.share()));
+    out.set("share", LedgerJson.budget(g.share()));
     out.put("time", g.time().toString());
     return out;
   }
