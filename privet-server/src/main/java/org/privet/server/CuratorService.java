@@ -18,6 +18,7 @@ import org.privet.curator.QueryRefusedException;
 import org.privet.curator.ReleaseJson;
 import org.privet.engine.Plan;
 import org.privet.engine.PublicSchema;
+import org.privet.engine.postgres.PostgresPools;
 import org.privet.engine.spi.Backend;
 import org.privet.ledger.Analyst;
 import org.privet.ledger.BudgetStatus;
@@ -48,11 +49,17 @@ final class CuratorService {
   private final Ledger ledger;
   private final WorkerPool pool;
   private final ReleaseHooks hooks;
+  private final PostgresPools databases;
 
-  CuratorService(Ledger ledger, WorkerPool pool, ReleaseHooks hooks) {
+  /**
+   * @param databases the connection pools of table datasets' databases, owned by the server (closed
+   *     on shutdown)
+   */
+  CuratorService(Ledger ledger, WorkerPool pool, ReleaseHooks hooks, PostgresPools databases) {
     this.ledger = ledger;
     this.pool = pool;
     this.hooks = hooks;
+    this.databases = databases;
   }
 
   /** An answer to a release request. */
@@ -78,7 +85,7 @@ final class CuratorService {
   }
 
   private QueryExecution execution(Analyst who, Backend backend) {
-    return new QueryExecution(ledger, backend, n -> visible(who, n), false);
+    return new QueryExecution(ledger, backend, n -> visible(who, n), false, databases);
   }
 
   // ---- reads

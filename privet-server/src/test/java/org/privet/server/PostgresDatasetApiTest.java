@@ -176,4 +176,64 @@ class PostgresDatasetApiTest {
     assertTrue(q.text().contains("nothing was charged"), q.text());
     assertEquals(0, api.get("/v1/history?dataset=pgdown", boss).json().size());
   }
+
+  /**
+   * The server keeps a bounded pool per database: six queries one after another leave one
+   * session open to the table's database (a connection per request would leave none), and
+   * closing the server ends it. Counted in PostgreSQL's own {@code pg_stat_activity}.
+   */
+  @Test
+  void queries_reuseOnePooledSession_endedOnShutdown() throws Exception {
+    String full = TestPostgres.server().newDatabase();
+    String database;
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE visits (user_id bigint, city varchar(20))");
+      s.execute("INSERT INTO visits SELECT u, CASE WHEN u % 2 = 0 THEN 'Oslo' ELSE 'Lima' END"
+          + " FROM generate_series(0, 59) u");
+      database = c.getCatalog();
+    }
+    Path ws = dir.resolve("ws-pool");
+    String curator;
+    try (Ledger ledger = Ledger.open(ws)) {
+      curator = ledger.addAnalyst("boss", Role.CURATOR).apiKey();
+      org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name("pooled").source("visits")
+          .database(new DatabaseSource(full.substring(0, full.indexOf('?')), Optional.of("postgres"),
+              Optional.empty(), Optional.empty()))
+          .privacyUnit(PrivacyUnit.column("user_id")).budget(new PureDp(5)).build(), Optional.empty());
+    }
+    assertEquals(0, sessions(full, database, 0));
+    PrivetServer second = PrivetServer.start(ServerOptions.builder(ws).port(0).workers(2).build());
+    try {
+      Api api2 = new Api(second.url());
+      for (int i = 0; i < 6; i++) {
+        Api.Response q = api2.query(curator, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5,"
+            + " public_groups = ('Lima', 'Oslo')) city, COUNT(*) AS n FROM pooled GROUP BY city", null);
+        assertEquals(200, q.status(), q.text());
+      }
+      assertEquals(1, sessions(full, database, 1));
+    } finally {
+      second.close();
+    }
+    assertEquals(0, sessions(full, database, 0));
+  }
+
+  /** Other sessions on {@code database}, waiting up to 5 s for the count to reach {@code expected}. */
+  private static int sessions(String full, String database, int expected) throws Exception {
+    int n = -1;
+    for (int i = 0; i < 50 && n != expected; i++) {
+      if (n >= 0) {
+        Thread.sleep(100);
+      }
+      try (Connection c = DriverManager.getConnection(full);
+          java.sql.PreparedStatement st = c.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+              + " WHERE datname = ? AND pid <> pg_backend_pid()")) {
+        st.setString(1, database);
+        try (java.sql.ResultSet r = st.executeQuery()) {
+          r.next();
+          n = r.getInt(1);
+        }
+      }
+    }
+    return n;
+  }
 }
