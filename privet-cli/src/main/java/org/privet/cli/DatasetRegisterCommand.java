@@ -13,7 +13,6 @@ import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.ledger.AccountantKind;
 import org.privet.ledger.ColumnBounds;
-import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatabaseSource;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
@@ -102,20 +101,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
       description = "Neighbouring relation: add-remove (default).")
   String relation;
 
-  @Option(names = "--no-header", description = "The CSV has no header line (give --columns).")
-  boolean noHeader;
-
-  @Option(names = "--columns", split = ",", paramLabel = "NAME",
-      description = "Column names of a CSV without header, comma separated.")
-  List<String> columns = new ArrayList<>();
-
-  @Option(names = "--delimiter", paramLabel = "TEXT", defaultValue = ",",
-      description = "CSV field separator, 1 to 4 characters (default ',').")
-  String delimiter;
-
-  @Option(names = "--null-string", paramLabel = "TEXT", defaultValue = "",
-      description = "CSV text standing for a missing value (e.g. '?').")
-  String nullString;
+  @Mixin CsvLayoutOptions csv;
 
   @Option(names = "--bounds", paramLabel = "COLUMN=LOW:HIGH",
       description = "Public bounds of a numeric column (repeatable).")
@@ -146,7 +132,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
         .privacyUnit(unit.row ? PrivacyUnit.row() : PrivacyUnit.column(unit.column))
         .relation(NeighbouringRelation.ADD_REMOVE_ONE)
         .budget(budget.budget())
-        .csv(new CsvOptions(!noHeader, delimiter, columns, nullString))
+        .csv(csv.ledgerOptions())
         .publicMetadata(new PublicMetadata(parseBounds(bounds), parseKeys(publicKeys)));
     if (jdbcUrl != null) {
       database(b);
@@ -196,7 +182,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     if (table == null) {
       throw new IllegalArgumentException("--jdbc-url needs --table SCHEMA.TABLE");
     }
-    if (schema != null || sourceFormat != null || noHeader || !columns.isEmpty()) {
+    if (schema != null || sourceFormat != null || csv.noHeader() || !csv.columns().isEmpty()) {
       throw new IllegalArgumentException("--schema, --source-format and the CSV options apply to"
           + " files; a table's public schema is read from its catalog");
     }

@@ -39,13 +39,7 @@ class ZcdpSelectionChargeTest {
 
   @BeforeEach
   void data() throws Exception {
-    csv = dir.resolve("t.csv");
-    StringBuilder rows = new StringBuilder("id,g,v\n");
-    for (int i = 0; i < 200; i++) {
-      rows.append(i).append(',').append(i % 2 == 0 ? "a" : "b").append(',').append(i % 10)
-          .append('\n');
-    }
-    Files.writeString(csv, rows);
+    csv = TestCsv.idGroupValue(dir.resolve("t.csv"), 200);
   }
 
   private Query.Builder grouped() {
