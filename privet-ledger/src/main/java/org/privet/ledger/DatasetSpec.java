@@ -63,11 +63,10 @@ public record DatasetSpec(
       DatabaseSource.requireTable(source);
     }
     requireNonNull("budget", budget);
-    Budget b = budget;
-    if (b.isZcdp() && accountant != AccountantKind.ZCDP) {
+    if (budget.isZcdp() && accountant != AccountantKind.ZCDP) {
       throw new IllegalArgumentException("a rho budget needs accountant zcdp, was " + accountant.cliName());
     }
-    if (accountant == AccountantKind.ZCDP && !b.isZcdp() && b.delta() == 0) {
+    if (accountant == AccountantKind.ZCDP && !budget.isZcdp() && budget.delta() == 0) {
       throw new IllegalArgumentException(
           "accountant zcdp needs delta > 0 (or a rho budget); use accountant basic for pure DP");
     }

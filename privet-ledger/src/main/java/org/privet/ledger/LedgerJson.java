@@ -79,7 +79,7 @@ public final class LedgerJson {
    * {@code --epsilon E}, reads as the same pure ε, which composes, admits and remains alike).
    */
   static Budget readBudget(JsonNode n) {
-    return Budget.of(readPrivacyLoss(n));
+    return DatasetSpec.requirePositiveBudget("budget", readPrivacyLoss(n));
   }
 
   static ArrayNode privacyLosses(List<? extends PrivacyLoss> losses) {
