@@ -30,7 +30,7 @@ final class BudgetGrantCommand implements Callable<Integer> {
       g = ledger.grant(dataset, analyst, budget.budget());
     }
     spec.commandLine().getOut().printf("granted analyst '%s' a share of %s on dataset '%s'%n",
-        g.analyst(), Ledger.describe(g.share()), g.dataset());
+        g.analyst(), g.share().describe(), g.dataset());
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
   }

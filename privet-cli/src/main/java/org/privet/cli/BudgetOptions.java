@@ -1,6 +1,6 @@
 package org.privet.cli;
 
-import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.Budget;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,7 +19,7 @@ final class BudgetOptions {
   Double rho;
 
   /** The stated budget; exactly one of ε (with optional δ) or ρ. */
-  PrivacyLoss budget() {
+  Budget budget() {
     return org.privet.curator.Budgets.of(epsilon, delta, rho);
   }
 }

@@ -55,7 +55,7 @@ final class BudgetShowCommand implements Callable<Integer> {
     }
     TextTable t = new TextTable(List.of("dataset", "analyst", "accountant", "total", "spent", "remaining", "charges"));
     t.add(List.of(s.dataset(), s.analyst().orElse("(all)"), s.accountant().cliName(),
-        Ledger.describe(s.total()), Budget.describe(s.spent(), RoundingMode.CEILING),
+        s.total().describe(), Budget.describe(s.spent(), RoundingMode.CEILING),
         Budget.describe(s.remaining(), RoundingMode.FLOOR),
         Integer.toString(s.charges())));
     t.print(out, format);

@@ -39,7 +39,7 @@ final class DatasetListCommand implements Callable<Integer> {
     }
     TextTable t = new TextTable(List.of("name", "privacy unit", "budget", "accountant", "source"));
     for (DatasetSpec d : datasets) {
-      t.add(List.of(d.name(), d.privacyUnit().toString(), Ledger.describe(d.budget()),
+      t.add(List.of(d.name(), d.privacyUnit().toString(), d.budget().describe(),
           d.accountant().cliName(), d.source()));
     }
     t.print(out, format.format);
@@ -60,7 +60,7 @@ final class DatasetListCommand implements Callable<Integer> {
       List<String> columns = new java.util.ArrayList<>();
       d.path("columns").forEach(c -> columns.add(c.path("name").asText()));
       t.add(List.of(d.path("name").asText(), d.path("privacyUnit").asText(),
-          Ledger.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("total"))),
+          org.privet.accounting.Budget.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("total"))),
           org.privet.accounting.Budget.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("spent")), java.math.RoundingMode.CEILING),
           org.privet.accounting.Budget.describe(LedgerJson.readPrivacyLossOf(d.path("budget").path("remaining")), java.math.RoundingMode.FLOOR),
           String.join(",", columns)));

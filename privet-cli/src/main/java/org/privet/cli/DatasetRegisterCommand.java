@@ -11,11 +11,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.NeighbouringRelation;
-import org.privet.accounting.ApproxZcdp;
-import org.privet.accounting.Zcdp;
 import org.privet.ledger.AccountantKind;
 import org.privet.ledger.ColumnBounds;
-import org.privet.ledger.CsvOptions;
 import org.privet.ledger.DatabaseSource;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
@@ -104,20 +101,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
       description = "Neighbouring relation: add-remove (default).")
   String relation;
 
-  @Option(names = "--no-header", description = "The CSV has no header line (give --columns).")
-  boolean noHeader;
-
-  @Option(names = "--columns", split = ",", paramLabel = "NAME",
-      description = "Column names of a CSV without header, comma separated.")
-  List<String> columns = new ArrayList<>();
-
-  @Option(names = "--delimiter", paramLabel = "TEXT", defaultValue = ",",
-      description = "CSV field separator, 1 to 4 characters (default ',').")
-  String delimiter;
-
-  @Option(names = "--null-string", paramLabel = "TEXT", defaultValue = "",
-      description = "CSV text standing for a missing value (e.g. '?').")
-  String nullString;
+  @Mixin CsvLayoutOptions csv;
 
   @Option(names = "--bounds", paramLabel = "COLUMN=LOW:HIGH",
       description = "Public bounds of a numeric column (repeatable).")
@@ -148,7 +132,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
         .privacyUnit(unit.row ? PrivacyUnit.row() : PrivacyUnit.column(unit.column))
         .relation(NeighbouringRelation.ADD_REMOVE_ONE)
         .budget(budget.budget())
-        .csv(new CsvOptions(!noHeader, delimiter, columns, nullString))
+        .csv(csv.ledgerOptions())
         .publicMetadata(new PublicMetadata(parseBounds(bounds), parseKeys(publicKeys)));
     if (jdbcUrl != null) {
       database(b);
@@ -160,7 +144,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     }
     if (accountant != null) {
       b.accountant(AccountantKind.parse(accountant));
-    } else if (budget.budget() instanceof Zcdp || budget.budget() instanceof ApproxZcdp) {
+    } else if (budget.budget().isZcdp()) {
       b.accountant(AccountantKind.ZCDP);
     }
     DatasetSpec built = b.build();
@@ -173,7 +157,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().printf("registered dataset '%s' (%s), privacy unit %s, budget %s, %s accountant%n",
         registered.name(), registered.source(), registered.privacyUnit(),
-        Ledger.describe(registered.budget()), registered.accountant().cliName());
+        registered.budget().describe(), registered.accountant().cliName());
     spec.commandLine().getOut().printf("public schema (%s, fixed from now on): %s%n",
         fixed.origin() == RegisteredSchema.Origin.DECLARED ? "declared"
             : jdbcUrl != null ? "read from the table's catalog now" : "inferred from the file now",
@@ -198,7 +182,7 @@ final class DatasetRegisterCommand implements Callable<Integer> {
     if (table == null) {
       throw new IllegalArgumentException("--jdbc-url needs --table SCHEMA.TABLE");
     }
-    if (schema != null || sourceFormat != null || noHeader || !columns.isEmpty()) {
+    if (schema != null || sourceFormat != null || csv.noHeader() || !csv.columns().isEmpty()) {
       throw new IllegalArgumentException("--schema, --source-format and the CSV options apply to"
           + " files; a table's public schema is read from its catalog");
     }

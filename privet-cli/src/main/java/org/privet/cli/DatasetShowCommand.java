@@ -58,7 +58,7 @@ final class DatasetShowCommand implements Callable<Integer> {
         .orElse("none: fix one with privet dataset fix-schema")));
     t.add(List.of("privacy unit", d.privacyUnit().toString()));
     t.add(List.of("relation", d.relation().name()));
-    t.add(List.of("budget", Ledger.describe(d.budget())));
+    t.add(List.of("budget", d.budget().describe()));
     t.add(List.of("accountant", d.accountant().cliName()));
     d.publicMetadata().bounds().forEach((c, b) ->
         t.add(List.of("bounds " + c, "[" + b.lower() + ", " + b.upper() + "]")));

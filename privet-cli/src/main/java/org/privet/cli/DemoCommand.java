@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.privet.curator.LedgerCatalog;
-import org.privet.accounting.ApproxDp;
 import org.privet.accounting.Budget;
 import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
@@ -53,7 +52,7 @@ final class DemoCommand implements Callable<Integer> {
   /** The public codebook's categories (adult.names), not derived from the rows. */
   static final Map<String, List<String>> PUBLIC_KEYS = Map.of("sex", List.of("Female", "Male"));
 
-  static final ApproxDp TOTAL_BUDGET = new ApproxDp(3.0, 1e-5);
+  static final Budget TOTAL_BUDGET = Budget.approx(3.0, 1e-5);
 
   static final List<String[]> QUERIES = List.of(
       new String[] {
@@ -118,7 +117,7 @@ final class DemoCommand implements Callable<Integer> {
         DuckDbBackend backend = DuckDbBackend.inMemory()) {
       DatasetSpec spec = registerAdult(ledger, adult, backend);
       out.println("Registered dataset 'adult' (each row is one person, protected as a privacy unit)");
-      out.println("with a total budget of " + Ledger.describe(spec.budget()) + " (" + spec.accountant().cliName()
+      out.println("with a total budget of " + spec.budget().describe() + " (" + spec.accountant().cliName()
           + " composition). Equivalent command:");
       out.println("  privet dataset register --name adult --source " + adult + " --no-header \\");
       out.println("      --columns " + String.join(",", COLUMNS) + " \\");

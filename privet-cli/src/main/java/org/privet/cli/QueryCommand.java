@@ -98,6 +98,6 @@ final class QueryCommand implements Callable<Integer> {
     return "privet: charged " + Budget.describe(total, RoundingMode.CEILING)
         + " (ledger charge #" + c.id() + ", " + c.cost().size() + " mechanism(s)); dataset '"
         + c.dataset() + "' has now spent " + Budget.describe(c.spent(), RoundingMode.CEILING) + " of "
-        + Ledger.describe(ledger.dataset(c.dataset()).budget());
+        + ledger.dataset(c.dataset()).budget().describe();
   }
 }

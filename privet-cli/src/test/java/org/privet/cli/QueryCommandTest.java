@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +25,7 @@ class QueryCommandTest {
   @BeforeEach
   void dataset() throws Exception {
     ws = dir.resolve("ws");
-    Path csv = dir.resolve("visits.csv");
-    StringBuilder rows = new StringBuilder("user_id,city,minutes\n");
-    for (int i = 0; i < 400; i++) {
-      rows.append(i % 200).append(',').append(i % 3 == 0 ? "Oslo" : "Lima").append(',').append(i % 60).append('\n');
-    }
-    Files.writeString(csv, rows);
+    Path csv = VisitsCsv.write(dir.resolve("visits.csv"));
     CliRun r = CliRun.of("dataset", "register", "--workspace", ws.toString(), "--name", "visits",
         "--source", csv.toString(), "--privacy-unit", "user_id", "--epsilon", "2.5", "--delta", "1e-6",
         "--public-keys", "city=Lima,Oslo", "--bounds", "minutes=0:60");

@@ -20,12 +20,7 @@ class ReadmeCommandsTest {
   @TempDir Path workspace;
 
   static Path repoRoot() {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isDirectory(p.resolve("data/adult-raw"))) {
-        return p;
-      }
-    }
-    throw new IllegalStateException("no data/adult-raw above " + Path.of("").toAbsolutePath());
+    return org.privet.testing.Repository.root();
   }
 
   static String readme() throws IOException {

@@ -3,6 +3,7 @@ package org.privet.mechanisms;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import org.privet.accounting.MechanismLoss;
 import org.privet.accounting.Zcdp;
 import org.privet.noise.DiscreteGaussian;
 import org.privet.random.RandomSource;
@@ -73,6 +74,15 @@ public final class DiscreteGaussianMechanism {
   /** ρ-zCDP with ρ = Δ²/(2σ²) (CKS20, Proposition 5). */
   public Zcdp privacyLoss() {
     return new Zcdp(rho);
+  }
+
+  /**
+   * The full privacy-loss description, for tight accountants (RDP, PLD): the discrete Gaussian of
+   * the realised σ (rounded down, so toward more loss) and ℓ2 sensitivity Δ; its ρ is
+   * {@link #privacyLoss()}'s up to that rounding.
+   */
+  public MechanismLoss.DiscreteGaussian mechanismLoss() {
+    return new MechanismLoss.DiscreteGaussian(NoiseParameters.sqrtDownward(sigmaSqNum, sigmaSqDen), sensitivity);
   }
 
   /** The parameter σ of the noise (its standard deviation is at most σ, CKS20 Prop. 19). */

@@ -195,6 +195,16 @@ public final class GaussianMechanism {
     return new ApproxDp(epsilon, delta);
   }
 
+  /**
+   * The full privacy-loss description of a scalar release, for tight accountants (RDP, PLD): the
+   * discrete Gaussian on the grid, σ<sub>g</sub> steps (rounded down, so toward more loss) for the
+   * snapped sensitivity s = ⌈Δ/g⌉ steps. Its exact δ(ε) is what the constructor certified to be at
+   * most δ (CKS20 Theorem 7), so it is (ε, δ)-DP as {@link #privacyLoss()} states.
+   */
+  public MechanismLoss.DiscreteGaussian mechanismLoss() {
+    return new MechanismLoss.DiscreteGaussian(NoiseParameters.sqrtDownward(sigmaSqSteps, 1), gridSensitivity);
+  }
+
   /** The σ of the noise of a scalar release (in the query's units), at least the calibrated σ. */
   public double sigma() {
     return grid.granularity() * Math.sqrt((double) sigmaSqSteps);

@@ -1,6 +1,7 @@
 package org.privet.mechanisms;
 
 import java.math.BigDecimal;
+import org.privet.accounting.MechanismLoss;
 import org.privet.accounting.PureDp;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
@@ -61,6 +62,15 @@ public final class GeometricMechanism {
   /** Pure ε-DP (Ghosh et al. 2009). */
   public PureDp privacyLoss() {
     return new PureDp(epsilon);
+  }
+
+  /**
+   * The full privacy-loss description, for tight accountants (RDP, PLD): the discrete Laplace
+   * mechanism of the realised scale (rounded down, so toward more loss) and sensitivity Δ; its pure
+   * ε is at most {@link #privacyLoss()}'s.
+   */
+  public MechanismLoss.DiscreteLaplace mechanismLoss() {
+    return new MechanismLoss.DiscreteLaplace(NoiseParameters.downward(scaleNum, scaleDen), sensitivity);
   }
 
   /** The noise scale t (noise ∝ exp(−|z|/t)), at least Δ/ε. */

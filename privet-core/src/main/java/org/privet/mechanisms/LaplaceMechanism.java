@@ -1,6 +1,7 @@
 package org.privet.mechanisms;
 
 import java.math.BigDecimal;
+import org.privet.accounting.MechanismLoss;
 import org.privet.accounting.PureDp;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
@@ -91,6 +92,15 @@ public final class LaplaceMechanism {
   /** Pure ε-DP. */
   public PureDp privacyLoss() {
     return new PureDp(epsilon);
+  }
+
+  /**
+   * The full privacy-loss description of a scalar release, for tight accountants (RDP, PLD): the
+   * discrete Laplace mechanism on the grid, scale {@code ⌈s/ε⌉} steps for the snapped sensitivity
+   * s = ⌈Δ/g⌉ steps, whose pure ε = s/⌈s/ε⌉ is at most {@link #privacyLoss()}'s.
+   */
+  public MechanismLoss.DiscreteLaplace mechanismLoss() {
+    return new MechanismLoss.DiscreteLaplace(NoiseParameters.downward(scaleSteps, 1), gridSensitivity);
   }
 
   /** The realised noise scale b of a scalar release (noise ∝ exp(−|z|/b)), at least Δ/ε. */

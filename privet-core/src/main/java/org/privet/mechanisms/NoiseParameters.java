@@ -62,6 +62,23 @@ final class NoiseParameters {
   }
 
   /**
+   * The largest double not above the exact value {@code num/2^j} (doubles hold only 53 bits of
+   * num), so that a privacy loss computed from it as a divisor rounds toward more loss.
+   */
+  static double downward(long num, long powerOfTwoDen) {
+    double d = (double) num / powerOfTwoDen; // exact division by a power of two; num rounded to nearest
+    return new BigDecimal(d).multiply(new BigDecimal(powerOfTwoDen)).compareTo(new BigDecimal(num)) > 0
+        ? Math.nextDown(d) : d;
+  }
+
+  /** The largest double not above √(num/2^j), for a σ whose privacy loss must round toward more loss. */
+  static double sqrtDownward(long num, long powerOfTwoDen) {
+    double s = Math.sqrt(downward(num, powerOfTwoDen)); // correctly rounded: within half an ulp
+    BigDecimal exact = new BigDecimal(num).divide(new BigDecimal(powerOfTwoDen));
+    return new BigDecimal(s).pow(2).compareTo(exact) > 0 ? Math.nextDown(s) : s;
+  }
+
+  /**
    * The smallest exponent j ≥ 0 with 2<sup>j</sup>·ratio close to 2<sup>61</sup> from below, so a
    * rational with denominator 2<sup>j</sup> represents ratio to 61 bits.
    */

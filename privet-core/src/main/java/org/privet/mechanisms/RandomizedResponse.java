@@ -3,6 +3,7 @@ package org.privet.mechanisms;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.privet.accounting.MechanismLoss;
 import org.privet.accounting.PureDp;
 import org.privet.noise.Bernoulli;
 import org.privet.random.RandomSource;
@@ -177,6 +178,15 @@ public final class RandomizedResponse {
   /** The privacy loss of one response: pure ε-DP (local model). */
   public PureDp privacyLoss() {
     return new PureDp(epsilon);
+  }
+
+  /**
+   * The full privacy-loss description of one response, for tight accountants (RDP, PLD): k-ary
+   * randomized response at ε (the two-coin protocol is binary randomized response at ln 3, rounded
+   * up; the sampler runs at a dyadic ε̃ ≤ ε, which this dominates).
+   */
+  public MechanismLoss.RandomizedResponse mechanismLoss() {
+    return new MechanismLoss.RandomizedResponse(epsilon, twoCoin ? 2 : categories);
   }
 
   public double epsilon() {

@@ -3,6 +3,7 @@ package org.privet.mechanisms;
 import java.math.BigInteger;
 import java.util.Objects;
 import org.privet.accounting.PureDp;
+import org.privet.accounting.UpwardRounding;
 import org.privet.noise.DiscreteLaplace;
 import org.privet.random.RandomSource;
 
@@ -57,9 +58,9 @@ public final class SparseVector {
     this.thresholdIndex = grid.index(threshold);
     double ratio = Math.pow((monotone ? 1.0 : 2.0) * maxPositives, 2.0 / 3.0);
     DyadicRational eps1 = DyadicRational.floorOf("epsilon", epsilon / (1 + ratio));
-    // ε2 ≤ ε − ε1 exactly: nextDown undoes any upward rounding of the subtraction.
+    // ε2 ≤ ε − ε1 exactly: the subtraction rounded down (the one home of that rounding).
     DyadicRational eps2 =
-        DyadicRational.floorOf("epsilon", Math.nextDown(epsilon - eps1.value()));
+        DyadicRational.floorOf("epsilon", UpwardRounding.subtractDown(epsilon, eps1.value()));
     long delta = grid.sensitivity();
     try {
       // ρ ~ DLap(Δint/ε1): scale num/den = Δint·2^j1 / n1.

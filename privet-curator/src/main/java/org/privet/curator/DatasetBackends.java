@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.privet.engine.postgres.PostgresBackend;
+import org.privet.engine.postgres.PostgresPools;
 import org.privet.engine.spi.Backend;
 import org.privet.ledger.DatabaseSource;
 import org.privet.ledger.DatasetSpec;
@@ -12,7 +13,9 @@ import org.privet.ledger.DatasetSpec;
  * The backend each registered dataset runs on: files (CSV, Parquet) on the given file backend
  * (DuckDB or Spark, owned by the caller); a PostgreSQL table on a {@link PostgresBackend} of its
  * database, connected on first use with the password read then ({@link DatabaseSource#login}), so
- * nothing secret is stored. Connections opened here are closed by {@link #close}. Connecting
+ * nothing secret is stored: a connection of its own, or one borrowed from the long-running caller's
+ * {@link PostgresPools} (the server's). Connections opened or borrowed here are closed (given back)
+ * by {@link #close}. Connecting
  * happens while the query is parsed, before any charge: a failure is a refusal that depends on the
  * server and the credentials only, and its message carries the SQLSTATE, never the driver's text.
  */
@@ -20,6 +23,7 @@ public final class DatasetBackends implements AutoCloseable {
   private final Backend files;
   private final Map<String, String> environment;
   private final boolean detailed;
+  private final PostgresPools pools;
   private final Map<DatabaseSource, PostgresBackend> opened = new LinkedHashMap<>();
 
   /** Backends over {@code files}, with database passwords read from the process environment. */
@@ -33,17 +37,26 @@ public final class DatasetBackends implements AutoCloseable {
    *     (the server), since the curator's configuration is none of theirs
    */
   public DatasetBackends(Backend files, boolean detailed) {
-    this(files, System.getenv(), detailed);
+    this(files, System.getenv(), detailed, null);
+  }
+
+  /**
+   * As {@link #DatasetBackends(Backend, boolean)}, borrowing database connections from {@code
+   * pools} (owned by the caller) instead of opening one per instance.
+   */
+  public DatasetBackends(Backend files, boolean detailed, PostgresPools pools) {
+    this(files, System.getenv(), detailed, Objects.requireNonNull(pools, "pools"));
   }
 
   DatasetBackends(Backend files, Map<String, String> environment) {
-    this(files, environment, true);
+    this(files, environment, true, null);
   }
 
-  DatasetBackends(Backend files, Map<String, String> environment, boolean detailed) {
+  DatasetBackends(Backend files, Map<String, String> environment, boolean detailed, PostgresPools pools) {
     this.files = Objects.requireNonNull(files, "files");
     this.environment = environment;
     this.detailed = detailed;
+    this.pools = pools;
   }
 
   /**
@@ -60,7 +73,7 @@ public final class DatasetBackends implements AutoCloseable {
     PostgresBackend pg = opened.get(db);
     if (pg == null) {
       try {
-        pg = connect(spec, environment);
+        pg = connect(spec, environment, pools);
       } catch (IllegalArgumentException e) {
         if (detailed) {
           throw e;
@@ -80,16 +93,22 @@ public final class DatasetBackends implements AutoCloseable {
    * @throws IllegalArgumentException as {@link #of}
    */
   static PostgresBackend connect(DatasetSpec spec, Map<String, String> environment) {
+    return connect(spec, environment, null);
+  }
+
+  /** As {@link #connect(DatasetSpec, Map)}, borrowed from {@code pools} unless it is null. */
+  private static PostgresBackend connect(DatasetSpec spec, Map<String, String> environment, PostgresPools pools) {
     DatabaseSource db = spec.database().orElseThrow(
         () -> new IllegalArgumentException("dataset '" + spec.name() + "' is not in a database"));
     try {
-      return PostgresBackend.connect(db.jdbcUrl(), db.login(environment));
+      return pools == null ? PostgresBackend.connect(db.jdbcUrl(), db.login(environment))
+          : pools.backend(db.jdbcUrl(), db.login(environment));
     } catch (IllegalStateException | java.io.UncheckedIOException e) {
       throw new IllegalArgumentException("dataset '" + spec.name() + "': " + e.getMessage());
     }
   }
 
-  /** Closes the database connections opened here (not the file backend). */
+  /** Closes the database connections opened here, or gives them back to the pools (not the file backend). */
   @Override
   public synchronized void close() {
     opened.values().forEach(b -> {

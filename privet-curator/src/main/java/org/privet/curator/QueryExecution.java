@@ -50,8 +50,22 @@ public final class QueryExecution implements AutoCloseable {
    * refused without naming the curator's password variable or file or the SQL state.
    */
   public QueryExecution(Ledger ledger, Backend backend, Predicate<String> visible, boolean detailedErrors) {
+    this(ledger, new DatasetBackends(backend, detailedErrors), visible);
+  }
+
+  /**
+   * As {@link #QueryExecution(Ledger, Backend, Predicate, boolean)}, with the database connections
+   * borrowed from {@code pools} (a long-running caller's, e.g. the server's) and given back by
+   * {@link #close}.
+   */
+  public QueryExecution(Ledger ledger, Backend backend, Predicate<String> visible, boolean detailedErrors,
+      org.privet.engine.postgres.PostgresPools pools) {
+    this(ledger, new DatasetBackends(backend, detailedErrors, pools), visible);
+  }
+
+  private QueryExecution(Ledger ledger, DatasetBackends backends, Predicate<String> visible) {
     this.ledger = ledger;
-    this.backends = new DatasetBackends(backend, detailedErrors);
+    this.backends = backends;
     this.visible = Objects.requireNonNull(visible, "visible");
   }
 

@@ -31,13 +31,7 @@ class MaxErrorExecutionTest {
 
   @BeforeEach
   void data() throws Exception {
-    csv = dir.resolve("t.csv");
-    StringBuilder rows = new StringBuilder("id,g,v\n");
-    for (int i = 0; i < 400; i++) {
-      rows.append(i).append(',').append(i % 2 == 0 ? "a" : "b").append(',').append(i % 10)
-          .append('\n');
-    }
-    Files.writeString(csv, rows);
+    csv = TestCsv.idGroupValue(dir.resolve("t.csv"), 400);
   }
 
   private static String sql(double countTarget, double meanTarget) {

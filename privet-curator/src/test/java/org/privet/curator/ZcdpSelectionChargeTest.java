@@ -39,13 +39,7 @@ class ZcdpSelectionChargeTest {
 
   @BeforeEach
   void data() throws Exception {
-    csv = dir.resolve("t.csv");
-    StringBuilder rows = new StringBuilder("id,g,v\n");
-    for (int i = 0; i < 200; i++) {
-      rows.append(i).append(',').append(i % 2 == 0 ? "a" : "b").append(',').append(i % 10)
-          .append('\n');
-    }
-    Files.writeString(csv, rows);
+    csv = TestCsv.idGroupValue(dir.resolve("t.csv"), 200);
   }
 
   private Query.Builder grouped() {
@@ -188,9 +182,9 @@ class ZcdpSelectionChargeTest {
         .accountant(AccountantKind.BASIC).build());
     try (Ledger ledger = Ledger.open(dir.resolve("ws"))) {
       ledger.register(spec(new ApproxZcdp(1, 1e-6)).build());
-      assertEquals(new ApproxZcdp(1, 1e-6), ledger.dataset("t").budget());
+      assertEquals(org.privet.accounting.Budget.zcdp(1, 1e-6), ledger.dataset("t").budget());
       Grant g = ledger.grant("t", "bob", new ApproxZcdp(0.5, 5e-7));
-      assertEquals(new ApproxZcdp(0.5, 5e-7), g.share());
+      assertEquals(org.privet.accounting.Budget.zcdp(0.5, 5e-7), g.share());
       assertThrows(IllegalArgumentException.class,
           () -> ledger.grant("t", "bob", new ApproxZcdp(0.5, 5e-6)));
       assertThrows(IllegalArgumentException.class,

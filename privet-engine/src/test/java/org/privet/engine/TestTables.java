@@ -1,8 +1,6 @@
 package org.privet.engine;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.ColumnType;
@@ -21,13 +19,6 @@ final class TestTables {
 
   /** The repository root: walk up until data/adult-raw exists. */
   static Path repoRoot() {
-    Path p = Paths.get("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("data/adult-raw"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("data/adult-raw not found above the working directory");
-    }
-    return p;
+    return org.privet.testing.Repository.root();
   }
 }

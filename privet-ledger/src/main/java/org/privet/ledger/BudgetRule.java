@@ -25,8 +25,8 @@ final class BudgetRule {
    * The composed spend of {@code events} under the dataset's accountant, in the measure of
    * {@code cap} (the dataset's budget or an analyst's share), at the cap's δ.
    */
-  static PrivacyLoss spent(DatasetSpec spec, PrivacyLoss cap, List<? extends PrivacyLoss> events) {
-    return Budget.of(cap).compose(events, spec.accountant().accountant());
+  static PrivacyLoss spent(DatasetSpec spec, Budget cap, List<? extends PrivacyLoss> events) {
+    return cap.compose(events, spec.accountant().accountant());
   }
 
   /** The admission decision of a charge: checks the total and the analyst's grant, if any. */
@@ -44,17 +44,17 @@ final class BudgetRule {
     all.addAll(cost);
     mine.addAll(cost);
     PrivacyLoss spent = spent(spec, spec.budget(), all);
-    if (!Budget.of(spec.budget()).admits(spent)) {
+    if (!spec.budget().admits(spent)) {
       throw new BudgetExceededException("privacy budget of dataset '" + spec.name()
           + "' exceeded: this charge would bring the spend to " + Budget.describe(spent) + " of "
-          + Budget.describe(spec.budget()) + "; nothing was charged");
+          + spec.budget().describe() + "; nothing was charged");
     }
     Optional<Grant> grant = grantOf(grants, analyst);
     PrivacyLoss analystSpent = spent(spec, grant.map(Grant::share).orElse(spec.budget()), mine);
-    if (grant.isPresent() && !Budget.of(grant.get().share()).admits(analystSpent)) {
+    if (grant.isPresent() && !grant.get().share().admits(analystSpent)) {
       throw new BudgetExceededException("analyst '" + analyst + "' share of dataset '" + spec.name()
           + "' exceeded: this charge would bring their spend to " + Budget.describe(analystSpent) + " of "
-          + Budget.describe(grant.get().share()) + "; nothing was charged");
+          + grant.get().share().describe() + "; nothing was charged");
     }
     return new LedgerStore.Spend(spent, analystSpent);
   }

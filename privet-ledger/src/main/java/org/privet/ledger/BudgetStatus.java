@@ -1,6 +1,7 @@
 package org.privet.ledger;
 
 import java.util.Optional;
+import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 
 /**
@@ -20,7 +21,7 @@ public record BudgetStatus(
     String dataset,
     Optional<String> analyst,
     AccountantKind accountant,
-    PrivacyLoss total,
+    Budget total,
     PrivacyLoss spent,
     PrivacyLoss remaining,
     int charges) {}

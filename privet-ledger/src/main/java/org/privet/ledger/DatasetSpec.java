@@ -20,8 +20,9 @@ import org.privet.accounting.Zcdp;
  * @param csv how to read a CSV source (ignored for Parquet)
  * @param privacyUnit the unit of protection
  * @param relation the neighbouring relation the budget is stated under
- * @param budget the total budget: {@link PureDp}, {@link ApproxDp}, {@link Zcdp} or {@link
- *     ApproxZcdp} (ρ plus δ, which private partition selection needs under zCDP)
+ * @param budget the total budget, core's {@link Budget} (ε, (ε, δ), ρ, or ρ plus δ, which private
+ *     partition selection needs under zCDP): the one model of a budget that the engine, the ledger
+ *     and the CLI share
  * @param accountant the accountant composing charges against the budget
  * @param publicMetadata public bounds and key sets
  * @param database for a {@link SourceFormat#POSTGRES} dataset, where the database is (no password);
@@ -35,7 +36,7 @@ public record DatasetSpec(
     CsvOptions csv,
     PrivacyUnit privacyUnit,
     NeighbouringRelation relation,
-    PrivacyLoss budget,
+    Budget budget,
     AccountantKind accountant,
     PublicMetadata publicMetadata,
     java.util.Optional<DatabaseSource> database) {
@@ -61,11 +62,11 @@ public record DatasetSpec(
     if (format == SourceFormat.POSTGRES) {
       DatabaseSource.requireTable(source);
     }
-    Budget b = requirePositiveBudget("budget", budget);
-    if (b.isZcdp() && accountant != AccountantKind.ZCDP) {
+    requireNonNull("budget", budget);
+    if (budget.isZcdp() && accountant != AccountantKind.ZCDP) {
       throw new IllegalArgumentException("a rho budget needs accountant zcdp, was " + accountant.cliName());
     }
-    if (accountant == AccountantKind.ZCDP && !b.isZcdp() && b.delta() == 0) {
+    if (accountant == AccountantKind.ZCDP && !budget.isZcdp() && budget.delta() == 0) {
       throw new IllegalArgumentException(
           "accountant zcdp needs delta > 0 (or a rho budget); use accountant basic for pure DP");
     }
@@ -112,7 +113,7 @@ public record DatasetSpec(
     private CsvOptions csv = CsvOptions.DEFAULT;
     private PrivacyUnit privacyUnit;
     private NeighbouringRelation relation = NeighbouringRelation.ADD_REMOVE_ONE;
-    private PrivacyLoss budget;
+    private Budget budget;
     private AccountantKind accountant = AccountantKind.BASIC;
     private PublicMetadata publicMetadata = PublicMetadata.NONE;
     private DatabaseSource database;
@@ -153,14 +154,20 @@ public record DatasetSpec(
       return this;
     }
 
-    /**
-     * The total budget: (ε, δ) as {@link ApproxDp}, ε as {@link PureDp}, ρ as {@link Zcdp}, or ρ
-     * plus δ as {@link ApproxZcdp}.
-     */
-    public Builder budget(PrivacyLoss budget) {
-      requirePositiveBudget("budget", budget);
+    /** The total budget. */
+    public Builder budget(Budget budget) {
+      requireNonNull("budget", budget);
       this.budget = budget;
       return this;
+    }
+
+    /**
+     * The total budget stated by a privacy-loss value ({@link Budget#of}): ε as {@link PureDp},
+     * (ε, δ) as {@link ApproxDp} (δ = 0 reads as ε), ρ as {@link Zcdp}, ρ plus δ as {@link
+     * ApproxZcdp}.
+     */
+    public Builder budget(PrivacyLoss budget) {
+      return budget(requirePositiveBudget("budget", budget));
     }
 
     public Builder accountant(AccountantKind accountant) {

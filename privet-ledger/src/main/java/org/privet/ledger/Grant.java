@@ -1,7 +1,7 @@
 package org.privet.ledger;
 
 import java.time.Instant;
-import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.Budget;
 
 /**
  * An analyst's share of a dataset's total budget. The latest grant for an analyst is the one in
@@ -13,4 +13,4 @@ import org.privet.accounting.PrivacyLoss;
  * @param share the analyst's cap, in the measure of the dataset's budget
  * @param time when the grant was recorded
  */
-public record Grant(String dataset, String analyst, PrivacyLoss share, Instant time) {}
+public record Grant(String dataset, String analyst, Budget share, Instant time) {}

@@ -343,7 +343,7 @@ final class JdbcLedgerStore implements LedgerStore {
             "INSERT INTO grants(dataset, analyst, share, granted_at) VALUES (?, ?, ?, ?)")) {
           p.setString(1, grant.dataset());
           p.setString(2, grant.analyst());
-          p.setString(3, LedgerJson.write(LedgerJson.privacyLoss(grant.share())));
+          p.setString(3, LedgerJson.write(LedgerJson.budget(grant.share())));
           p.setString(4, grant.time().toString());
           p.executeUpdate();
         }
@@ -371,7 +371,7 @@ final class JdbcLedgerStore implements LedgerStore {
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {
           out.add(new Grant(dataset, r.getString(1),
-              LedgerJson.readPrivacyLoss(LedgerJson.read(r.getString(2))),
+              LedgerJson.readBudget(LedgerJson.read(r.getString(2))),
               LedgerJson.readTime(r.getString(3))));
         }
       }

@@ -112,25 +112,30 @@ public final class Ledger implements AutoCloseable {
    * Grants an analyst a share of a dataset's budget (replacing any earlier grant; the history of
    * grants is kept). The share must be in the budget's measure and not exceed the total.
    */
-  public Grant grant(String dataset, String analyst, PrivacyLoss share) {
+  public Grant grant(String dataset, String analyst, Budget share) {
     requireName("analyst", analyst);
+    Objects.requireNonNull(share, "share");
     DatasetSpec spec = dataset(dataset);
-    Budget granted = DatasetSpec.requirePositiveBudget("share", share);
-    Budget total = Budget.of(spec.budget());
-    if (granted.isZcdp() != total.isZcdp()) {
+    Budget total = spec.budget();
+    if (share.isZcdp() != total.isZcdp()) {
       throw new IllegalArgumentException("share must be in the dataset's budget measure ("
-          + total.describe() + "), was " + granted.describe());
+          + total.describe() + "), was " + share.describe());
     }
-    if (spec.accountant() == AccountantKind.ZCDP && !granted.isZcdp() && granted.delta() == 0) {
+    if (spec.accountant() == AccountantKind.ZCDP && !share.isZcdp() && share.delta() == 0) {
       throw new IllegalArgumentException("share needs delta > 0 on a dataset with the zcdp accountant");
     }
-    if (!total.admits(granted.loss())) {
-      throw new IllegalArgumentException("share (" + Budget.describe(share)
+    if (!total.admits(share.loss())) {
+      throw new IllegalArgumentException("share (" + share.describe()
           + ") must not exceed the dataset's total (" + total.describe() + ")");
     }
     Grant grant = new Grant(dataset, analyst, share, Instant.now());
     store.grant(grant);
     return grant;
+  }
+
+  /** {@link #grant(String, String, Budget)} of the share a privacy-loss value states ({@link Budget#of}). */
+  public Grant grant(String dataset, String analyst, PrivacyLoss share) {
+    return grant(dataset, analyst, DatasetSpec.requirePositiveBudget("share", share));
   }
 
   /**
@@ -299,21 +304,15 @@ public final class Ledger implements AutoCloseable {
         n++;
       }
     }
-    PrivacyLoss cap = BudgetRule.grantOf(store.grants(dataset), analyst)
+    Budget cap = BudgetRule.grantOf(store.grants(dataset), analyst)
         .map(Grant::share).orElse(spec.budget());
     return status(spec, Optional.of(analyst), cap, events, n);
   }
 
   private static BudgetStatus status(
-      DatasetSpec spec, Optional<String> analyst, PrivacyLoss cap, List<PrivacyLoss> events, int n) {
+      DatasetSpec spec, Optional<String> analyst, Budget cap, List<PrivacyLoss> events, int n) {
     PrivacyLoss spent = BudgetRule.spent(spec, cap, events);
-    return new BudgetStatus(spec.name(), analyst, spec.accountant(), cap, spent,
-        Budget.of(cap).remaining(spent), n);
-  }
-
-  /** A budget or spend for people: {@code epsilon=1.0, delta=1.0E-6}, {@code epsilon=1.0}, {@code rho=0.5}. */
-  public static String describe(PrivacyLoss loss) {
-    return Budget.describe(loss);
+    return new BudgetStatus(spec.name(), analyst, spec.accountant(), cap, spent, cap.remaining(spent), n);
   }
 
   private static void requireName(String parameter, String value) {

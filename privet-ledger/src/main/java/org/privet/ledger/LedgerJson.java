@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
@@ -63,6 +64,24 @@ public final class LedgerJson {
     };
   }
 
+  /**
+   * A budget (a dataset's total, a grant, a status's total) in the form of {@link #privacyLoss} of
+   * {@link Budget#loss}: the ledger's on-disk form from before budgets were core's {@link Budget},
+   * unchanged.
+   */
+  public static ObjectNode budget(Budget budget) {
+    return privacyLoss(budget.loss());
+  }
+
+  /**
+   * A budget read back from {@link #budget}, or from a ledger written before budgets were core's
+   * {@link Budget} ({@link Budget#of}: {@code "approx"} with δ = 0, as older ledgers stored
+   * {@code --epsilon E}, reads as the same pure ε, which composes, admits and remains alike).
+   */
+  static Budget readBudget(JsonNode n) {
+    return DatasetSpec.requirePositiveBudget("budget", readPrivacyLoss(n));
+  }
+
   static ArrayNode privacyLosses(List<? extends PrivacyLoss> losses) {
     ArrayNode a = MAPPER.createArrayNode();
     losses.forEach(l -> a.add(privacyLoss(l)));
@@ -92,7 +111,7 @@ public final class LedgerJson {
       n.put("privacyUnit", spec.privacyUnit().columnName().orElseThrow());
     }
     n.put("relation", spec.relation().name());
-    n.set("budget", privacyLoss(spec.budget()));
+    n.set("budget", budget(spec.budget()));
     n.put("accountant", spec.accountant().cliName());
     ObjectNode bounds = n.putObject("bounds");
     spec.publicMetadata().bounds().forEach(
@@ -151,7 +170,7 @@ public final class LedgerJson {
         csvOptions,
         unit == null || unit.isNull() ? PrivacyUnit.row() : PrivacyUnit.column(unit.asText()),
         NeighbouringRelation.valueOf(n.get("relation").asText()),
-        readPrivacyLoss(n.get("budget")),
+        readBudget(n.get("budget")),
         AccountantKind.parse(n.get("accountant").asText()),
         new PublicMetadata(bounds, keys),
         readDatabase(n.get("database")));
@@ -233,7 +252,7 @@ public final class LedgerJson {
       n.putNull("analyst");
     }
     n.put("accountant", s.accountant().cliName());
-    n.set("total", privacyLoss(s.total()));
+    n.set("total", budget(s.total()));
     n.set("spent", privacyLoss(s.spent()));
     n.set("remaining", privacyLoss(s.remaining()));
     n.put("charges", s.charges());
@@ -245,7 +264,7 @@ public final class LedgerJson {
     JsonNode analyst = n.get("analyst");
     return new BudgetStatus(n.get("dataset").asText(),
         analyst == null || analyst.isNull() ? java.util.Optional.empty() : java.util.Optional.of(analyst.asText()),
-        AccountantKind.parse(n.get("accountant").asText()), readPrivacyLoss(n.get("total")),
+        AccountantKind.parse(n.get("accountant").asText()), readBudget(n.get("total")),
         readPrivacyLoss(n.get("spent")), readPrivacyLoss(n.get("remaining")), n.get("charges").asInt());
   }
 

@@ -46,7 +46,7 @@ final class ProvenFilter {
             + " stated in rho cannot join it (docs/proofs/ledger-filter.md). State its budget in epsilon"
             + " (and delta), or register the dataset with the zcdp accountant; nothing was charged");
       }
-      if (spec.accountant() == AccountantKind.ZCDP && !Budget.of(spec.budget()).isZcdp()
+      if (spec.accountant() == AccountantKind.ZCDP && !spec.budget().isZcdp()
           && ownDelta(loss) > 0) {
         throw new BudgetExceededException("dataset '" + spec.name() + "' converts its zCDP spend at its"
             + " own delta; a release with a delta of its own (private group selection, an (epsilon,"

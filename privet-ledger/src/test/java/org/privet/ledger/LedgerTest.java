@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PureDp;
@@ -184,7 +185,7 @@ class LedgerTest extends OnEachStore {
     assertThrows(BudgetExceededException.class,
         () -> ledger.charge("adult", "bob", "q", List.of(new PureDp(0.125))));
     BudgetStatus ann = ledger.status("adult", "ann");
-    assertEquals(new PureDp(0.25), ann.total());
+    assertEquals(Budget.pure(0.25), ann.total());
     assertEquals(new ApproxDp(0.25, 0), ann.spent());
     assertEquals(1, ann.charges());
     assertEquals(2, ledger.status("adult").charges());

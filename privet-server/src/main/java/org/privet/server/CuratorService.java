@@ -13,15 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.privet.curator.LedgerBudgetCharger;
-import org.privet.curator.DatasetBackends;
 import org.privet.curator.LedgerCatalog;
 import org.privet.curator.QueryExecution;
 import org.privet.curator.QueryRefusedException;
 import org.privet.curator.ReleaseJson;
 import org.privet.engine.Plan;
 import org.privet.engine.PublicSchema;
+import org.privet.engine.postgres.PostgresPools;
 import org.privet.engine.spi.Backend;
-import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Analyst;
 import org.privet.ledger.BudgetStatus;
 import org.privet.ledger.Charge;
@@ -51,11 +50,17 @@ final class CuratorService {
   private final Ledger ledger;
   private final WorkerPool pool;
   private final ReleaseHooks hooks;
+  private final PostgresPools databases;
 
-  CuratorService(Ledger ledger, WorkerPool pool, ReleaseHooks hooks) {
+  /**
+   * @param databases the connection pools of table datasets' databases, owned by the server (closed
+   *     on shutdown)
+   */
+  CuratorService(Ledger ledger, WorkerPool pool, ReleaseHooks hooks, PostgresPools databases) {
     this.ledger = ledger;
     this.pool = pool;
     this.hooks = hooks;
+    this.databases = databases;
   }
 
   /** An answer to a release request. */
@@ -81,40 +86,49 @@ final class CuratorService {
   }
 
   private QueryExecution execution(Analyst who, Backend backend) {
-    return new QueryExecution(ledger, backend, n -> visible(who, n), false);
+    return new QueryExecution(ledger, backend, n -> visible(who, n), false, databases);
   }
 
   // ---- reads
 
+  /**
+   * The datasets the caller may see, each with its registered public schema, public metadata and
+   * budget view. Everything comes from the ledger: the schema was fixed at registration, so the
+   * listing reads no file and connects to no database, and a dataset whose database cannot be
+   * reached is listed like any other (its queries are refused before any charge, {@link
+   * #execution}). A dataset registered before schemas were fixed has {@code "columns": null}.
+   */
   ArrayNode datasets(Analyst who) {
-    List<DatasetSpec> specs = ledger.datasets().stream().filter(d -> visible(who, d.name())).toList();
-    return pool.call(backend -> {
-      ArrayNode out = JsonNodeFactory.instance.arrayNode();
-      try (DatasetBackends backends = new DatasetBackends(backend, false)) {
-        LedgerCatalog catalog = new LedgerCatalog(ledger, backends);
-        for (DatasetSpec spec : specs) {
-          ObjectNode n = out.addObject();
-          n.put("name", spec.name());
-          n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
-          ArrayNode columns = n.putArray("columns");
-          TableSchema schema = catalog.describe(spec).schema();
-          for (TableSchema.Column c : schema.columns()) {
-            columns.addObject().put("name", c.name()).put("type", c.type().name().toLowerCase(java.util.Locale.ROOT));
-          }
-          ObjectNode keys = n.putObject("publicKeys");
-          spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
-          ObjectNode bounds = n.putObject("publicBounds");
-          spec.publicMetadata().bounds().forEach(
-              (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
-          BudgetStatus s = status(who, spec.name());
-          ObjectNode budget = n.putObject("budget");
-          budget.set("total", LedgerJson.privacyLoss(s.total()));
-          budget.set("spent", LedgerJson.privacyLoss(s.spent()));
-          budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
-        }
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    for (DatasetSpec spec : ledger.datasets()) {
+      if (!visible(who, spec.name())) {
+        continue;
       }
-      return out;
-    });
+      ObjectNode n = out.addObject();
+      n.put("name", spec.name());
+      n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
+      Optional<RegisteredSchema> schema = ledger.schema(spec.name());
+      if (schema.isPresent()) {
+        ArrayNode columns = n.putArray("columns");
+        for (RegisteredSchema.Column c : schema.get().columns()) {
+          columns.addObject().put("name", c.name())
+              .put("type", PublicSchema.type(c.type()).name().toLowerCase(java.util.Locale.ROOT));
+        }
+      } else {
+        n.putNull("columns");
+      }
+      ObjectNode keys = n.putObject("publicKeys");
+      spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
+      ObjectNode bounds = n.putObject("publicBounds");
+      spec.publicMetadata().bounds().forEach(
+          (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
+      BudgetStatus s = status(who, spec.name());
+      ObjectNode budget = n.putObject("budget");
+      budget.set("total", LedgerJson.budget(s.total()));
+      budget.set("spent", LedgerJson.privacyLoss(s.spent()));
+      budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
+    }
+    return out;
   }
 
   private BudgetStatus status(Analyst who, String dataset) {
@@ -323,7 +337,7 @@ final class CuratorService {
     var g = ledger.grant(ledger.dataset(dataset).name(), analyst, share);
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("dataset", g.dataset()).put("analyst", g.analyst());
-    out.set("share", LedgerJson.privacyLoss(g.share()));
+    out.set("share", LedgerJson.budget(g.share()));
     out.put("time", g.time().toString());
     return out;
   }

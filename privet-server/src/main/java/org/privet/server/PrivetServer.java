@@ -9,6 +9,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.privet.engine.postgres.PostgresPools;
 import org.privet.ledger.Ledger;
 
 /**
@@ -24,6 +25,7 @@ public final class PrivetServer implements AutoCloseable {
   private final ServerOptions options;
   private final Ledger ledger;
   private final WorkerPool pool;
+  private final PostgresPools databases;
   private final SynthJobs synth;
   private final Javalin app;
 
@@ -32,7 +34,8 @@ public final class PrivetServer implements AutoCloseable {
     this.ledger = ledger;
     this.pool = new WorkerPool(options.workers(), options.queue(), options.queryTimeout());
     AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
-    CuratorService service = new CuratorService(ledger, pool, hooks);
+    this.databases = new PostgresPools(Math.max(1, options.workers()));
+    CuratorService service = new CuratorService(ledger, pool, hooks, databases);
     this.synth = new SynthJobs(ledger, service, pool, options.workspace());
     Controllers controllers = new Controllers(new Authenticator(ledger, limiter), service, synth);
     this.app = Javalin.create(config -> {
@@ -104,6 +107,7 @@ public final class PrivetServer implements AutoCloseable {
     } catch (RuntimeException e) {
       server.synth.close();
       server.pool.close();
+      server.databases.close();
       server.ledger.close();
       throw e;
     }
@@ -138,6 +142,7 @@ public final class PrivetServer implements AutoCloseable {
         synth.close();
         pool.close();
       } finally {
+        databases.close();
         ledger.close();
       }
     }

@@ -93,9 +93,7 @@ class AttackCorpusOverHttpTest {
   }
 
   private static int charges() {
-    try (Ledger ledger = Ledger.open(dir.resolve("ws"))) {
-      return ledger.history("adult").size() + ledger.history("adult_rows").size();
-    }
+    return Fixture.charges(dir.resolve("ws"), "adult", "adult_rows");
   }
 
   @ParameterizedTest(name = "{0}")

@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.privet.accounting.PureDp;
 import org.privet.ledger.Ledger;
-import org.privet.ledger.Role;
 
 /**
  * Exactly-once releases: a retry with the same Idempotency-Key returns the stored answer (same
@@ -22,18 +20,11 @@ class ExactlyOnceReleaseTest {
   @TempDir Path dir;
 
   private String setUp(Path ws) {
-    try (Ledger ledger = Ledger.open(ws)) {
-      Fixture.registerAdult(ledger, "adult", new PureDp(2), 2000);
-      String key = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
-      ledger.grant("adult", "alice", new PureDp(2));
-      return key;
-    }
+    return Fixture.adultWithAlice(ws);
   }
 
   private static int charges(Path ws) {
-    try (Ledger ledger = Ledger.open(ws)) {
-      return ledger.history("adult").size();
-    }
+    return Fixture.charges(ws, "adult");
   }
 
   /** The request whose server is killed under it fails; that is the point. */

@@ -33,14 +33,7 @@ final class Fixture {
   private Fixture() {}
 
   static Path repoRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("data/adult-raw"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("data/adult-raw not found above the working directory");
-    }
-    return p;
+    return org.privet.testing.Repository.root();
   }
 
   static Path rawAdult() {
@@ -113,6 +106,30 @@ final class Fixture {
   }
 
   /** The workspace's SQLite ledger, or the PostgreSQL one at {@code ledgerUrl} when not null. */
+  /**
+   * A workspace with {@code adult} (2,000 rows, ε = 2) and analyst {@code alice} granted ε = 2;
+   * returns alice's API key.
+   */
+  static String adultWithAlice(Path ws) {
+    try (Ledger ledger = Ledger.open(ws)) {
+      registerAdult(ledger, "adult", new org.privet.accounting.PureDp(2), 2000);
+      String key = ledger.addAnalyst("alice", org.privet.ledger.Role.ANALYST).apiKey();
+      ledger.grant("adult", "alice", new org.privet.accounting.PureDp(2));
+      return key;
+    }
+  }
+
+  /** The charges recorded on {@code datasets} in the workspace's ledger, all together. */
+  static int charges(Path ws, String... datasets) {
+    try (Ledger ledger = Ledger.open(ws)) {
+      int n = 0;
+      for (String d : datasets) {
+        n += ledger.history(d).size();
+      }
+      return n;
+    }
+  }
+
   static Ledger openLedger(Path workspace, String ledgerUrl) {
     return ledgerUrl == null ? Ledger.open(workspace)
         : Ledger.open(new PostgresLedger(ledgerUrl, java.util.Optional.empty(), java.util.Optional.empty()));

@@ -17,21 +17,14 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.privet.accounting.PureDp;
 import org.privet.ledger.Ledger;
-import org.privet.ledger.Role;
 
 /** The worker pool's 429 when full, TLS, and a clean stop on SIGTERM. */
 class LimitsAndTransportTest {
   @TempDir Path dir;
 
   private String setUp(Path ws) {
-    try (Ledger ledger = Ledger.open(ws)) {
-      Fixture.registerAdult(ledger, "adult", new PureDp(2), 2000);
-      String key = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
-      ledger.grant("adult", "alice", new PureDp(2));
-      return key;
-    }
+    return Fixture.adultWithAlice(ws);
   }
 
   @Test

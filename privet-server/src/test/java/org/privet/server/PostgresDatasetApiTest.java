@@ -124,4 +124,116 @@ class PostgresDatasetApiTest {
     assertTrue(r.text().contains("nothing was charged"), r.text());
     assertEquals(0, api.get("/v1/history?dataset=pglocked", boss).json().size());
   }
+
+  /**
+   * A table dataset whose database is down (nothing listens on its port) beside one that is up:
+   * {@code GET /v1/datasets} lists both from the ledger, the registered columns included, without
+   * connecting and without the curator's password file or an SQL state; a query on the dead one is
+   * refused, charging nothing.
+   */
+  @Test
+  void listing_oneDatabaseDown_listsEveryDatasetFromTheLedgerWithoutTheCuratorsConfiguration()
+      throws Exception {
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    String cy;
+    try (Ledger ledger = Ledger.open(dir.resolve("ws"))) {
+      cy = ledger.addAnalyst("cy", Role.ANALYST).apiKey();
+      ledger.register(DatasetSpec.builder().name("pgdown").source("visits")
+          .database(new DatabaseSource("jdbc:postgresql://127.0.0.1:" + closed + "/gone",
+              Optional.of("postgres"), Optional.empty(), Optional.of("/etc/privet/db-secret-9c1d")))
+          .privacyUnit(PrivacyUnit.column("user_id")).budget(new PureDp(5)).build(),
+          org.privet.curator.LedgerCatalog.registered(
+              org.privet.engine.PublicSchema.parse("user_id:integer,city:string"),
+              org.privet.ledger.RegisteredSchema.Origin.DECLARED));
+      ledger.register(DatasetSpec.builder().name("pgup").source("visits")
+          .database(new DatabaseSource(url, Optional.of("postgres"), Optional.empty(), Optional.empty()))
+          .privacyUnit(PrivacyUnit.column("user_id")).budget(new PureDp(5)).build(),
+          org.privet.curator.LedgerCatalog.registered(
+              org.privet.engine.PublicSchema.parse("user_id:integer,city:string"),
+              org.privet.ledger.RegisteredSchema.Origin.DECLARED));
+      ledger.grant("pgdown", "cy", new PureDp(2));
+      ledger.grant("pgup", "cy", new PureDp(2));
+    }
+
+    Api.Response list = api.get("/v1/datasets", cy);
+    assertEquals(200, list.status(), list.text());
+    assertEquals(List.of("pgdown", "pgup"), list.json().findValuesAsText("name").stream()
+        .filter(n -> n.startsWith("pg")).toList(), list.text());
+    for (JsonNode d : list.json()) {
+      assertEquals(List.of("user_id", "city"), d.get("columns").findValuesAsText("name"), list.text());
+    }
+    assertFalse(list.text().contains("db-secret-9c1d"), list.text());
+    assertFalse(list.text().contains(String.valueOf(closed)), list.text());
+    assertFalse(list.text().toLowerCase(java.util.Locale.ROOT).contains("sql state"), list.text());
+
+    Api.Response q = api.query(cy, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1,"
+        + " public_groups = ('Lima', 'Oslo')) city, COUNT(*) AS n FROM pgdown GROUP BY city", null);
+    assertEquals(422, q.status(), q.text());
+    assertFalse(q.text().contains("db-secret-9c1d"), q.text());
+    assertTrue(q.text().contains("nothing was charged"), q.text());
+    assertEquals(0, api.get("/v1/history?dataset=pgdown", boss).json().size());
+  }
+
+  /**
+   * The server keeps a bounded pool per database: six queries one after another leave one
+   * session open to the table's database (a connection per request would leave none), and
+   * closing the server ends it. Counted in PostgreSQL's own {@code pg_stat_activity}.
+   */
+  @Test
+  void queries_reuseOnePooledSession_endedOnShutdown() throws Exception {
+    String full = TestPostgres.server().newDatabase();
+    String database;
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE visits (user_id bigint, city varchar(20))");
+      s.execute("INSERT INTO visits SELECT u, CASE WHEN u % 2 = 0 THEN 'Oslo' ELSE 'Lima' END"
+          + " FROM generate_series(0, 59) u");
+      database = c.getCatalog();
+    }
+    Path ws = dir.resolve("ws-pool");
+    String curator;
+    try (Ledger ledger = Ledger.open(ws)) {
+      curator = ledger.addAnalyst("boss", Role.CURATOR).apiKey();
+      org.privet.curator.LedgerCatalog.register(ledger, DatasetSpec.builder().name("pooled").source("visits")
+          .database(new DatabaseSource(full.substring(0, full.indexOf('?')), Optional.of("postgres"),
+              Optional.empty(), Optional.empty()))
+          .privacyUnit(PrivacyUnit.column("user_id")).budget(new PureDp(5)).build(), Optional.empty());
+    }
+    assertEquals(0, sessions(full, database, 0));
+    PrivetServer second = PrivetServer.start(ServerOptions.builder(ws).port(0).workers(2).build());
+    try {
+      Api api2 = new Api(second.url());
+      for (int i = 0; i < 6; i++) {
+        Api.Response q = api2.query(curator, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5,"
+            + " public_groups = ('Lima', 'Oslo')) city, COUNT(*) AS n FROM pooled GROUP BY city", null);
+        assertEquals(200, q.status(), q.text());
+      }
+      assertEquals(1, sessions(full, database, 1));
+    } finally {
+      second.close();
+    }
+    assertEquals(0, sessions(full, database, 0));
+  }
+
+  /** Other sessions on {@code database}, waiting up to 5 s for the count to reach {@code expected}. */
+  private static int sessions(String full, String database, int expected) throws Exception {
+    int n = -1;
+    for (int i = 0; i < 50 && n != expected; i++) {
+      if (n >= 0) {
+        Thread.sleep(100);
+      }
+      try (Connection c = DriverManager.getConnection(full);
+          java.sql.PreparedStatement st = c.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+              + " WHERE datname = ? AND pid <> pg_backend_pid()")) {
+        st.setString(1, database);
+        try (java.sql.ResultSet r = st.executeQuery()) {
+          r.next();
+          n = r.getInt(1);
+        }
+      }
+    }
+    return n;
+  }
 }

@@ -61,9 +61,7 @@ class ServerApiTest {
   }
 
   private static int charges() {
-    try (Ledger ledger = Ledger.open(dir.resolve("ws"))) {
-      return ledger.history("adult").size() + ledger.history("bobs").size();
-    }
+    return Fixture.charges(dir.resolve("ws"), "adult", "bobs");
   }
 
   /** Every authenticated route, as (method, path, body). */

@@ -92,14 +92,7 @@ final class AdultFixture {
   }
 
   static Path findRepoRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("data/adult-raw"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("data/adult-raw not found above the working directory");
-    }
-    return p;
+    return org.privet.testing.Repository.root();
   }
 
   private void readRows() throws IOException {

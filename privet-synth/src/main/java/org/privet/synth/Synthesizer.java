@@ -94,7 +94,7 @@ public final class Synthesizer {
     maxModelCells = b.maxModelCells;
     rounds = b.rounds;
     estimationIterations = b.estimationIterations;
-    rho = isPure(method, noise) ? Double.NaN : SynthesisBudget.rhoFor(epsilon, delta);
+    rho = isPure(method, noise) ? Double.NaN : org.privet.accounting.ZcdpConversion.largestRho(epsilon, delta);
   }
 
   public static Builder builder() {

@@ -21,17 +21,6 @@ class BudgetTest {
   }
 
   @Test
-  void rhoFor_anyTarget_isLargestCertifiedRho() {
-    for (double[] ed : new double[][] {{0.1, 1e-9}, {1, 1e-9}, {10, 1e-9}, {1, 1e-5}}) {
-      double rho = SynthesisBudget.rhoFor(ed[0], ed[1]);
-      assertTrue(ZcdpConversion.tightEpsilon(rho, ed[1]) <= ed[0]);
-      assertTrue(ZcdpConversion.tightEpsilon(rho * (1 + 1e-6), ed[1]) > ed[0], "rho is not the largest");
-    }
-    // Reference value: rho for (1, 1e-9) is about 0.01497 with the CKS20 conversion.
-    assertEquals(0.01497, SynthesisBudget.rhoFor(1, 1e-9), 1e-4);
-  }
-
-  @Test
   void synthesize_aim_totalLossEqualsRequestedBudget() throws IOException {
     Table t = smallAdult();
     double eps = 1.0;

@@ -52,9 +52,12 @@ public final class ReconstructionAttack {
     }
   }
 
-  /** e^ε/(1 + e^ε): the most any attacker recovers of uniformly random bits under ε-DP. */
+  /**
+   * e^ε/(1 + e^ε): the most any attacker recovers of uniformly random bits under ε-DP ({@link
+   * org.privet.accounting.ApproxDp#bestTestAccuracy} at δ = 0).
+   */
   public static double bound(double epsilon) {
-    return Math.exp(epsilon) / (1 + Math.exp(epsilon));
+    return new org.privet.accounting.ApproxDp(epsilon, 0).bestTestAccuracy();
   }
 
   /** Recovers {@code secret} from {@code queries} random subset counts, exact ({@code epsilon} NaN) or DP. */

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.privet.engine.Source;
+import org.privet.cli.CsvLayoutOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Shared options: the table to read (CSV or Parquet, through DuckDB) and its quasi-identifiers. */
@@ -12,20 +14,7 @@ final class TableOptions {
       description = "The CSV or Parquet file (by extension), read through DuckDB.")
   Path data;
 
-  @Option(names = "--no-header", description = "The CSV has no header line (give --columns).")
-  boolean noHeader;
-
-  @Option(names = "--columns", split = ",", paramLabel = "NAME",
-      description = "Column names of a CSV without header, comma separated.")
-  List<String> columns = List.of();
-
-  @Option(names = "--delimiter", paramLabel = "TEXT", defaultValue = ",",
-      description = "CSV field separator, 1 to 4 characters (default ',').")
-  String delimiter;
-
-  @Option(names = "--null-string", paramLabel = "TEXT", defaultValue = "",
-      description = "CSV text standing for a missing value (e.g. '?').")
-  String nullString;
+  @Mixin CsvLayoutOptions csv;
 
   @Option(names = {"--quasi-identifiers", "--qi"}, required = true, split = ",", paramLabel = "COLUMN",
       description = "Quasi-identifiers: the columns an attacker can find elsewhere (comma separated).")
@@ -55,7 +44,7 @@ final class TableOptions {
 
   /** The source as the engine spells it. */
   Source source() {
-    return source(data, noHeader, columns, delimiter, nullString);
+    return source(data, csv.noHeader(), csv.columns(), csv.delimiter(), csv.nullString());
   }
 
   /** A CSV or Parquet source (by extension) with the given CSV options. */

@@ -5,27 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.privet.cli.CliRun;
 import org.privet.accounting.MechanismLoss;
 import org.privet.accounting.PoissonSubsampled;
 import org.privet.accounting.RdpAccountant;
-import org.privet.cli.PrivetCommand;
-import picocli.CommandLine;
 
 class AccountCommandTest {
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    CommandLine cl = PrivetCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    return new Run(cl.execute(args), out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   private static double lastValue(String out, String key) {
@@ -41,8 +31,8 @@ class AccountCommandTest {
       "account", "--mechanism", "gaussian", "--noise-multiplier", "1.1", "--sampling-rate", "0.004",
       "--steps", "15000", "--delta", "1e-5"
     };
-    Run pld = run(concat(common, "--accountant", "pld"));
-    Run rdp = run(concat(common, "--accountant", "rdp"));
+    CliRun pld = run(concat(common, "--accountant", "pld"));
+    CliRun rdp = run(concat(common, "--accountant", "rdp"));
     assertEquals(0, pld.code(), pld.err());
     assertEquals(0, rdp.code(), rdp.err());
     double ePld = lastValue(pld.out(), "epsilon");
@@ -61,7 +51,7 @@ class AccountCommandTest {
 
   @Test
   void account_pureBasic_addsEpsilons() {
-    Run r = run("account", "--mechanism", "pure", "--epsilon", "0.1", "--steps", "10", "--accountant", "basic");
+    CliRun r = run("account", "--mechanism", "pure", "--epsilon", "0.1", "--steps", "10", "--accountant", "basic");
     assertEquals(0, r.code(), r.err());
     assertEquals(1.0, lastValue(r.out(), "epsilon"), 1e-12);
   }
@@ -79,11 +69,11 @@ class AccountCommandTest {
 
   @Test
   void account_targetEpsilon_solvesNoiseMultiplierThatMeetsIt() {
-    Run r = run("account", "--mechanism", "gaussian", "--sampling-rate", "0.01", "--steps", "1000",
+    CliRun r = run("account", "--mechanism", "gaussian", "--sampling-rate", "0.01", "--steps", "1000",
         "--delta", "1e-5", "--accountant", "rdp", "--target-epsilon", "2.0");
     assertEquals(0, r.code(), r.err());
     double sigma = lastValue(r.out(), "noise_multiplier");
-    Run check = run("account", "--mechanism", "gaussian", "--noise-multiplier", Double.toString(sigma),
+    CliRun check = run("account", "--mechanism", "gaussian", "--noise-multiplier", Double.toString(sigma),
         "--sampling-rate", "0.01", "--steps", "1000", "--delta", "1e-5", "--accountant", "rdp");
     double eps = lastValue(check.out(), "epsilon");
     assertTrue(eps <= 2.0 && eps > 1.99, "eps " + eps);
@@ -91,7 +81,7 @@ class AccountCommandTest {
 
   @Test
   void account_json_isStructured() throws Exception {
-    Run r = run("account", "--mechanism", "laplace", "--scale", "10", "--steps", "20", "--accountant", "zcdp", "--json");
+    CliRun r = run("account", "--mechanism", "laplace", "--scale", "10", "--steps", "20", "--accountant", "zcdp", "--json");
     assertEquals(0, r.code(), r.err());
     JsonNode n = new ObjectMapper().readTree(r.out());
     assertEquals("laplace", n.get("mechanism").asText());
@@ -101,14 +91,14 @@ class AccountCommandTest {
 
   @Test
   void account_missingParameter_exitsWithUsageNamingIt() {
-    Run r = run("account", "--mechanism", "gaussian", "--steps", "3");
+    CliRun r = run("account", "--mechanism", "gaussian", "--steps", "3");
     assertEquals(2, r.code());
     assertTrue(r.err().contains("noise-multiplier"), r.err());
   }
 
   @Test
   void account_unsupportedCombination_exitsWithUsage() {
-    Run r = run("account", "--mechanism", "gaussian", "--noise-multiplier", "1", "--accountant", "advanced");
+    CliRun r = run("account", "--mechanism", "gaussian", "--noise-multiplier", "1", "--accountant", "advanced");
     assertEquals(2, r.code());
     assertTrue(r.err().contains("Advanced"), r.err());
   }

@@ -5,24 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import org.privet.cli.ExitCodes;
-import org.privet.cli.PrivetCommand;
-import picocli.CommandLine;
 
 class MechCommandTest {
 
   /** Runs privet with the arguments; returns {exit code, stdout, stderr}. */
   static String[] run(String... args) {
-    CommandLine cl = PrivetCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
-    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+    org.privet.cli.CliRun r = org.privet.cli.CliRun.of(args);
+    return new String[] {Integer.toString(r.code()), r.out(), r.err()};
   }
 
   @Test

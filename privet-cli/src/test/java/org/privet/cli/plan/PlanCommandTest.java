@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.privet.cli.CliRun;
+import org.privet.cli.VisitsCsv;
 import org.privet.ledger.Ledger;
 
 /** {@code privet plan} end to end on a small registered dataset (issue 16, item 2). */
@@ -27,13 +28,7 @@ class PlanCommandTest {
   @BeforeEach
   void dataset() throws Exception {
     ws = dir.resolve("ws");
-    Path csv = dir.resolve("visits.csv");
-    StringBuilder rows = new StringBuilder("user_id,city,minutes\n");
-    for (int i = 0; i < 400; i++) {
-      rows.append(i % 200).append(',').append(i % 3 == 0 ? "Oslo" : "Lima").append(',')
-          .append(i % 60).append('\n');
-    }
-    Files.writeString(csv, rows);
+    Path csv = VisitsCsv.write(dir.resolve("visits.csv"));
     CliRun r = CliRun.of("dataset", "register", "--workspace", ws.toString(), "--name", "visits",
         "--source", csv.toString(), "--privacy-unit", "user_id", "--epsilon", "2.5", "--delta",
         "1e-6", "--public-keys", "city=Lima,Oslo");

@@ -4,28 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.privet.cli.ExitCodes;
-import org.privet.cli.PrivetCommand;
-import picocli.CommandLine;
 
 /** {@code privet synth} and {@code privet synth evaluate} on a small coded table. */
 class SynthCommandTest {
   @TempDir Path dir;
 
   private static String[] run(String... args) {
-    CommandLine cl = PrivetCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
-    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+    org.privet.cli.CliRun r = org.privet.cli.CliRun.of(args);
+    return new String[] {Integer.toString(r.code()), r.out(), r.err()};
   }
 
   private Path[] smallTable() throws Exception {

@@ -52,15 +52,32 @@ public final class PostgresBackend extends JdbcBackend {
     try {
       Connection c = DriverManager.getConnection(jdbcUrl, properties);
       try (Statement st = c.createStatement()) {
-        st.execute("SET standard_conforming_strings = on");
+        st.execute(SESSION_SETUP);
       }
       c.setReadOnly(true);
       c.setAutoCommit(false); // one read-only transaction per statement, ended explicitly
       return new PostgresBackend(c);
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot connect to PostgreSQL (SQL state " + e.getSQLState()
-          + ")");
+      throw cannotConnect(e);
     }
+  }
+
+  /** The session setting every connection gets: string literals are rendered for it. */
+  static final String SESSION_SETUP = "SET standard_conforming_strings = on";
+
+  /** A backend on a connection already set up as {@link #connect} sets one up (a pooled one). */
+  static PostgresBackend over(Connection setUp) {
+    return new PostgresBackend(setUp);
+  }
+
+  /** The failure of a connection attempt, with its SQLSTATE and never the driver's text. */
+  static IllegalStateException cannotConnect(SQLException e) {
+    return new IllegalStateException("cannot connect to PostgreSQL (SQL state " + e.getSQLState() + ")");
+  }
+
+  /** The connection, for this package's tests. */
+  Connection jdbc() {
+    return connection();
   }
 
   /** A typed table ({@link Source.Typed}) is read as its table: the check is in {@link #describe}. */

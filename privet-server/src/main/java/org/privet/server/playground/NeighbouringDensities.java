@@ -1,5 +1,6 @@
 package org.privet.server.playground;
 
+import org.privet.accounting.ApproxDp;
 import org.privet.accounting.MechanismLoss;
 import org.privet.math.Normal;
 import org.privet.mechanisms.GaussianMechanism;
@@ -149,9 +150,9 @@ record NeighbouringDensities(String mechanism, double epsilon, double delta, dou
     return mechanism.equals("gaussian") ? MechanismLoss.Gaussian.analyticDelta(epsilon, sensitivity, scale) : 0.0;
   }
 
-  /** The best test's accuracy bound (e^ε + δ)/(1 + e^ε). */
+  /** The best test's accuracy bound (e^ε + δ)/(1 + e^ε) ({@link ApproxDp#bestTestAccuracy}). */
   static double accuracyBound(double epsilon, double delta) {
-    return (Math.exp(epsilon) + delta) / (1 + Math.exp(epsilon));
+    return new ApproxDp(epsilon, delta).bestTestAccuracy();
   }
 
   /** Exact total variation for the ε sweep (no grid): used for the accuracy-versus-ε curve. */

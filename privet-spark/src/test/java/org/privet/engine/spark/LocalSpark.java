@@ -1,8 +1,6 @@
 package org.privet.engine.spark;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -32,13 +30,6 @@ final class LocalSpark {
 
   /** The repository root: the first directory above the working directory holding data/adult-raw. */
   static Path repoRoot() {
-    Path p = Paths.get("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("data/adult-raw"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("data/adult-raw not found above the working directory");
-    }
-    return p;
+    return org.privet.testing.Repository.root();
   }
 }

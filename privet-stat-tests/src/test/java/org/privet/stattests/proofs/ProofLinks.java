@@ -81,14 +81,7 @@ final class ProofLinks {
 
   /** The repository root: the nearest ancestor of the working directory with docs/proofs. */
   static Path repositoryRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("docs/proofs"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("no docs/proofs above " + Path.of("").toAbsolutePath());
-    }
-    return p;
+    return org.privet.testing.Repository.root();
   }
 
   private void index() {
