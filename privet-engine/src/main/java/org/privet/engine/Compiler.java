@@ -287,6 +287,11 @@ final class Compiler {
     double w = SelectionChoice.weight(q, o.reuse());
     Function<NoiseKind, PartitionSelection.Kind> kindFor =
         n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
+    if (o.kind() == PartitionSelection.Kind.SET_UNION
+        && (q.budget().isZcdp() || !(q.budget().loss() instanceof ApproxDp))) {
+      throw new IllegalArgumentException("group_selection_strategy SET_UNION needs an (epsilon, "
+          + "delta) budget");
+    }
     NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);
     PartitionSelection.Kind kind = kindFor.apply(noise);
     Split split = Split.of(q.budget(), noise, rw.drafts, rw.weights, kind, w);
@@ -294,6 +299,8 @@ final class Compiler {
       case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
       case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
       case OPTIMAL -> PartitionSelection.optimal(split.selectionEpsilon, split.selectionDelta, l0);
+      case SET_UNION -> PartitionSelection.setUnion(split.selectionEpsilon, split.selectionDelta,
+          l0);
     };
     return new SelectionChoice.Candidate(o, noise, kind, rw, split, w, sel);
   }
@@ -402,7 +409,8 @@ final class Compiler {
           }
         }
         if (selection == PartitionSelection.Kind.LAPLACE
-            || selection == PartitionSelection.Kind.OPTIMAL) {
+            || selection == PartitionSelection.Kind.OPTIMAL
+            || selection == PartitionSelection.Kind.SET_UNION) {
           s.selectionEpsilon = BudgetSplit.share(a.epsilon(), selectionWeight, total);
           pure += s.selectionEpsilon;
         } else if (selection == PartitionSelection.Kind.GAUSSIAN) {

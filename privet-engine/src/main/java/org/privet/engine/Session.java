@@ -58,7 +58,9 @@ public final class Session {
       PartitionSelection s = c.selection();
       int l0 = query.maxGroupsContributed();
       planned.add(new Plan.PlannedMechanism(c.costs().get(i++),
-          s.kind() == PartitionSelection.Kind.GAUSSIAN ? Math.sqrt(l0) : l0, s.noiseStddev(),
+          s.kind() == PartitionSelection.Kind.GAUSSIAN ? Math.sqrt(l0)
+              : s.kind() == PartitionSelection.Kind.SET_UNION
+                  ? s.setUnionSelection().sensitivity() : l0, s.noiseStddev(),
           s.kind().noisyCount() ? s.threshold() : s.unitsForHalfRelease()));
     }
     for (Release r : c.releases()) {
@@ -128,6 +130,11 @@ public final class Session {
           + " differs from the planned charge " + c.total());
     }
 
+    if (c.selection() != null && c.selection().kind() == PartitionSelection.Kind.SET_UNION
+        && !backend.listsKeptGroups()) {
+      throw new IllegalArgumentException("group_selection_strategy SET_UNION: this backend cannot "
+          + "list each unit's kept groups");
+    }
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), c.costs(), c.total(),
         c.conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
@@ -152,6 +159,17 @@ public final class Session {
       rows.add(releaser.release(List.of(), g));
     } else {
       PartitionSelection sel = c.selection();
+      if (sel.kind() == PartitionSelection.Kind.SET_UNION) {
+        java.util.Set<List<Object>> released =
+            sel.setUnionSelection().releasedGroups(backend, spec, random);
+        backend.aggregate(spec, g -> {
+          if (g.units() > 0 && released.contains(GroupKeys.canonical(g.key()))) {
+            rows.add(releaser.release(g.key(), g));
+          }
+        });
+        return new Result(query.groupBy(), releaser.outputNames(), rows,
+            new Receipt(charge, query.budget()));
+      }
       backend.aggregate(spec, g -> {
         if (g.units() > 0) {
           if (!sel.kind().noisyCount()) {

@@ -77,6 +77,25 @@ public abstract class JdbcBackend implements Backend {
     }
   }
 
+  @Override
+  public boolean listsKeptGroups() {
+    return true;
+  }
+
+  @Override
+  public synchronized void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+    BoundingPlan plan = plan(spec);
+    try {
+      plan.runKeptGroups(connection, 0, sink);
+      endTransaction(true);
+    } catch (SQLException e) {
+      endTransaction(false);
+      throw new IllegalStateException(database + " kept groups failed (SQL state "
+          + e.getSQLState() + "); the driver's message is withheld because it may contain data "
+          + "values");
+    }
+  }
+
   /** Commits (or rolls back) the current transaction of a connection without auto-commit. */
   protected final void endTransaction(boolean commit) {
     try {
