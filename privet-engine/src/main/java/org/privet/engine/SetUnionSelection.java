@@ -127,20 +127,7 @@ final class SetUnionSelection {
         .longValueExact();
     long den = 1L << j;
     double s2 = (double) num / den;
-    long[] steps = layerSteps(k, l0);
-    long hi = 1;
-    while (layerTail(hi, steps, s2) > dt) {
-      hi = Math.multiplyExact(hi, 2);
-    }
-    long lo = hi / 2;
-    while (hi - lo > 1) {
-      long mid = lo + (hi - lo) / 2;
-      if (layerTail(mid, steps, s2) <= dt) {
-        hi = mid;
-      } else {
-        lo = mid;
-      }
-    }
+    long hi = thresholdFor(layerSteps(k, l0), s2, dt);
     long gammaCoarse = Math.addExact(hi, (long) Math.ceil(ALPHA * Math.sqrt(s2)));
     if (gammaCoarse >= (1L << (61 - (f - k)))) {
       throw new IllegalStateException("internal error: set union cutoff exceeds its grid");
@@ -149,8 +136,26 @@ final class SetUnionSelection {
         gammaCoarse << (f - k));
   }
 
+  /** The least R ≥ 1 with {@link #layerTail}(R) ≤ {@code target}. */
+  static long thresholdFor(long[] steps, double sigmaSq, double target) {
+    long hi = 1;
+    while (layerTail(hi, steps, sigmaSq) > target) {
+      hi = Math.multiplyExact(hi, 2);
+    }
+    long lo = hi / 2; // layerTail(lo) > target unless lo == 0
+    while (hi - lo > 1) {
+      long mid = lo + (hi - lo) / 2;
+      if (layerTail(mid, steps, sigmaSq) <= target) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return hi;
+  }
+
   /** ⌊2^k/√j⌋ for j = 1..L0: the largest coarse weight of the j-th heaviest new group. */
-  private static long[] layerSteps(int k, int l0) {
+  static long[] layerSteps(int k, int l0) {
     long[] a = new long[l0];
     BigInteger four = BigInteger.ONE.shiftLeft(2 * k);
     for (int j = 1; j <= l0; j++) {
