@@ -287,11 +287,6 @@ final class Compiler {
     double w = SelectionChoice.weight(q, o.reuse());
     Function<NoiseKind, PartitionSelection.Kind> kindFor =
         n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
-    if (o.kind() == PartitionSelection.Kind.SET_UNION
-        && (q.budget().isZcdp() || !(q.budget().loss() instanceof ApproxDp))) {
-      throw new IllegalArgumentException("group_selection_strategy SET_UNION needs an (epsilon, "
-          + "delta) budget");
-    }
     NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);
     PartitionSelection.Kind kind = kindFor.apply(noise);
     Split split = Split.of(q.budget(), noise, rw.drafts, rw.weights, kind, w);
@@ -299,8 +294,7 @@ final class Compiler {
       case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
       case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
       case OPTIMAL -> PartitionSelection.optimal(split.selectionEpsilon, split.selectionDelta, l0);
-      case SET_UNION -> PartitionSelection.setUnion(split.selectionEpsilon, split.selectionDelta,
-          l0);
+      case SET_UNION -> PartitionSelection.setUnion(split.selectionRho, split.selectionDelta, l0);
     };
     return new SelectionChoice.Candidate(o, noise, kind, rw, split, w, sel);
   }
@@ -389,7 +383,7 @@ final class Compiler {
         if (selection != null) {
           double selRho = BudgetSplit.share(budget.rho(), selectionWeight, total);
           s.selectionDelta = budget.delta() * shrink;
-          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+          if (gaussianSelection(selection)) {
             s.selectionRho = selRho;
           } else {
             s.selectionEpsilon = Math.sqrt(2 * selRho) * shrink;
@@ -409,11 +403,10 @@ final class Compiler {
           }
         }
         if (selection == PartitionSelection.Kind.LAPLACE
-            || selection == PartitionSelection.Kind.OPTIMAL
-            || selection == PartitionSelection.Kind.SET_UNION) {
+            || selection == PartitionSelection.Kind.OPTIMAL) {
           s.selectionEpsilon = BudgetSplit.share(a.epsilon(), selectionWeight, total);
           pure += s.selectionEpsilon;
-        } else if (selection == PartitionSelection.Kind.GAUSSIAN) {
+        } else if (gaussianSelection(selection)) {
           zWeight += selectionWeight;
         }
         if (zWeight == 0) {
@@ -428,7 +421,7 @@ final class Compiler {
               s.rho[i] = BudgetSplit.share(rhoTotal, weights.get(i), zWeight);
             }
           }
-          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+          if (gaussianSelection(selection)) {
             s.selectionRho = BudgetSplit.share(rhoTotal, selectionWeight, zWeight);
           }
         }
@@ -446,6 +439,11 @@ final class Compiler {
       }
       return Double.isInfinite(m) ? 1 : m;
     }
+  }
+
+  /** Whether a selection is a Gaussian part (a ρ share and δ): thresholding or set union. */
+  static boolean gaussianSelection(PartitionSelection.Kind k) {
+    return k == PartitionSelection.Kind.GAUSSIAN || k == PartitionSelection.Kind.SET_UNION;
   }
 
   /** A fixed-point grid 2^-k for a clamping range. */

@@ -50,8 +50,8 @@ import org.privet.random.RandomSource;
  * (ε, δ)-DP ({@code docs/proofs/optimal-partition-selection.md}).
  *
  * <p><b>Set union</b> ({@link #setUnion}): no per-group decision; the policy Gaussian mechanism of
- * Gopi et al. 2020 over every unit's kept groups ({@link SetUnionSelection}). Loss: (ε, δ)-DP
- * ({@code docs/proofs/dp-set-union.md}).
+ * Gopi et al. 2020 over every unit's kept groups ({@link SetUnionSelection}). Loss: δ-approximate
+ * ρ-zCDP ({@code docs/proofs/dp-set-union.md}).
  */
 final class PartitionSelection {
   /** The selection mechanisms. */
@@ -111,10 +111,10 @@ final class PartitionSelection {
     return new PartitionSelection(Kind.OPTIMAL, epsilon, 0, delta, l0, 0, 0, 0, o, 0, null);
   }
 
-  /** Set union (Gopi et al. 2020, policy Gaussian) with an (ε, δ) share. */
-  static PartitionSelection setUnion(double epsilon, double delta, int l0) {
-    SetUnionSelection u = SetUnionSelection.of(epsilon, delta, l0);
-    return new PartitionSelection(Kind.SET_UNION, epsilon, 0, delta, l0, 0, 0, 0, null, 0, u);
+  /** Set union (Gopi et al. 2020, policy Gaussian) with a δ-approximate ρ-zCDP share. */
+  static PartitionSelection setUnion(double rho, double delta, int l0) {
+    SetUnionSelection u = SetUnionSelection.of(rho, delta, l0);
+    return new PartitionSelection(Kind.SET_UNION, 0, rho, delta, l0, 0, 0, 0, null, 0, u);
   }
 
   /** The set-union mechanism (SET_UNION only). */
@@ -367,7 +367,7 @@ final class PartitionSelection {
       return optimal.keepProbability(1);
     }
     if (kind == Kind.SET_UNION) {
-      return setUnion.deltaThreshold();
+      return setUnion.newGroupsReleaseBound();
     }
     if (kind == Kind.GAUSSIAN) {
       return gaussianTailBound(threshold - 1, sigmaSquared());

@@ -11,9 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.privet.accounting.ApproxDp;
+import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.PrivacyLoss;
-import org.privet.accounting.ZcdpConversion;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.noise.DiscreteGaussian;
@@ -22,26 +21,26 @@ import org.privet.random.RandomSource;
 /**
  * Differentially private set union by the policy Gaussian mechanism with ℓ2-descent (Gopi,
  * Gulhane, Kulkarni, Shen, Shokouhi, Yekhanin 2020, "Differentially Private Set Union", ICML,
- * arXiv:2002.09745, Algorithm "Policy Gaussian" and its privacy theorem): partition selection
- * when a privacy unit may contribute to L0 &gt; 1 groups, where a unit's budget goes to the groups
- * that still need weight instead of 1/√L0 to each.
+ * arXiv:2002.09745, Sec. 5, policy Gaussian, and its privacy theorem): partition selection when a
+ * privacy unit may contribute to L0 &gt; 1 groups, where a unit's budget goes to the groups that
+ * still need weight instead of 1/√L0 to each.
  *
  * <p><b>Mechanism.</b> Units are visited in a uniformly random order (Fisher–Yates with the
  * session's {@link RandomSource}). Every group has a weight H, initially 0. A unit with kept groups
  * W (after L0 bounding) moves the gaps g = (Γ − H<sub>w</sub>) of its groups below the cutoff Γ
  * toward 0 by ℓ2 distance at most 1: H<sub>W</sub> = Γ if ‖g‖₂ ≤ 1, else H<sub>w</sub> +=
- * g<sub>w</sub>/‖g‖₂ (rounded down, so the implemented increment has ℓ2 norm ≤ 1 exactly). Then
- * each group is released iff ⌊H·2<sup>k</sup>⌋ + Z ≥ R, Z an exact discrete Gaussian
- * N<sub>ℤ</sub>(0, σ²·4<sup>k</sup>) on the grid 2<sup>−k</sup>.
+ * g<sub>w</sub>/‖g‖₂ (rounded down, so the implemented increment has ℓ2 norm ≤ 1 exactly; weights
+ * are integers on a fine grid). Then each group is released iff ⌊H·2<sup>k</sup>⌋ + Z ≥ R, Z an
+ * exact discrete Gaussian N<sub>ℤ</sub>(0, σ²·4<sup>k</sup>) on the coarse grid 2<sup>−k</sup>
+ * (Canonne, Kamath, Steinke 2020).
  *
- * <p><b>Parameters.</b> From (ε, δ): δ<sub>n</sub> = δ/2 for the Gaussian part and δ<sub>t</sub> =
- * (δ/2)/(e<sup>ε</sup> + δ/2) for groups that only the added unit has; σ = λ/√(2ρ) with ρ the
- * largest zCDP whose conversion at δ<sub>n</sub> is ε, and λ ≥ 1 the ℓ2 sensitivity of the floored
- * weights (1 plus bounded rounding terms); R the least grid threshold with Σ<sub>j ≤ L0</sub>
- * P[Z ≥ R − ⌊2<sup>k</sup>/√j⌋] ≤ δ<sub>t</sub> (a layer-cake bound on the paper's
- * max<sub>t</sub>(1/√t + σΦ<sup>−1</sup>((1 − δ<sub>t</sub>)<sup>1/t</sup>)), with a proven
- * tail bound for the discrete Gaussian); Γ = R + 3σ. Loss: (ε, δ)-DP. Argument, rounding and the
- * limits it relies on: {@code docs/proofs/dp-set-union.md}.
+ * <p><b>Parameters.</b> From (ρ, δ): σ = λ/√(2ρ), with λ ≥ 1 the ℓ2 sensitivity of the floored
+ * weights (the paper's 1 plus bounded rounding terms); R the least grid threshold with
+ * L0·P[Z ≥ R − 2<sup>k</sup>] ≤ δ (a proven tail bound for the discrete Gaussian: the added unit's
+ * at most L0 new groups weigh at most 1 each); Γ = R + 3σ. The paper's threshold
+ * max<sub>t</sub>(1/√t + σΦ<sup>−1</sup>((1 − δ)<sup>1/t</sup>)) is at most this R (tested). Loss:
+ * δ-approximately ρ-zCDP, as Gaussian thresholding ({@link PartitionSelection#gaussian}). Argument,
+ * the rounding and the limits it relies on: {@code docs/proofs/dp-set-union.md}.
  *
  * <p>Immutable; {@link #select} is total (no data-dependent exception).
  */
@@ -54,12 +53,9 @@ final class SetUnionSelection {
   private static final int SIGMA_GRID_BITS = 28;
   private static final double SLACK = 1e-9;
 
-  private final double epsilon;
+  private final double rho;
   private final double delta;
   private final int l0;
-  private final double deltaNoise;
-  private final double deltaThreshold;
-  private final double rho;
   private final int k; // coarse grid 2^-k (noise, threshold)
   private final int f; // fine grid 2^-f (weights)
   private final double sensitivity; // λ
@@ -68,15 +64,11 @@ final class SetUnionSelection {
   private final long threshold; // R, coarse steps
   private final long cutoff; // Γ, fine steps
 
-  private SetUnionSelection(double epsilon, double delta, int l0, double deltaNoise,
-      double deltaThreshold, double rho, int k, int f, double sensitivity, long num, long den,
-      long threshold, long cutoff) {
-    this.epsilon = epsilon;
+  private SetUnionSelection(double rho, double delta, int l0, int k, int f, double sensitivity,
+      long num, long den, long threshold, long cutoff) {
+    this.rho = rho;
     this.delta = delta;
     this.l0 = l0;
-    this.deltaNoise = deltaNoise;
-    this.deltaThreshold = deltaThreshold;
-    this.rho = rho;
     this.k = k;
     this.f = f;
     this.sensitivity = sensitivity;
@@ -91,9 +83,9 @@ final class SetUnionSelection {
    *
    * @throws IllegalArgumentException (naming the parameter) for ε or δ out of range
    */
-  static SetUnionSelection of(double epsilon, double delta, int l0) {
-    if (!(epsilon > 0) || epsilon > 50) {
-      throw new IllegalArgumentException("epsilon for set union must be in (0, 50]");
+  static SetUnionSelection of(double rho, double delta, int l0) {
+    if (!(rho > 0) || Double.isInfinite(rho)) {
+      throw new IllegalArgumentException("rho for set union must be positive and finite");
     }
     if (!(delta > 0 && delta < 1)) {
       throw new IllegalArgumentException("delta for set union must be in (0, 1)");
@@ -101,19 +93,16 @@ final class SetUnionSelection {
     if (l0 < 1) {
       throw new IllegalArgumentException("maxGroupsContributed must be positive");
     }
-    double dn = delta / 2 * (1 - SLACK);
-    double dt = delta / 2 / (Math.exp(epsilon) * (1 + SLACK) + delta / 2) * (1 - SLACK);
-    double rho = ZcdpConversion.largestRho(epsilon, dn);
     double sigma0 = 1 / Math.sqrt(2 * rho);
     int k = Math.min(60, SIGMA_GRID_BITS - Math.getExponent(sigma0));
     if (k < 16) {
-      throw new IllegalArgumentException("epsilon too small for set union");
+      throw new IllegalArgumentException("rho too small for set union");
     }
     // Weights: fine grid with room for Γ (an upper estimate, checked below) within 2^61.
-    double gammaMax = 4 + sigma0 * 1.5 * (Math.sqrt(2 * Math.log(2.0 * l0 / dt)) + ALPHA + 2);
+    double gammaMax = 4 + sigma0 * 1.5 * (Math.sqrt(2 * Math.log(2.0 * l0 / delta)) + ALPHA + 2);
     int f = 60 - Math.getExponent(gammaMax);
     if (f < k + 8) {
-      throw new IllegalArgumentException("epsilon too large for set union");
+      throw new IllegalArgumentException("rho too large for set union");
     }
     // λ: 1 + policy rounding (≤ 4·√L0 fine steps per later unit, < 2^31 units) + flooring onto
     // the coarse grid (< 1 step in each of < 2^31 groups), rounded up.
@@ -127,25 +116,29 @@ final class SetUnionSelection {
         .longValueExact();
     long den = 1L << j;
     double s2 = (double) num / den;
-    long hi = thresholdFor(layerSteps(k, l0), s2, dt);
-    long gammaCoarse = Math.addExact(hi, (long) Math.ceil(ALPHA * Math.sqrt(s2)));
+    long r = thresholdFor(k, l0, s2, delta);
+    long gammaCoarse = Math.addExact(r, (long) Math.ceil(ALPHA * Math.sqrt(s2)));
     if (gammaCoarse >= (1L << (61 - (f - k)))) {
       throw new IllegalStateException("internal error: set union cutoff exceeds its grid");
     }
-    return new SetUnionSelection(epsilon, delta, l0, dn, dt, rho, k, f, lambda, num, den, hi,
+    return new SetUnionSelection(rho, delta, l0, k, f, lambda, num, den, r,
         gammaCoarse << (f - k));
   }
 
-  /** The least R ≥ 1 with {@link #layerTail}(R) ≤ {@code target}. */
-  static long thresholdFor(long[] steps, double sigmaSq, double target) {
+  /**
+   * The least R ≥ 1 with L0·P[Z ≥ R − 2<sup>k</sup>] ≤ δ (by the tail bound): a group that only
+   * the added unit has weighs at most 1 = 2<sup>k</sup> coarse steps, and there are at most L0.
+   */
+  static long thresholdFor(int k, int l0, double sigmaSq, double delta) {
+    long one = 1L << k;
     long hi = 1;
-    while (layerTail(hi, steps, sigmaSq) > target) {
+    while (newGroupsTail(hi, one, l0, sigmaSq) > delta) {
       hi = Math.multiplyExact(hi, 2);
     }
-    long lo = hi / 2; // layerTail(lo) > target unless lo == 0
+    long lo = hi / 2; // the tail at lo exceeds δ unless lo == 0
     while (hi - lo > 1) {
       long mid = lo + (hi - lo) / 2;
-      if (layerTail(mid, steps, sigmaSq) <= target) {
+      if (newGroupsTail(mid, one, l0, sigmaSq) <= delta) {
         hi = mid;
       } else {
         lo = mid;
@@ -154,28 +147,9 @@ final class SetUnionSelection {
     return hi;
   }
 
-  /** ⌊2^k/√j⌋ for j = 1..L0: the largest coarse weight of the j-th heaviest new group. */
-  static long[] layerSteps(int k, int l0) {
-    long[] a = new long[l0];
-    BigInteger four = BigInteger.ONE.shiftLeft(2 * k);
-    for (int j = 1; j <= l0; j++) {
-      a[j - 1] = four.divide(BigInteger.valueOf(j)).sqrt().longValueExact();
-    }
-    return a;
-  }
-
-  /**
-   * An upper bound on the probability that a group only the added unit has is released, for
-   * threshold R: new groups' coarse weights h sorted decreasingly satisfy h<sub>(j)</sub> ≤
-   * ⌊2<sup>k</sup>/√j⌋ (their ℓ2 norm is at most 2<sup>k</sup>), so the union bound gives
-   * Σ<sub>j</sub> P[Z ≥ R − ⌊2<sup>k</sup>/√j⌋].
-   */
-  static double layerTail(long r, long[] steps, double sigmaSq) {
-    double sum = 0;
-    for (long a : steps) {
-      sum += tailBound(r - a, sigmaSq);
-    }
-    return sum * (1 + SLACK);
+  /** L0·P[Z ≥ R − one], bounded above: the union bound over the added unit's new groups. */
+  static double newGroupsTail(long r, long one, int l0, double sigmaSq) {
+    return Math.min(1, l0 * tailBound(r - one, sigmaSq) * (1 + SLACK));
   }
 
   /**
@@ -331,12 +305,14 @@ final class SetUnionSelection {
     return sensitivity;
   }
 
-  double deltaThreshold() {
-    return deltaThreshold;
+  double delta() {
+    return delta;
   }
 
-  double deltaNoise() {
-    return deltaNoise;
+  /** The proven bound on the probability that any group only the added unit has is released. */
+  double newGroupsReleaseBound() {
+    long[] s2 = sigmaSquaredRational();
+    return newGroupsTail(threshold, 1L << k, l0, (double) s2[0] / s2[1]);
   }
 
   double rho() {
@@ -344,15 +320,15 @@ final class SetUnionSelection {
   }
 
   /**
-   * The paper's closed form for the same σ and δ<sub>t</sub>: max<sub>1≤t≤L0</sub>(1/√t +
-   * σΦ<sup>−1</sup>((1 − δ<sub>t</sub>)<sup>1/t</sup>)) (continuous Gaussian, equal weights).
+   * The paper's closed form for the same σ and δ: max<sub>1≤t≤L0</sub>(1/√t +
+   * σΦ<sup>−1</sup>((1 − δ)<sup>1/t</sup>)) (continuous Gaussian, equal weights).
    */
   double paperThreshold() {
     double best = Double.NEGATIVE_INFINITY;
     double sigma = sigma();
     for (int t = 1; t <= l0; t++) {
       // (1 − δ)^{1/t} = 1 − q with q = −expm1(log1p(−δ)/t); Φ^{-1}(1 − q) by bisection on Q.
-      double q = -Math.expm1(Math.log1p(-deltaThreshold) / t);
+      double q = -Math.expm1(Math.log1p(-delta) / t);
       best = Math.max(best, 1 / Math.sqrt(t) + sigma * upperQuantile(q));
     }
     return best;
@@ -382,12 +358,12 @@ final class SetUnionSelection {
   }
 
   PrivacyLoss privacyLoss() {
-    return new ApproxDp(epsilon, delta);
+    return new ApproxZcdp(rho, delta);
   }
 
   String describe() {
-    return "SetUnion(policy Gaussian, ε=" + MechanismSpec.fmt(epsilon) + ", δ="
-        + MechanismSpec.fmt(delta) + ", L0=" + l0 + ", σ=" + MechanismSpec.fmt(sigma()) + ", ρ="
+    return "SetUnion(policy Gaussian, ρ=" + MechanismSpec.fmt(rho) + ", δ="
+        + MechanismSpec.fmt(delta) + ", L0=" + l0 + ", σ=" + MechanismSpec.fmt(sigma()) + ", threshold="
         + MechanismSpec.fmt(threshold()) + ", Γ=" + MechanismSpec.fmt(cutoff()) + ")";
   }
 }
