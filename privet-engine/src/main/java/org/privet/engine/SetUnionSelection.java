@@ -36,9 +36,10 @@ import org.privet.random.RandomSource;
  *
  * <p><b>Parameters.</b> From (ρ, δ): σ = λ/√(2ρ), with λ ≥ 1 the ℓ2 sensitivity of the floored
  * weights (the paper's 1 plus bounded rounding terms); R the least grid threshold with
- * L0·P[Z ≥ R − 2<sup>k</sup>] ≤ δ (a proven tail bound for the discrete Gaussian: the added unit's
- * at most L0 new groups weigh at most 1 each); Γ = R + 3σ. The paper's threshold
- * max<sub>t</sub>(1/√t + σΦ<sup>−1</sup>((1 − δ)<sup>1/t</sup>)) is at most this R (tested). Loss:
+ * Σ<sub>j ≤ L0</sub> P[Z ≥ R − ⌊2<sup>k</sup>/√j⌋] ≤ δ (the added unit's new groups have weights of
+ * ℓ2 norm ≤ 1, so the j-th heaviest weighs ≤ 1/√j; a proven tail bound for the discrete
+ * Gaussian); Γ = R + 3σ. The paper's threshold max<sub>t</sub>(1/√t + σΦ<sup>−1</sup>((1 −
+ * δ)<sup>1/t</sup>)) is at most this R (tested). Loss:
  * δ-approximately ρ-zCDP, as Gaussian thresholding ({@link PartitionSelection#gaussian}). Argument,
  * the rounding and the limits it relies on: {@code docs/proofs/dp-set-union.md}.
  *
@@ -125,20 +126,17 @@ final class SetUnionSelection {
         gammaCoarse << (f - k));
   }
 
-  /**
-   * The least R ≥ 1 with L0·P[Z ≥ R − 2<sup>k</sup>] ≤ δ (by the tail bound): a group that only
-   * the added unit has weighs at most 1 = 2<sup>k</sup> coarse steps, and there are at most L0.
-   */
+  /** The least R ≥ 1 with {@link #layerTail}(R) ≤ {@code delta}. */
   static long thresholdFor(int k, int l0, double sigmaSq, double delta) {
-    long one = 1L << k;
+    long[] steps = layerSteps(k, l0);
     long hi = 1;
-    while (newGroupsTail(hi, one, l0, sigmaSq) > delta) {
+    while (layerTail(hi, steps, sigmaSq) > delta) {
       hi = Math.multiplyExact(hi, 2);
     }
-    long lo = hi / 2; // the tail at lo exceeds δ unless lo == 0
+    long lo = hi / 2; // layerTail(lo) > δ unless lo == 0
     while (hi - lo > 1) {
       long mid = lo + (hi - lo) / 2;
-      if (newGroupsTail(mid, one, l0, sigmaSq) <= delta) {
+      if (layerTail(mid, steps, sigmaSq) <= delta) {
         hi = mid;
       } else {
         lo = mid;
@@ -147,9 +145,28 @@ final class SetUnionSelection {
     return hi;
   }
 
-  /** L0·P[Z ≥ R − one], bounded above: the union bound over the added unit's new groups. */
-  static double newGroupsTail(long r, long one, int l0, double sigmaSq) {
-    return Math.min(1, l0 * tailBound(r - one, sigmaSq) * (1 + SLACK));
+  /** ⌊2^k/√j⌋ for j = 1..L0: the largest coarse weight of the j-th heaviest new group. */
+  static long[] layerSteps(int k, int l0) {
+    long[] a = new long[l0];
+    BigInteger four = BigInteger.ONE.shiftLeft(2 * k);
+    for (int j = 1; j <= l0; j++) {
+      a[j - 1] = four.divide(BigInteger.valueOf(j)).sqrt().longValueExact();
+    }
+    return a;
+  }
+
+  /**
+   * An upper bound on the probability that a group only the added unit has is released, for
+   * threshold R, whatever the order: the new groups' weights have ℓ2 norm at most 1, so sorted
+   * decreasingly their coarse weights satisfy h<sub>(j)</sub> ≤ ⌊2<sup>k</sup>/√j⌋, and the union
+   * bound gives Σ<sub>j ≤ L0</sub> P[Z ≥ R − ⌊2<sup>k</sup>/√j⌋].
+   */
+  static double layerTail(long r, long[] steps, double sigmaSq) {
+    double sum = 0;
+    for (long a : steps) {
+      sum += tailBound(r - a, sigmaSq);
+    }
+    return Math.min(1, sum * (1 + SLACK));
   }
 
   /**
@@ -312,7 +329,7 @@ final class SetUnionSelection {
   /** The proven bound on the probability that any group only the added unit has is released. */
   double newGroupsReleaseBound() {
     long[] s2 = sigmaSquaredRational();
-    return newGroupsTail(threshold, 1L << k, l0, (double) s2[0] / s2[1]);
+    return layerTail(threshold, layerSteps(k, l0), (double) s2[0] / s2[1]);
   }
 
   double rho() {
