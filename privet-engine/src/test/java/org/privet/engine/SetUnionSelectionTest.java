@@ -25,19 +25,8 @@ class SetUnionSelectionTest {
   private static final int DRAWS = 30_000;
   private static final double CONFIDENCE = 1 - 1e-4;
 
-  /** P[Z ≥ m] for N_Z(0, σ²) by direct summation over |z| ≤ 60σ + 60. */
   private static double exactTail(long m, double sigmaSq) {
-    long k = (long) (60 * Math.sqrt(sigmaSq) + 60);
-    double total = 0;
-    double tail = 0;
-    for (long z = -k; z <= k; z++) {
-      double f = Math.exp(-(double) z * z / (2 * sigmaSq));
-      total += f;
-      if (z >= m) {
-        tail += f;
-      }
-    }
-    return tail / total;
+    return GaussianPartitionSelectionTest.exactTail(m, sigmaSq);
   }
 
   @Test

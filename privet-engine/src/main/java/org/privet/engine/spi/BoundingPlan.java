@@ -629,20 +629,26 @@ public final class BoundingPlan {
   public void runKeptGroups(java.sql.Connection connection, int fetchSize, UnitGroupsSink sink)
       throws java.sql.SQLException {
     UnitGroupsReader reader = new UnitGroupsReader(sink);
+    forEachRow(connection, fetchSize, keptGroupsStatement(), reader::row);
+    reader.finish();
+  }
+
+  /** Runs {@code sql}, handing each row (by 0-based column) to {@code rows}. */
+  private static void forEachRow(java.sql.Connection connection, int fetchSize, String sql,
+      java.util.function.Consumer<IntFunction<Object>> rows) throws java.sql.SQLException {
     try (java.sql.Statement st = connection.createStatement()) {
       st.setFetchSize(fetchSize);
-      try (java.sql.ResultSet rs = st.executeQuery(keptGroupsStatement())) {
+      try (java.sql.ResultSet rs = st.executeQuery(sql)) {
         int n = rs.getMetaData().getColumnCount();
         Object[] row = new Object[n];
         while (rs.next()) {
           for (int i = 0; i < n; i++) {
             row[i] = rs.getObject(i + 1);
           }
-          reader.row(i -> row[i]);
+          rows.accept(i -> row[i]);
         }
       }
     }
-    reader.finish();
   }
 
   /**
@@ -700,22 +706,12 @@ public final class BoundingPlan {
    */
   public long run(java.sql.Connection connection, int fetchSize, GroupSink sink)
       throws java.sql.SQLException {
-    long delivered = 0;
-    try (java.sql.Statement st = connection.createStatement()) {
-      st.setFetchSize(fetchSize);
-      try (java.sql.ResultSet rs = st.executeQuery(statement())) {
-        int n = rs.getMetaData().getColumnCount();
-        Object[] row = new Object[n];
-        while (rs.next()) {
-          for (int i = 0; i < n; i++) {
-            row[i] = rs.getObject(i + 1);
-          }
-          sink.accept(group(i -> row[i]));
-          delivered++;
-        }
-      }
-    }
-    return delivered;
+    long[] delivered = {0};
+    forEachRow(connection, fetchSize, statement(), row -> {
+      sink.accept(group(row));
+      delivered[0]++;
+    });
+    return delivered[0];
   }
 
   /**
