@@ -21,8 +21,8 @@ import org.privet.random.RandomSource;
 /**
  * Differentially private set union by the policy Gaussian mechanism with ℓ2-descent (Gopi,
  * Gulhane, Kulkarni, Shen, Shokouhi, Yekhanin 2020, "Differentially Private Set Union", ICML,
- * arXiv:2002.09745, Sec. 5, policy Gaussian, and its privacy theorem): partition selection when a
- * privacy unit may contribute to L0 &gt; 1 groups, where a unit's budget goes to the groups that
+ * arXiv:2002.09745: the policy Gaussian mechanism and its privacy theorem): partition selection
+ * when a privacy unit may contribute to L0 &gt; 1 groups, where a unit's budget goes to the groups that
  * still need weight instead of 1/√L0 to each.
  *
  * <p><b>Mechanism.</b> Units are visited in a uniformly random order (Fisher–Yates with the
@@ -80,9 +80,10 @@ final class SetUnionSelection {
   }
 
   /**
-   * Set union spending (ε, δ) for groups whose units contribute to at most {@code l0} groups each.
+   * Set union spending δ-approximate ρ-zCDP for units that contribute to at most {@code l0}
+   * groups each (parameters only: public).
    *
-   * @throws IllegalArgumentException (naming the parameter) for ε or δ out of range
+   * @throws IllegalArgumentException (naming the parameter) for ρ, δ or L0 out of range
    */
   static SetUnionSelection of(double rho, double delta, int l0) {
     if (!(rho > 0) || Double.isInfinite(rho)) {
