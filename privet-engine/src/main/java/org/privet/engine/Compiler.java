@@ -336,6 +336,7 @@ final class Compiler {
       case LAPLACE -> PartitionSelection.laplace(split.selectionEpsilon, split.selectionDelta, l0);
       case GAUSSIAN -> PartitionSelection.gaussian(split.selectionRho, split.selectionDelta, l0);
       case OPTIMAL -> PartitionSelection.optimal(split.selectionEpsilon, split.selectionDelta, l0);
+      case SET_UNION -> PartitionSelection.setUnion(split.selectionRho, split.selectionDelta, l0);
     };
     return new SelectionChoice.Candidate(o, noise, kind, rw, split, w, sel);
   }
@@ -442,7 +443,7 @@ final class Compiler {
         if (selection != null) {
           double selRho = BudgetSplit.share(budget.rho(), selectionWeight, total);
           s.selectionDelta = budget.delta() * shrink;
-          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+          if (gaussianSelection(selection)) {
             s.selectionRho = selRho;
           } else {
             s.selectionEpsilon = Math.sqrt(2 * selRho) * shrink;
@@ -465,7 +466,7 @@ final class Compiler {
             || selection == PartitionSelection.Kind.OPTIMAL) {
           s.selectionEpsilon = BudgetSplit.share(a.epsilon(), selectionWeight, total);
           pure += s.selectionEpsilon;
-        } else if (selection == PartitionSelection.Kind.GAUSSIAN) {
+        } else if (gaussianSelection(selection)) {
           zWeight += selectionWeight;
         }
         if (zWeight == 0) {
@@ -480,7 +481,7 @@ final class Compiler {
               s.rho[i] = BudgetSplit.share(rhoTotal, weights.get(i), zWeight);
             }
           }
-          if (selection == PartitionSelection.Kind.GAUSSIAN) {
+          if (gaussianSelection(selection)) {
             s.selectionRho = BudgetSplit.share(rhoTotal, selectionWeight, zWeight);
           }
         }
@@ -498,6 +499,11 @@ final class Compiler {
       }
       return Double.isInfinite(m) ? 1 : m;
     }
+  }
+
+  /** Whether a selection is a Gaussian part (a ρ share and δ): thresholding or set union. */
+  static boolean gaussianSelection(PartitionSelection.Kind k) {
+    return k == PartitionSelection.Kind.GAUSSIAN || k == PartitionSelection.Kind.SET_UNION;
   }
 
   /** A fixed-point grid 2^-k for a clamping range. */

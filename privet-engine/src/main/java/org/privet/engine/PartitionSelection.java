@@ -48,15 +48,19 @@ import org.privet.random.RandomSource;
  * the optimal (ε, δ)-DP probability π<sub>n</sub> of Desfontaines et al. 2022, Theorem 1
  * ({@link OptimalPartitionSelection}, exact Bernoulli draws), at (ε/L0, δ/L0) per group. Loss:
  * (ε, δ)-DP ({@code docs/proofs/optimal-partition-selection.md}).
+ *
+ * <p><b>Set union</b> ({@link #setUnion}): no per-group decision; the policy Gaussian mechanism of
+ * Gopi et al. 2020 over every unit's kept groups ({@link SetUnionSelection}). Loss: δ-approximate
+ * ρ-zCDP ({@code docs/proofs/dp-set-union.md}).
  */
 final class PartitionSelection {
-  /** The two thresholding mechanisms. */
+  /** The selection mechanisms. */
   enum Kind {
-    LAPLACE, GAUSSIAN, OPTIMAL;
+    LAPLACE, GAUSSIAN, OPTIMAL, SET_UNION;
 
     /** Whether the selection draws a noisy unit count (that a COUNT output can reuse). */
     boolean noisyCount() {
-      return this != OPTIMAL;
+      return this == LAPLACE || this == GAUSSIAN;
     }
   }
 
@@ -74,17 +78,19 @@ final class PartitionSelection {
   private final long paramDen;
   private final long threshold;
   private final OptimalPartitionSelection optimal; // OPTIMAL
+  private final SetUnionSelection setUnion; // SET_UNION
   /** LAPLACE: P[release | noisy count = τ − 1] = boundaryNum/2^62 (0 otherwise). */
   private final long boundaryNum;
   private static final long GRID = 1L << 62;
 
   private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
       long num, long den, long tau) {
-    this(kind, epsilon, rho, delta, l0, num, den, tau, null, 0);
+    this(kind, epsilon, rho, delta, l0, num, den, tau, null, 0, null);
   }
 
   private PartitionSelection(Kind kind, double epsilon, double rho, double delta, int l0,
-      long num, long den, long tau, OptimalPartitionSelection optimal, long boundaryNum) {
+      long num, long den, long tau, OptimalPartitionSelection optimal, long boundaryNum,
+      SetUnionSelection setUnion) {
     this.kind = kind;
     this.epsilon = epsilon;
     this.rho = rho;
@@ -95,13 +101,25 @@ final class PartitionSelection {
     this.threshold = tau;
     this.optimal = optimal;
     this.boundaryNum = boundaryNum;
+    this.setUnion = setUnion;
   }
 
   /** Optimal selection (Desfontaines et al. 2022, Theorem 1) with an (ε, δ) share. */
   static PartitionSelection optimal(double epsilon, double delta, int l0) {
     requireDelta(delta);
     OptimalPartitionSelection o = OptimalPartitionSelection.of(epsilon, delta, l0);
-    return new PartitionSelection(Kind.OPTIMAL, epsilon, 0, delta, l0, 0, 0, 0, o, 0);
+    return new PartitionSelection(Kind.OPTIMAL, epsilon, 0, delta, l0, 0, 0, 0, o, 0, null);
+  }
+
+  /** Set union (Gopi et al. 2020, policy Gaussian) with a δ-approximate ρ-zCDP share. */
+  static PartitionSelection setUnion(double rho, double delta, int l0) {
+    SetUnionSelection u = SetUnionSelection.of(rho, delta, l0);
+    return new PartitionSelection(Kind.SET_UNION, 0, rho, delta, l0, 0, 0, 0, null, 0, u);
+  }
+
+  /** The set-union mechanism (SET_UNION only). */
+  SetUnionSelection setUnionSelection() {
+    return setUnion;
   }
 
   /** Laplace thresholding with an (ε, δ) share. */
@@ -151,7 +169,7 @@ final class PartitionSelection {
         : Math.min(1, room / (atom * (1 + 1e-9)) * (1 - 1e-9) - 1e-12);
     long boundary = gamma <= 0 ? 0 : (long) Math.floor(Math.scalb(gamma, 62));
     return new PartitionSelection(Kind.LAPLACE, epsilon, 0, delta, l0, num, den,
-        Math.addExact(m, 1), null, boundary);
+        Math.addExact(m, 1), null, boundary, null);
   }
 
   /** Gaussian thresholding with a δ-approximate ρ-zCDP share. */
@@ -244,8 +262,8 @@ final class PartitionSelection {
    * so that no data-dependent magnitude can make it fail after the charge (issue 10, item 3).
    */
   long noisyCount(long units, RandomSource random) {
-    if (kind == Kind.OPTIMAL) {
-      throw new IllegalStateException("internal error: optimal selection draws no noisy count");
+    if (!kind.noisyCount()) {
+      throw new IllegalStateException("internal error: " + kind + " selection draws no noisy count");
     }
     long z = kind == Kind.LAPLACE ? DiscreteLaplace.sample(random, paramNum, paramDen)
         : DiscreteGaussian.sample(random, paramNum, paramDen);
@@ -261,6 +279,9 @@ final class PartitionSelection {
     if (kind == Kind.OPTIMAL) {
       return optimal.keep(units, random);
     }
+    if (kind == Kind.SET_UNION) {
+      throw new IllegalStateException("internal error: set union selects over all units at once");
+    }
     return units > 0 && passes(noisyCount(units, random), random);
   }
 
@@ -274,6 +295,9 @@ final class PartitionSelection {
       // At τ − 1 units: P[Z ≥ 1] + γ·P[Z = 0] = (q + γ(1 − q))/(1 + q).
       double q = Math.exp(-(double) paramDen / paramNum);
       return (q + boundaryProbability() * (1 - q)) / (1 + q) >= 0.5 ? threshold - 1 : threshold;
+    }
+    if (kind == Kind.SET_UNION) {
+      return setUnion.unitsForHalfRelease();
     }
     if (kind != Kind.OPTIMAL) {
       return threshold;
@@ -342,6 +366,9 @@ final class PartitionSelection {
     if (kind == Kind.OPTIMAL) {
       return optimal.keepProbability(1);
     }
+    if (kind == Kind.SET_UNION) {
+      return setUnion.newGroupsReleaseBound();
+    }
     if (kind == Kind.GAUSSIAN) {
       return gaussianTailBound(threshold - 1, sigmaSquared());
     }
@@ -379,6 +406,9 @@ final class PartitionSelection {
     if (kind == Kind.OPTIMAL) {
       return Double.NaN;
     }
+    if (kind == Kind.SET_UNION) {
+      return setUnion.sigma();
+    }
     if (kind == Kind.GAUSSIAN) {
       return Math.sqrt(sigmaSquared());
     }
@@ -388,10 +418,16 @@ final class PartitionSelection {
 
   /** (ε, δ)-DP for Laplace thresholding; δ-approximate ρ-zCDP for Gaussian thresholding. */
   PrivacyLoss privacyLoss() {
+    if (kind == Kind.SET_UNION) {
+      return setUnion.privacyLoss();
+    }
     return kind == Kind.GAUSSIAN ? new ApproxZcdp(rho, delta) : new ApproxDp(epsilon, delta);
   }
 
   String describe() {
+    if (kind == Kind.SET_UNION) {
+      return setUnion.describe();
+    }
     if (kind == Kind.OPTIMAL) {
       long half = unitsForHalfRelease();
       return "OptimalSelection(ε=" + MechanismSpec.fmt(epsilon) + ", δ=" + MechanismSpec.fmt(delta) + ", L0=" + l0

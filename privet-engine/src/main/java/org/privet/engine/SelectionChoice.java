@@ -46,6 +46,11 @@ final class SelectionChoice {
     /** What the selection mechanism does, for the receipt. */
     String purpose() {
       String k = kind == PartitionSelection.Kind.LAPLACE ? "Laplace" : "Gaussian";
+      if (kind == PartitionSelection.Kind.SET_UNION) {
+        return "differentially private set union (policy Gaussian of Gopi et al. 2020) over each "
+            + "unit's kept groups, threshold ρ = " + MechanismSpec.fmt(selection.setUnionSelection()
+                .threshold()) + " on the weights";
+      }
       if (kind == PartitionSelection.Kind.OPTIMAL) {
         return "optimal keep probabilities of Desfontaines et al. 2022 on distinct units, 50% "
             + "kept from " + half(selection.unitsForHalfRelease()) + " units";
@@ -87,6 +92,7 @@ final class SelectionChoice {
       case OPTIMAL -> out.add(new Option("optimal selection", false,
           PartitionSelection.Kind.OPTIMAL));
       case POST_AGGREGATION -> out.add(new Option("post-aggregation thresholding", true, null));
+      case SET_UNION -> out.add(new Option("set union", false, PartitionSelection.Kind.SET_UNION));
       default -> throw new IllegalStateException("unknown thresholding " + q.thresholding());
     }
     return out;
@@ -147,6 +153,11 @@ final class SelectionChoice {
         }
       }
       why.append(")");
+      if (q.maxGroupsContributed() > 1) {
+        why.append("; set union (group_selection_strategy = SET_UNION) is opt-in: how many groups "
+            + "it releases depends on how units spread over groups, which AUTO cannot compare "
+            + "without reading data");
+      }
     }
     return new Candidate(best.option(), best.noise(), best.kind(), best.rewrite(), best.split(),
         best.weight(), best.selection(), why.toString());
@@ -163,9 +174,9 @@ final class SelectionChoice {
     String k = switch (c.kind()) {
       case LAPLACE -> "Laplace";
       case GAUSSIAN -> "Gaussian";
-      case OPTIMAL -> "";
+      case OPTIMAL, SET_UNION -> "";
     };
-    return c.kind() == PartitionSelection.Kind.OPTIMAL ? c.option().name()
+    return !c.kind().noisyCount() ? c.option().name()
         : c.option().name() + " (" + k + ")";
   }
 

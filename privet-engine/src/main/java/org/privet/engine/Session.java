@@ -82,7 +82,9 @@ public final class Session {
       PartitionSelection s = c.selection();
       int l0 = c.query().maxGroupsContributed();
       planned.add(new Plan.PlannedMechanism(c.costs().get(i++),
-          s.kind() == PartitionSelection.Kind.GAUSSIAN ? Math.sqrt(l0) : l0, s.noiseStddev(),
+          s.kind() == PartitionSelection.Kind.GAUSSIAN ? Math.sqrt(l0)
+              : s.kind() == PartitionSelection.Kind.SET_UNION
+                  ? s.setUnionSelection().sensitivity() : l0, s.noiseStddev(),
           s.kind().noisyCount() ? s.threshold() : s.unitsForHalfRelease()));
     }
     for (Release r : c.releases()) {
@@ -209,6 +211,11 @@ public final class Session {
       throw new IllegalStateException("internal error: the mechanisms' composed loss " + composed
           + " differs from the planned charge " + c.total());
     }
+    if (c.selection() != null && c.selection().kind() == PartitionSelection.Kind.SET_UNION
+        && !backend.listsKeptGroups()) {
+      throw new IllegalArgumentException("group_selection_strategy SET_UNION: this backend cannot "
+          + "list each unit's kept groups");
+    }
     return new Mechanisms(noises, quantiles);
   }
 
@@ -238,6 +245,16 @@ public final class Session {
       rows.add(releaser.release(List.of(), g));
     } else {
       PartitionSelection sel = c.selection();
+      if (sel.kind() == PartitionSelection.Kind.SET_UNION) {
+        java.util.Set<List<Object>> released =
+            sel.setUnionSelection().releasedGroups(backend, spec, random);
+        backend.aggregate(spec, g -> {
+          if (g.units() > 0 && released.contains(GroupKeys.canonical(g.key()))) {
+            rows.add(releaser.release(g.key(), g));
+          }
+        });
+        return rows;
+      }
       backend.aggregate(spec, g -> {
         if (g.units() > 0) {
           if (!sel.kind().noisyCount()) {

@@ -33,5 +33,13 @@ public enum Thresholding {
    * that it counts distinct units) or COUNT(DISTINCT unit) is thresholded and released, so
    * selection buys no second measurement; Laplace or Gaussian as the value noise.
    */
-  POST_AGGREGATION
+  POST_AGGREGATION,
+  /**
+   * Differentially private set union: the policy Gaussian mechanism with ℓ2-descent of Gopi,
+   * Gulhane, Kulkarni, Shen, Shokouhi, Yekhanin 2020 over each unit's kept groups (units in random
+   * order, each unit's weight goes to its groups still below the cutoff); costs (ε, δ)-DP and needs
+   * an (ε, δ) budget. Opt-in: AUTO cannot compare it without data. Releases no noisy count.
+   * ({@code docs/proofs/dp-set-union.md}.)
+   */
+  SET_UNION
 }

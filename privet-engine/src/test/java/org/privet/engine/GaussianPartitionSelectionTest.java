@@ -27,7 +27,7 @@ class GaussianPartitionSelectionTest {
   private static final double CONFIDENCE = 1 - 1e-4;
 
   /** P[Z ≥ m] for the discrete Gaussian N_Z(0, σ²), by direct summation over |z| ≤ 60σ + 60. */
-  private static double exactTail(long m, double sigmaSq) {
+  static double exactTail(long m, double sigmaSq) {
     double sigma = Math.sqrt(sigmaSq);
     long k = (long) (60 * sigma + 60);
     double total = 0;

@@ -24,7 +24,8 @@ import org.privet.engine.Thresholding;
  * @param publicGroups the keys from {@code public_groups}, or null when not given
  * @param noise the noise family
  * @param thresholding the private group selection's thresholding ({@code LAPLACE_THRESHOLD},
- *     {@code GAUSSIAN_THRESHOLD}, or AUTO when no strategy is given)
+ *     {@code GAUSSIAN_THRESHOLD}, {@code OPTIMAL}, {@code POST_AGGREGATION_THRESHOLD}, {@code
+ *     SET_UNION}, or AUTO when no strategy is given)
  * @param offsets where each given option's value starts in the user's text
  * @param maxError target half-widths by output name ({@code max_error = (n => 50, ...)}), empty
  *     when the query gives a budget; then {@code budget} is null and the engine solves for it
@@ -179,10 +180,12 @@ record DpOptions(
         thresholding = Thresholding.OPTIMAL;
       } else if (s.equals("POST_AGGREGATION_THRESHOLD")) {
         thresholding = Thresholding.POST_AGGREGATION;
+      } else if (s.equals("SET_UNION")) {
+        thresholding = Thresholding.SET_UNION;
       } else {
         throw src.error(strategy.offset(), "group_selection_strategy must be LAPLACE_THRESHOLD,"
-            + " GAUSSIAN_THRESHOLD, OPTIMAL or POST_AGGREGATION_THRESHOLD (private selection) or"
-            + " PUBLIC_GROUPS");
+            + " GAUSSIAN_THRESHOLD, OPTIMAL, POST_AGGREGATION_THRESHOLD or SET_UNION (private"
+            + " selection) or PUBLIC_GROUPS");
       }
     }
     List<List<Object>> groups = null;

@@ -54,7 +54,7 @@ class DpStatementTest {
   @Test
   void parse_optimalAndPostAggregationStrategies_reachTheEngine() {
     for (String[] c : new String[][] {{"OPTIMAL", "OPTIMAL"},
-        {"POST_AGGREGATION_THRESHOLD", "POST_AGGREGATION"}}) {
+        {"POST_AGGREGATION_THRESHOLD", "POST_AGGREGATION"}, {"SET_UNION", "SET_UNION"}}) {
       DpStatement st = DpSql.parse(PREFIX.replace("delta = 1e-6", "delta = 1e-6,"
           + " group_selection_strategy = " + c[0]) + "dept, COUNT(*) AS n FROM t GROUP BY dept",
           CATALOG);

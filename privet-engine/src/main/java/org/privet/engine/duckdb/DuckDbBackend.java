@@ -25,6 +25,7 @@ import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.GroupSink;
 import org.privet.engine.spi.TableSchema;
+import org.privet.engine.spi.UnitGroupsSink;
 
 /**
  * {@link Backend} on an embedded DuckDB database (in memory or a file), reading registered tables,
@@ -231,6 +232,20 @@ public final class DuckDbBackend implements Backend {
       } catch (SQLException e2) {
         throw failure("bounded aggregation", e2);
       }
+    }
+  }
+
+  @Override
+  public boolean listsKeptGroups() {
+    return true;
+  }
+
+  @Override
+  public synchronized void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+    try {
+      plan(spec, DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
+    } catch (SQLException e) {
+      throw failure("kept groups", e);
     }
   }
 

@@ -24,6 +24,27 @@ public interface Backend extends AutoCloseable {
    */
   void aggregate(BoundedAggregation spec, GroupSink sink);
 
+  /**
+   * Whether {@link #keptGroups} is implemented (public: it depends on the backend only). The
+   * engine refuses, before any charge, a strategy that needs it on a backend without it.
+   */
+  default boolean listsKeptGroups() {
+    return false;
+  }
+
+  /**
+   * Hands each privacy unit's kept groups (the pairs of step 3 of {@link BoundedAggregation}
+   * after L0 bounding, exactly those that {@link #aggregate} aggregates) to {@code sink}, one unit
+   * at a time, in a deterministic order. A row-level spec (no unit column) hands each row as a
+   * unit of one group. Measures, L∞ and public groups' emptiness play no part here.
+   *
+   * @throws IllegalStateException if execution fails (message without data values), or if the
+   *     backend does not implement it ({@link #listsKeptGroups()} is false)
+   */
+  default void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+    throw new IllegalStateException("this backend does not list kept groups");
+  }
+
   /** A human-readable physical plan for {@code spec} (e.g. the SQL it would run). */
   String physicalPlan(BoundedAggregation spec);
 

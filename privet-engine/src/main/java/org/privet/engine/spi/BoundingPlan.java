@@ -583,6 +583,104 @@ public final class BoundingPlan {
   }
 
   /**
+   * The kept (unit, group) pairs after L0 bounding as one statement ({@link Backend#keptGroups}):
+   * columns {@code __u, __g0, ...} (row-level specs: only the group columns, one row per row),
+   * ordered by unit and then key (NULLs last), so that each unit's pairs are consecutive. The same
+   * {@code src}, {@code pairs} and {@code keptpairs} steps as {@link #statement()}: exactly the
+   * pairs it aggregates. Measures are not computed.
+   *
+   * @throws IllegalArgumentException without group columns (one group: nothing to select)
+   */
+  public String keptGroupsStatement() {
+    if (groups.isEmpty()) {
+      throw new IllegalArgumentException("kept groups need group columns");
+    }
+    BoundedAggregation bare = new BoundedAggregation(spec.source(), spec.filter(),
+        spec.unitColumn(), spec.groupBy(), spec.publicGroups(), spec.l0(), spec.lInf(),
+        spec.salt(), List.of());
+    BoundingPlan p = new BoundingPlan(bare, schema, from, d);
+    StringBuilder s = new StringBuilder(p.sourceCte(List.of()));
+    String order = groups.stream().map(g -> g + " NULLS LAST").collect(Collectors.joining(", "));
+    if (!unitLevel()) {
+      return s.append("\nSELECT ").append(groupList("")).append(" FROM src ORDER BY ")
+          .append(order).toString();
+    }
+    p.appendPairs(s);
+    return s.append("\nSELECT __u, ").append(groupList("")).append(" FROM keptpairs ORDER BY __u, ")
+        .append(order).toString();
+  }
+
+  /**
+   * Collects the rows of {@link #keptGroupsStatement()} into units: call {@link #row} per row in
+   * order, then {@link #finish}.
+   */
+  public final class UnitGroupsReader {
+    private final UnitGroupsSink sink;
+    private Object unit;
+    private List<List<Object>> current = new ArrayList<>();
+
+    public UnitGroupsReader(UnitGroupsSink sink) {
+      this.sink = sink;
+    }
+
+    /** One row, given by its 0-based column values. */
+    public void row(IntFunction<Object> column) {
+      int g = groups.size();
+      int offset = unitLevel() ? 1 : 0;
+      List<Object> key = new ArrayList<>(g);
+      for (int i = 0; i < g; i++) {
+        key.add(column.apply(i + offset));
+      }
+      Object u = unitLevel() ? column.apply(0) : null;
+      if (!current.isEmpty() && (!unitLevel() || !java.util.Objects.equals(u, unit))) {
+        sink.accept(current);
+        current = new ArrayList<>();
+      }
+      unit = u;
+      current.add(key);
+    }
+
+    /** Hands over the last unit. */
+    public void finish() {
+      if (!current.isEmpty()) {
+        sink.accept(current);
+        current = new ArrayList<>();
+      }
+    }
+  }
+
+  /**
+   * Runs {@link #keptGroupsStatement()} on a JDBC connection and hands each unit's kept groups to
+   * {@code sink}.
+   *
+   * @throws SQLException as the driver reports it (callers must withhold its message)
+   */
+  public void runKeptGroups(java.sql.Connection connection, int fetchSize, UnitGroupsSink sink)
+      throws java.sql.SQLException {
+    UnitGroupsReader reader = new UnitGroupsReader(sink);
+    forEachRow(connection, fetchSize, keptGroupsStatement(), reader::row);
+    reader.finish();
+  }
+
+  /** Runs {@code sql}, handing each row (by 0-based column) to {@code rows}. */
+  private static void forEachRow(java.sql.Connection connection, int fetchSize, String sql,
+      java.util.function.Consumer<IntFunction<Object>> rows) throws java.sql.SQLException {
+    try (java.sql.Statement st = connection.createStatement()) {
+      st.setFetchSize(fetchSize);
+      try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+        int n = rs.getMetaData().getColumnCount();
+        Object[] row = new Object[n];
+        while (rs.next()) {
+          for (int i = 0; i < n; i++) {
+            row[i] = rs.getObject(i + 1);
+          }
+          rows.accept(i -> row[i]);
+        }
+      }
+    }
+  }
+
+  /**
    * One row of {@link #statement()} as a group's aggregates.
    *
    * @param column the row's value at a 0-based column index (as the driver returns it)
@@ -637,22 +735,12 @@ public final class BoundingPlan {
    */
   public long run(java.sql.Connection connection, int fetchSize, GroupSink sink)
       throws java.sql.SQLException {
-    long delivered = 0;
-    try (java.sql.Statement st = connection.createStatement()) {
-      st.setFetchSize(fetchSize);
-      try (java.sql.ResultSet rs = st.executeQuery(statement())) {
-        int n = rs.getMetaData().getColumnCount();
-        Object[] row = new Object[n];
-        while (rs.next()) {
-          for (int i = 0; i < n; i++) {
-            row[i] = rs.getObject(i + 1);
-          }
-          sink.accept(group(i -> row[i]));
-          delivered++;
-        }
-      }
-    }
-    return delivered;
+    long[] delivered = {0};
+    forEachRow(connection, fetchSize, statement(), row -> {
+      sink.accept(group(row));
+      delivered[0]++;
+    });
+    return delivered[0];
   }
 
   /**

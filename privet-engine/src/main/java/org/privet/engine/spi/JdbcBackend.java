@@ -66,12 +66,33 @@ public abstract class JdbcBackend implements Backend {
   @Override
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
     BoundingPlan plan = plan(spec);
+    inTransaction("bounded aggregation", () -> plan.run(connection, 0, sink));
+  }
+
+  @Override
+  public boolean listsKeptGroups() {
+    return true;
+  }
+
+  @Override
+  public synchronized void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+    BoundingPlan plan = plan(spec);
+    inTransaction("kept groups", () -> plan.runKeptGroups(connection, 0, sink));
+  }
+
+  /** A JDBC call that may fail with the driver's exception. */
+  private interface SqlCall {
+    void run() throws SQLException;
+  }
+
+  /** Runs {@code call} and ends its transaction; a failure withholds the driver's message. */
+  private void inTransaction(String step, SqlCall call) {
     try {
-      plan.run(connection, 0, sink);
+      call.run();
       endTransaction(true);
     } catch (SQLException e) {
       endTransaction(false);
-      throw new IllegalStateException(database + " bounded aggregation failed (SQL state "
+      throw new IllegalStateException(database + " " + step + " failed (SQL state "
           + e.getSQLState() + "); the driver's message is withheld because it may contain data "
           + "values");
     }

@@ -355,6 +355,48 @@ public abstract class BackendContractTest {
         "L0 = 2 binds on this table");
   }
 
+  /**
+   * Kept groups (set union's input): per unit at most L0 distinct groups, exactly the pairs the
+   * aggregation counts (per group, the number of units listing it is its unit count), for unit-level
+   * specs with L0 = 1 (the minimum-hash strategy) and L0 = 3 (binding on "heavy"), and row-level
+   * specs.
+   */
+  @Test
+  void keptGroups_eachUnitsGroups_areExactlyThePairsAggregated() {
+    if (!backend.listsKeptGroups()) {
+      return;
+    }
+    for (int l0 : new int[] {1, 3}) { // the minimum-hash and the window strategies
+      for (String table : new String[] {"heavy", "crafted"}) {
+        BoundedAggregation spec = spec(table, Optional.of("uid"), List.of("g"), l0, 2, 7 + l0,
+            MEASURES);
+        Map<List<String>, Long> listed = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+        long[] unitsSeen = {0};
+        backend.keptGroups(spec, groups -> {
+          unitsSeen[0]++;
+          assertTrue(!groups.isEmpty() && groups.size() <= l0, "1..L0 groups per unit");
+          Set<List<String>> distinct = new HashSet<>();
+          for (List<Object> g : groups) {
+            assertTrue(distinct.add(ContractOracle.key(g)), "distinct groups per unit");
+            listed.merge(ContractOracle.key(g), 1L, Long::sum);
+          }
+        });
+        Map<List<String>, Long> counted = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+        run(spec).forEach((k, g) -> counted.put(k, g.units()));
+        assertEquals(counted.toString(), listed.toString(), table + " L0 = " + l0);
+        assertTrue(unitsSeen[0] > 0);
+      }
+    }
+    BoundedAggregation rowLevel = spec("crafted", Optional.empty(), List.of("g"), 1, 1, 3,
+        MEASURES);
+    long[] rows = {0};
+    backend.keptGroups(rowLevel, groups -> {
+      assertEquals(1, groups.size(), "a row is a unit of one group");
+      rows[0]++;
+    });
+    assertEquals(run(rowLevel).values().stream().mapToLong(GroupAggregate::units).sum(), rows[0]);
+  }
+
   @Test
   void aggregate_addingOneUnit_changesOnlyThatUnitsContributions() {
     for (long salt = 1; salt <= 2; salt++) {

@@ -26,6 +26,7 @@ import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.BoundingPlan;
+import org.privet.engine.spi.UnitGroupsSink;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.GroupSink;
@@ -325,7 +326,11 @@ public final class SparkBackend implements Backend {
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
     Objects.requireNonNull(sink, "sink");
     BoundingPlan plan = plan(spec);
-    String sql = plan.statement();
+    forEachRow(plan.statement(), row -> sink.accept(plan.group(row::get)));
+  }
+
+  /** Runs {@code sql}, streaming each row to {@code rows}; failures withhold Spark's message. */
+  private void forEachRow(String sql, java.util.function.Consumer<Row> rows) {
     Iterator<Row> it;
     try {
       it = spark.sql(sql).toLocalIterator();
@@ -342,9 +347,22 @@ public final class SparkBackend implements Backend {
       } catch (Exception e) {
         throw failure(e);
       }
-      Row row = r;
-      sink.accept(plan.group(row::get));
+      rows.accept(r);
     }
+  }
+
+  @Override
+  public boolean listsKeptGroups() {
+    return true;
+  }
+
+  @Override
+  public synchronized void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+    Objects.requireNonNull(sink, "sink");
+    BoundingPlan plan = plan(spec);
+    BoundingPlan.UnitGroupsReader reader = plan.new UnitGroupsReader(sink);
+    forEachRow(plan.keptGroupsStatement(), row -> reader.row(row::get));
+    reader.finish();
   }
 
   private static RuntimeException failure(Exception e) {
