@@ -163,4 +163,60 @@ class SynthApiTest {
           "charged as (epsilon, delta): " + history.get(0).cost());
     }
   }
+
+  /**
+   * RAP fitted to a query workload given in the request ({@code queries}: the CLI's query-file
+   * syntax, one query per string): malformed workloads are refused with 400 naming the parameter
+   * ({@code queries} or {@code queries[i]}) before anything is charged; a valid one is charged once
+   * (the ledger's request text names the workload) and runs to a CSV.
+   */
+  @Test
+  void synth_rapWithQueries_validatedBeforeTheChargeThenRun() throws Exception {
+    Path ws = dir.resolve("ws");
+    Path csv = tinyCsv();
+    String alice;
+    try (Ledger ledger = Ledger.open(ws); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      DatasetSpec spec = DatasetSpec.builder().name("tiny").source(csv.toString()).csv(CsvOptions.DEFAULT)
+          .privacyUnit(PrivacyUnit.row()).budget(new PureDp(4)).build();
+      ledger.register(spec, LedgerCatalog.inferred(spec, backend));
+      alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
+      ledger.grant("tiny", "alice", new PureDp(2));
+    }
+    String head = "{\"dataset\": \"tiny\", \"domain\": {\"a\": 3, \"b\": 2, \"c\": 4}, \"epsilon\": 1,"
+        + " \"method\": \"rap\", \"noise\": \"laplace\", \"queries\": ";
+    try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build())) {
+      Api api = new Api(server.url());
+      Map<String, String> refusals = Map.of(
+          "\"count a=1\"", "queries:",
+          "[]", "queries:",
+          "[\"count a=1\", 7]", "queries[1]:",
+          "[\"marginal a,b\", \"count z=1\"]", "queries[1]:",
+          "[\"count a=1 b=5\"]", "queries[0]:",
+          "[\"mean c | a=1\", \"frequency a\"]", "queries[1]:");
+      for (var e : refusals.entrySet()) {
+        Api.Response r = api.send("POST", "/v1/synth", alice, head + e.getKey() + "}", Map.of());
+        assertEquals(400, r.status(), e.getKey() + ": " + r.text());
+        assertTrue(r.text().contains(e.getValue()), e.getKey() + " should name " + e.getValue() + ": " + r.text());
+      }
+      String body = head + "[\"marginal a,b\", \"count a=1 b=0\", \"mean c | b=1\"]}";
+      Api.Response started = api.send("POST", "/v1/synth", alice, body, Map.of());
+      assertEquals(202, started.status(), started.text());
+      String job = started.json().get("job").asText();
+      String status = "";
+      for (int i = 0; i < 240 && !status.equals("done"); i++) {
+        status = api.get("/v1/synth/" + job, alice).json().get("status").asText();
+        if (!status.equals("done")) {
+          Thread.sleep(500);
+        }
+      }
+      assertEquals("done", status);
+      assertEquals("a,b,c", api.get("/v1/synth/" + job + "/data", alice).text().lines().findFirst().orElseThrow());
+    }
+    try (Ledger ledger = Ledger.open(ws)) {
+      var history = ledger.history("tiny");
+      assertEquals(1, history.size(), "refusals charge nothing");
+      assertTrue(history.get(0).query().contains("workload=queries(3)"), history.get(0).query());
+      assertEquals(List.of(new PureDp(1)), history.get(0).cost());
+    }
+  }
 }
