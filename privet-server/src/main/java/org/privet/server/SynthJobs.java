@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,6 +28,7 @@ import org.privet.ledger.Release;
 import org.privet.ledger.Role;
 import org.privet.synth.Attribute;
 import org.privet.synth.Domain;
+import org.privet.synth.QueryWorkload;
 import org.privet.synth.SynthesisResult;
 import org.privet.synth.Synthesizer;
 import org.privet.synth.Table;
@@ -98,19 +100,44 @@ final class SynthJobs implements AutoCloseable {
           || (method == Synthesizer.Method.RAP && noise == Synthesizer.Noise.LAPLACE);
       Synthesizer.Builder b = Synthesizer.builder().method(method).noise(noise)
           .epsilon(body.get("epsilon").asDouble()).workload(Workload.parse("all-3way", domain));
+      String workloadText = "all-3way";
+      if (body.has("queries")) {
+        QueryWorkload queries = queries(body.get("queries"), domain);
+        b.queries(queries);
+        workloadText = "queries(" + queries.queries().size() + ")";
+      }
       if (body.hasNonNull("delta")) {
         b.delta(body.get("delta").asDouble());
       } else if (!pure) {
         b.delta(1e-9);
       }
       Synthesizer synthesizer = b.build();
-      String text = String.format(Locale.ROOT, "POST /v1/synth method=%s epsilon=%s delta=%s workload=all-3way",
+      String text = String.format(Locale.ROOT, "POST /v1/synth method=%s epsilon=%s delta=%s workload=%s",
           methodName.toLowerCase(Locale.ROOT), body.get("epsilon").asText(),
-          body.hasNonNull("delta") ? body.get("delta").asText() : "default");
+          body.hasNonNull("delta") ? body.get("delta").asText() : "default", workloadText);
       return new Request(dataset, domain, synthesizer, text);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(e.getMessage());
     }
+  }
+
+  /**
+   * The request's {@code queries}: a JSON array of query strings in the CLI's query-file syntax
+   * ({@code marginal A,B}, {@code count A=x B=y}, {@code mean C | A=x B=y}), parsed against the
+   * request's public domain before anything is charged; errors name {@code queries[i]}.
+   */
+  private static QueryWorkload queries(JsonNode node, Domain domain) {
+    if (!node.isArray()) {
+      throw new IllegalArgumentException("queries: an array of query strings is required");
+    }
+    var lines = new ArrayList<String>();
+    for (int i = 0; i < node.size(); i++) {
+      if (!node.get(i).isTextual()) {
+        throw new IllegalArgumentException("queries[" + i + "]: a string is required");
+      }
+      lines.add(node.get(i).asText());
+    }
+    return QueryWorkload.of(lines, domain, "queries");
   }
 
   /** Starts a job: 202 with its id, after the charge and the job record are committed. */

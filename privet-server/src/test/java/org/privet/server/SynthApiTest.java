@@ -130,31 +130,12 @@ class SynthApiTest {
   @Test
   void synth_mstOnABasicDataset_chargedItsApproxDpConversion() throws Exception {
     Path ws = dir.resolve("ws");
-    Path csv = tinyCsv();
-    String alice;
-    try (Ledger ledger = Ledger.open(ws); DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      DatasetSpec spec = DatasetSpec.builder().name("tiny").source(csv.toString()).csv(CsvOptions.DEFAULT)
-          .privacyUnit(PrivacyUnit.row()).budget(new org.privet.accounting.ApproxDp(4, 1e-6)).build();
-      ledger.register(spec, LedgerCatalog.inferred(spec, backend));
-      alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
-      ledger.grant("tiny", "alice", new org.privet.accounting.ApproxDp(2, 1e-6));
-    }
+    String alice = tinyWithAlice(ws, new org.privet.accounting.ApproxDp(4, 1e-6), new org.privet.accounting.ApproxDp(2, 1e-6));
     String body = "{\"dataset\": \"tiny\", \"domain\": {\"a\": 3, \"b\": 2, \"c\": 4}, \"epsilon\": 1,"
         + " \"delta\": 1e-9, \"method\": \"mst\"}";
     try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build())) {
       Api api = new Api(server.url());
-      Api.Response started = api.send("POST", "/v1/synth", alice, body, Map.of());
-      assertEquals(202, started.status(), started.text());
-      String job = started.json().get("job").asText();
-      String status = "";
-      for (int i = 0; i < 240 && !status.equals("done"); i++) {
-        status = api.get("/v1/synth/" + job, alice).json().get("status").asText();
-        if (!status.equals("done")) {
-          Thread.sleep(500);
-        }
-      }
-      assertEquals("done", status);
-      assertEquals("a,b,c", api.get("/v1/synth/" + job + "/data", alice).text().lines().findFirst().orElseThrow());
+      startAndRunToCsv(api, alice, body);
     }
     try (Ledger ledger = Ledger.open(ws)) {
       var history = ledger.history("tiny");
@@ -162,5 +143,77 @@ class SynthApiTest {
       assertTrue(history.get(0).cost().stream().allMatch(c -> c instanceof org.privet.accounting.ApproxDp),
           "charged as (epsilon, delta): " + history.get(0).cost());
     }
+  }
+
+  /**
+   * RAP fitted to a query workload given in the request ({@code queries}: the CLI's query-file
+   * syntax, one query per string): malformed workloads are refused with 400 naming the parameter
+   * ({@code queries} or {@code queries[i]}) before anything is charged; a valid one is charged once
+   * (the ledger's request text names the workload) and runs to a CSV.
+   */
+  @Test
+  void synth_rapWithQueries_validatedBeforeTheChargeThenRun() throws Exception {
+    Path ws = dir.resolve("ws");
+    String alice = tinyWithAlice(ws, new PureDp(4), new PureDp(2));
+    String head = "{\"dataset\": \"tiny\", \"domain\": {\"a\": 3, \"b\": 2, \"c\": 4}, \"epsilon\": 1,"
+        + " \"method\": \"rap\", \"noise\": \"laplace\", \"queries\": ";
+    try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build())) {
+      Api api = new Api(server.url());
+      Map<String, String> refusals = Map.of(
+          "\"count a=1\"", "queries:",
+          "[]", "queries:",
+          "[\"count a=1\", 7]", "queries[1]:",
+          "[\"marginal a,b\", \"count z=1\"]", "queries[1]:",
+          "[\"count a=1 b=5\"]", "queries[0]:",
+          "[\"mean c | a=1\", \"frequency a\"]", "queries[1]:");
+      for (var e : refusals.entrySet()) {
+        Api.Response r = api.send("POST", "/v1/synth", alice, head + e.getKey() + "}", Map.of());
+        assertEquals(400, r.status(), e.getKey() + ": " + r.text());
+        assertTrue(r.text().contains(e.getValue()), e.getKey() + " should name " + e.getValue() + ": " + r.text());
+      }
+      String body = head + "[\"marginal a,b\", \"count a=1 b=0\", \"mean c | b=1\"]}";
+      startAndRunToCsv(api, alice, body);
+    }
+    try (Ledger ledger = Ledger.open(ws)) {
+      var history = ledger.history("tiny");
+      assertEquals(1, history.size(), "refusals charge nothing");
+      assertTrue(history.get(0).query().contains("workload=queries(3)"), history.get(0).query());
+      assertEquals(List.of(new PureDp(1)), history.get(0).cost());
+    }
+  }
+
+  /** Registers the tiny table with the given budget and an analyst alice with the given grant; alice's key. */
+  private String tinyWithAlice(Path ws, org.privet.accounting.PrivacyLoss budget, org.privet.accounting.PrivacyLoss grant)
+      throws Exception {
+    Path csv = tinyCsv();
+    try (Ledger ledger = Ledger.open(ws); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      DatasetSpec spec = DatasetSpec.builder().name("tiny").source(csv.toString()).csv(CsvOptions.DEFAULT)
+          .privacyUnit(PrivacyUnit.row()).budget(budget).build();
+      ledger.register(spec, LedgerCatalog.inferred(spec, backend));
+      String alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
+      ledger.grant("tiny", "alice", grant);
+      return alice;
+    }
+  }
+
+  /** Starts a job (202), waits until it is done and checks its CSV's header. */
+  private static void startAndRunToCsv(Api api, String key, String body) throws Exception {
+    Api.Response started = api.send("POST", "/v1/synth", key, body, Map.of());
+    assertEquals(202, started.status(), started.text());
+    String job = started.json().get("job").asText();
+    awaitDone(api, job, key);
+    assertEquals("a,b,c", api.get("/v1/synth/" + job + "/data", key).text().lines().findFirst().orElseThrow());
+  }
+
+  /** Polls a job until it is done (at most two minutes). */
+  private static void awaitDone(Api api, String job, String key) throws Exception {
+    String status = "";
+    for (int i = 0; i < 240 && !status.equals("done"); i++) {
+      status = api.get("/v1/synth/" + job, key).json().get("status").asText();
+      if (!status.equals("done")) {
+        Thread.sleep(500);
+      }
+    }
+    assertEquals("done", status);
   }
 }

@@ -36,6 +36,15 @@ final class MstGenerator {
   private final Consumer<String> progress;
   private final int iterations;
 
+  /** Sees every noisy measurement as it is released (tests' privacy audits); none by default. */
+  private Consumer<Measurement> observer = m -> { };
+
+  /** Sets the measurement observer (package-private: for the audits in the tests). */
+  MstGenerator observe(Consumer<Measurement> observer) {
+    this.observer = observer;
+    return this;
+  }
+
   MstGenerator(double rho, RandomSource random, Consumer<String> progress, int iterations) {
     this.rho = rho;
     this.random = random;
@@ -55,6 +64,7 @@ final class MstGenerator {
       int[] one = {a};
       var rel = NoisyMarginals.gaussian(one, original.marginal(one), sigma1, random);
       measurements.add(rel.measurement());
+      observer.accept(rel.measurement());
       events.add(rel.loss());
     }
     DomainCompression compression = DomainCompression.of(dom.cardinalities(), measurements, 0, false);
@@ -73,6 +83,7 @@ final class MstGenerator {
       for (int[] pair : tree) {
         var rel = NoisyMarginals.gaussian(pair, data.marginal(pair), sigma2, random);
         measurements.add(rel.measurement());
+        observer.accept(rel.measurement());
         events.add(rel.loss());
         selected.add(pair);
         progress.accept(String.format("mst: measured %s (sigma %.1f)", dom.names(pair), sigma2));

@@ -106,6 +106,28 @@ public record QueryWorkload(List<Query> queries) {
     return new QueryWorkload(out);
   }
 
+  /**
+   * Parses queries given one per string (the file's syntax, without comments), e.g. from a JSON
+   * request; errors name {@code parameter[i]} (0-based) and never a data value.
+   *
+   * @throws IllegalArgumentException if the list is empty or a query is malformed
+   */
+  public static QueryWorkload of(List<String> queries, Domain domain, String parameter) {
+    if (queries.isEmpty()) {
+      throw new IllegalArgumentException(parameter + ": at least one query is required");
+    }
+    var out = new ArrayList<Query>();
+    for (int i = 0; i < queries.size(); i++) {
+      String text = queries.get(i) == null ? "" : queries.get(i).strip();
+      String where = parameter + "[" + i + "]";
+      if (text.isEmpty()) {
+        throw new IllegalArgumentException(where + ": empty query");
+      }
+      out.add(parse(text, domain, where));
+    }
+    return new QueryWorkload(out);
+  }
+
   static Query parse(String text, Domain domain, String where) {
     String[] head = text.split("\\s+", 2);
     String rest = head.length > 1 ? head[1].strip() : "";

@@ -79,6 +79,15 @@ final class RapGenerator {
   /**
    * @param budgetValue ρ (Gaussian) or ε (Laplace)
    */
+  /** Sees every noisy measurement as it is released (tests' privacy audits); none by default. */
+  private Consumer<Measurement> observer = m -> { };
+
+  /** Sets the measurement observer (package-private: for the audits in the tests). */
+  RapGenerator observe(Consumer<Measurement> observer) {
+    this.observer = observer;
+    return this;
+  }
+
   RapGenerator(Noise noise, double budgetValue, Workload workload, QueryWorkload queries, RandomSource random,
       Consumer<String> progress, int rounds, int perRound, int syntheticRows, int iterations, double maxCells,
       int threads) {
@@ -276,12 +285,14 @@ final class RapGenerator {
       receipt.add(String.format(Locale.ROOT, "measure row count: discrete Gaussian sigma %.6g, %s",
           rel.measurement().sigma(), rel.loss()));
       nHat = Math.max(1, rel.measurement().y()[0]);
+      observer.accept(rel.measurement());
     } else {
       var rel = NoisyMarginals.laplace(new double[] {data.rows()}, countShare, random);
       events.add(rel.loss());
       receipt.add(String.format(Locale.ROOT, "measure row count: discrete Laplace scale %.6g, %s", rel.scale(),
           rel.loss()));
       nHat = Math.max(1, rel.y()[0]);
+      observer.accept(new Measurement(new int[0], rel.y(), Math.sqrt(2) * rel.scale()));
     }
     int perRoundK = perRound > 0 ? perRound : autoPerRound(open.size(), budget * (1 - COUNT_SHARE), nHat);
     int selections = Math.min(rounds * perRoundK, open.size());
@@ -354,6 +365,7 @@ final class RapGenerator {
             var rel = NoisyMarginals.gaussian(pick.attrs, answers.get(pick), sens, sigma, random);
             events.add(rel.loss());
             y = rel.measurement().y();
+            observer.accept(rel.measurement());
             double unitSigma = rel.measurement().sigma();
             pick.weight = 1 / (unitSigma * unitSigma);
             receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Gaussian sigma %.6g, %s", pick.label,
@@ -362,6 +374,7 @@ final class RapGenerator {
             var rel = NoisyMarginals.laplace(answers.get(pick), sens, laplaceEpsilon, random);
             events.add(rel.loss());
             y = rel.y();
+            observer.accept(new Measurement(pick.attrs, y, Math.sqrt(2) * rel.scale()));
             pick.weight = 1 / (2 * rel.scale() * rel.scale());
             receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Laplace scale %.6g, %s", pick.label,
                 pick.cells, rel.scale(), rel.loss()));

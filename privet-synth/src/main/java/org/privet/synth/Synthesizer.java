@@ -257,7 +257,7 @@ public final class Synthesizer {
       return this;
     }
 
-    /** MWEM and RAP: the number of rounds T (default 30 for MWEM, 8 for RAP). */
+    /** MWEM and RAP: the number of rounds T (default 10 for MWEM, 8 for RAP). */
     public Builder rounds(int rounds) {
       if (rounds < 1 || rounds > 10_000) {
         throw new IllegalArgumentException("rounds must be in [1, 10000], was " + rounds);

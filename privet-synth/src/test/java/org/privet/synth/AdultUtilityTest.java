@@ -3,44 +3,61 @@ package org.privet.synth;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongFunction;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.privet.testing.SeededRandomSource;
 
 /**
- * Utility on the discretized Adult table (48,842 rows, 14 columns) at ε = 1, δ = 1e-9, on the
- * all-3-way workload (364 marginals): AIM must beat both MWEM (by at least a factor 2) and the
- * non-private independent-marginals baseline (each column drawn from its exact 1-way marginal,
- * error about 0.34), the shuffled-columns table and the uniform table; AIM averaged over two
- * seeds, MWEM one run. In the benchmark (docs/benchmarks.md) AIM scores about
- * 0.17-0.19 across seeds and MWEM about 1.0, so the margins are wide; the runs are deterministic.
- * MWEM is not held to the shuffled-columns baseline: at this ε it does not beat it (about 1.1 vs
- * 0.34 in the benchmark; see docs/benchmarks.md).
+ * Utility on the discretized Adult table (48,842 rows, 14 columns) on the all-3-way workload (364
+ * marginals), issue 14: every generator, averaged over seeds, must beat the uniform table (error
+ * about 1.9) and the shuffled-columns table (each column permuted independently: exact 1-ways, no
+ * correlation; about 0.34), both also averaged over two seeds and computed once for the class.
+ * Thresholds are generous (the generators score 0.17-0.27 at ε = 1 in docs/benchmarks.md) but fail
+ * for a broken generator: one that ignores its measurements sits at the uniform table's error, one
+ * that keeps only 1-ways at the shuffled table's, and MWEM with the paper's small multiplicative
+ * step (the first sessions' code) scored 1.1. The runs are deterministic (fixed seeds); the seeds of
+ * one test run on two threads (each with its own source), so the class takes about a minute on two
+ * idle cores.
  */
 class AdultUtilityTest {
+  private static Table real;
+  private static Workload w;
+  private static double shuffledError;
+  private static double uniformError;
+  private static double independentError;
 
-  @Test
-  void synthesize_adultAtEpsilon1_aimWellBelowMwemAndBaselines() throws IOException {
-    Table real = AdultData.table();
-    Workload w = Workload.allKWay(real.domain(), 3);
-    double aimError = 0;
-    double shuffledError = 0;
-    double uniformError = 0;
-    for (int seed = 0; seed < 2; seed++) {
-      Table aim = Synthesizer.builder().epsilon(1).delta(1e-9).estimationIterations(50)
-          .randomSource(new SeededRandomSource(101 + 1000 * seed)).build().synthesize(real).synthetic();
-      aimError += WorkloadError.evaluate(real, aim, w).average() / 2;
-      shuffledError += WorkloadError.evaluate(real, shuffled(real, 1100 + seed), w).average() / 2;
-      uniformError += WorkloadError.evaluate(real, uniform(real, 1200 + seed), w).average() / 2;
-    }
-    Table mwem = Synthesizer.builder().method(Synthesizer.Method.MWEM).epsilon(1)
-        .randomSource(new SeededRandomSource(102)).build().synthesize(real).synthetic();
-    double mwemError = WorkloadError.evaluate(real, mwem, w).average();
-    double independentError = WorkloadError.evaluate(real, independent(real), w).average();
+  @BeforeAll
+  static void baselines() throws IOException {
+    real = AdultData.table();
+    w = Workload.allKWay(real.domain(), 3);
+    shuffledError = mean(new long[] {1100, 1101}, seed -> shuffled(real, seed));
+    uniformError = mean(new long[] {1200, 1201}, seed -> uniform(real, seed));
+    independentError = WorkloadError.evaluate(real, independent(real), w).average();
     assertTrue(independentError > 0.3 && independentError < 0.4, "independent baseline " + independentError);
-    assertTrue(aimError < independentError, "AIM " + aimError + " vs independent " + independentError);
-    assertTrue(aimError < shuffledError, "AIM " + aimError + " vs shuffled columns " + shuffledError);
-    assertTrue(aimError < uniformError, "AIM " + aimError + " vs uniform " + uniformError);
-    assertTrue(aimError < 0.5 * mwemError, "AIM " + aimError + " vs MWEM " + mwemError);
+  }
+
+  /** The mean all-3-way error of the tables a generator makes from the given seeds, seeds in parallel. */
+  private static double mean(long[] seeds, LongFunction<Table> generator) {
+    return Arrays.stream(seeds).parallel()
+        .mapToDouble(seed -> WorkloadError.evaluate(real, generator.apply(seed), w).average())
+        .sum() / seeds.length;
+  }
+
+  private static void assertBeatsBaselines(String method, double error) {
+    assertTrue(error < shuffledError, method + " " + error + " vs shuffled columns " + shuffledError);
+    assertTrue(error < uniformError, method + " " + error + " vs uniform " + uniformError);
+  }
+
+  /** AIM at ε = 1 (δ = 1e-9), two seeds: about 0.17-0.19 in the benchmark; it must also beat the independent baseline. */
+  @Test
+  void synthesize_adultAtEpsilon1_aimBeatsBaselines() {
+    double aim = mean(new long[] {101, 1101}, seed -> Synthesizer.builder().epsilon(1).delta(1e-9)
+        .estimationIterations(50).randomSource(new SeededRandomSource(seed)).build().synthesize(real).synthetic());
+    assertBeatsBaselines("AIM", aim);
+    assertTrue(aim < independentError, "AIM " + aim + " vs independent " + independentError);
   }
 
   /**
@@ -52,67 +69,44 @@ class AdultUtilityTest {
    * paper's settings 0.40-0.42: either would be near or above the baseline.
    */
   @Test
-  void synthesize_adultAtEpsilonTenth_aimBelowIndependentBaselineOnAverage() throws IOException {
-    Table real = AdultData.table();
-    Workload w = Workload.allKWay(real.domain(), 3);
-    double aim = 0;
-    for (int seed = 1; seed <= 4; seed++) {
-      Table syn = Synthesizer.builder().epsilon(0.1).delta(1e-9).randomSource(new SeededRandomSource(1300 + seed))
-          .build().synthesize(real).synthetic();
-      aim += WorkloadError.evaluate(real, syn, w).average() / 4;
-    }
-    double independentError = WorkloadError.evaluate(real, independent(real), w).average();
+  void synthesize_adultAtEpsilonTenth_aimBelowIndependentBaselineOnAverage() {
+    double aim = mean(new long[] {1301, 1302, 1303, 1304}, seed -> Synthesizer.builder().epsilon(0.1).delta(1e-9)
+        .randomSource(new SeededRandomSource(seed)).build().synthesize(real).synthetic());
     assertTrue(aim < independentError, "AIM at eps 0.1 " + aim + " vs independent " + independentError);
   }
 
+  /** MST at ε = 1, two seeds, 30 estimation iterations: about 0.22-0.24 in the benchmark. */
+  @Test
+  void synthesize_adultAtEpsilon1_mstBeatsUniformAndShuffledColumns() {
+    double mst = mean(new long[] {201, 202}, seed -> Synthesizer.builder().method(Synthesizer.Method.MST).epsilon(1)
+        .delta(1e-9).estimationIterations(30).randomSource(new SeededRandomSource(seed)).build().synthesize(real)
+        .synthetic());
+    assertBeatsBaselines("MST", mst);
+  }
+
   /**
-   * MST at ε = 1 against two baselines, each averaged over two seeds: the uniform distribution
-   * (error about 1.9) and the shuffled-columns table (each column permuted independently: exact
-   * 1-ways, no correlation; about 0.34). MST scores about 0.22-0.24 in the benchmark, so a generator
-   * that ignored its measurements or its tree would fail.
+   * MWEM at ε = 1 (pure DP), 5 rounds (default 10), two seeds: the default scores about 0.24 in the
+   * benchmark, the noisy 1-ways and one round about 0.30. The paper's uniform start and small
+   * multiplicative step scored 1.1 here and would fail.
    */
   @Test
-  void synthesize_adultAtEpsilon1_mstBeatsUniformAndShuffledColumns() throws IOException {
-    Table real = AdultData.table();
-    Workload w = Workload.allKWay(real.domain(), 3);
-    double mst = 0;
-    double shuffled = 0;
-    double uniform = 0;
-    for (int seed = 1; seed <= 2; seed++) {
-      Table syn = Synthesizer.builder().method(Synthesizer.Method.MST).epsilon(1).delta(1e-9)
-          .estimationIterations(30).randomSource(new SeededRandomSource(200 + seed)).build().synthesize(real)
-          .synthetic();
-      mst += WorkloadError.evaluate(real, syn, w).average() / 2;
-      shuffled += WorkloadError.evaluate(real, shuffled(real, 300 + seed), w).average() / 2;
-      uniform += WorkloadError.evaluate(real, uniform(real, 400 + seed), w).average() / 2;
-    }
-    assertTrue(mst < shuffled, "MST " + mst + " vs shuffled columns " + shuffled);
-    assertTrue(mst < uniform, "MST " + mst + " vs uniform " + uniform);
+  void synthesize_adultAtEpsilon1_mwemBeatsUniformAndShuffledColumns() {
+    double mwem = mean(new long[] {102, 103}, seed -> Synthesizer.builder().method(Synthesizer.Method.MWEM)
+        .epsilon(1).rounds(5).randomSource(new SeededRandomSource(seed)).build().synthesize(real).synthetic());
+    assertBeatsBaselines("MWEM", mwem);
   }
 
   /**
    * RAP at ε = 1 (Gaussian) with a small relaxed table (n′ = 100, 6 rounds of 4 marginals, 30 Adam
-   * steps, one thread), averaged over two seeds, against the same two baselines. In the benchmark
-   * the default RAP scores about 0.24; a generator that did not fit its measurements would sit near
-   * the uniform distribution's error.
+   * steps, one thread per run), two seeds. In the benchmark the default RAP scores about 0.24; a
+   * generator that did not fit its measurements would sit near the uniform distribution's error.
    */
   @Test
-  void synthesize_adultAtEpsilon1_rapBeatsUniformAndShuffledColumns() throws IOException {
-    Table real = AdultData.table();
-    Workload w = Workload.allKWay(real.domain(), 3);
-    double rap = 0;
-    double shuffled = 0;
-    double uniform = 0;
-    for (int seed = 1; seed <= 2; seed++) {
-      Table syn = Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(1).delta(1e-9).rounds(6)
-          .roundSelections(4).syntheticRows(100).estimationIterations(30).threads(1)
-          .randomSource(new SeededRandomSource(500 + seed)).build().synthesize(real).synthetic();
-      rap += WorkloadError.evaluate(real, syn, w).average() / 2;
-      shuffled += WorkloadError.evaluate(real, shuffled(real, 600 + seed), w).average() / 2;
-      uniform += WorkloadError.evaluate(real, uniform(real, 700 + seed), w).average() / 2;
-    }
-    assertTrue(rap < shuffled, "RAP " + rap + " vs shuffled columns " + shuffled);
-    assertTrue(rap < uniform, "RAP " + rap + " vs uniform " + uniform);
+  void synthesize_adultAtEpsilon1_rapBeatsUniformAndShuffledColumns() {
+    double rap = mean(new long[] {501, 502}, seed -> Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(1)
+        .delta(1e-9).rounds(6).roundSelections(4).syntheticRows(100).estimationIterations(30).threads(1)
+        .randomSource(new SeededRandomSource(seed)).build().synthesize(real).synthetic());
+    assertBeatsBaselines("RAP", rap);
   }
 
   /**
@@ -127,17 +121,17 @@ class AdultUtilityTest {
   @Test
   void synthesize_adultQueryFileAtEpsilon1_rapBeatsUniformAndShuffledOnCountsAndConditionalAverages()
       throws IOException {
-    Table real = AdultData.table();
     QueryWorkload queries = QueryWorkload.read(AdultData.repoRoot().resolve("data/adult-pgm/conditional-workload.txt"),
         real.domain());
     double[] rap = new double[2];
     double[] shuffled = new double[2];
     double[] uniform = new double[2];
+    List<Table> syn = Arrays.stream(new long[] {801, 802}).parallel().mapToObj(seed -> Synthesizer.builder()
+        .method(Synthesizer.Method.RAP).epsilon(1).delta(1e-9).queries(queries).rounds(4).syntheticRows(100)
+        .estimationIterations(100).threads(1).randomSource(new SeededRandomSource(seed)).build().synthesize(real)
+        .synthetic()).toList();
     for (int seed = 1; seed <= 2; seed++) {
-      Table syn = Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(1).delta(1e-9).queries(queries)
-          .rounds(4).syntheticRows(100).estimationIterations(100).threads(1)
-          .randomSource(new SeededRandomSource(800 + seed)).build().synthesize(real).synthetic();
-      add(rap, queries.evaluate(real, syn));
+      add(rap, queries.evaluate(real, syn.get(seed - 1)));
       add(shuffled, queries.evaluate(real, shuffled(real, 900 + seed)));
       add(uniform, queries.evaluate(real, uniform(real, 1000 + seed)));
     }

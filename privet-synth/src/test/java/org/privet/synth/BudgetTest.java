@@ -197,7 +197,7 @@ class BudgetTest {
     Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.MWEM).epsilon(eps).rounds(5)
         .randomSource(new SeededRandomSource(2)).build();
     SynthesisResult r = s.synthesize(t);
-    assertEquals(1 + 2 * 5, r.events().size());
+    assertEquals(1 + t.domain().size() + 2 * 5, r.events().size());
     double spent = BasicAccountant.INSTANCE.compose(r.events(), 0).epsilon();
     assertTrue(spent <= eps, "spent " + spent);
     assertTrue(spent >= eps * (1 - 1e-6), "spent " + spent);

@@ -18,7 +18,10 @@ import org.privet.testing.SeededRandomSource;
  * practice the bound sits well below the claim (fixed seeds make the test deterministic).
  *
  * <p>Power: the same audit, run on a "generator" that releases the data without noise, yields a
- * lower bound above the claim, so the procedure can fail.
+ * lower bound above the claim, so the procedure can fail. These end-to-end audits see only the
+ * sampled table, so they detect gross leaks only; power against 30% too little noise is shown by
+ * {@link MeasurementAuditTest}, which audits RAP's and MST's measurements (earlier versions of this
+ * class checked ε = 100 against claims of 2 and 4 here, which that class supersedes).
  */
 class SynthesisAuditTest {
   private static final Domain DOM = Domain.of(List.of(Attribute.coded("x", 2), Attribute.coded("y", 2)));
@@ -113,7 +116,7 @@ class SynthesisAuditTest {
     for (int i = 0; i < TRIALS; i++) {
       for (Table t : new Table[] {one, two}) {
         var b = Synthesizer.builder().method(Synthesizer.Method.RAP).noise(noise).epsilon(eps).queries(queries)
-            .rounds(2).syntheticRows(2).estimationIterations(100).threads(1).randomSource(r);
+            .rounds(2).syntheticRows(2).estimationIterations(30).threads(1).randomSource(r);
         if (delta > 0) {
           b.delta(delta);
         }
@@ -132,31 +135,6 @@ class SynthesisAuditTest {
     assertTrue(laplace <= 2, "Laplace: empirical epsilon lower bound " + laplace + " exceeds the claim 2");
     double gaussian = rapAudit(2, Synthesizer.Noise.GAUSSIAN);
     assertTrue(gaussian <= 2, "Gaussian: empirical epsilon lower bound " + gaussian + " exceeds the claim 2");
-  }
-
-  /**
-   * Power for RAP: the same audit with ε = 100 in place of the claimed 2 (far too little noise)
-   * puts the lower bound above 2. (At a claim of 4 this event has no power: its hit rates are
-   * bounded by the sampling of n̂ rows from two relaxed rows, about 4% and 97% at ε = 100.)
-   */
-  @Test
-  void audit_rapWithFarTooLittleNoise_exceedsClaim() {
-    double lb = rapAudit(100, Synthesizer.Noise.LAPLACE);
-    assertTrue(lb > 2, "the RAP audit cannot detect epsilon 100 against a claim of 2: " + lb);
-  }
-
-  /**
-   * Power for MST: the same audit, run on MST whose real ε is 25 times the claimed 4 (far too little
-   * noise for the claim), puts its lower bound above 4, so an MST that under-noised this much would
-   * fail the audit above. (The same check on RAP does not reach 4 on this event: its 8 relaxed rows
-   * are sampled, so the added record is neither reliably reproduced nor reliably absent; RAP's
-   * audit relies on the noiseless check below for power.)
-   */
-  @Test
-  void audit_mstWithFarTooLittleNoise_exceedsClaim() {
-    double lb = audit((t, r) -> Synthesizer.builder().method(Synthesizer.Method.MST).epsilon(100).delta(1e-6)
-        .randomSource(r).estimationIterations(10).build().synthesize(t).synthetic(), 1, 1e-6);
-    assertTrue(lb > 4.0, "the MST audit cannot detect epsilon 100 against a claim of 4: " + lb);
   }
 
   @Test

@@ -24,7 +24,7 @@ import org.privet.synth.WorkloadError;
  * per-class max and mean errors are printed for every run; a fifth argument {@code fit} makes the
  * generators fit that file ({@link Synthesizer.Builder#queries}) instead of the all-3-way workload.
  * System properties {@code synth.iters}, {@code rap.rounds}, {@code rap.k}, {@code rap.rows},
- * {@code rap.steps} override the defaults. Method {@code rap-laplace} is RAP with discrete Laplace noise (pure ε-DP). The generators use the secure random source, so figures
+ * {@code rap.steps}, {@code mwem.rounds} override the defaults. Method {@code rap-laplace} is RAP with discrete Laplace noise (pure ε-DP). The generators use the secure random source, so figures
  * vary between runs; the harness prints each run. It reports the process's CPU time (meaningful on
  * a shared machine; RAP uses two worker threads, the others one, plus the JVM's own threads) and
  * the wall time.
@@ -83,6 +83,9 @@ public final class SynthBenchmark {
           if (Integer.getInteger("synth.iters") != null) {
             // Optional override of the estimation iterations (AIM, MST: per fit, 5x final; RAP: Adam steps).
             b.estimationIterations(Integer.getInteger("synth.iters"));
+          }
+          if (method == Synthesizer.Method.MWEM && Integer.getInteger("mwem.rounds") != null) {
+            b.rounds(Integer.getInteger("mwem.rounds"));
           }
           if (method == Synthesizer.Method.RAP) {
             // Optional overrides of RAP's settings: -Drap.rounds, -Drap.k, -Drap.rows, -Drap.steps.
