@@ -126,10 +126,20 @@ public final class Query {
 
   /**
    * This query with other aggregations (the AUTO bounds replaced), budget and noise, and no AUTO
-   * bounds: one pass of an {@link AutoBoundsPass} (package hook).
+   * bounds: one pass of an {@link AutoBoundsPass} (package hook). Without explicit weights the
+   * pass gets equal weights (one per output), not the {@link DefaultSplit}: the default split
+   * reads the clamping bounds, which for the main pass are only known after the charge, and the
+   * pass compiled with the estimate must cost exactly what its stand-in compilation charged.
    */
   Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
-    return new Query(this, aggregations, budget, noise, budgetWeights, selectionBudgetWeight, null,
+    Map<String, Double> weights = budgetWeights;
+    if (weights.isEmpty()) {
+      weights = new LinkedHashMap<>();
+      for (Aggregation a : aggregations) {
+        weights.put(a.name(), 1.0);
+      }
+    }
+    return new Query(this, aggregations, budget, noise, weights, selectionBudgetWeight, null,
         null, null);
   }
 
