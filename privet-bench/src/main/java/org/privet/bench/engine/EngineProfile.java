@@ -51,8 +51,7 @@ public final class EngineProfile {
       variants.put("- L∞ rescale", strip(full, EngineProfile::noRescale));
       variants.put("- salt hash", strip(full, EngineProfile::noSalt));
       variants.put("- ORDER BY", strip(full, EngineProfile::noOrder));
-      variants.put("late values", lateValues(full));
-      variants.put("late values - salt", noSalt(lateValues(full)));
+      variants.put("values before join", earlyValues(full));
       variants.put("- all five", strip(full, s -> noOrder(noSalt(noRescale(noSaturation(
           noDoubleGuard(noNullGuard(s))))))));
       List<String> names = new ArrayList<>(variants.keySet());
@@ -110,8 +109,8 @@ public final class EngineProfile {
   }
 
   static String noNullGuard(String s) {
-    return s.replaceAll("CASE WHEN CAST\\(\"amount\" AS DOUBLE\\) IS NULL OR isnan\\(CAST\\("
-        + "\"amount\" AS DOUBLE\\)\\) THEN NULL ELSE (CAST\\(LEAST.*? AS BIGINT\\)) END", "$1");
+    return s.replaceAll("CASE WHEN CAST\\(\"[^\"]+\" AS DOUBLE\\) IS NULL OR isnan\\(CAST\\("
+        + "\"[^\"]+\" AS DOUBLE\\)\\) THEN NULL ELSE (CAST\\(LEAST.*? AS BIGINT\\)) END", "$1");
   }
 
   static String noDoubleGuard(String s) {
@@ -133,17 +132,20 @@ public final class EngineProfile {
     return s.replaceAll("hash\\(xor\\((hash\\([^)]*\\)), CAST\\(\\d+ AS UBIGINT\\)\\)\\)", "$1");
   }
 
-  /** The per-row values computed after the minimum-hash join (on ~1/10 of the rows). */
-  static String lateValues(String s) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("__g0, (\\(CASE WHEN .*? END\\)) "
-        + "AS __v0, ").matcher(s);
+  /**
+   * The statement as main rendered it before issue 15's profile: the per-row values computed in
+   * the source CTE, on every row, before the minimum-hash join.
+   */
+  static String earlyValues(String s) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "firstrows AS \\(SELECT __u, __h, __g0, (\\(CASE WHEN .*? END\\)) AS __v0 FROM")
+        .matcher(s);
     if (!m.find()) {
-      throw new IllegalStateException("no __v0");
+      throw new IllegalStateException("no per-row value in firstrows: the rendering changed");
     }
-    String expr = m.group(1).replace("\"amount\"", "__x0");
-    s = s.substring(0, m.start(1)) + "__s.\"amount\" AS __x0, " + s.substring(m.end());
-    return s.replace("FROM src JOIN firsth USING (__u, __h)", "FROM (SELECT __u, __g0, " + expr
-        + " AS __v0 FROM src JOIN firsth USING (__u, __h)) __j");
+    String expr = m.group(1).replace("\"__x0\"", "\"amount\"");
+    s = s.substring(0, m.start(1)) + "__v0" + s.substring(m.end(1));
+    return s.replace("__s.\"amount\" AS __x0", expr + " AS __v0");
   }
 
   static String noOrder(String s) {
