@@ -3,7 +3,6 @@ package org.privet.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.RoundingMode;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -188,8 +187,8 @@ final class DemoCommand implements Callable<Integer> {
   static Path locateBundledAdult() throws NoSuchFileException {
     Path start;
     try {
-      start = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (URISyntaxException | SecurityException | NullPointerException e) {
+      start = JarLocation.path();
+    } catch (IllegalStateException e) {
       throw new NoSuchFileException("data/adult-raw/adult.data", null, "cannot locate the privet jar");
     }
     for (Path p = start.toAbsolutePath(); p != null; p = p.getParent()) {

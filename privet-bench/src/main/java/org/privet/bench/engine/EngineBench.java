@@ -47,7 +47,7 @@ public final class EngineBench {
       + "FROM pairs QUALIFY ROW_NUMBER() OVER (PARTITION BY uid ORDER BY hash(uid, grp)) <= 1) "
       + "SELECT grp, COUNT(*), SUM(n), SUM(s), SUM(s) / SUM(n) FROM kept GROUP BY grp";
 
-  private static final String MIN_HASH_BY_HAND = "WITH src AS NOT MATERIALIZED (SELECT uid, grp, "
+  static final String MIN_HASH_BY_HAND = "WITH src AS NOT MATERIALIZED (SELECT uid, grp, "
       + "amount, hash(uid, grp) AS h FROM events), "
       + "firsth AS (SELECT uid, MIN(h) AS h FROM src GROUP BY uid), "
       + "pairs AS (SELECT uid, grp, COUNT(*) AS n, SUM(LEAST(GREATEST(amount, 0), 500)) AS s "
@@ -64,17 +64,12 @@ public final class EngineBench {
     String loadBefore = loadAverage();
     try (DuckDbBackend db = DuckDbBackend.inMemory()) {
       long t0 = System.nanoTime();
-      db.execute("CREATE TABLE events AS SELECT CAST(i // 10 AS BIGINT) AS uid, "
-          + "CAST(hash(i, 17) % 1000 AS BIGINT) AS grp, "
-          + "CAST(hash(i, 29) % 100000 AS DOUBLE) / 100.0 AS amount FROM range(" + rows
-          + ") t(i)");
+      db.execute(createTable(rows));
       System.out.printf("generated %,d rows (%,d units, 1000 groups) in %.1f s%n", rows,
           rows / 10, (System.nanoTime() - t0) / 1e9);
       Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
           .build();
-      Query dp = Query.from("events").privacyUnit("uid").maxGroupsContributed(1)
-          .maxRowsPerGroup(1).groupBy("grp").count("n").sum("total", "amount", 0, 500)
-          .mean("avg", "amount", 0, 500).epsilonDelta(1.0, 1e-6).build();
+      Query dp = dpQuery();
       System.out.println(session.explain(dp).render());
 
       List<List<Double>> wall = new ArrayList<>();
@@ -136,6 +131,24 @@ public final class EngineBench {
     }
   }
 
+  /** The benchmark table: N rows, N/10 units of ten rows, 1,000 groups, amount in [0, 1000). */
+  static String createTable(long rows) {
+    return "CREATE TABLE events AS SELECT CAST(i // 10 AS BIGINT) AS uid, "
+        + "CAST(hash(i, 17) % 1000 AS BIGINT) AS grp, "
+        + "CAST(hash(i, 29) % 100000 AS DOUBLE) / 100.0 AS amount FROM range(" + rows + ") t(i)";
+  }
+
+  /** The DP query timed against the baselines. */
+  static Query dpQuery() {
+    return Query.from("events").privacyUnit("uid").maxGroupsContributed(1)
+        .maxRowsPerGroup(1).groupBy("grp").count("n").sum("total", "amount", 0, 500)
+        .mean("avg", "amount", 0, 500).epsilonDelta(1.0, 1e-6).build();
+  }
+
+  static double lastCpu() {
+    return lastCpu;
+  }
+
   interface Body {
     void run() throws Exception;
   }
@@ -172,7 +185,7 @@ public final class EngineBench {
     }
   }
 
-  private static void drain(DuckDbBackend db, String sql) throws SQLException {
+  static void drain(DuckDbBackend db, String sql) throws SQLException {
     try (Statement st = db.trustedConnection().createStatement();
         ResultSet rs = st.executeQuery(sql)) {
       long n = 0;

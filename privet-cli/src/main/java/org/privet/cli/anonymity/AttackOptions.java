@@ -40,8 +40,8 @@ final class AttackOptions {
 
   static Path jarFolder() {
     try {
-      return Path.of(AttackOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (Exception e) {
+      return org.privet.cli.JarLocation.path();
+    } catch (IllegalStateException e) {
       return Path.of("").toAbsolutePath();
     }
   }

@@ -152,16 +152,36 @@ public final class BoundingPlan {
     return FilterSql.column(schema, name);
   }
 
-  /** rnd(clamp(x)·2^k): the multiplication by a power of two is exact. */
-  private String scaled(Measure.FixedPointSum f) {
-    return d.roundToBigint(clamp(column(f.column()), f.lower(), f.upper()) + " * "
+  /** rnd(clamp(x)·2^k) of column {@code x}: the multiplication by a power of two is exact. */
+  private String scaled(Measure.FixedPointSum f, TableSchema.Column x) {
+    return d.roundToBigint(clamp(x, f.lower(), f.upper()) + " * "
         + d.dbl(Math.scalb(1.0, f.scaleExponent())));
   }
 
-  /** v = rnd(clamp(x)·2^k) − rowCenter, NULL for NULL/NaN; |v| ≤ 2^31 (checked by the measure). */
-  private String fixedPoint(Measure.FixedPointSum f) {
-    return ignoredGuard(column(f.column())) + scaled(f)
+  /**
+   * v = rnd(clamp(x)·2^k) − rowCenter of column {@code x}, NULL for NULL/NaN; |v| ≤ 2^31 (checked
+   * by the measure).
+   */
+  private String fixedPoint(Measure.FixedPointSum f, TableSchema.Column x) {
+    return ignoredGuard(x) + scaled(f, x)
         + (f.rowCenter() == 0 ? "" : " - " + d.bigint(f.rowCenter())) + " END";
+  }
+
+  /**
+   * Minimum-hash strategy: the source column {@code name} as {@code src} carries it, {@code __x<j>}
+   * (j its index among the distinct columns of the fixed-point measures), with its type, so that
+   * the per-row values are computed after the join, on the kept rows only.
+   */
+  private TableSchema.Column rawColumn(String name) {
+    int j = rawColumns().indexOf(name);
+    TableSchema.Column c = column(name);
+    return new TableSchema.Column("__x" + j, c.type(), c.nativeType());
+  }
+
+  /** The distinct source columns read by the fixed-point measures, in measure order. */
+  private List<String> rawColumns() {
+    return spec.measures().stream().filter(m -> m instanceof Measure.FixedPointSum)
+        .map(Measure::column).distinct().toList();
   }
 
   /** A BIGINT expression clamped to the pair clamp's bounds (|bounds| ≤ 2^62: BIGINT). */
@@ -183,10 +203,11 @@ public final class BoundingPlan {
 
   /** The per-row value; row-level units: each row is its own pair, so a pair clamp applies here. */
   private String rowValue(Measure.FixedPointSum f) {
+    TableSchema.Column x = column(f.column());
     if (unitLevel() || f.pairClamp() == null) {
-      return fixedPoint(f);
+      return fixedPoint(f, x);
     }
-    return ignoredGuard(column(f.column())) + clampedAndCentred(scaled(f), f, "1") + " END";
+    return ignoredGuard(x) + clampedAndCentred(scaled(f, x), f, "1") + " END";
   }
 
   /** i = min(⌊(clamp(x) − lower)·bins/(upper − lower)⌋, bins − 1), NULL for NULL/NaN. */
@@ -351,9 +372,19 @@ public final class BoundingPlan {
   public String statement() {
     List<Measure> ms = spec.measures();
     List<String> values = new ArrayList<>();
+    boolean minHash = usesMinHashJoin();
+    if (minHash) {
+      // The fixed-point values are computed after the join (firstrows), from the raw columns.
+      List<String> raw = rawColumns();
+      for (int j = 0; j < raw.size(); j++) {
+        values.add("__s." + d.quote(raw.get(j)) + " AS __x" + j);
+      }
+    }
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
-        values.add("(" + rowValue(f) + ") AS __v" + i);
+        if (!minHash) {
+          values.add("(" + rowValue(f) + ") AS __v" + i);
+        }
       } else {
         values.add("(" + cell((Measure.Bins) ms.get(i)) + ") AS __b" + i);
       }
@@ -423,6 +454,16 @@ public final class BoundingPlan {
     if (minHash) {
       // Each unit's smallest pair hash, over its rows (rows of a pair share the pair's hash).
       s.append(",\nfirsth AS (SELECT __u, MIN(__h) AS __h FROM src GROUP BY __u)");
+      // The rows carrying it, with their per-row values: computed on these rows only (a row's
+      // value depends on the row alone, so computing it after the join changes nothing).
+      s.append(",\nfirstrows AS (SELECT __u, __h, ").append(groupList(""));
+      for (int i = 0; i < ms.size(); i++) {
+        if (ms.get(i) instanceof Measure.FixedPointSum f) {
+          s.append(", (").append(fixedPoint(f, rawColumn(f.column()))).append(") AS __v")
+              .append(i);
+        }
+      }
+      s.append(" FROM src JOIN firsth USING (__u, __h))");
     }
     s.append(",\npairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
     for (int i = 0; i < ms.size(); i++) {
@@ -450,7 +491,7 @@ public final class BoundingPlan {
     if (minHash && hasBins()) {
       s.append(", MIN(__h) AS __h");
     }
-    s.append(minHash ? " FROM src JOIN firsth USING (__u, __h)" : " FROM src")
+    s.append(minHash ? " FROM firstrows" : " FROM src")
         .append(" GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList(""))
         .append(")");
     if (groups.isEmpty()) {

@@ -112,6 +112,48 @@ class DuckDbStrategiesTest {
     assertTrue(sawTies, "small moduli must produce dropped ties, else the test shows nothing");
   }
 
+  /**
+   * The minimum-hash plan computes the per-row values after its join, from the source columns it
+   * carries: measures over the group column, the unit column, the same column twice (with and
+   * without a pair clamp) and a binned measure must give what the pair-window plan gives.
+   */
+  @Test
+  void statement_minHashJoinMeasuresOnKeyColumns_equalsPairWindowPlan() throws SQLException {
+    List<Measure> measures = List.of(new Measure.FixedPointSum("g2", 0, 2, 0, 1, true),
+        new Measure.FixedPointSum("uid", 0, 299, 0, 0, false),
+        new Measure.FixedPointSum("x", -2, 15, 3, 0, false, new Measure.PairClamp(-5, 40, false)),
+        new Measure.Bins("x", -2, 15, 5),
+        new Measure.FixedPointSum("x", -2, 15, 3, 7, false));
+    for (long modulus : new long[] {0, 3}) {
+      for (int lInf : new int[] {1, 2}) {
+        BoundedAggregation spec = new BoundedAggregation(Source.table("t"), Optional.empty(),
+            Optional.of("uid"), List.of("g1", "g2"), Optional.empty(), 1, lInf, 5, measures);
+        BoundingPlan fast = plan(spec, new DuckDbDialect(modulus, true, true));
+        assertTrue(fast.usesMinHashJoin());
+        assertEquals(cellsSorted(rows(plan(spec, new DuckDbDialect(modulus, false, false))
+            .statement())), cellsSorted(rows(fast.statement())), "modulus " + modulus + ", L∞ "
+            + lInf);
+      }
+    }
+  }
+
+  /** The rows with each cell list ("cell:count,...", in any order by contract) sorted. */
+  private static List<String> cellsSorted(List<String> rows) {
+    List<String> out = new ArrayList<>();
+    for (String r : rows) {
+      String[] f = r.split("\\|", -1);
+      for (int i = 0; i < f.length; i++) {
+        if (f[i].contains(":")) {
+          String[] cells = f[i].split(",");
+          Arrays.sort(cells);
+          f[i] = String.join(",", cells);
+        }
+      }
+      out.add(String.join("|", f));
+    }
+    return out;
+  }
+
   @Test
   void statement_allHashesTied_keepsExactlyTheSingleGroupUnits() throws SQLException {
     Map<Long, Set<List<Object>>> pairsPerUnit = new HashMap<>();
