@@ -54,6 +54,15 @@ import org.privet.random.RandomSource;
  */
 final class RapGenerator {
   static final double COUNT_SHARE = 0.02;
+  /** With a marginal workload: the share of the budget after the count spent on all 1-way marginals first. */
+  static final double ONE_WAY_SHARE = 0.5;
+  /** The 1-way share for a small budget (below {@link #SMALL_RHO} or {@link #SMALL_EPSILON}). */
+  static final double SMALL_ONE_WAY_SHARE = 0.85;
+  static final double SMALL_RHO = 1e-3;
+  static final double SMALL_EPSILON = 0.25;
+  /** The relaxed rows start at log(p̂ + floor) plus uniform jitter of this width (breaks the rows' symmetry). */
+  static final double START_JITTER = 1.0;
+  static final double START_FLOOR = 1e-4;
 
   /** The noise of the measurements, and so the privacy measure. */
   enum Noise {
@@ -294,31 +303,66 @@ final class RapGenerator {
       nHat = Math.max(1, rel.y()[0]);
       observer.accept(new Measurement(new int[0], rel.y(), Math.sqrt(2) * rel.scale()));
     }
-    int perRoundK = perRound > 0 ? perRound : autoPerRound(open.size(), budget * (1 - COUNT_SHARE), nHat);
+    double rest = budget * (1 - COUNT_SHARE);
+    var measured = new ArrayList<Marginal>();
+    double[][] start = null;
+    if (queries == null) {
+      // A marginal workload: every 1-way marginal first (a public share of the budget), the relaxed
+      // table started at the product of their projections, and the 1-ways kept out of the pool.
+      List<Marginal> oneWays = new ArrayList<>();
+      for (int a = 0; a < d; a++) {
+        Marginal m = candidates.get("marginal " + dom.names(new int[] {a}));
+        open.remove(m);
+        oneWays.add(m);
+      }
+      double share = open.isEmpty() ? 1 : oneWayShare();
+      double[] w = oneWayWeights(card);
+      start = new double[d][];
+      for (int a = 0; a < d; a++) {
+        Marginal m = oneWays.get(a);
+        double cost = rest * share * w[a];
+        measure(m, answers.get(m), noise == Noise.GAUSSIAN ? Math.sqrt(1 / (2 * cost)) : cost, events, receipt,
+            nHat, true);
+        measured.add(m);
+        start[a] = m.target;
+      }
+      rest = rest * (1 - share);
+    }
+    int perRoundK = perRound > 0 ? perRound : autoPerRound(open.size(), rest, nHat);
     int selections = Math.min(rounds * perRoundK, open.size());
     // A pool no larger than the selections is measured whole: selecting would only spend budget.
     boolean selecting = selections < open.size();
-    double perSelection = budget * (1 - COUNT_SHARE) / selections;
+    double perSelection = selections == 0 ? 0 : rest / selections;
     double selectEpsilon;
     double sigma;
     double laplaceEpsilon = Double.NaN;
-    double measureShare = selecting ? perSelection : budget * (1 - COUNT_SHARE) / selections;
+    double noisePerCell;
     if (noise == Noise.GAUSSIAN) {
       selectEpsilon = Math.sqrt(8 * 0.1 * perSelection);
-      sigma = Math.sqrt(1 / (2 * (selecting ? 0.9 : 1.0) * measureShare));
+      sigma = Math.sqrt(1 / (2 * (selecting ? 0.9 : 1.0) * perSelection));
+      noisePerCell = Math.sqrt(2 / Math.PI) * sigma;
     } else {
       selectEpsilon = perSelection / 2;
-      laplaceEpsilon = selecting ? perSelection / 2 : measureShare;
+      laplaceEpsilon = selecting ? perSelection / 2 : perSelection;
       sigma = Math.sqrt(2) / laplaceEpsilon;
+      noisePerCell = 1 / laplaceEpsilon;
     }
+    // The selection score's offset per cell (AIM's, McKenna et al. 2022): the expected L1 norm of
+    // the measurement noise, public; only with a marginal workload (query-file pools keep the plain score).
+    double offsetPerCell = queries == null ? noisePerCell : 0;
     int n1 = syntheticRows;
     double[] theta = new double[n1 * width];
-    for (int i = 0; i < theta.length; i++) {
-      theta[i] = 0.01 * (GraphicalModel.uniform(random) - 0.5);
+    for (int i = 0; i < n1; i++) {
+      for (int a = 0; a < d; a++) {
+        for (int v = 0; v < card[a]; v++) {
+          double jitter = GraphicalModel.uniform(random) - 0.5;
+          theta[i * width + offset[a] + v] = start == null ? 0.01 * jitter
+              : Math.log(start[a][v] + START_FLOOR) + START_JITTER * jitter;
+        }
+      }
     }
     double[] prob = new double[n1 * width];
     softmax(theta, prob, n1, offset);
-    var measured = new ArrayList<Marginal>();
     var selected = new ArrayList<int[]>();
     Adam adam = new Adam(theta.length);
     ForkJoinPool pool = new ForkJoinPool(threads);
@@ -335,7 +379,7 @@ final class RapGenerator {
           for (int c = 0; c < x.length; c++) {
             l1 += Math.abs(x[c] / scale - nHat * est[c]);
           }
-          scores.add(l1);
+          scores.add(l1 - offsetPerCell * m.cells);
         }
         int inRound = selecting ? perRoundK : open.size();
         for (int k = 0; k < inRound && done < selections; k++, done++) {
@@ -359,30 +403,8 @@ final class RapGenerator {
           } else {
             pick = open.remove(0);
           }
-          long sens = pick.column >= 0 ? GRID : 1;
-          double[] y;
-          if (noise == Noise.GAUSSIAN) {
-            var rel = NoisyMarginals.gaussian(pick.attrs, answers.get(pick), sens, sigma, random);
-            events.add(rel.loss());
-            y = rel.measurement().y();
-            observer.accept(rel.measurement());
-            double unitSigma = rel.measurement().sigma();
-            pick.weight = 1 / (unitSigma * unitSigma);
-            receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Gaussian sigma %.6g, %s", pick.label,
-                pick.cells, unitSigma, rel.loss()));
-          } else {
-            var rel = NoisyMarginals.laplace(answers.get(pick), sens, laplaceEpsilon, random);
-            events.add(rel.loss());
-            y = rel.y();
-            observer.accept(new Measurement(pick.attrs, y, Math.sqrt(2) * rel.scale()));
-            pick.weight = 1 / (2 * rel.scale() * rel.scale());
-            receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Laplace scale %.6g, %s", pick.label,
-                pick.cells, rel.scale(), rel.loss()));
-          }
-          pick.target = new double[y.length];
-          for (int c = 0; c < y.length; c++) {
-            pick.target[c] = y[c] / nHat;
-          }
+          measure(pick, answers.get(pick), noise == Noise.GAUSSIAN ? sigma : laplaceEpsilon, events, receipt, nHat,
+              queries == null && pick.column < 0 && pick.cells > 1);
           measured.add(pick);
           selected.add(pick.attrs);
         }
@@ -411,6 +433,73 @@ final class RapGenerator {
       }
     }
     return new SynthesisResult(Table.trusted(dom, cols), events, total, selected, receipt);
+  }
+
+  /**
+   * Measures one candidate (discrete Gaussian of σ {@code noiseParam}, or discrete Laplace at ε
+   * {@code noiseParam}), records its event and receipt line, and sets its fitting target (the noisy
+   * answer over n̂; a full marginal's first projected onto {x ≥ 0, Σx = n̂} when {@code project},
+   * post-processing) and weight 1/σ².
+   */
+  private void measure(Marginal pick, long[] exact, double noiseParam, List<PrivacyLoss> events, List<String> receipt,
+      double nHat, boolean project) {
+    long sens = pick.column >= 0 ? GRID : 1;
+    double[] y;
+    if (noise == Noise.GAUSSIAN) {
+      var rel = NoisyMarginals.gaussian(pick.attrs, exact, sens, noiseParam, random);
+      events.add(rel.loss());
+      y = rel.measurement().y();
+      observer.accept(rel.measurement());
+      double unitSigma = rel.measurement().sigma();
+      pick.weight = 1 / (unitSigma * unitSigma);
+      receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Gaussian sigma %.6g, %s", pick.label,
+          pick.cells, unitSigma, rel.loss()));
+    } else {
+      var rel = NoisyMarginals.laplace(exact, sens, noiseParam, random);
+      events.add(rel.loss());
+      y = rel.y();
+      observer.accept(new Measurement(pick.attrs, y, Math.sqrt(2) * rel.scale()));
+      pick.weight = 1 / (2 * rel.scale() * rel.scale());
+      receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Laplace scale %.6g, %s", pick.label,
+          pick.cells, rel.scale(), rel.loss()));
+    }
+    double[] fitted = project ? MwemGenerator.simplexProjection(y, nHat) : y;
+    pick.target = new double[y.length];
+    for (int c = 0; c < y.length; c++) {
+      pick.target[c] = fitted[c] / nHat;
+    }
+  }
+
+  /**
+   * The share of the budget after the count spent on the 1-ways: {@value #SMALL_ONE_WAY_SHARE} for
+   * a small budget (ρ &lt; {@value #SMALL_RHO}, or ε &lt; {@value #SMALL_EPSILON} with Laplace noise),
+   * else {@value #ONE_WAY_SHARE}. Public.
+   */
+  private double oneWayShare() {
+    boolean small = noise == Noise.GAUSSIAN ? budgetValue < SMALL_RHO : budgetValue < SMALL_EPSILON;
+    String override = System.getProperty("rap.oneway" + (small ? "small" : ""));
+    if (override != null) {
+      return Double.parseDouble(override);
+    }
+    return small ? SMALL_ONE_WAY_SHARE : ONE_WAY_SHARE;
+  }
+
+  /**
+   * Each attribute's part of the 1-ways' budget, summing to at most 1: proportional to |a|^(2/3)
+   * for Gaussian noise (minimizing Σ|a|·σ_a for a fixed Σρ_a, as in AIM) and to |a|^(1/2) for
+   * Laplace (minimizing Σ|a|/ε_a for a fixed Σε_a). Public (the domain's cardinalities).
+   */
+  private double[] oneWayWeights(int[] card) {
+    double[] w = new double[card.length];
+    double norm = 0;
+    for (int a = 0; a < card.length; a++) {
+      w[a] = noise == Noise.GAUSSIAN ? Math.cbrt((double) card[a] * card[a]) : Math.sqrt(card[a]);
+      norm += w[a];
+    }
+    for (int a = 0; a < card.length; a++) {
+      w[a] /= norm;
+    }
+    return w;
   }
 
   private void checkBudget(List<PrivacyLoss> events) {
