@@ -476,12 +476,12 @@ final class RapGenerator {
    * else {@value #ONE_WAY_SHARE}. Public.
    */
   private double oneWayShare() {
-    boolean small = noise == Noise.GAUSSIAN ? budgetValue < SMALL_RHO : budgetValue < SMALL_EPSILON;
-    String override = System.getProperty("rap.oneway" + (small ? "small" : ""));
-    if (override != null) {
-      return Double.parseDouble(override);
-    }
-    return small ? SMALL_ONE_WAY_SHARE : ONE_WAY_SHARE;
+    return smallBudget(noise, budgetValue) ? SMALL_ONE_WAY_SHARE : ONE_WAY_SHARE;
+  }
+
+  /** Whether a budget (ρ for Gaussian noise, ε for Laplace) is small in the sense of {@link #SMALL_RHO}. */
+  static boolean smallBudget(Noise noise, double budgetValue) {
+    return noise == Noise.GAUSSIAN ? budgetValue < SMALL_RHO : budgetValue < SMALL_EPSILON;
   }
 
   /**

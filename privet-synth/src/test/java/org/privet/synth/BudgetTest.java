@@ -72,9 +72,15 @@ class BudgetTest {
         .randomSource(new SeededRandomSource(4)).build();
     double rho = ((Zcdp) s.privacyLoss()).rho();
     SynthesisResult r = s.synthesize(t);
-    // The noisy count, then a selection and a measurement per selected marginal.
+    // The noisy count, every 1-way marginal, then a selection and a measurement per selected marginal.
+    int d = t.domain().size();
     assertEquals(6, r.selected().size());
-    assertEquals(1 + 2 * 6, r.events().size());
+    assertEquals(1 + d + 2 * 6, r.events().size());
+    assertEquals(r.events().size(), r.receipt().size());
+    for (int a = 0; a < d; a++) {
+      String oneWay = "measure marginal " + t.domain().names(new int[] {a}) + " (";
+      assertEquals(1, r.receipt().stream().filter(line -> line.startsWith(oneWay)).count(), oneWay);
+    }
     double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
     assertTrue(spent <= rho, "spent " + spent + " > " + rho);
     assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
@@ -90,7 +96,7 @@ class BudgetTest {
         .epsilon(eps).rounds(2).roundSelections(2).syntheticRows(40).estimationIterations(10).threads(1)
         .randomSource(new SeededRandomSource(5)).build();
     SynthesisResult r = s.synthesize(t);
-    assertEquals(1 + 2 * 4, r.events().size());
+    assertEquals(1 + t.domain().size() + 2 * 4, r.events().size());
     double spent = BasicAccountant.INSTANCE.compose(r.events(), 0).epsilon();
     assertTrue(spent <= eps, "spent " + spent);
     assertTrue(spent >= eps * (1 - 1e-6), "spent " + spent);
