@@ -27,12 +27,21 @@ import org.privet.random.RandomSource;
  *       entries in [0, 1]). A conjunction "a₁ = v₁ ∧ … ∧ a<sub>k</sub> = v<sub>k</sub>" is answered
  *       on D′ by the product query (1/n′)·Σ<sub>i</sub> Π<sub>j</sub> p<sub>i,a<sub>j</sub></sub>[v<sub>j</sub>],
  *       differentiable in θ; a marginal is the vector of its cells' conjunctions.
- *   <li><b>Adaptive rounds.</b> A share {@value #COUNT_SHARE} of the budget buys a noisy row count n̂.
+ *   <li><b>Count.</b> A share {@value #COUNT_SHARE} of the budget buys a noisy row count n̂.
+ *   <li><b>1-ways first</b> (a marginal workload, not a query file). A share {@value #ONE_WAY_SHARE} of the rest ({@value #SMALL_ONE_WAY_SHARE}
+ *       for a small budget, see {@link #smallBudget}) measures every 1-way marginal (split across
+ *       attributes by {@link #oneWayWeights}); every relaxed row starts at the product of their
+ *       projections onto the simplex (log-probabilities plus a uniform jitter that breaks the rows'
+ *       symmetry), i.e. D′ starts as the independent model. As MWEM's start (issue 14), this matters
+ *       most at small ε, where the uniform start left attributes never selected at uniform.
+ *   <li><b>Adaptive rounds.</b>
  *       Each of T rounds selects K marginals not measured yet, one at a time, by the exponential
  *       mechanism (privet-core) on the score ‖M<sub>r</sub>(D) − n̂·M<sub>r</sub>(D′)‖₁ (sensitivity 1),
+ *       less the expected L1 norm of r's measurement noise (a public offset, as in AIM),
  *       measures each with discrete Gaussian noise (ρ-zCDP) or discrete Laplace noise (pure ε-DP),
  *       then runs Adam on Σ<sub>r measured</sub> ‖M<sub>r</sub>(D′) − y<sub>r</sub>/n̂‖² / σ<sub>r</sub>²
- *       (σ<sub>r</sub>: the noise's standard deviation), warm-started from the previous round.
+ *       (σ<sub>r</sub>: the noise's standard deviation; with a marginal workload y<sub>r</sub> is the
+ *       noisy marginal projected onto {x ≥ 0, Σx = n̂}), warm-started from the previous round.
  *   <li><b>Output.</b> round(n̂) rows, row j drawn attribute by attribute from the relaxed row j mod n′.
  * </ul>
  *
@@ -47,7 +56,11 @@ import org.privet.random.RandomSource;
  * <p>Departures from the paper, data-independent: for a marginal workload, marginals (not single
  * queries) are the unit of selection and measurement; candidates are the workload's downward closure restricted to marginals
  * of at most {@link #maxCells} cells (to bound the work of the product queries), 1-way marginals
- * always included (so the pool is never empty); n̂ is measured, the
+ * always included (a query file's pool is never empty; a marginal workload's 1-ways are measured
+ * first, and when nothing else is left they get the whole budget after the count); the 1-ways
+ * first, the simplex projection and the score offset (marginal workloads), and 4 rounds of 2
+ * selections for a small budget (the {@link Synthesizer} defaults) were found on Adult
+ * (docs/benchmarks.md, issue 14); n̂ is measured, the
  * paper assumes n public. Rows are processed in parallel ({@link #threads} workers). Budget split
  * per selected marginal: 10% selection, 90% measurement (Gaussian, as in AIM) or half and half
  * (Laplace, as in MWEM). Privacy argument: docs/proofs/synthetic-data.md.
