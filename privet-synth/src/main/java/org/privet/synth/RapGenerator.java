@@ -289,6 +289,10 @@ final class RapGenerator {
       for (int[] q : workload.marginals()) {
         addClosure(candidates, q, card, dom);
       }
+      // Every attribute's 1-way, even one the workload does not read (measured first, below).
+      for (int a = 0; a < d; a++) {
+        addClosure(candidates, new int[] {a}, card, dom);
+      }
     }
     List<Marginal> open = new ArrayList<>(candidates.values());
     Map<Marginal, long[]> answers = new LinkedHashMap<>();

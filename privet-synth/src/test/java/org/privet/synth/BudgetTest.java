@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BasicAccountant;
@@ -86,6 +87,28 @@ class BudgetTest {
     assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
     assertTrue(ZcdpAccountant.INSTANCE.compose(r.events(), delta).epsilon() <= eps);
     assertEquals(t.domain(), r.synthetic().domain());
+  }
+
+  /**
+   * RAP on workloads that leave attributes unread, or hold only 1-ways: every attribute's 1-way is
+   * measured first, and the rest of the budget (all of it when only 1-ways are left) adds up.
+   */
+  @Test
+  void synthesize_rapPartialAndOneWayWorkloads_everyOneWayMeasuredAndBudgetAddsUp() throws IOException {
+    Table t = smallAdult();
+    int d = t.domain().size();
+    for (Workload w : List.of(new Workload(List.of(new int[] {0, 1})), Workload.allKWay(t.domain(), 1))) {
+      Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(1).delta(1e-6).workload(w)
+          .rounds(2).roundSelections(3).syntheticRows(20).estimationIterations(5).threads(1)
+          .randomSource(new SeededRandomSource(6)).build();
+      double rho = ((Zcdp) s.privacyLoss()).rho();
+      SynthesisResult r = s.synthesize(t);
+      // Count, every 1-way, then the pair {0, 1} measured whole (a pool of one) or nothing.
+      assertEquals(1 + d + (w.size() == 1 ? 1 : 0), r.events().size(), String.join("\n", r.receipt()));
+      double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+      assertTrue(spent <= rho, "spent " + spent + " > " + rho);
+      assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
+    }
   }
 
   @Test
