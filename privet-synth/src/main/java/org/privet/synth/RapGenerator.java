@@ -37,7 +37,7 @@ import org.privet.random.RandomSource;
  *   <li><b>Adaptive rounds.</b>
  *       Each of T rounds selects K marginals not measured yet, one at a time, by the exponential
  *       mechanism (privet-core) on the score ‖M<sub>r</sub>(D) − n̂·M<sub>r</sub>(D′)‖₁ (sensitivity 1),
- *       less the expected L1 norm of r's measurement noise (a public offset, as in AIM),
+ *       less, with a small budget, the expected L1 norm of r's measurement noise (a public offset, as in AIM),
  *       measures each with discrete Gaussian noise (ρ-zCDP) or discrete Laplace noise (pure ε-DP),
  *       then runs Adam on Σ<sub>r measured</sub> ‖M<sub>r</sub>(D′) − y<sub>r</sub>/n̂‖² / σ<sub>r</sub>²
  *       (σ<sub>r</sub>: the noise's standard deviation; with a marginal workload y<sub>r</sub> is the
@@ -58,8 +58,8 @@ import org.privet.random.RandomSource;
  * of at most {@link #maxCells} cells (to bound the work of the product queries), 1-way marginals
  * always included (a query file's pool is never empty; a marginal workload's 1-ways are measured
  * first, and when nothing else is left they get the whole budget after the count); the 1-ways
- * first, the simplex projection and the score offset (marginal workloads), and 4 rounds of 2
- * selections for a small budget (the {@link Synthesizer} defaults) were found on Adult
+ * first and the simplex projection (marginal workloads), and the score offset and 4 rounds of 2
+ * selections for a small budget (the latter the {@link Synthesizer} defaults) were found on Adult
  * (docs/benchmarks.md, issue 14); n̂ is measured, the
  * paper assumes n public. Rows are processed in parallel ({@link #threads} workers). Budget split
  * per selected marginal: 10% selection, 90% measurement (Gaussian, as in AIM) or half and half
@@ -365,8 +365,9 @@ final class RapGenerator {
       noisePerCell = 1 / laplaceEpsilon;
     }
     // The selection score's offset per cell (AIM's, McKenna et al. 2022): the expected L1 norm of
-    // the measurement noise, public; only with a marginal workload (query-file pools keep the plain score).
-    double offsetPerCell = queries == null ? noisePerCell : 0;
+    // the measurement noise, public; only with a marginal workload and a small budget (on Adult it
+    // helps at ε = 0.1 and costs 8% at ε = 1, where it keeps large marginals out; docs/benchmarks.md).
+    double offsetPerCell = queries == null && smallBudget(noise, budgetValue) ? noisePerCell : 0;
     int n1 = syntheticRows;
     double[] theta = new double[n1 * width];
     for (int i = 0; i < n1; i++) {
