@@ -28,8 +28,9 @@ import org.privet.random.RandomSource;
  *       on D′ by the product query (1/n′)·Σ<sub>i</sub> Π<sub>j</sub> p<sub>i,a<sub>j</sub></sub>[v<sub>j</sub>],
  *       differentiable in θ; a marginal is the vector of its cells' conjunctions.
  *   <li><b>Count.</b> A share {@value #COUNT_SHARE} of the budget buys a noisy row count n̂.
- *   <li><b>1-ways first</b> (a marginal workload, not a query file). A share {@value #ONE_WAY_SHARE} of the rest ({@value #SMALL_ONE_WAY_SHARE}
- *       for a small budget, see {@link #smallBudget}) measures every 1-way marginal (split across
+ *   <li><b>1-ways first</b> (a marginal workload, not a query file). A share
+ *       {@value #ONE_WAY_SHARE} of the rest ({@value #SMALL_ONE_WAY_SHARE} for a small budget, see
+ *       {@link #smallBudget}) measures every 1-way marginal (split across
  *       attributes by {@link #oneWayWeights}); every relaxed row starts at the product of their
  *       projections onto the simplex (log-probabilities plus a uniform jitter that breaks the rows'
  *       symmetry), i.e. D′ starts as the independent model. As MWEM's start (issue 14), this matters
@@ -37,7 +38,8 @@ import org.privet.random.RandomSource;
  *   <li><b>Adaptive rounds.</b>
  *       Each of T rounds selects K marginals not measured yet, one at a time, by the exponential
  *       mechanism (privet-core) on the score ‖M<sub>r</sub>(D) − n̂·M<sub>r</sub>(D′)‖₁ (sensitivity 1),
- *       less, with a small budget, the expected L1 norm of r's measurement noise (a public offset, as in AIM),
+ *       less, with a small budget, the expected L1 norm of r's measurement noise (a public offset,
+ *       as in AIM),
  *       measures each with discrete Gaussian noise (ρ-zCDP) or discrete Laplace noise (pure ε-DP),
  *       then runs Adam on Σ<sub>r measured</sub> ‖M<sub>r</sub>(D′) − y<sub>r</sub>/n̂‖² / σ<sub>r</sub>²
  *       (σ<sub>r</sub>: the noise's standard deviation; with a marginal workload y<sub>r</sub> is the
