@@ -27,12 +27,23 @@ import org.privet.random.RandomSource;
  *       entries in [0, 1]). A conjunction "a₁ = v₁ ∧ … ∧ a<sub>k</sub> = v<sub>k</sub>" is answered
  *       on D′ by the product query (1/n′)·Σ<sub>i</sub> Π<sub>j</sub> p<sub>i,a<sub>j</sub></sub>[v<sub>j</sub>],
  *       differentiable in θ; a marginal is the vector of its cells' conjunctions.
- *   <li><b>Adaptive rounds.</b> A share {@value #COUNT_SHARE} of the budget buys a noisy row count n̂.
+ *   <li><b>Count.</b> A share {@value #COUNT_SHARE} of the budget buys a noisy row count n̂.
+ *   <li><b>1-ways first</b> (a marginal workload, not a query file). A share
+ *       {@value #ONE_WAY_SHARE} of the rest ({@value #SMALL_ONE_WAY_SHARE} for a small budget, see
+ *       {@link #smallBudget}) measures every 1-way marginal (split across
+ *       attributes by {@link #oneWayWeights}); every relaxed row starts at the product of their
+ *       projections onto the simplex (log-probabilities plus a uniform jitter that breaks the rows'
+ *       symmetry), i.e. D′ starts as the independent model. As MWEM's start (issue 14), this matters
+ *       most at small ε, where the uniform start left attributes never selected at uniform.
+ *   <li><b>Adaptive rounds.</b>
  *       Each of T rounds selects K marginals not measured yet, one at a time, by the exponential
  *       mechanism (privet-core) on the score ‖M<sub>r</sub>(D) − n̂·M<sub>r</sub>(D′)‖₁ (sensitivity 1),
+ *       less, with a small budget, the expected L1 norm of r's measurement noise (a public offset,
+ *       as in AIM),
  *       measures each with discrete Gaussian noise (ρ-zCDP) or discrete Laplace noise (pure ε-DP),
  *       then runs Adam on Σ<sub>r measured</sub> ‖M<sub>r</sub>(D′) − y<sub>r</sub>/n̂‖² / σ<sub>r</sub>²
- *       (σ<sub>r</sub>: the noise's standard deviation), warm-started from the previous round.
+ *       (σ<sub>r</sub>: the noise's standard deviation; with a marginal workload y<sub>r</sub> is the
+ *       noisy marginal projected onto {x ≥ 0, Σx = n̂}), warm-started from the previous round.
  *   <li><b>Output.</b> round(n̂) rows, row j drawn attribute by attribute from the relaxed row j mod n′.
  * </ul>
  *
@@ -47,13 +58,26 @@ import org.privet.random.RandomSource;
  * <p>Departures from the paper, data-independent: for a marginal workload, marginals (not single
  * queries) are the unit of selection and measurement; candidates are the workload's downward closure restricted to marginals
  * of at most {@link #maxCells} cells (to bound the work of the product queries), 1-way marginals
- * always included (so the pool is never empty); n̂ is measured, the
+ * always included (a query file's pool is never empty; a marginal workload's 1-ways are measured
+ * first, and when nothing else is left they get the whole budget after the count); the 1-ways
+ * first and the simplex projection (marginal workloads), and the score offset and 4 rounds of 2
+ * selections for a small budget (the latter the {@link Synthesizer} defaults) were found on Adult
+ * (docs/benchmarks.md, issue 14); n̂ is measured, the
  * paper assumes n public. Rows are processed in parallel ({@link #threads} workers). Budget split
  * per selected marginal: 10% selection, 90% measurement (Gaussian, as in AIM) or half and half
  * (Laplace, as in MWEM). Privacy argument: docs/proofs/synthetic-data.md.
  */
 final class RapGenerator {
   static final double COUNT_SHARE = 0.02;
+  /** With a marginal workload: the share of the budget after the count spent on all 1-way marginals first. */
+  static final double ONE_WAY_SHARE = 0.5;
+  /** The 1-way share for a small budget (below {@link #SMALL_RHO} or {@link #SMALL_EPSILON}). */
+  static final double SMALL_ONE_WAY_SHARE = 0.85;
+  static final double SMALL_RHO = 1e-3;
+  static final double SMALL_EPSILON = 0.25;
+  /** The relaxed rows start at log(p̂ + floor) plus uniform jitter of this width (breaks the rows' symmetry). */
+  static final double START_JITTER = 1.0;
+  static final double START_FLOOR = 1e-4;
 
   /** The noise of the measurements, and so the privacy measure. */
   enum Noise {
@@ -267,6 +291,10 @@ final class RapGenerator {
       for (int[] q : workload.marginals()) {
         addClosure(candidates, q, card, dom);
       }
+      // Every attribute's 1-way, even one the workload does not read (measured first, below).
+      for (int a = 0; a < d; a++) {
+        addClosure(candidates, new int[] {a}, card, dom);
+      }
     }
     List<Marginal> open = new ArrayList<>(candidates.values());
     Map<Marginal, long[]> answers = new LinkedHashMap<>();
@@ -294,31 +322,67 @@ final class RapGenerator {
       nHat = Math.max(1, rel.y()[0]);
       observer.accept(new Measurement(new int[0], rel.y(), Math.sqrt(2) * rel.scale()));
     }
-    int perRoundK = perRound > 0 ? perRound : autoPerRound(open.size(), budget * (1 - COUNT_SHARE), nHat);
+    double rest = budget * (1 - COUNT_SHARE);
+    var measured = new ArrayList<Marginal>();
+    double[][] start = null;
+    if (queries == null) {
+      // A marginal workload: every 1-way marginal first (a public share of the budget), the relaxed
+      // table started at the product of their projections, and the 1-ways kept out of the pool.
+      List<Marginal> oneWays = new ArrayList<>();
+      for (int a = 0; a < d; a++) {
+        Marginal m = candidates.get("marginal " + dom.names(new int[] {a}));
+        open.remove(m);
+        oneWays.add(m);
+      }
+      double share = open.isEmpty() ? 1 : oneWayShare();
+      double[] w = oneWayWeights(card);
+      start = new double[d][];
+      for (int a = 0; a < d; a++) {
+        Marginal m = oneWays.get(a);
+        double cost = rest * share * w[a];
+        measure(m, answers.get(m), noise == Noise.GAUSSIAN ? Math.sqrt(1 / (2 * cost)) : cost, events, receipt,
+            nHat, true);
+        measured.add(m);
+        start[a] = m.target;
+      }
+      rest = rest * (1 - share);
+    }
+    int perRoundK = perRound > 0 ? perRound : autoPerRound(open.size(), rest, nHat);
     int selections = Math.min(rounds * perRoundK, open.size());
     // A pool no larger than the selections is measured whole: selecting would only spend budget.
     boolean selecting = selections < open.size();
-    double perSelection = budget * (1 - COUNT_SHARE) / selections;
+    double perSelection = selections == 0 ? 0 : rest / selections;
     double selectEpsilon;
     double sigma;
     double laplaceEpsilon = Double.NaN;
-    double measureShare = selecting ? perSelection : budget * (1 - COUNT_SHARE) / selections;
+    double noisePerCell;
     if (noise == Noise.GAUSSIAN) {
       selectEpsilon = Math.sqrt(8 * 0.1 * perSelection);
-      sigma = Math.sqrt(1 / (2 * (selecting ? 0.9 : 1.0) * measureShare));
+      sigma = Math.sqrt(1 / (2 * (selecting ? 0.9 : 1.0) * perSelection));
+      noisePerCell = Math.sqrt(2 / Math.PI) * sigma;
     } else {
       selectEpsilon = perSelection / 2;
-      laplaceEpsilon = selecting ? perSelection / 2 : measureShare;
+      laplaceEpsilon = selecting ? perSelection / 2 : perSelection;
       sigma = Math.sqrt(2) / laplaceEpsilon;
+      noisePerCell = 1 / laplaceEpsilon;
     }
+    // The selection score's offset per cell (AIM's, McKenna et al. 2022): the expected L1 norm of
+    // the measurement noise, public; only with a marginal workload and a small budget (on Adult it
+    // helps at ε = 0.1 and costs 8% at ε = 1, where it keeps large marginals out; docs/benchmarks.md).
+    double offsetPerCell = queries == null && smallBudget(noise, budgetValue) ? noisePerCell : 0;
     int n1 = syntheticRows;
     double[] theta = new double[n1 * width];
-    for (int i = 0; i < theta.length; i++) {
-      theta[i] = 0.01 * (GraphicalModel.uniform(random) - 0.5);
+    for (int i = 0; i < n1; i++) {
+      for (int a = 0; a < d; a++) {
+        for (int v = 0; v < card[a]; v++) {
+          double jitter = GraphicalModel.uniform(random) - 0.5;
+          theta[i * width + offset[a] + v] = start == null ? 0.01 * jitter
+              : Math.log(start[a][v] + START_FLOOR) + START_JITTER * jitter;
+        }
+      }
     }
     double[] prob = new double[n1 * width];
     softmax(theta, prob, n1, offset);
-    var measured = new ArrayList<Marginal>();
     var selected = new ArrayList<int[]>();
     Adam adam = new Adam(theta.length);
     ForkJoinPool pool = new ForkJoinPool(threads);
@@ -335,7 +399,7 @@ final class RapGenerator {
           for (int c = 0; c < x.length; c++) {
             l1 += Math.abs(x[c] / scale - nHat * est[c]);
           }
-          scores.add(l1);
+          scores.add(l1 - offsetPerCell * m.cells);
         }
         int inRound = selecting ? perRoundK : open.size();
         for (int k = 0; k < inRound && done < selections; k++, done++) {
@@ -359,30 +423,8 @@ final class RapGenerator {
           } else {
             pick = open.remove(0);
           }
-          long sens = pick.column >= 0 ? GRID : 1;
-          double[] y;
-          if (noise == Noise.GAUSSIAN) {
-            var rel = NoisyMarginals.gaussian(pick.attrs, answers.get(pick), sens, sigma, random);
-            events.add(rel.loss());
-            y = rel.measurement().y();
-            observer.accept(rel.measurement());
-            double unitSigma = rel.measurement().sigma();
-            pick.weight = 1 / (unitSigma * unitSigma);
-            receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Gaussian sigma %.6g, %s", pick.label,
-                pick.cells, unitSigma, rel.loss()));
-          } else {
-            var rel = NoisyMarginals.laplace(answers.get(pick), sens, laplaceEpsilon, random);
-            events.add(rel.loss());
-            y = rel.y();
-            observer.accept(new Measurement(pick.attrs, y, Math.sqrt(2) * rel.scale()));
-            pick.weight = 1 / (2 * rel.scale() * rel.scale());
-            receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Laplace scale %.6g, %s", pick.label,
-                pick.cells, rel.scale(), rel.loss()));
-          }
-          pick.target = new double[y.length];
-          for (int c = 0; c < y.length; c++) {
-            pick.target[c] = y[c] / nHat;
-          }
+          measure(pick, answers.get(pick), noise == Noise.GAUSSIAN ? sigma : laplaceEpsilon, events, receipt, nHat,
+              queries == null && pick.column < 0 && pick.cells > 1);
           measured.add(pick);
           selected.add(pick.attrs);
         }
@@ -411,6 +453,73 @@ final class RapGenerator {
       }
     }
     return new SynthesisResult(Table.trusted(dom, cols), events, total, selected, receipt);
+  }
+
+  /**
+   * Measures one candidate (discrete Gaussian of σ {@code noiseParam}, or discrete Laplace at ε
+   * {@code noiseParam}), records its event and receipt line, and sets its fitting target (the noisy
+   * answer over n̂; a full marginal's first projected onto {x ≥ 0, Σx = n̂} when {@code project},
+   * post-processing) and weight 1/σ².
+   */
+  private void measure(Marginal pick, long[] exact, double noiseParam, List<PrivacyLoss> events, List<String> receipt,
+      double nHat, boolean project) {
+    long sens = pick.column >= 0 ? GRID : 1;
+    double[] y;
+    if (noise == Noise.GAUSSIAN) {
+      var rel = NoisyMarginals.gaussian(pick.attrs, exact, sens, noiseParam, random);
+      events.add(rel.loss());
+      y = rel.measurement().y();
+      observer.accept(rel.measurement());
+      double unitSigma = rel.measurement().sigma();
+      pick.weight = 1 / (unitSigma * unitSigma);
+      receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Gaussian sigma %.6g, %s", pick.label,
+          pick.cells, unitSigma, rel.loss()));
+    } else {
+      var rel = NoisyMarginals.laplace(exact, sens, noiseParam, random);
+      events.add(rel.loss());
+      y = rel.y();
+      observer.accept(new Measurement(pick.attrs, y, Math.sqrt(2) * rel.scale()));
+      pick.weight = 1 / (2 * rel.scale() * rel.scale());
+      receipt.add(String.format(Locale.ROOT, "measure %s (%d cells): discrete Laplace scale %.6g, %s", pick.label,
+          pick.cells, rel.scale(), rel.loss()));
+    }
+    double[] fitted = project ? MwemGenerator.simplexProjection(y, nHat) : y;
+    pick.target = new double[y.length];
+    for (int c = 0; c < y.length; c++) {
+      pick.target[c] = fitted[c] / nHat;
+    }
+  }
+
+  /**
+   * The share of the budget after the count spent on the 1-ways: {@value #SMALL_ONE_WAY_SHARE} for
+   * a small budget (ρ &lt; {@value #SMALL_RHO}, or ε &lt; {@value #SMALL_EPSILON} with Laplace noise),
+   * else {@value #ONE_WAY_SHARE}. Public.
+   */
+  private double oneWayShare() {
+    return smallBudget(noise, budgetValue) ? SMALL_ONE_WAY_SHARE : ONE_WAY_SHARE;
+  }
+
+  /** Whether a budget (ρ for Gaussian noise, ε for Laplace) is small in the sense of {@link #SMALL_RHO}. */
+  static boolean smallBudget(Noise noise, double budgetValue) {
+    return noise == Noise.GAUSSIAN ? budgetValue < SMALL_RHO : budgetValue < SMALL_EPSILON;
+  }
+
+  /**
+   * Each attribute's part of the 1-ways' budget, summing to at most 1: proportional to |a|^(2/3)
+   * for Gaussian noise (minimizing Σ|a|·σ_a for a fixed Σρ_a, as in AIM) and to |a|^(1/2) for
+   * Laplace (minimizing Σ|a|/ε_a for a fixed Σε_a). Public (the domain's cardinalities).
+   */
+  private double[] oneWayWeights(int[] card) {
+    double[] w = new double[card.length];
+    double norm = 0;
+    for (int a = 0; a < card.length; a++) {
+      w[a] = noise == Noise.GAUSSIAN ? Math.cbrt((double) card[a] * card[a]) : Math.sqrt(card[a]);
+      norm += w[a];
+    }
+    for (int a = 0; a < card.length; a++) {
+      w[a] /= norm;
+    }
+    return w;
   }
 
   private void checkBudget(List<PrivacyLoss> events) {

@@ -257,7 +257,10 @@ public final class Synthesizer {
       return this;
     }
 
-    /** MWEM and RAP: the number of rounds T (default 10 for MWEM, 8 for RAP). */
+    /**
+     * MWEM and RAP: the number of rounds T (default 10 for MWEM; 8 for RAP, 4 for RAP on a marginal
+     * workload with a small budget: ρ &lt; 10⁻³, or ε &lt; 0.25 with Laplace noise).
+     */
     public Builder rounds(int rounds) {
       if (rounds < 1 || rounds > 10_000) {
         throw new IllegalArgumentException("rounds must be in [1, 10000], was " + rounds);
@@ -287,7 +290,8 @@ public final class Synthesizer {
     }
 
     /**
-     * RAP: marginals (or queries) selected and measured per round, K (default 4; with a query file,
+     * RAP: marginals (or queries) selected and measured per round, K (default 4, 2 with a small
+     * budget as for {@link #rounds}; with a query file,
      * by default every query of the file and the 1-way marginals it reads are measured in the first
      * round, without selection, then fitted over the T rounds, when that leaves each answer's noise
      * at most 1% of the noisy row count; otherwise 4 per round, selected adaptively).
@@ -343,9 +347,14 @@ public final class Synthesizer {
         estimationIterations = 1000;
       }
       if (method == Method.RAP) {
-        rounds = roundsSet ? rounds : 8;
+        // A marginal workload with a small budget: fewer, larger selections (4 rounds of 2).
+        boolean small = queries == null && !Double.isNaN(delta) && RapGenerator.smallBudget(
+            noise == Noise.GAUSSIAN ? RapGenerator.Noise.GAUSSIAN : RapGenerator.Noise.LAPLACE,
+            noise == Noise.GAUSSIAN && delta > 0 ? org.privet.accounting.ZcdpConversion.largestRho(epsilon, delta)
+                : epsilon);
+        rounds = roundsSet ? rounds : small ? 4 : 8;
         // A query file: K = 0 lets RAP measure the whole pool when the budget allows, with more Adam steps.
-        roundSelections = roundSelectionsSet ? roundSelections : queries != null ? 0 : 4;
+        roundSelections = roundSelectionsSet ? roundSelections : queries != null ? 0 : small ? 2 : 4;
         estimationIterations = iterationsSet ? estimationIterations : queries != null ? 200 : 40;
         maxModelCells = cellsSet ? maxModelCells : 2_000;
       }

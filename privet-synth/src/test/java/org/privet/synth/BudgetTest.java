@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BasicAccountant;
@@ -72,14 +73,42 @@ class BudgetTest {
         .randomSource(new SeededRandomSource(4)).build();
     double rho = ((Zcdp) s.privacyLoss()).rho();
     SynthesisResult r = s.synthesize(t);
-    // The noisy count, then a selection and a measurement per selected marginal.
+    // The noisy count, every 1-way marginal, then a selection and a measurement per selected marginal.
+    int d = t.domain().size();
     assertEquals(6, r.selected().size());
-    assertEquals(1 + 2 * 6, r.events().size());
+    assertEquals(1 + d + 2 * 6, r.events().size());
+    assertEquals(r.events().size(), r.receipt().size());
+    for (int a = 0; a < d; a++) {
+      String oneWay = "measure marginal " + t.domain().names(new int[] {a}) + " (";
+      assertEquals(1, r.receipt().stream().filter(line -> line.startsWith(oneWay)).count(), oneWay);
+    }
     double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
     assertTrue(spent <= rho, "spent " + spent + " > " + rho);
     assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
     assertTrue(ZcdpAccountant.INSTANCE.compose(r.events(), delta).epsilon() <= eps);
     assertEquals(t.domain(), r.synthetic().domain());
+  }
+
+  /**
+   * RAP on workloads that leave attributes unread, or hold only 1-ways: every attribute's 1-way is
+   * measured first, and the rest of the budget (all of it when only 1-ways are left) adds up.
+   */
+  @Test
+  void synthesize_rapPartialAndOneWayWorkloads_everyOneWayMeasuredAndBudgetAddsUp() throws IOException {
+    Table t = smallAdult();
+    int d = t.domain().size();
+    for (Workload w : List.of(new Workload(List.of(new int[] {0, 1})), Workload.allKWay(t.domain(), 1))) {
+      Synthesizer s = Synthesizer.builder().method(Synthesizer.Method.RAP).epsilon(1).delta(1e-6).workload(w)
+          .rounds(2).roundSelections(3).syntheticRows(20).estimationIterations(5).threads(1)
+          .randomSource(new SeededRandomSource(6)).build();
+      double rho = ((Zcdp) s.privacyLoss()).rho();
+      SynthesisResult r = s.synthesize(t);
+      // Count, every 1-way, then the pair {0, 1} measured whole (a pool of one) or nothing.
+      assertEquals(1 + d + (w.size() == 1 ? 1 : 0), r.events().size(), String.join("\n", r.receipt()));
+      double spent = ZcdpAccountant.INSTANCE.totalRho(r.events());
+      assertTrue(spent <= rho, "spent " + spent + " > " + rho);
+      assertTrue(spent >= rho * (1 - 1e-6), "spent " + spent + " well below " + rho);
+    }
   }
 
   @Test
@@ -90,7 +119,7 @@ class BudgetTest {
         .epsilon(eps).rounds(2).roundSelections(2).syntheticRows(40).estimationIterations(10).threads(1)
         .randomSource(new SeededRandomSource(5)).build();
     SynthesisResult r = s.synthesize(t);
-    assertEquals(1 + 2 * 4, r.events().size());
+    assertEquals(1 + t.domain().size() + 2 * 4, r.events().size());
     double spent = BasicAccountant.INSTANCE.compose(r.events(), 0).epsilon();
     assertTrue(spent <= eps, "spent " + spent);
     assertTrue(spent >= eps * (1 - 1e-6), "spent " + spent);

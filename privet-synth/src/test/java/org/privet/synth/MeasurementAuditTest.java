@@ -38,8 +38,8 @@ import org.privet.testing.SeededRandomSource;
  *       √(2ρ<sub>m</sub>) for measurements of ρ<sub>m</sub>-zCDP (with any weights). The audit fails
  *       if the one-sided lower confidence bound (3.09 standard errors: false-failure probability
  *       0.1% under the normal approximation) of the standardized shift exceeds √(2ρ<sub>m</sub>),
- *       ρ<sub>m</sub> the measurements' share of the proof (MST: 2ρ/3; RAP measuring its pool whole:
- *       all of ρ). Power: noise σ/1.3 (ρ·1.69) puts the shift 0.3·√(2ρ<sub>m</sub>) above the
+ *       ρ<sub>m</sub> the measurements' share of the proof (MST: 2ρ/3; RAP measuring its pool whole,
+ *       with a query file or with a marginal workload whose 1-ways come first: all of ρ). Power: noise σ/1.3 (ρ·1.69) puts the shift 0.3·√(2ρ<sub>m</sub>) above the
  *       claim, more than five standard errors at 1,000 runs per table.
  * </ul>
  */
@@ -203,6 +203,34 @@ class MeasurementAuditTest {
   @Test
   void rapGaussian_thirtyPercentTooLittleNoise_exceedsClaim() {
     double ratio = rapGaussianMu(1, 1.69);
+    assertTrue(ratio > 1, "the audit cannot detect noise 1/1.3 of the claim's: " + ratio + " times the claim");
+  }
+
+  /**
+   * RAP (Gaussian) on the marginal workload of x and y: the row count, the 1-ways of x and y (measured
+   * first, a share of ρ split between them), then the pool {x, y}, measured whole; all of ρ is measurements.
+   */
+  private static double rapWorkloadGaussianMu(double claimedRho, double actualRho) {
+    var r = new SeededRandomSource(52);
+    double lb = muLowerBound((t, sink) -> {
+      var res = new RapGenerator(RapGenerator.Noise.GAUSSIAN, actualRho, Workload.allKWay(DOM, 2), null, r, s -> { },
+          2, 4, 2, 10, 2000, 1).observe(sink::add).run(t, new Zcdp(actualRho));
+      assertEquals(4, res.events().size(), "row count, the 1-ways of x and y, then x,y measured whole");
+      return res;
+    }, table(60, false), table(60, true), 1000);
+    return lb / Math.sqrt(2 * claimedRho);
+  }
+
+  @Test
+  void rapWorkloadGaussian_measurementsOnNeighbours_gaussianDpWithinClaim() {
+    double ratio = rapWorkloadGaussianMu(1, 1);
+    assertTrue(ratio <= 1, "RAP (Gaussian, marginal workload) measurements: lower bound on mu is " + ratio
+        + " times the claim");
+  }
+
+  @Test
+  void rapWorkloadGaussian_thirtyPercentTooLittleNoise_exceedsClaim() {
+    double ratio = rapWorkloadGaussianMu(1, 1.69);
     assertTrue(ratio > 1, "the audit cannot detect noise 1/1.3 of the claim's: " + ratio + " times the claim");
   }
 }
