@@ -465,7 +465,11 @@ public final class BoundingPlan {
       }
       s.append(" FROM src JOIN firsth USING (__u, __h))");
     }
-    s.append(",\npairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
+    // Minimum-hash rows of one unit form one pair unless hashes tie: one aggregate per unit then.
+    boolean perUnit = minHash && d.minHashUnitAggregate();
+    s.append(",\npairs AS (SELECT __u, ").append(perUnit
+        ? groups.stream().map(g -> "MIN(" + g + ") AS " + g + ", ").collect(Collectors.joining())
+        : groupPrefix()).append("COUNT(*) AS __n");
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.FixedPointSum f) {
         String v = "__v" + i;
@@ -491,9 +495,17 @@ public final class BoundingPlan {
     if (minHash && hasBins()) {
       s.append(", MIN(__h) AS __h");
     }
-    s.append(minHash ? " FROM firstrows" : " FROM src")
-        .append(" GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList(""))
-        .append(")");
+    s.append(minHash ? " FROM firstrows" : " FROM src").append(" GROUP BY __u");
+    if (perUnit) {
+      // One pair iff every group column holds one value over the unit's rows (GROUP BY's
+      // equality: MIN = MAX, NULL on all rows or on none); otherwise a tie, and all are dropped.
+      s.append(" HAVING ").append(groups.stream().map(g -> d.nullSafeEquals("MIN(" + g + ")",
+          "MAX(" + g + ")") + " AND COUNT(" + g + ") IN (" + d.bigint(0) + ", COUNT(*))")
+          .collect(Collectors.joining(" AND "))).append(")");
+      s.append(",\nkeptpairs AS (SELECT * FROM pairs)");
+      return;
+    }
+    s.append(groups.isEmpty() ? "" : ", " + groupList("")).append(")");
     if (groups.isEmpty()) {
       return; // one group: L0 ≥ 1 keeps every unit's only pair
     }

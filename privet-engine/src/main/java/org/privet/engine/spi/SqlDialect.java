@@ -120,6 +120,18 @@ public interface SqlDialect extends FilterSql.Dialect {
   }
 
   /**
+   * Strategy, with {@link #minHashJoin()}: the rows joined back all carry their unit's smallest
+   * pair hash, so they are one pair unless that hash ties; they are aggregated per unit (each group
+   * column by MIN, the unit dropped when a column's MIN and MAX differ or it is NULL on some rows
+   * only) instead of per pair followed by a window over the unit. The dialect must give MIN and MAX
+   * on every group column type, with MIN = MAX exactly when GROUP BY puts the values together
+   * ({@code docs/proofs/engine-bounding.md}, "Step 3 for L0 = 1").
+   */
+  default boolean minHashUnitAggregate() {
+    return false;
+  }
+
+  /**
    * Strategy: an expression that fails the statement with {@code message} (no value in it), or
    * null. When present, unit-level pair sums of a measure whose values satisfy c·M ≤ 2^53 are
    * computed in DOUBLE and the statement fails if a pair has more values; the backend then reruns
