@@ -80,6 +80,8 @@ public final class EngineBench {
       }
       List<Double> roundRatioWall = new ArrayList<>();
       List<Double> roundRatioCpu = new ArrayList<>();
+      List<Double> roundRatioC = new ArrayList<>();
+      List<Double> roundRatioCCpu = new ArrayList<>();
       long[] released = new long[1];
       Body[] bodies = {
           () -> drain(db, PLAIN),
@@ -106,6 +108,8 @@ public final class EngineBench {
         if (r >= 0) {
           roundRatioWall.add(w[3] / w[1]);
           roundRatioCpu.add(c[1] > 0 ? c[3] / c[1] : Double.NaN);
+          roundRatioC.add(w[3] / w[2]);
+          roundRatioCCpu.add(c[2] > 0 ? c[3] / c[2] : Double.NaN);
         }
         System.out.println(line.append(String.format("  (%d groups released)", released[0])));
       }
@@ -125,6 +129,11 @@ public final class EngineBench {
       System.out.printf("DP/(a) wall %.1f; (b)/(a) wall %.1f; DP/(c) wall %.3f, cpu %.3f%n",
           median(wall.get(3)) / median(wall.get(0)), median(wall.get(1)) / median(wall.get(0)),
           median(wall.get(3)) / median(wall.get(2)), median(cpu.get(3)) / median(cpu.get(2)));
+      System.out.printf("DP/(c) wall: ratio of medians %.3f, of minima %.3f, median per-round "
+          + "%.3f; cpu: %.3f, %.3f, %.3f%n", median(wall.get(3)) / median(wall.get(2)),
+          min(wall.get(3)) / min(wall.get(2)), median(roundRatioC),
+          median(cpu.get(3)) / median(cpu.get(2)), min(cpu.get(3)) / min(cpu.get(2)),
+          median(roundRatioCCpu));
       Runtime rt = Runtime.getRuntime();
       System.out.printf("JVM heap used after runs: %.1f MiB (max %.0f MiB)%n",
           (rt.totalMemory() - rt.freeMemory()) / 1048576.0, rt.maxMemory() / 1048576.0);
