@@ -147,6 +147,10 @@ class LauncherIT {
     Path k2 = keyFolder(cache, "2", now.minus(Duration.ofMinutes(2)));
     Path k3 = keyFolder(cache, "3", now.minus(Duration.ofMinutes(3)));
     Path k4 = keyFolder(cache, "4", now.minus(Duration.ofDays(2)));
+    for (String archive : List.of("thin-query.jsa", "thin-query.jsa.size", "jar-query.jsa")) {
+      Files.writeString(k4.resolve(archive), "planted");
+    }
+    Files.setLastModifiedTime(k4, FileTime.from(now.minus(Duration.ofDays(2))));
     Path k5 = keyFolder(cache, "5", now.minus(Duration.ofDays(3)));
     Path k6 = keyFolder(cache, "6", now.minus(Duration.ofDays(1)));
     launched(k6, now.minus(Duration.ofDays(6)));
@@ -158,6 +162,10 @@ class LauncherIT {
     Path notes = keyFolder(cache, "notes", now.minus(Duration.ofDays(9)));
     Path mixed = keyFolder(cache, "12a", now.minus(Duration.ofDays(9)));
     Path foreign = foreignFolder(cache, "10", now.minus(Duration.ofDays(9)));
+    // An old all-digit folder that holds something else than the launcher's files.
+    Path photos = keyFolder(cache, "2019", now.minus(Duration.ofDays(9)));
+    Files.writeString(photos.resolve("photo.jpg"), "not the launcher's");
+    Files.setLastModifiedTime(photos, FileTime.from(now.minus(Duration.ofDays(9))));
 
     // A running process (as a JVM started from it would) names folder 7 on its command line; it
     // waits with a builtin (no child left behind) until killed or its stdin closes.
@@ -168,8 +176,9 @@ class LauncherIT {
     } finally {
       holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    Path key = onlyNewKey(cache, Set.of("1", "2", "3", "4", "5", "6", "7", "10"));
-    for (Path kept : List.of(k1, k2, k3, inUse, key, link, outside.resolve("thin/privet.jar"), file, notes, mixed)) {
+    Path key = onlyNewKey(cache, Set.of("1", "2", "3", "4", "5", "6", "7", "10", "2019"));
+    for (Path kept : List.of(k1, k2, k3, inUse, key, link, outside.resolve("thin/privet.jar"), file, notes, mixed,
+        photos.resolve("photo.jpg"))) {
       assertTrue(Files.exists(kept, LinkOption.NOFOLLOW_LINKS), kept + " was removed");
     }
     for (Path gone : List.of(k4, k5, k6)) {
