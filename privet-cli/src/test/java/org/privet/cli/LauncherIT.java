@@ -187,6 +187,10 @@ class LauncherIT {
     if (foreign != null) {
       assertTrue(Files.exists(foreign), "another user's folder was removed");
     }
+    try (Stream<Path> s = Files.list(cache)) {
+      assertEquals(List.of(), s.filter(f -> f.getFileName().toString().startsWith(".")).collect(Collectors.toList()),
+          "left over while pruning");
+    }
 
     // Only a new key folder prunes: a later launch with the same jar leaves an old folder alone.
     Path later = keyFolder(cache, "11", now.minus(Duration.ofDays(30)));
