@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.curator.QueryExecution;
-import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.client.PrivetClient;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
@@ -53,9 +52,9 @@ final class QueryCommand implements Callable<Integer> {
     if (server.remote()) {
       return remote(out, err);
     }
-    try (Ledger ledger = workspace.open();
-        DuckDbBackend backend = DuckDbBackend.inMemory();
-        QueryExecution execution = new QueryExecution(ledger, backend)) {
+    try (BackgroundBackend backend = BackgroundBackend.start();
+        Ledger ledger = workspace.open();
+        QueryExecution execution = new QueryExecution(ledger, backend.get())) {
       DpStatement st = execution.parse(sql);
       if (explain || st.explain()) {
         out.print(execution.explain(st));
