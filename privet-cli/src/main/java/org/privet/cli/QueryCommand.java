@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.curator.QueryExecution;
+import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.client.PrivetClient;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
@@ -52,9 +53,9 @@ final class QueryCommand implements Callable<Integer> {
     if (server.remote()) {
       return remote(out, err);
     }
-    try (BackgroundBackend backend = BackgroundBackend.start();
-        Ledger ledger = workspace.open();
-        QueryExecution execution = new QueryExecution(ledger, backend.get())) {
+    try (Ledger ledger = workspace.open();
+        DuckDbBackend backend = DuckDbBackend.inMemory();
+        QueryExecution execution = new QueryExecution(ledger, backend)) {
       DpStatement st = execution.parse(sql);
       if (explain || st.explain()) {
         out.print(execution.explain(st));
