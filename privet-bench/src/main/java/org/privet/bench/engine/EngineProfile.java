@@ -52,6 +52,7 @@ public final class EngineProfile {
       variants.put("- salt hash", strip(full, EngineProfile::noSalt));
       variants.put("- ORDER BY", strip(full, EngineProfile::noOrder));
       variants.put("values before join", earlyValues(full));
+      variants.put("pairs, then window", pairWindow(full));
       variants.put("- all five", strip(full, s -> noOrder(noSalt(noRescale(noSaturation(
           noDoubleGuard(noNullGuard(s))))))));
       List<String> names = new ArrayList<>(variants.keySet());
@@ -146,6 +147,22 @@ public final class EngineProfile {
     String expr = m.group(1).replace("\"__x0\"", "\"amount\"");
     s = s.substring(0, m.start(1)) + "__v0" + s.substring(m.end(1));
     return s.replace("__s.\"amount\" AS __x0", expr + " AS __v0");
+  }
+
+  /**
+   * The statement as main rendered it before the per-unit aggregate (issue 15): after the
+   * minimum-hash join, an aggregate per (unit, group) pair and a window counting each unit's pairs.
+   */
+  static String pairWindow(String s) {
+    String t = s.replace("pairs AS (SELECT __u, MIN(__g0) AS __g0, ", "pairs AS (SELECT __u, __g0, ")
+        .replaceAll(" FROM firstrows GROUP BY __u HAVING .*?\\),\nkeptpairs AS \\(SELECT \\* FROM "
+            + "pairs\\)", " FROM firstrows GROUP BY __u, __g0),\nranked AS (SELECT *, COUNT(*) OVER "
+            + "(PARTITION BY __u) AS __r FROM pairs),\nkeptpairs AS (SELECT * FROM ranked WHERE "
+            + "__r = 1)");
+    if (t.equals(s) || t.contains("HAVING")) {
+      throw new IllegalStateException("no per-unit aggregate: the rendering changed");
+    }
+    return t;
   }
 
   static String noOrder(String s) {
