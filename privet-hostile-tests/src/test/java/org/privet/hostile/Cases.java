@@ -144,6 +144,12 @@ final class Cases {
             .autoBounds("s", -10_000, 10_000).autoBoundsRanks(0, 1).epsilon(1).build()));
     c.add(sql("private partition selection", Expect.RELEASED, DP + ", max_groups_contributed = 2)"
         + " g, COUNT(*) AS n FROM {t} GROUP BY g"));
+    c.add(sql("DP set union", Expect.RELEASED, DP + ", max_groups_contributed = 3,"
+        + " group_selection_strategy = SET_UNION) g, COUNT(*) AS n,"
+        + " SUM(x, contribution_bounds_per_row => (-5, 5)) AS s FROM {t} GROUP BY g"));
+    c.add(sql("DP set union with public groups", Expect.REFUSED, DP + ", max_groups_contributed"
+        + " = 2, group_selection_strategy = SET_UNION, public_groups = ('a')) g, COUNT(*) AS n"
+        + " FROM {t} GROUP BY g"));
     return c;
   }
 

@@ -119,7 +119,8 @@ final class QueryFuzz {
   static Arbitrary<String> queries() {
     Arbitrary<String> group = Arbitraries.of("", "g", "k", "d", "b");
     Arbitrary<String> options = Combinators.combine(
-        Arbitraries.of("", ", max_groups_contributed = 2"),
+        Arbitraries.of("", ", max_groups_contributed = 2",
+            ", max_groups_contributed = 3, group_selection_strategy = SET_UNION"),
         Arbitraries.oneOf(Arbitraries.just(""), literals().list().ofMinSize(1).ofMaxSize(3)
             .map(ls -> ", public_groups = (" + String.join(", ", ls) + ")")))
         .as((a, b) -> a + b);
