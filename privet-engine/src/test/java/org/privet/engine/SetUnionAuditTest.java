@@ -71,8 +71,9 @@ import org.privet.testing.SeededRandomSource;
  * 2.53, 1.05, 0 against claims 4.34, 3.95, 3.37, 2.86, 2.22 (δ' = 0.01 … 0.2), worst margin
  * −0.85. σ/1.3: 17 850 and 338; lower bounds 3.70, 3.65, 3.49, 3.13, 1.24 against the same
  * claims, caught at δ' = 0.05 (+0.11) and 0.1 (+0.28); seed 1702 is on the lucky side: seeds
- * 2001 to 2004 (run once, not kept) gave worst margins +0.14, +0.17, +0.17, +0.18. About 10 s per test with the machine at
- * load 4.9 on 2 cores: {@code mvn -o -pl privet-engine test -Dtest=SetUnionAuditTest}.
+ * 2001 to 2004 (run once, not kept) gave worst margins +0.14, +0.17, +0.17, +0.18. About 10 s
+ * per test with the machine at load 5 to 6 on 2 cores:
+ * {@code mvn -o -pl privet-engine test -Dtest=SetUnionAuditTest}.
  */
 class SetUnionAuditTest {
   private static final double RHO = 1.0;
