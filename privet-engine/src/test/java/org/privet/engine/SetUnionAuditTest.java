@@ -31,12 +31,12 @@ import org.privet.testing.SeededRandomSource;
  * <p><b>Claim compared against.</b> The stated δ-approximate ρ-zCDP with ρ = 1 and the mechanism's
  * δ, converted by the project's {@link ApproxZcdp#toApproxDp} (Canonne, Kamath, Steinke 2020
  * conversion, {@code ZcdpConversion}) at δ' ∈ {0.01, 0.02, 0.05, 0.1, 0.2}: the pairs
- * (ε(ρ, δ'), δ + δ'). Each Clopper–Pearson lower bound ({@link PrivacyAudit}) uses the event's counts at that
- * pair's δ; all five come from the same two counts and the same interval endpoints, so they hold
- * together with probability ≥ 0.999: the test with the stated noise fails by chance with
- * probability ≤ 1e-3 (its non-vacuity check below adds a negligible amount), the power test misses
- * 30% too little noise with probability about 2e-4 (below), so the class fails by chance with
- * probability below 1.3e-3.
+ * (ε(ρ, δ'), δ + δ'). Each Clopper–Pearson lower bound ({@link PrivacyAudit}) uses the event's
+ * counts at that pair's δ; all five come from the same two counts and the same interval endpoints,
+ * so they hold together with probability ≥ 0.999: the test with the stated noise fails by chance
+ * with probability ≤ 1e-3 (its non-vacuity check below adds a negligible amount), the power test
+ * misses 30% too little noise with probability about 2e-4 (below), so the class fails by chance
+ * with probability below 1.3e-3.
  *
  * <p><b>Where the threshold sits, and why not at a release probability of 1/2.</b> At P ≈ 1/2 (R
  * halfway between g's weights in D and D', P_D ≈ 0.24, P_D' ≈ 0.76 with ρ = 1) the event's ratio is
