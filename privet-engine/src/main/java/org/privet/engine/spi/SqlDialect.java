@@ -125,7 +125,7 @@ public interface SqlDialect extends FilterSql.Dialect {
    * column by MIN, the unit dropped when a column's MIN and MAX differ or it is NULL on some rows
    * only) instead of per pair followed by a window over the unit. The dialect must give MIN and MAX
    * on every group column type, with MIN = MAX exactly when GROUP BY puts the values together
-   * ({@code docs/proofs/engine-bounding.md}, "Step 3 for L0 = 1").
+   * ({@code docs/proofs/engine-bounding.md}, "Per-unit aggregate" under the minimum-hash strategy).
    */
   default boolean minHashUnitAggregate() {
     return false;
