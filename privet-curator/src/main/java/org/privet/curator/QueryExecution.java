@@ -78,6 +78,19 @@ public final class QueryExecution implements AutoCloseable {
     }
   }
 
+  /**
+   * Parses {@code sql} for a workload planner ({@link DpSql#parseForPlanning}): a statement with
+   * neither a budget nor max_error takes the targets {@code planned} supplies.
+   */
+  public DpStatement parseForPlanning(String sql, org.privet.sql.PlannedTargets planned) {
+    try {
+      return DpSql.parseForPlanning(sql, new LedgerCatalog(ledger, backends::of, visible),
+          planned);
+    } catch (IllegalArgumentException e) {
+      throw refused(e);
+    }
+  }
+
   /** The plan of a compiled statement; reads only the schema and charges nothing. */
   public Plan plan(DpStatement st) {
     try {
