@@ -15,6 +15,13 @@ import java.math.RoundingMode;
  * remainder of 0.4999999999995 reads {@code 0.4999}, and δ = 9.99999999999E-7 spent reads {@code
  * 1e-6}. Plain decimals between 10<sup>−4</sup> and 10<sup>6</sup>, else {@code 2.5e-7} style; no
  * trailing zeros.
+ *
+ * <p>The rounding starts from the double's shortest decimal ({@link Double#toString}), not its
+ * binary expansion, so a charge of 0.1 reads {@code 0.1}, not {@code 0.1001}: the guarantee is that
+ * the printed number, read back as a double, is never below a spend ({@link #up}) and never above
+ * a remainder ({@link #down}). The web console's {@code budgetUp}/{@code budgetDown}
+ * (privet-server, console/charts.js) implement the same rule; {@code ConsoleBrowserTest} checks
+ * that both print the same text.
  */
 public final class BudgetFormat {
   /** Significant digits shown. */
@@ -40,7 +47,7 @@ public final class BudgetFormat {
     if (v == 0) {
       return "0";
     }
-    BigDecimal b = new BigDecimal(v).round(new MathContext(DIGITS, mode)).stripTrailingZeros();
+    BigDecimal b = BigDecimal.valueOf(v).round(new MathContext(DIGITS, mode)).stripTrailingZeros();
     double abs = Math.abs(b.doubleValue());
     if (abs >= 1e-4 && abs < 1e6) {
       return b.toPlainString();

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 
 /**
@@ -46,14 +47,14 @@ final class BudgetRule {
     PrivacyLoss spent = spent(spec, spec.budget(), all);
     if (!spec.budget().admits(spent)) {
       throw new BudgetExceededException("privacy budget of dataset '" + spec.name()
-          + "' exceeded: this charge would bring the spend to " + Budget.describe(spent) + " of "
+          + "' exceeded: this charge would bring the spend to " + BudgetFormat.spent(spent) + " of "
           + spec.budget().describe() + "; nothing was charged");
     }
     Optional<Grant> grant = grantOf(grants, analyst);
     PrivacyLoss analystSpent = spent(spec, grant.map(Grant::share).orElse(spec.budget()), mine);
     if (grant.isPresent() && !grant.get().share().admits(analystSpent)) {
       throw new BudgetExceededException("analyst '" + analyst + "' share of dataset '" + spec.name()
-          + "' exceeded: this charge would bring their spend to " + Budget.describe(analystSpent) + " of "
+          + "' exceeded: this charge would bring their spend to " + BudgetFormat.spent(analystSpent) + " of "
           + grant.get().share().describe() + "; nothing was charged");
     }
     return new LedgerStore.Spend(spent, analystSpent);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.BudgetFormat;
 import org.privet.cli.AnalystOption;
 import org.privet.cli.WorkspaceOption;
 import org.privet.curator.RegisteredSynthesis;
@@ -133,8 +134,9 @@ public final class SynthCommand implements Callable<Integer> {
     }
     Synthesizer synthesizer = builder.build();
     ApproxDp guarantee = synthesizer.approxDp();
-    err.printf(Locale.ROOT, "privet synth: method %s, cost %s = (%.6g, %.3g)-DP%n",
-        m.name().toLowerCase(Locale.ROOT), synthesizer.privacyLoss(), guarantee.epsilon(), guarantee.delta());
+    err.printf(Locale.ROOT, "privet synth: method %s, cost %s = (%s)-DP%n",
+        m.name().toLowerCase(Locale.ROOT), BudgetFormat.spent(synthesizer.privacyLoss()),
+        BudgetFormat.spent(guarantee));
     SynthesisResult result;
     if (out.toAbsolutePath().getParent() != null && !Files.isDirectory(out.toAbsolutePath().getParent())) {
       throw new IllegalArgumentException("--out: directory " + out.toAbsolutePath().getParent() + " does not exist");
@@ -147,13 +149,15 @@ public final class SynthCommand implements Callable<Integer> {
     result.synthetic().write(out);
     if (receipt != null) {
       var lines = new java.util.ArrayList<String>();
-      lines.add("privet synth receipt: method " + m.name().toLowerCase(Locale.ROOT) + ", total " + result.privacyLoss());
+      lines.add("privet synth receipt: method " + m.name().toLowerCase(Locale.ROOT) + ", total "
+          + BudgetFormat.spent(result.privacyLoss()));
       lines.addAll(result.receipt());
       Files.write(receipt, lines, java.nio.charset.StandardCharsets.UTF_8);
     }
     PrintWriter o = spec.commandLine().getOut();
     o.printf(Locale.ROOT, "wrote %d synthetic rows to %s (%s, privacy loss %s)%n",
-        result.synthetic().rows(), out, m.name().toLowerCase(Locale.ROOT), result.privacyLoss());
+        result.synthetic().rows(), out, m.name().toLowerCase(Locale.ROOT),
+        BudgetFormat.spent(result.privacyLoss()));
     o.flush();
     return 0;
   }
@@ -177,7 +181,7 @@ public final class SynthCommand implements Callable<Integer> {
       return synthesis.run(backend, synthesizer, cost -> {
         Charge charge = ledger.charge(dataset, analyst.resolve(), request, cost);
         err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
-            synthesis.cost(synthesizer), dataset, charge.id());
+            BudgetFormat.spent(synthesis.cost(synthesizer)), dataset, charge.id());
         err.flush();
         return charge;
       });

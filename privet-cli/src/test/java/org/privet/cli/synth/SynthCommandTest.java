@@ -134,7 +134,7 @@ class SynthCommandTest {
       // Header, the row count, the 1-ways of a, b, c, the counts of a=1 b=0 and of a=2, the sum of c
       // over a=2: the pool is measured whole, so no selection events.
       assertEquals(1 + 1 + 3 + 3, lines.size(), String.join("\n", lines));
-      assertTrue(lines.get(0).contains(noise.equals("laplace") ? "PureDp[epsilon=2.0]" : "Zcdp"), lines.get(0));
+      assertTrue(lines.get(0).contains(noise.equals("laplace") ? "epsilon=2" : "rho="), lines.get(0));
       assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure count a=1 b=0 (1 cells)")), lines.toString());
       assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure count a=2 (1 cells)")), lines.toString());
       assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure sum c | a=2 (1 cells)")), lines.toString());
