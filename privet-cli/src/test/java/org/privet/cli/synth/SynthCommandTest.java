@@ -75,7 +75,7 @@ class SynthCommandTest {
       String[] r = run(args.toArray(String[]::new));
       assertEquals("0", r[0], String.join(" ", v) + ": " + r[2]);
       assertTrue(r[2].contains(v[0] + ": "), "progress on stderr: " + r[2]);
-      assertTrue(r[2].contains(v.length > 1 && v[2].equals("laplace") ? "PureDp" : "Zcdp"), r[2]);
+      assertTrue(r[2].contains(v.length > 1 && v[2].equals("laplace") ? "cost epsilon=" : "cost rho="), r[2]);
       var lines = Files.readAllLines(out);
       assertEquals("a,b,c", lines.get(0));
       assertTrue(lines.size() > 400, "about 600 rows (noisy count): " + lines.size());
