@@ -21,8 +21,8 @@ import org.privet.random.RandomSource;
  *       the users' numbers of kept ratings, 1 … {@link #CAP}, at ε/4 (ℓ1 = 1). The three are
  *       admitted by privet-core's accountant ({@link PrivacyFilter}, basic composition) within ε.
  *   <li><b>Synthesis</b> (post-processing): negative counts become 0; as many synthetic records as
- *       the noisy activity histogram counts, each with an activity drawn from it, distinct items
- *       drawn in proportion to the noisy item counts, and stars and a bucket from the noisy
+ *       the noisy activity histogram counts, each with an activity drawn from it (at most half the
+ *       items with a positive count), distinct items drawn in proportion to the noisy item counts, and stars and a bucket from the noisy
  *       (stars, bucket) counts, the day uniform within the bucket.
  * </ol>
  *
@@ -86,21 +86,30 @@ final class DpRatingsRelease {
     byte[][] st = new byte[n][];
     int[][] dy = new int[n][];
     for (int r = 0; r < n; r++) {
-      int a = Math.min(positiveItems, noisyItems[items - 1] == 0 ? 0 : SparseRatings.pick(activityCdf, random));
+      // At most half the items with a positive count, and a bounded number of draws, so that drawing
+      // distinct items in proportion to skewed counts stays fast.
+      int a = Math.min(positiveItems / 2, SparseRatings.pick(activityCdf, random));
       it[r] = new int[a];
       st[r] = new byte[a];
       dy[r] = new int[a];
       Set<Integer> seen = new HashSet<>();
-      for (int k = 0; k < a; k++) {
-        int item;
-        do {
-          item = SparseRatings.pick(noisyItems, random);
-        } while (!seen.add(item));
+      int k = 0;
+      for (int draws = 0; k < a && draws < 20 * a; draws++) {
+        int item = SparseRatings.pick(noisyItems, random);
+        if (!seen.add(item)) {
+          continue;
+        }
         int cell = noisyStars[noisyStars.length - 1] == 0 ? (int) random.nextLong(noisyStars.length)
             : SparseRatings.pick(noisyStars, random);
         it[r][k] = item;
         st[r][k] = (byte) (cell / buckets + 1);
         dy[r][k] = Math.min(SparseRatings.DAYS - 1, (cell % buckets) * BUCKET + (int) random.nextLong(BUCKET));
+        k++;
+      }
+      if (k < a) {
+        it[r] = java.util.Arrays.copyOf(it[r], k);
+        st[r] = java.util.Arrays.copyOf(st[r], k);
+        dy[r] = java.util.Arrays.copyOf(dy[r], k);
       }
     }
     return new Release(SparseRatings.of(items, it, st, dy), budget.spent());

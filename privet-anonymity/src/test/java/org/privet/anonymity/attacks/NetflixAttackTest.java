@@ -16,10 +16,12 @@ import org.privet.testing.SeededRandomSource;
  *
  * <p>False-failure probability: the figures are deterministic given the seed. Over fresh seeds,
  * the re-identification assertion fails only if 500 targets re-identified with probability about
- * 0.99 yield fewer than 400 successes (far below 10⁻⁶⁰). The DP assertion compares one-sided
- * 99.9% Clopper–Pearson bounds (members' lower, non-members' upper), so it fails falsely with
- * probability at most 0.002 when the DP claim holds. Power: the same assertion fails on the
- * anonymized release.
+ * 0.99 yield fewer than 400 successes (far below 10⁻⁶⁰). The default-scale "within chance" check
+ * compares one-sided 99.9% Clopper–Pearson bounds (members' lower, non-members' upper): at most
+ * 0.002, treating the 500 targets as independent trials, which they are only given the one release
+ * they share. The rigorous check is the neighbouring one: a fresh table and fresh releases per
+ * trial, four comparisons of two one-sided 99.975% bounds each, so at most 4 × 2 × 0.00025 = 0.002
+ * when the DP claim holds. Power: both checks fail on the Prize-style release.
  */
 class NetflixAttackTest {
 
@@ -149,6 +151,59 @@ class NetflixAttackTest {
     assertEquals(0, o.spent().delta(), 0);
     // More known ratings never hurt much: re-identification grows with K along the sweep.
     assertTrue(o.sweep().get(0).anonymized().reidentified() < r.anonymized().reidentified());
+  }
+
+  /**
+   * The DP statement itself, on exact neighbours with independent trials: each trial draws a fresh
+   * table of 200 people plus the target, releases it with and without the target, and runs the attack
+   * (K = 8, W = 2, D = 14) on both. For any event E of the attack's outcome, ε-DP gives
+   * P[E | with] ≤ e^ε·P[E | without] and the reverse. Events: "names a record" (measured: 61 and 54
+   * of 200 trials with and without the target) and "re-identifies the target" (0 and 0). The
+   * Prize-style release fails the second (199 against 0: its power); the DP release passes both.
+   */
+  @Test
+  void dpRelease_neighbouringTables_attackOutcomesWithinEpsilon_prizeReleaseIsNot() {
+    double epsilon = 1;
+    int trials = 200;
+    SeededRandomSource random = new SeededRandomSource(28);
+    int[][] dp = new int[2][2]; // [world: with, without][event: named, re-identified]
+    int[][] prize = new int[2][2];
+    for (int t = 0; t < trials; t++) {
+      SparseRatings with = SparseRatings.generate(200, 1, random);
+      SparseRatings without = with.slice(0, 200);
+      int target = 200;
+      ScoreboardRh.Known[] aux = NetflixAttack.aux(with, target, 8, 2, 14,
+          NetflixAttack.cumulativeSupports(without), random);
+      SparseRatings[] worlds = {with, without};
+      for (int w = 0; w < 2; w++) {
+        count(dp[w], DpRatingsRelease.synthesize(worlds[w], epsilon, random).synthetic(), with, target, aux);
+        count(prize[w], NetflixAttack.prizeRelease(worlds[w], random), with, target, aux);
+      }
+    }
+    String counts = "DP " + Arrays.deepToString(dp) + ", Prize-style " + Arrays.deepToString(prize);
+    for (int e = 0; e < 2; e++) {
+      assertTrue(withinEpsilon(dp[0][e], dp[1][e], trials, epsilon), counts);
+      assertTrue(withinEpsilon(dp[1][e], dp[0][e], trials, epsilon), counts);
+    }
+    assertFalse(withinEpsilon(prize[0][1], prize[1][1], trials, epsilon), counts);
+  }
+
+  private static void count(int[] counts, SparseRatings release, SparseRatings truth, int target,
+      ScoreboardRh.Known[] aux) {
+    ScoreboardRh.Decision d = new ScoreboardRh(release).decide(aux, 14, ScoreboardRh.PHI);
+    if (!d.abstained()) {
+      counts[0]++;
+      if (ScoreboardRh.similarity(truth, target, release, d.record(), NetflixAttack.SUCCESS_DAYS)
+          >= NetflixAttack.THETA) {
+        counts[1]++;
+      }
+    }
+  }
+
+  /** Lower bound of a's rate ≤ e^ε × upper bound of b's rate (99.975% one-sided Clopper–Pearson each). */
+  private static boolean withinEpsilon(int a, int b, int trials, double epsilon) {
+    return ClopperPearson.lowerBound(a, trials, 0.00025) <= Math.exp(epsilon) * ClopperPearson.upperBound(b,
+        trials, 0.00025);
   }
 
   /** Members' re-identification lower bound ≤ e^ε × non-members' upper bound (99.9% one-sided each). */
