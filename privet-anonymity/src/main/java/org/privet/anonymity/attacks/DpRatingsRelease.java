@@ -13,17 +13,18 @@ import org.privet.random.RandomSource;
  * from them alone. The privacy unit is the user (all of one person's ratings).
  *
  * <ol>
- *   <li><b>Bounding.</b> Each user keeps at most {@link #CAP} of their ratings, chosen at random
- *       (a transformation applied to each user separately).
+ *   <li><b>Bounding.</b> Each user keeps at most {@link #CAP} of their ratings, chosen at random (a
+ *       transformation applied to each user separately).
  *   <li><b>Histograms</b>, each through the geometric mechanism (exact discrete Laplace, {@link
- *       GeometricMechanism}): item counts at ε/2 (adding or removing a user changes them by at
- *       most {@link #CAP} in ℓ1); (stars, 30-day bucket) counts at ε/4 (ℓ1 ≤ {@link #CAP});
- *       the users' numbers of kept ratings, 1 … {@link #CAP}, at ε/4 (ℓ1 = 1). The three are
- *       admitted by privet-core's accountant ({@link PrivacyFilter}, basic composition) within ε.
+ *       GeometricMechanism}): item counts at ε/2 (adding or removing a user changes them by at most
+ *       {@link #CAP} in ℓ1); (stars, 30-day bucket) counts at ε/4 (ℓ1 ≤ {@link #CAP}); the users'
+ *       numbers of kept ratings, 1 … {@link #CAP}, at ε/4 (ℓ1 = 1). The three are admitted by
+ *       privet-core's accountant ({@link PrivacyFilter}, basic composition) within ε.
  *   <li><b>Synthesis</b> (post-processing): negative counts become 0; as many synthetic records as
  *       the noisy activity histogram counts, each with an activity drawn from it (at most half the
- *       items with a positive count), distinct items drawn in proportion to the noisy item counts, and stars and a bucket from the noisy
- *       (stars, bucket) counts, the day uniform within the bucket.
+ *       items with a positive count), distinct items drawn in proportion to the noisy item counts,
+ *       and stars and a bucket from the noisy (stars, bucket) counts, the day uniform within the
+ *       bucket.
  * </ol>
  *
  * <p>Every synthetic record is drawn independently from the noisy histograms: none is derived from
@@ -34,8 +35,10 @@ import org.privet.random.RandomSource;
 final class DpRatingsRelease {
   /** The most ratings one user contributes. */
   static final int CAP = 64;
+
   /** Width of a date bucket, in days. */
   static final int BUCKET = 30;
+
   /** The most synthetic records released (a public constant). */
   static final int MAX_RECORDS = 1_000_000;
 
@@ -62,12 +65,24 @@ final class DpRatingsRelease {
       activity[kept]++;
     }
     PrivacyFilter budget = new PrivacyFilter(BasicAccountant.INSTANCE, new ApproxDp(epsilon, 0));
-    GeometricMechanism itemsMech = GeometricMechanism.builder().epsilon(epsilon / 2).sensitivity(CAP)
-        .randomSource(random).build();
-    GeometricMechanism starsMech = GeometricMechanism.builder().epsilon(epsilon / 4).sensitivity(CAP)
-        .randomSource(random).build();
-    GeometricMechanism activityMech = GeometricMechanism.builder().epsilon(epsilon / 4).sensitivity(1)
-        .randomSource(random).build();
+    GeometricMechanism itemsMech =
+        GeometricMechanism.builder()
+            .epsilon(epsilon / 2)
+            .sensitivity(CAP)
+            .randomSource(random)
+            .build();
+    GeometricMechanism starsMech =
+        GeometricMechanism.builder()
+            .epsilon(epsilon / 4)
+            .sensitivity(CAP)
+            .randomSource(random)
+            .build();
+    GeometricMechanism activityMech =
+        GeometricMechanism.builder()
+            .epsilon(epsilon / 4)
+            .sensitivity(1)
+            .randomSource(random)
+            .build();
     budget.admit(itemsMech.privacyLoss());
     budget.admit(starsMech.privacyLoss());
     budget.admit(activityMech.privacyLoss());
@@ -86,7 +101,8 @@ final class DpRatingsRelease {
     byte[][] st = new byte[n][];
     int[][] dy = new int[n][];
     for (int r = 0; r < n; r++) {
-      // At most half the items with a positive count, and a bounded number of draws, so that drawing
+      // At most half the items with a positive count, and a bounded number of draws, so that
+      // drawing
       // distinct items in proportion to skewed counts stays fast.
       int a = Math.min(positiveItems / 2, SparseRatings.pick(activityCdf, random));
       it[r] = new int[a];
@@ -99,11 +115,15 @@ final class DpRatingsRelease {
         if (!seen.add(item)) {
           continue;
         }
-        int cell = noisyStars[noisyStars.length - 1] == 0 ? (int) random.nextLong(noisyStars.length)
-            : SparseRatings.pick(noisyStars, random);
+        int cell =
+            noisyStars[noisyStars.length - 1] == 0
+                ? (int) random.nextLong(noisyStars.length)
+                : SparseRatings.pick(noisyStars, random);
         it[r][k] = item;
         st[r][k] = (byte) (cell / buckets + 1);
-        dy[r][k] = Math.min(SparseRatings.DAYS - 1, (cell % buckets) * BUCKET + (int) random.nextLong(BUCKET));
+        dy[r][k] =
+            Math.min(
+                SparseRatings.DAYS - 1, (cell % buckets) * BUCKET + (int) random.nextLong(BUCKET));
         k++;
       }
       if (k < a) {
@@ -121,7 +141,8 @@ final class DpRatingsRelease {
     long total = 0;
     for (int i = 0; i < counts.length; i++) {
       long x = Math.max(0, counts[i]);
-      total = total > Long.MAX_VALUE - x ? Long.MAX_VALUE : total + x; // saturating: computes totally
+      total =
+          total > Long.MAX_VALUE - x ? Long.MAX_VALUE : total + x; // saturating: computes totally
       c[i] = total;
     }
     return c;

@@ -17,37 +17,41 @@ import org.privet.random.RandomSource;
  * shipped. Targets are {@link #targets} people of the table (members) and as many people drawn from
  * the same model but left out of it (non-members).
  *
- * <p><b>Auxiliary information</b> (the paper's Section 6 experiments): K of the target's ratings,
- * W of them wrong. A right one is one of the target's items with the stars off by at most one and
- * the date off by at most D days; a wrong one is an item the target never rated (drawn as often as
- * the table rates it), with random stars and date.
+ * <p><b>Auxiliary information</b> (the paper's Section 6 experiments): K of the target's ratings, W
+ * of them wrong. A right one is one of the target's items with the stars off by at most one and the
+ * date off by at most D days; a wrong one is an item the target never rated (drawn as often as the
+ * table rates it), with random stars and date.
  *
  * <p><b>Releases.</b> <em>Anonymized</em>, as the Prize was: records under random ids, 5% of the
  * ratings deleted, 5% given other stars, 10% moved by up to a week, and 3% alternative ratings
  * inserted. <em>DP</em>: the user-level ε-DP synthetic table of {@link DpRatingsRelease}.
  *
  * <p><b>Attack</b>: {@link ScoreboardRh} (rarity-weighted score, eccentricity test with φ = 1.5,
- * abstain otherwise). <b>Scoring</b> follows the paper's Definition 1: the attack <em>re-identifies</em>
- * the target when the record it names has similarity at least θ = ½ with the target's true record
- * (stars within one, dates within 14 days, over the union of their items); it is <em>wrong</em> when
- * it names any other record; it <em>abstains</em> otherwise. On the anonymized release only the
- * target's own record comes close to θ. <b>Chance</b> is the re-identification rate of the same
- * attack for non-members: the release is independent of them, so whatever it finds is coincidence.
- * A DP release keeps members there: for each member, the release from the table without them is a
- * neighbour, in which they are exchangeable with a non-member, so ε-DP bounds their rate by
- * e^ε·chance (docs/proofs/attack-bounds.md).
+ * abstain otherwise). <b>Scoring</b> follows the paper's Definition 1: the attack
+ * <em>re-identifies</em> the target when the record it names has similarity at least θ = ½ with the
+ * target's true record (stars within one, dates within 14 days, over the union of their items); it
+ * is <em>wrong</em> when it names any other record; it <em>abstains</em> otherwise. On the
+ * anonymized release only the target's own record comes close to θ. <b>Chance</b> is the
+ * re-identification rate of the same attack for non-members: the release is independent of them, so
+ * whatever it finds is coincidence. A DP release keeps members there: for each member, the release
+ * from the table without them is a neighbour, in which they are exchangeable with a non-member, so
+ * ε-DP bounds their rate by e^ε·chance (docs/proofs/attack-bounds.md).
  */
 public final class NetflixAttack {
   /** The paper's success threshold θ on the similarity of the named record to the target's. */
   static final double THETA = 0.5;
+
   /** Date tolerance of the success criterion, in days. */
   static final int SUCCESS_DAYS = 14;
+
   /** The Ks of the sweep. */
   public static final int[] SWEEP = {2, 3, 4, 5, 6, 7, 8};
 
   private NetflixAttack() {}
 
-  /** Shares of the targets re-identified, wrongly named and abstained on, out of {@code targets}. */
+  /**
+   * Shares of the targets re-identified, wrongly named and abstained on, out of {@code targets}.
+   */
   public record Shares(int targets, int reidentifiedCount, int wrongCount, int abstainedCount) {
     public double reidentified() {
       return reidentifiedCount / (double) targets;
@@ -66,7 +70,12 @@ public final class NetflixAttack {
    * One setting of the attacker's knowledge: K known ratings, W wrong. Members and non-members
    * against the anonymized and the DP release.
    */
-  public record Row(int known, int wrongRatings, Shares anonymized, Shares anonymizedNonMembers, Shares dp,
+  public record Row(
+      int known,
+      int wrongRatings,
+      Shares anonymized,
+      Shares anonymizedNonMembers,
+      Shares dp,
       Shares dpNonMembers) {
 
     /** Chance on the DP release: the non-members' re-identification rate. */
@@ -76,8 +85,16 @@ public final class NetflixAttack {
   }
 
   /** The whole experiment. {@code given} is the row of the K and W asked for. */
-  public record Outcome(int users, int items, long ratings, int dpRecords, int days, double epsilon,
-      ApproxDp spent, List<Row> sweep, Row given) {}
+  public record Outcome(
+      int users,
+      int items,
+      long ratings,
+      int dpRecords,
+      int days,
+      double epsilon,
+      ApproxDp spent,
+      List<Row> sweep,
+      Row given) {}
 
   /** Targets per setting: 500, or half the users if fewer. */
   static int targets(int users) {
@@ -92,12 +109,24 @@ public final class NetflixAttack {
    * @param days D, the attacker's date error (and the score's tolerance)
    * @param epsilon the DP release's ε
    */
-  public static Outcome run(int users, int known, int wrong, int days, double epsilon, RandomSource random,
+  public static Outcome run(
+      int users,
+      int known,
+      int wrong,
+      int days,
+      double epsilon,
+      RandomSource random,
       Consumer<String> progress) {
-    if (users < 20 || known < 1 || wrong < 0 || wrong >= known || days < 0
-        || !(epsilon > 0) || Double.isInfinite(epsilon)) {
-      throw new IllegalArgumentException("netflix: need users >= 20, 0 <= wrong < known, days >= 0 and a positive"
-          + " finite epsilon");
+    if (users < 20
+        || known < 1
+        || wrong < 0
+        || wrong >= known
+        || days < 0
+        || !(epsilon > 0)
+        || Double.isInfinite(epsilon)) {
+      throw new IllegalArgumentException(
+          "netflix: need users >= 20, 0 <= wrong < known, days >= 0 and a positive"
+              + " finite epsilon");
     }
     int t = targets(users);
     progress.accept("netflix: generating " + users + " synthetic users");
@@ -117,23 +146,65 @@ public final class NetflixAttack {
     for (int k : SWEEP) {
       int w = k * wrong / known;
       progress.accept("netflix: K = " + k + ", W = " + w);
-      Row row = row(k, w, days, table, members, outsiders, anonymized, anonBoard, dp.synthetic(), dpBoard, itemDraw,
-          random);
+      Row row =
+          row(
+              k,
+              w,
+              days,
+              table,
+              members,
+              outsiders,
+              anonymized,
+              anonBoard,
+              dp.synthetic(),
+              dpBoard,
+              itemDraw,
+              random);
       sweep.add(row);
       if (k == known && w == wrong) {
         given = row;
       }
     }
     if (given == null) {
-      given = row(known, wrong, days, table, members, outsiders, anonymized, anonBoard, dp.synthetic(), dpBoard,
-          itemDraw, random);
+      given =
+          row(
+              known,
+              wrong,
+              days,
+              table,
+              members,
+              outsiders,
+              anonymized,
+              anonBoard,
+              dp.synthetic(),
+              dpBoard,
+              itemDraw,
+              random);
     }
-    return new Outcome(users, table.itemCount(), table.ratings(), dp.synthetic().users(), days, epsilon, dp.spent(),
-        List.copyOf(sweep), given);
+    return new Outcome(
+        users,
+        table.itemCount(),
+        table.ratings(),
+        dp.synthetic().users(),
+        days,
+        epsilon,
+        dp.spent(),
+        List.copyOf(sweep),
+        given);
   }
 
-  private static Row row(int k, int w, int days, SparseRatings table, int[] members, SparseRatings outsiders,
-      SparseRatings anonymized, ScoreboardRh anonBoard, SparseRatings dp, ScoreboardRh dpBoard, long[] itemDraw,
+  private static Row row(
+      int k,
+      int w,
+      int days,
+      SparseRatings table,
+      int[] members,
+      SparseRatings outsiders,
+      SparseRatings anonymized,
+      ScoreboardRh anonBoard,
+      SparseRatings dp,
+      ScoreboardRh dpBoard,
+      long[] itemDraw,
       RandomSource random) {
     int[][] counts = new int[4][3];
     for (int m : members) {
@@ -154,7 +225,11 @@ public final class NetflixAttack {
     return new Row(k, w, s[0], s[1], s[2], s[3]);
   }
 
-  private static void tally(int[] counts, ScoreboardRh.Decision d, SparseRatings truth, int target,
+  private static void tally(
+      int[] counts,
+      ScoreboardRh.Decision d,
+      SparseRatings truth,
+      int target,
       SparseRatings release) {
     if (d.abstained()) {
       counts[2]++;
@@ -165,7 +240,10 @@ public final class NetflixAttack {
     }
   }
 
-  /** Running sums of the items' supports: drawing from them picks an item as often as the table rates it. */
+  /**
+   * Running sums of the items' supports: drawing from them picks an item as often as the table
+   * rates it.
+   */
   static long[] cumulativeSupports(SparseRatings table) {
     int[] s = table.supports();
     long[] c = new long[s.length];
@@ -178,7 +256,13 @@ public final class NetflixAttack {
   }
 
   /** The attacker's auxiliary information about record {@code user} of {@code truth}. */
-  static ScoreboardRh.Known[] aux(SparseRatings truth, int user, int known, int wrong, int days, long[] itemDraw,
+  static ScoreboardRh.Known[] aux(
+      SparseRatings truth,
+      int user,
+      int known,
+      int wrong,
+      int days,
+      long[] itemDraw,
       RandomSource random) {
     int right = Math.min(known - wrong, truth.size(user));
     int[] order = SparseRatings.permutation(truth.size(user), random);
@@ -187,7 +271,12 @@ public final class NetflixAttack {
     for (int j = 0; j < right; j++) {
       int e = order[j];
       int stars = Math.max(1, Math.min(5, truth.stars(user, e) + (int) random.nextLong(3) - 1));
-      int day = Math.max(0, Math.min(SparseRatings.DAYS - 1, truth.day(user, e) + (int) random.nextLong(2L * days + 1) - days));
+      int day =
+          Math.max(
+              0,
+              Math.min(
+                  SparseRatings.DAYS - 1,
+                  truth.day(user, e) + (int) random.nextLong(2L * days + 1) - days));
       aux[j] = new ScoreboardRh.Known(truth.item(user, e), stars, day);
       used.add(truth.item(user, e));
     }
@@ -199,8 +288,9 @@ public final class NetflixAttack {
         item = truth.find(user, x) < 0 && used.add(x) ? x : -1;
       }
       if (item >= 0) {
-        aux[filled++] = new ScoreboardRh.Known(item, 1 + (int) random.nextLong(5),
-            (int) random.nextLong(SparseRatings.DAYS));
+        aux[filled++] =
+            new ScoreboardRh.Known(
+                item, 1 + (int) random.nextLong(5), (int) random.nextLong(SparseRatings.DAYS));
       }
     }
     return java.util.Arrays.copyOf(aux, filled);
@@ -248,7 +338,10 @@ public final class NetflixAttack {
           item = table.find(u, x) < 0 && used.add(x) ? x : -1;
         }
         if (item >= 0) {
-          out.add(new int[] {item, 1 + (int) random.nextLong(5), lo + (int) random.nextLong(hi - lo + 1)});
+          out.add(
+              new int[] {
+                item, 1 + (int) random.nextLong(5), lo + (int) random.nextLong(hi - lo + 1)
+              });
         }
       }
       it[r] = out.stream().mapToInt(x -> x[0]).toArray();
@@ -264,34 +357,79 @@ public final class NetflixAttack {
   /** The text table: the sweep over K, both releases, and chance. */
   public static String summary(Outcome o) {
     StringBuilder s = new StringBuilder();
-    s.append(String.format(Locale.ROOT, "Netflix Prize attack (Narayanan & Shmatikov 2008, Scoreboard-RH, phi = %s) on a"
-            + " SYNTHETIC sparse ratings table:%n%,d users, %,d items, %,d ratings; %d targets per row, dates known to"
-            + " +-%d days, stars to +-1.%n",
-        HtmlReport.number(ScoreboardRh.PHI), o.users(), o.items(), o.ratings(), o.given().anonymized().targets(),
-        o.days()));
-    s.append(String.format(Locale.ROOT, "%3s %3s | %-31s | %-39s%n", "K", "W", "anonymized (ids, perturbed)",
-        "DP synthetic (epsilon = " + HtmlReport.number(o.epsilon()) + ")"));
-    s.append(String.format(Locale.ROOT, "%3s %3s | %9s %9s %9s | %9s %9s %9s %7s%n", "", "", "re-ident.", "wrong",
-        "abstained", "re-ident.", "wrong", "abstained", "chance"));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "Netflix Prize attack (Narayanan & Shmatikov 2008, Scoreboard-RH, phi = %s) on a"
+                + " SYNTHETIC sparse ratings table:%n%,d users, %,d items, %,d ratings; %d targets"
+                + " per row, dates known to +-%d days, stars to +-1.%n",
+            HtmlReport.number(ScoreboardRh.PHI),
+            o.users(),
+            o.items(),
+            o.ratings(),
+            o.given().anonymized().targets(),
+            o.days()));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "%3s %3s | %-31s | %-39s%n",
+            "K",
+            "W",
+            "anonymized (ids, perturbed)",
+            "DP synthetic (epsilon = " + HtmlReport.number(o.epsilon()) + ")"));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "%3s %3s | %9s %9s %9s | %9s %9s %9s %7s%n",
+            "",
+            "",
+            "re-ident.",
+            "wrong",
+            "abstained",
+            "re-ident.",
+            "wrong",
+            "abstained",
+            "chance"));
     List<Row> rows = new ArrayList<>(o.sweep());
     if (!rows.contains(o.given())) {
       rows.add(o.given());
     }
     for (Row r : rows) {
-      s.append(String.format(Locale.ROOT, "%3d %3d | %9s %9s %9s | %9s %9s %9s %7s%n", r.known(), r.wrongRatings(),
-          HtmlReport.percent(r.anonymized().reidentified()), HtmlReport.percent(r.anonymized().wrong()),
-          HtmlReport.percent(r.anonymized().abstained()), HtmlReport.percent(r.dp().reidentified()),
-          HtmlReport.percent(r.dp().wrong()), HtmlReport.percent(r.dp().abstained()), HtmlReport.percent(r.chance())));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "%3d %3d | %9s %9s %9s | %9s %9s %9s %7s%n",
+              r.known(),
+              r.wrongRatings(),
+              HtmlReport.percent(r.anonymized().reidentified()),
+              HtmlReport.percent(r.anonymized().wrong()),
+              HtmlReport.percent(r.anonymized().abstained()),
+              HtmlReport.percent(r.dp().reidentified()),
+              HtmlReport.percent(r.dp().wrong()),
+              HtmlReport.percent(r.dp().abstained()),
+              HtmlReport.percent(r.chance())));
     }
-    s.append(String.format(Locale.ROOT, "Re-identified: the named record is within similarity %s of the target's true"
-        + " record (the paper's Definition 1).%n", HtmlReport.number(THETA)));
-    s.append("Chance: the same attack for people drawn from the same model but not in the table; the release is"
-        + " independent of them.\n");
-    s.append(String.format(Locale.ROOT, "The DP release: %,d synthetic records drawn from three noisy histograms"
-        + " admitted by privet-core's accountant at epsilon = %s, delta = %s in total, per user; none is anyone's"
-        + " record.%n", o.dpRecords(), HtmlReport.number(o.spent().epsilon()), HtmlReport.number(o.spent().delta())));
-    s.append("Paper, on the real Netflix Prize data: 99% re-identified from 8 ratings (2 wrong, dates +-14 days);"
-        + " 68% from 2 ratings (dates +-3 days).\n");
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "Re-identified: the named record is within similarity %s of the target's true"
+                + " record (the paper's Definition 1).%n",
+            HtmlReport.number(THETA)));
+    s.append(
+        "Chance: the same attack for people drawn from the same model but not in the table; the"
+            + " release is independent of them.\n");
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "The DP release: %,d synthetic records drawn from three noisy histograms admitted by"
+                + " privet-core's accountant at epsilon = %s, delta = %s in total, per user; none"
+                + " is anyone's record.%n",
+            o.dpRecords(),
+            HtmlReport.number(o.spent().epsilon()),
+            HtmlReport.number(o.spent().delta())));
+    s.append(
+        "Paper, on the real Netflix Prize data: 99% re-identified from 8 ratings (2 wrong, dates"
+            + " +-14 days); 68% from 2 ratings (dates +-3 days).\n");
     return s.toString();
   }
 
@@ -301,22 +439,55 @@ public final class NetflixAttack {
     html.paragraph(setup);
     List<List<String>> rows = new ArrayList<>();
     for (Row r : o.sweep()) {
-      rows.add(List.of(Integer.toString(r.known()), Integer.toString(r.wrongRatings()),
-          HtmlReport.percent(r.anonymized().reidentified()), HtmlReport.percent(r.anonymized().wrong()),
-          HtmlReport.percent(r.anonymized().abstained()), HtmlReport.percent(r.dp().reidentified()),
-          HtmlReport.percent(r.dp().wrong()), HtmlReport.percent(r.dp().abstained()), HtmlReport.percent(r.chance())));
+      rows.add(
+          List.of(
+              Integer.toString(r.known()),
+              Integer.toString(r.wrongRatings()),
+              HtmlReport.percent(r.anonymized().reidentified()),
+              HtmlReport.percent(r.anonymized().wrong()),
+              HtmlReport.percent(r.anonymized().abstained()),
+              HtmlReport.percent(r.dp().reidentified()),
+              HtmlReport.percent(r.dp().wrong()),
+              HtmlReport.percent(r.dp().abstained()),
+              HtmlReport.percent(r.chance())));
     }
-    html.table(List.of("known ratings K", "of them wrong W", "anonymized: re-identified", "wrong", "abstained",
-        "DP (epsilon = " + HtmlReport.number(o.epsilon()) + "): re-identified", "wrong", "abstained", "chance"), rows);
+    html.table(
+        List.of(
+            "known ratings K",
+            "of them wrong W",
+            "anonymized: re-identified",
+            "wrong",
+            "abstained",
+            "DP (epsilon = " + HtmlReport.number(o.epsilon()) + "): re-identified",
+            "wrong",
+            "abstained",
+            "chance"),
+        rows);
     double[] ks = o.sweep().stream().mapToDouble(Row::known).toArray();
-    html.lineChart("Targets re-identified against the number of known ratings K (dates +-" + o.days() + " days)",
-        "known ratings K", "re-identified", List.of(
-            new HtmlReport.Series("anonymized", ks, o.sweep().stream().mapToDouble(r -> r.anonymized().reidentified())
-                .toArray(), "#c0392b"),
-            new HtmlReport.Series("DP synthetic", ks, o.sweep().stream().mapToDouble(r -> r.dp().reidentified())
-                .toArray(), "#2471a3"),
-            new HtmlReport.Series("chance", ks, o.sweep().stream().mapToDouble(Row::chance).toArray(), "#777777",
-                true)), false);
+    html.lineChart(
+        "Targets re-identified against the number of known ratings K (dates +-"
+            + o.days()
+            + " days)",
+        "known ratings K",
+        "re-identified",
+        List.of(
+            new HtmlReport.Series(
+                "anonymized",
+                ks,
+                o.sweep().stream().mapToDouble(r -> r.anonymized().reidentified()).toArray(),
+                "#c0392b"),
+            new HtmlReport.Series(
+                "DP synthetic",
+                ks,
+                o.sweep().stream().mapToDouble(r -> r.dp().reidentified()).toArray(),
+                "#2471a3"),
+            new HtmlReport.Series(
+                "chance",
+                ks,
+                o.sweep().stream().mapToDouble(Row::chance).toArray(),
+                "#777777",
+                true)),
+        false);
     html.pre(summary(o));
   }
 }

@@ -7,10 +7,10 @@ package org.privet.anonymity.attacks;
  * <ol>
  *   <li><b>Score.</b> Score(aux, r′) = Σ_{i ∈ supp(aux)} wt(i)·Sim(aux_i, r′_i), with wt(i) =
  *       1/log|supp(i)|: an item few records rated weighs more. |supp(i)| counts the release's
- *       records that rated i; an item rated by one record weighs as one rated by two (1/log 2), since
- *       1/log 1 is infinite. Sim is the paper's per-attribute similarity in the form it uses for
- *       approximately known ratings (Section 6, Figure 1): 1 if r′ rated i with stars within one of
- *       aux's and a date within ±D days of aux's, else 0.
+ *       records that rated i; an item rated by one record weighs as one rated by two (1/log 2),
+ *       since 1/log 1 is infinite. Sim is the paper's per-attribute similarity in the form it uses
+ *       for approximately known ratings (Section 6, Figure 1): 1 if r′ rated i with stars within
+ *       one of aux's and a date within ±D days of aux's, else 0.
  *   <li><b>Eccentricity.</b> e = (max − max₂)/σ over the scores of all records (σ their standard
  *       deviation, max₂ the second highest).
  *   <li><b>Decision.</b> If e ≥ φ the best-scoring record is named, else the attacker abstains (⊥).
@@ -77,7 +77,10 @@ final class ScoreboardRh {
     return 1 / Math.log(Math.max(2, support));
   }
 
-  /** Sim(aux_i, r′_i) for a record that rated the item: stars within one and days within ±{@code tolerance}. */
+  /**
+   * Sim(aux_i, r′_i) for a record that rated the item: stars within one and days within ±{@code
+   * tolerance}.
+   */
   static boolean similar(int knownStars, int knownDay, int stars, int day, int tolerance) {
     return Math.abs(knownStars - stars) <= 1 && Math.abs(knownDay - day) <= tolerance;
   }
@@ -126,8 +129,8 @@ final class ScoreboardRh {
    * The eccentricity test on summary statistics of the scores: their sum and sum of squares over
    * {@code records} records, the best score (of record {@code arg}) and the second best.
    */
-  static Decision decision(int arg, double best, double second, double sum, double squares, int records,
-      double phi) {
+  static Decision decision(
+      int arg, double best, double second, double sum, double squares, int records, double phi) {
     double mean = sum / records;
     double sigma = Math.sqrt(Math.max(0, squares / records - mean * mean));
     double eccentricity = sigma > 0 ? (best - second) / sigma : 0;

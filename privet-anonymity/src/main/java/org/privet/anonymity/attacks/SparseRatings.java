@@ -18,17 +18,17 @@ import org.privet.random.RandomSource;
  *       rarely rated items;
  *   <li>user activity Pareto with exponent 1.3 from 10 ratings, capped at a quarter of the items:
  *       the median user rates about 16 items, a few rate hundreds;
- *   <li>each item a release day (before or during the six years) and a typical number of stars; each
- *       user a leniency (−1, 0, 0, +1 star) and an active window; a rating's day falls in the
- *       window, not before the release, and a third of a user's ratings fall on the day they
- *       joined (the sign-up burst of rating films seen before);
+ *   <li>each item a release day (before or during the six years) and a typical number of stars;
+ *       each user a leniency (−1, 0, 0, +1 star) and an active window; a rating's day falls in the
+ *       window, not before the release, and a third of a user's ratings fall on the day they joined
+ *       (the sign-up burst of rating films seen before);
  *   <li>stars = clamp(item's typical stars + leniency + {−1, 0, 0, +1}, 1, 5).
  * </ul>
  *
  * <p>Users are independent given the catalogue (popularity, release days, typical stars), which is
  * drawn once: a held-out user is exchangeable with one in the table. Randomness comes from the
- * caller's {@link RandomSource}: the CLI draws a fresh table from the CSPRNG on each run, tests seed
- * it (privet-testing). Uniforms for the model are built from its integers.
+ * caller's {@link RandomSource}: the CLI draws a fresh table from the CSPRNG on each run, tests
+ * seed it (privet-testing). Uniforms for the model are built from its integers.
  */
 public final class SparseRatings {
   /** Days covered: six years, as the Netflix Prize data (November 1999 to December 2005). */
@@ -100,7 +100,10 @@ public final class SparseRatings {
 
   /** The records {@code from} … {@code to} − 1 as a table of their own. */
   SparseRatings slice(int from, int to) {
-    return new SparseRatings(itemCount, Arrays.copyOfRange(items, from, to), Arrays.copyOfRange(stars, from, to),
+    return new SparseRatings(
+        itemCount,
+        Arrays.copyOfRange(items, from, to),
+        Arrays.copyOfRange(stars, from, to),
         Arrays.copyOfRange(days, from, to));
   }
 
@@ -126,7 +129,8 @@ public final class SparseRatings {
         st[u][k] = stars[u][order[k]];
         dy[u][k] = days[u][order[k]];
         if (it[u][k] < 0 || it[u][k] >= itemCount || (k > 0 && it[u][k] == it[u][k - 1])) {
-          throw new IllegalArgumentException("items: each record needs distinct items in [0, itemCount)");
+          throw new IllegalArgumentException(
+              "items: each record needs distinct items in [0, itemCount)");
         }
         if (st[u][k] < 1 || st[u][k] > 5 || dy[u][k] < 0 || dy[u][k] >= DAYS) {
           throw new IllegalArgumentException("stars must be in [1, 5] and days in [0, DAYS)");
@@ -136,7 +140,10 @@ public final class SparseRatings {
     return new SparseRatings(itemCount, it, st, dy);
   }
 
-  /** The item count {@link #generate} uses for {@code users} users: one item per five users, at least 100. */
+  /**
+   * The item count {@link #generate} uses for {@code users} users: one item per five users, at
+   * least 100.
+   */
   public static int defaultItems(int users) {
     return Math.max(100, users / 5);
   }
@@ -191,7 +198,10 @@ public final class SparseRatings {
         int from = Math.max(start, release[item]);
         int day;
         if (from > end) {
-          day = Math.min(DAYS - 1, from + (int) random.nextLong(60)); // rated after the window: a late rating
+          day =
+              Math.min(
+                  DAYS - 1,
+                  from + (int) random.nextLong(60)); // rated after the window: a late rating
         } else if (from == start && random.nextLong(3) == 0) {
           day = start; // the sign-up burst
         } else {

@@ -18,50 +18,75 @@ import picocli.CommandLine.Option;
  * Shmatikov 2008) on a synthetic sparse ratings table, against a Prize-style anonymized release and
  * a user-level DP synthetic release ({@link NetflixAttack}).
  */
-@Command(name = "netflix", mixinStandardHelpOptions = true,
-    description = "Attack 6: re-identify sparse records from a few approximately known ratings (Netflix Prize),"
-        + " anonymized vs DP synthetic release, on a synthetic ratings table.")
+@Command(
+    name = "netflix",
+    mixinStandardHelpOptions = true,
+    description =
+        "Attack 6: re-identify sparse records from a few approximately known ratings (Netflix"
+            + " Prize), anonymized vs DP synthetic release, on a synthetic ratings table.")
 public final class NetflixAttackCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--users", defaultValue = "10000",
+  @Option(
+      names = "--users",
+      defaultValue = "10000",
       description = "Users of the synthetic table, 20 to 200000 (default: ${DEFAULT-VALUE}).")
   int users;
 
-  @Option(names = "--known", defaultValue = "8",
-      description = "Ratings of the target the attacker knows, 1 to 10 (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--known",
+      defaultValue = "8",
+      description =
+          "Ratings of the target the attacker knows, 1 to 10 (default: ${DEFAULT-VALUE}).")
   int known;
 
-  @Option(names = "--wrong", defaultValue = "2",
-      description = "How many of the known ratings are wrong, 0 to known-1 (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--wrong",
+      defaultValue = "2",
+      description =
+          "How many of the known ratings are wrong, 0 to known-1 (default: ${DEFAULT-VALUE}).")
   int wrong;
 
-  @Option(names = "--days", defaultValue = "14",
+  @Option(
+      names = "--days",
+      defaultValue = "14",
       description = "The known dates' error in days, 0 to 365 (default: ${DEFAULT-VALUE}).")
   int days;
 
-  @Option(names = "--epsilon", defaultValue = "1",
+  @Option(
+      names = "--epsilon",
+      defaultValue = "1",
       description = "Epsilon of the DP synthetic release, per user (default: ${DEFAULT-VALUE}).")
   double epsilon;
 
-  @Option(names = "--format", defaultValue = "table",
-      description = "table (the sweep K = 2..8 and an HTML report) or json (the K given) (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--format",
+      defaultValue = "table",
+      description =
+          "table (the sweep K = 2..8 and an HTML report) or json (the K given) (default:"
+              + " ${DEFAULT-VALUE}).")
   String format;
 
-  @Option(names = "--out", paramLabel = "FILE.html",
-      description = "Where to write the HTML report (default: privet-attack-netflix.html; with --format json,"
-          + " only if given).")
+  @Option(
+      names = "--out",
+      paramLabel = "FILE.html",
+      description =
+          "Where to write the HTML report (default: privet-attack-netflix.html; with --format json,"
+              + " only if given).")
   Path out;
 
-  static final String SETUP = "A SYNTHETIC sparse ratings table (user, item, stars, date) with the Netflix Prize's"
-      + " shape: heavy-tailed item popularity and user activity, a long tail of rarely rated items (the real data"
-      + " cannot be shipped). The attacker knows K of a target's ratings, stars to +-1 and dates to +-D days, W of"
-      + " them wrong, and runs Scoreboard-RH (Narayanan & Shmatikov 2008): each record's score sums 1/log(support)"
-      + " over the known items it matches; the best record is named only if it stands out, (best - second)/sigma"
-      + " >= 1.5, else the attacker abstains. The anonymized release is the Prize's: random ids, 5% of ratings"
-      + " deleted, 5% re-starred, 10% moved by up to a week, 3% inserted. The DP release is synthetic records"
-      + " drawn from noisy item, (stars, month) and activity histograms, user-level epsilon-DP. Chance: the same"
-      + " attack for people not in the table.";
+  static final String SETUP =
+      "A SYNTHETIC sparse ratings table (user, item, stars, date) with the Netflix Prize's shape:"
+          + " heavy-tailed item popularity and user activity, a long tail of rarely rated items"
+          + " (the real data cannot be shipped). The attacker knows K of a target's ratings, stars"
+          + " to +-1 and dates to +-D days, W of them wrong, and runs Scoreboard-RH (Narayanan &"
+          + " Shmatikov 2008): each record's score sums 1/log(support) over the known items it"
+          + " matches; the best record is named only if it stands out, (best - second)/sigma >="
+          + " 1.5, else the attacker abstains. The anonymized release is the Prize's: random ids,"
+          + " 5% of ratings deleted, 5% re-starred, 10% moved by up to a week, 3% inserted. The DP"
+          + " release is synthetic records drawn from noisy item, (stars, month) and activity"
+          + " histograms, user-level epsilon-DP. Chance: the same attack for people not in the"
+          + " table.";
 
   @Override
   public Integer call() throws IOException {
@@ -81,8 +106,15 @@ public final class NetflixAttackCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--format must be table or json");
     }
     PrintWriter o = spec.commandLine().getOut();
-    NetflixAttack.Outcome r = NetflixAttack.run(users, known, wrong, days, epsilon, RandomSource.secure(),
-        AttackCommand.progress(spec));
+    NetflixAttack.Outcome r =
+        NetflixAttack.run(
+            users,
+            known,
+            wrong,
+            days,
+            epsilon,
+            RandomSource.secure(),
+            AttackCommand.progress(spec));
     HtmlReport html = new HtmlReport("Privet attack: the Netflix Prize");
     NetflixAttack.report(html, r, SETUP);
     if (format.equals("json")) {
@@ -116,8 +148,8 @@ public final class NetflixAttackCommand implements Callable<Integer> {
     return root;
   }
 
-  private static ObjectNode shares(ObjectNode n, NetflixAttack.Shares s, NetflixAttack.Row g,
-      NetflixAttack.Outcome r) {
+  private static ObjectNode shares(
+      ObjectNode n, NetflixAttack.Shares s, NetflixAttack.Row g, NetflixAttack.Outcome r) {
     n.put("known", g.known());
     n.put("wrongRatings", g.wrongRatings());
     n.put("days", r.days());
