@@ -17,7 +17,7 @@ import org.privet.random.RandomSource;
  * shipped. Targets are {@link #targets} people of the table (members) and as many people drawn from
  * the same model but left out of it (non-members).
  *
- * <p><b>Auxiliary information</b> (the paper's Section 6 experiments): K of the target's ratings, W
+ * <p><b>Auxiliary information</b> (the paper's Netflix experiments): K of the target's ratings, W
  * of them wrong. A right one is one of the target's items with the stars off by at most one and the
  * date off by at most D days; a wrong one is an item the target never rated (drawn as often as the
  * table rates it), with random stars and date.

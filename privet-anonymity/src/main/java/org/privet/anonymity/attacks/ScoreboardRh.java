@@ -2,15 +2,15 @@ package org.privet.anonymity.attacks;
 
 /**
  * Algorithm Scoreboard-RH of Narayanan &amp; Shmatikov, "Robust de-anonymization of large sparse
- * datasets", IEEE S&amp;P 2008, Section 5, against one released table.
+ * datasets", IEEE S&amp;P 2008 (its de-anonymization section), against one released table.
  *
  * <ol>
  *   <li><b>Score.</b> Score(aux, r′) = Σ_{i ∈ supp(aux)} wt(i)·Sim(aux_i, r′_i), with wt(i) =
  *       1/log|supp(i)|: an item few records rated weighs more. |supp(i)| counts the release's
  *       records that rated i; an item rated by one record weighs as one rated by two (1/log 2),
  *       since 1/log 1 is infinite. Sim is the paper's per-attribute similarity in the form it uses
- *       for approximately known ratings (Section 6, Figure 1): 1 if r′ rated i with stars within
- *       one of aux's and a date within ±D days of aux's, else 0.
+ *       for approximately known ratings (the Netflix case study, Figure 1): 1 if r′ rated i with
+ *       stars within one of aux's and a date within ±D days of aux's, else 0.
  *   <li><b>Eccentricity.</b> e = (max − max₂)/σ over the scores of all records (σ their standard
  *       deviation, max₂ the second highest).
  *   <li><b>Decision.</b> If e ≥ φ the best-scoring record is named, else the attacker abstains (⊥).
@@ -139,8 +139,8 @@ final class ScoreboardRh {
   }
 
   /**
-   * The paper's similarity of two whole records (Section 3): Σ over the union of their items of
-   * Sim(r_i, r′_i), divided by the size of the union; 0 for two empty records.
+   * The paper's similarity of two whole records (the model section): Σ over the union of their
+   * items of Sim(r_i, r′_i), divided by the size of the union; 0 for two empty records.
    */
   static double similarity(SparseRatings a, int ra, SparseRatings b, int rb, int tolerance) {
     int i = 0;

@@ -9,9 +9,9 @@ import org.privet.random.RandomSource;
  *
  * <p>{@link #generate} draws a <em>synthetic</em> table with the shape Narayanan &amp; Shmatikov
  * describe for the Netflix Prize data ("Robust de-anonymization of large sparse datasets", IEEE
- * S&amp;P 2008, Section 6: 480,189 subscribers, 17,770 movies, 100 million ratings over six years;
- * most subscribers rated few movies, a few rated thousands; most movies are rated rarely). The
- * Netflix data cannot be shipped, so nothing here is real: the model is
+ * S&amp;P 2008, the Netflix Prize case study: 480,189 subscribers, 17,770 movies, 100 million
+ * ratings over six years; a few subscribers rated thousands of movies, and many movies were rated
+ * rarely). The Netflix data cannot be shipped, so nothing here is real: the model is
  *
  * <ul>
  *   <li>item popularity Zipf-like, weight ∝ 1/(rank + 5)^1.3: a few blockbusters, a long tail of
