@@ -418,6 +418,17 @@ public final class NetflixAttack {
     s.append(
         "Chance: the same attack for people drawn from the same model but not in the table; the"
             + " release is independent of them.\n");
+    Row g = o.given();
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "K = %d: the attack names a record for %s of members and %s of non-members of the"
+                + " anonymized release, %s and %s of the DP release (which cannot tell them apart).%n",
+            g.known(),
+            HtmlReport.percent(1 - g.anonymized().abstained()),
+            HtmlReport.percent(1 - g.anonymizedNonMembers().abstained()),
+            HtmlReport.percent(1 - g.dp().abstained()),
+            HtmlReport.percent(1 - g.dpNonMembers().abstained())));
     s.append(
         String.format(
             Locale.ROOT,
