@@ -155,7 +155,7 @@ def _read_http_request(conn: socket.socket) -> bytes:
             break
         body += chunk
     # Ask the server to close after answering, so the relay reads the whole answer.
-    head = b"\r\n".join(l for l in head.split(b"\r\n") if not l.lower().startswith(b"connection:"))
+    head = b"\r\n".join(h for h in head.split(b"\r\n") if not h.lower().startswith(b"connection:"))
     return head + b"\r\nConnection: close\r\n\r\n" + body
 
 

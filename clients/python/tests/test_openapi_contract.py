@@ -168,4 +168,4 @@ def test_readsTable_coversEveryKeyTheClientSourceReads() -> None:
     listed |= {step for fields in list(READS.values()) + list(COMPONENTS.values()) for f in fields
                for step in re.findall(r"[A-Za-z0-9_]+", f)}
     missing = _source_keys() - listed
-    assert not missing, f"keys the client reads but READS does not list (add them, checked against the document): {missing}"
+    assert not missing, f"keys the client reads but READS does not list (add them there): {missing}"

@@ -88,7 +88,7 @@ class Client:
 
     def health(self) -> bool:
         """Whether the server answers ``GET /v1/health`` with ``{"status": "ok"}``."""
-        return self._get("/v1/health").get("status") == "ok"
+        return bool(self._get("/v1/health").get("status") == "ok")
 
     def datasets(self) -> List[Dataset]:
         """The datasets visible to you (granted ones), with their public schema and metadata."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas
+    import pandas  # type: ignore[import-untyped]
 
     from .client import Client
 
@@ -64,12 +64,12 @@ def _sum_losses(losses: Sequence[PrivacyLoss]) -> Optional[PrivacyLoss]:
     """
     if not losses:
         return PrivacyLoss("pure", 0.0)
-    if all(l.rho is None for l in losses):
-        eps = sum(l.epsilon or 0.0 for l in losses)
-        delta = sum(l.delta or 0.0 for l in losses)
+    if all(loss.rho is None for loss in losses):
+        eps = sum(loss.epsilon or 0.0 for loss in losses)
+        delta = sum(loss.delta or 0.0 for loss in losses)
         return PrivacyLoss("approx" if delta > 0 else "pure", eps, delta if delta > 0 else None)
-    if all(l.epsilon is None and l.delta is None for l in losses):
-        return PrivacyLoss("zcdp", rho=sum(l.rho or 0.0 for l in losses))
+    if all(loss.epsilon is None and loss.delta is None for loss in losses):
+        return PrivacyLoss("zcdp", rho=sum(loss.rho or 0.0 for loss in losses))
     return None
 
 
@@ -279,7 +279,7 @@ class Explanation:
     def fits(self) -> Optional[bool]:
         """Whether the cost fits the remaining budget (the server's verdict for ``max_error`` queries)."""
         if self.solved is not None and isinstance(self.solved.get("fits"), bool):
-            return self.solved["fits"]
+            return bool(self.solved["fits"])
         return _fits(self.cost, self.remaining)
 
 
