@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Set, Tuple
 import privet
 
 REPO = Path(__file__).resolve().parents[3]
-SOURCE = Path(privet.__file__).resolve().parent
+SOURCE = REPO / "clients" / "python" / "src" / "privet"  # the source, installed or not
 LOSS = ["measure", "epsilon", "delta", "rho"]
 CHARGE = ["id", "dataset", "analyst", "time", "query"] + ["cost[]." + f for f in LOSS]
 ERROR = ["error.code", "error.message", "error.line", "error.column"]
