@@ -55,7 +55,7 @@ def test_tour_runsAgainstARealServer(tmp_path: Path) -> None:
     assert "refused at line 3, column 3" in text
     assert "fits = True" in text
     images = [o for o in outputs if "image/png" in o.get("data", {})]
-    assert len(images) == 3  # error bars, burn-down, synthetic vs real
+    assert len(images) == 4  # error bars, burn-down, synthetic vs real, burn-down
 
 
 def test_tour_storedOutputsStaySmall() -> None:
