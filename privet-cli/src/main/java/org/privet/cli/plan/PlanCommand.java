@@ -241,9 +241,9 @@ public final class PlanCommand implements Callable<Integer> {
     }
     double naive = Double.parseDouble(baselines.get(0)[2]);
     double planned = plans.anyPlanned ? best.value() : max(best.ratio());
-    out.printf("planned %s %.4g vs naive equal split (basic) %.4g: ratio %.3f%n",
-        plans.anyPlanned ? plans.objectiveText() : "max relative error", planned, naive,
-        planned / naive);
+    out.printf("planned %s %.4g vs naive %s %.4g: ratio %.3f%n",
+        plans.anyPlanned ? plans.objectiveText() : "max relative error", planned,
+        baselines.get(0)[0], naive, planned / naive);
     out.flush();
   }
 
