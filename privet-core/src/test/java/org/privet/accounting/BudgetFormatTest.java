@@ -102,4 +102,17 @@ class BudgetFormatTest {
         BudgetExceededException.class, () -> filter.admit(new PureDp(0.2)));
     assertFalse(longTail(e.getMessage()), e.getMessage());
   }
+
+  /** A charge whose deltas use up the budget's δ: the refusal's numbers are rounded too. */
+  @Test
+  void deltaRefusal_noLongFloatTails() {
+    Budget total = Budget.approx(1, 1e-6);
+    BudgetExceededException e = org.junit.jupiter.api.Assertions.assertThrows(
+        BudgetExceededException.class, () -> total.compose(java.util.List.of(
+            new ApproxDp(0.1, 0.7e-6), new ApproxDp(0.1, 0.3e-6), new Zcdp(0.01)),
+            new BasicAccountant()));
+    assertTrue(e.getMessage().contains("delta (1e-6) must exceed the events' total delta (1e-6)"),
+        e.getMessage());
+    assertFalse(longTail(e.getMessage()), e.getMessage());
+  }
 }
