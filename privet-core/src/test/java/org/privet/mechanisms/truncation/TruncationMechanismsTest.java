@@ -94,14 +94,14 @@ class TruncationMechanismsTest {
 
   @Test
   void quantile_negligibleNoise_choosesRoundedUpQuantileAndSumsAtIt() {
-    // c_u = 1..100, p = 0.3: target rank 30; #{c ≤ 16} = 16, #{c ≤ 32} = 32, #{c ≤ 64} = 64, so
-    // τ = 32 (utility −2 against −14); Σ min(c, 32) = (1+…+32) + 68·32 = 528 + 2176 = 2704.
+    // c_u = 1..100, m = 68: #{c > 16} = 84 > 68, #{c > 32} = 68 ≤ 68, so the scan stops at
+    // τ = 32; Σ min(c, 32) = (1+…+32) + 68·32 = 528 + 2176 = 2704.
     UnitContributions c = UnitContributions.of(LongStream.rangeClosed(1, 100).toArray());
     QuantileThresholdMechanism m =
         QuantileThresholdMechanism.builder()
             .epsilon(1e6)
             .globalSensitivity(1 << 20)
-            .quantile(0.3)
+            .unitsAbove(68)
             .randomSource(seeded(3))
             .build();
     TruncationResult r = m.release(c);
@@ -125,6 +125,7 @@ class TruncationMechanismsTest {
     QuantileThresholdMechanism m =
         QuantileThresholdMechanism.builder().epsilon(1).globalSensitivity(8).thresholdShare(0.25).build();
     assertEquals(0.75, m.sumEpsilon(), 1e-15);
+    assertEquals(27, m.unitsAbove()); // ⌈6.6/0.25⌉
   }
 
   @Test
@@ -138,7 +139,7 @@ class TruncationMechanismsTest {
     assertMessage("beta", () -> R2TMechanism.builder().beta(1));
     assertMessage("randomSource", () -> R2TMechanism.builder().randomSource(null));
     assertMessage("query", () -> R2TMechanism.builder().epsilon(1).globalSensitivity(4).build().release(null));
-    assertMessage("quantile", () -> QuantileThresholdMechanism.builder().quantile(0));
+    assertMessage("unitsAbove", () -> QuantileThresholdMechanism.builder().unitsAbove(-1));
     assertMessage("thresholdShare", () -> QuantileThresholdMechanism.builder().thresholdShare(1));
     assertMessage("globalSensitivity", () -> QuantileThresholdMechanism.builder().globalSensitivity(0));
     assertMessage(
