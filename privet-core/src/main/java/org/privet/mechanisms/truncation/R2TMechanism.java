@@ -31,12 +31,14 @@ import org.privet.random.RandomSource;
  * Laplace tail P[Z<sub>j</sub> &gt; b<sub>j</sub>] ≤ β/L, union bound.
  *
  * <p>Decision: thresholds are powers of two as in the paper; the authors' code uses base 5.5
- * for a better constant, which changes no theorem. Immutable and thread-safe.
+ * for a better constant, which changes no theorem; {@link Builder#thresholdStep} offers bases
+ * 2<sup>s</sup> for that comparison. Immutable and thread-safe.
  */
 public final class R2TMechanism {
   private final double epsilon;
   private final long globalSensitivity;
   private final double beta;
+  private final int step;
   private final int levels;
   private final GeometricMechanism[] noise;
   private final long[] bias;
@@ -45,7 +47,8 @@ public final class R2TMechanism {
     this.epsilon = TruncationChecks.epsilon(b.epsilon);
     this.globalSensitivity = TruncationChecks.globalSensitivity(b.globalSensitivity, 2);
     this.beta = b.beta;
-    this.levels = TruncationChecks.ceilLog2(globalSensitivity);
+    this.step = b.step;
+    this.levels = (TruncationChecks.ceilLog2(globalSensitivity) + step - 1) / step;
     double perThreshold = TruncationChecks.divideDownward(epsilon, levels);
     this.noise = new GeometricMechanism[levels];
     this.bias = new long[levels];
@@ -54,7 +57,7 @@ public final class R2TMechanism {
       GeometricMechanism m =
           GeometricMechanism.builder()
               .epsilon(perThreshold)
-              .sensitivity(1L << j)
+              .sensitivity(threshold(j))
               .randomSource(b.random)
               .build();
       noise[j - 1] = m;
@@ -75,7 +78,7 @@ public final class R2TMechanism {
     TruncationChecks.required("query", query);
     long[] truncated = new long[levels];
     for (int j = 1; j <= levels; j++) {
-      truncated[j - 1] = query.evaluate(1L << j);
+      truncated[j - 1] = query.evaluate(threshold(j));
     }
     long best = 0; // Q(I, 0)
     long bestTau = 0;
@@ -84,7 +87,7 @@ public final class R2TMechanism {
           TruncationChecks.saturatingSubtract(noise[j - 1].release(truncated[j - 1]), bias[j - 1]);
       if (candidate > best) {
         best = candidate;
-        bestTau = 1L << j;
+        bestTau = threshold(j);
       }
     }
     return new TruncationResult(
@@ -100,17 +103,22 @@ public final class R2TMechanism {
     return new PureDp(epsilon);
   }
 
-  /** L = ⌈log<sub>2</sub> GS⌉, the number of thresholds 2<sup>1</sup>..2<sup>L</sup>. */
+  /** τ<sub>j</sub> = 2<sup>s·j</sup> (s = 1 unless {@link Builder#thresholdStep} was set). */
+  public long threshold(int j) {
+    return 1L << (step * checkLevel(j));
+  }
+
+  /** L = ⌈log<sub>2</sub>(GS)/s⌉, the number of thresholds τ<sub>1</sub>..τ<sub>L</sub>. */
   public int levels() {
     return levels;
   }
 
-  /** The discrete Laplace scale t<sub>j</sub> of threshold 2<sup>j</sup>, j = 1..L. */
+  /** The discrete Laplace scale t<sub>j</sub> of threshold τ<sub>j</sub>, j = 1..L. */
   public double noiseScale(int j) {
     return noise[checkLevel(j) - 1].scale();
   }
 
-  /** The bias b<sub>j</sub> subtracted at threshold 2<sup>j</sup>, j = 1..L. */
+  /** The bias b<sub>j</sub> subtracted at threshold τ<sub>j</sub>, j = 1..L. */
   public long bias(int j) {
     return bias[checkLevel(j) - 1];
   }
@@ -142,9 +150,23 @@ public final class R2TMechanism {
     private double epsilon = Double.NaN;
     private long globalSensitivity = -1;
     private double beta = 0.1;
+    private int step = 1;
     private RandomSource random = RandomSource.secure();
 
     private Builder() {}
+
+    /**
+     * s ∈ [1, 8]: thresholds τ<sub>j</sub> = 2<sup>s·j</sup> instead of 2<sup>j</sup>. The paper
+     * uses s = 1; its authors' code uses base 5.5 (≈ 2<sup>2.5</sup>), since any constant base
+     * keeps the theorems up to the constant and fewer levels cost less ε each. Default 1.
+     */
+    public Builder thresholdStep(int step) {
+      if (step < 1 || step > 8) {
+        throw new IllegalArgumentException("thresholdStep must be in [1, 8], was " + step);
+      }
+      this.step = step;
+      return this;
+    }
 
     public Builder epsilon(double epsilon) {
       this.epsilon = TruncationChecks.epsilon(epsilon);

@@ -62,6 +62,11 @@ class TruncationMechanismsTest {
     assertEquals(237, m.bias(4)); // 64·3.68888 = 236.09
     // GS that is not a power of two rounds up: 17 → L = 5.
     assertEquals(5, R2TMechanism.builder().epsilon(1).globalSensitivity(17).build().levels());
+    // Step 3 (base 8): GS = 10^6 < 2^20 → ⌈20/3⌉ = 7 thresholds 8, 64, …, 8^7 = 2^21.
+    R2TMechanism base8 = R2TMechanism.builder().epsilon(1).globalSensitivity(1_000_000).thresholdStep(3).build();
+    assertEquals(7, base8.levels());
+    assertEquals(8, base8.threshold(1));
+    assertEquals(1L << 21, base8.threshold(7));
     // Theorem 5.1's bound 4·L·ln(L/β)·DS/ε at DS = 10.
     assertEquals(4 * 4 * Math.log(40) * 10, m.errorBound(10), 1e-9);
   }
@@ -137,6 +142,7 @@ class TruncationMechanismsTest {
     assertMessage("globalSensitivity", () -> R2TMechanism.builder().epsilon(1).build());
     assertMessage("globalSensitivity", () -> R2TMechanism.builder().globalSensitivity(Long.MAX_VALUE));
     assertMessage("beta", () -> R2TMechanism.builder().beta(1));
+    assertMessage("thresholdStep", () -> R2TMechanism.builder().thresholdStep(0));
     assertMessage("randomSource", () -> R2TMechanism.builder().randomSource(null));
     assertMessage("query", () -> R2TMechanism.builder().epsilon(1).globalSensitivity(4).build().release(null));
     assertMessage("unitsAbove", () -> QuantileThresholdMechanism.builder().unitsAbove(-1));
