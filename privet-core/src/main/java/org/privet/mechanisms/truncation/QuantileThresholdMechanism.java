@@ -80,7 +80,7 @@ public final class QuantileThresholdMechanism {
             .build();
     int k = 0;
     // The scan stops at the first yes: how many questions were asked is the released τ itself.
-    while (k < maxExponent && !scan.test(-(double) (contributions.units() - contributions.countAtMost(1L << k)))) {
+    while (k < maxExponent && !scan.test(-(double) unitsAbove(contributions, 1L << k))) {
       k++;
     }
     long tau = 1L << k;
@@ -93,6 +93,11 @@ public final class QuantileThresholdMechanism {
         privacyLoss(),
         sum.confidenceInterval(value, beta),
         TruncationResult.Target.TRUNCATED_QUERY);
+  }
+
+  /** #{u : c<sub>u</sub> &gt; τ}. */
+  private static long unitsAbove(UnitContributions c, long tau) {
+    return c.units() - c.countAtMost(tau);
   }
 
   /** Pure ε-DP: the threshold's ε<sub>q</sub> plus the sum's ε<sub>s</sub>, at most ε. */
@@ -115,24 +120,20 @@ public final class QuantileThresholdMechanism {
    * threshold is 2^⌈log2 GS⌉) are required; m defaults to ⌈6.6/ε<sub>q</sub>⌉, the share of ε
    * spent on the threshold to 0.2, β (for the interval) to 0.1, the source to the CSPRNG.
    */
-  public static final class Builder {
-    private double epsilon = Double.NaN;
-    private long globalSensitivity = -1;
+  public static final class Builder extends TruncationBuilder<Builder> {
     private long unitsAbove = -1;
     private double share = 0.2;
-    private double beta = 0.1;
-    private RandomSource random = RandomSource.secure();
 
     private Builder() {}
 
-    public Builder epsilon(double epsilon) {
-      this.epsilon = TruncationChecks.epsilon(epsilon);
+    @Override
+    Builder self() {
       return this;
     }
 
-    public Builder globalSensitivity(long globalSensitivity) {
-      this.globalSensitivity = TruncationChecks.globalSensitivity(globalSensitivity, 1);
-      return this;
+    @Override
+    long minGlobalSensitivity() {
+      return 1;
     }
 
     /**
@@ -153,19 +154,9 @@ public final class QuantileThresholdMechanism {
       return this;
     }
 
-    /** The failure probability of the interval, in (0, 1). */
-    public Builder beta(double beta) {
-      this.beta = TruncationChecks.openUnit("beta", beta);
-      return this;
-    }
-
-    public Builder randomSource(RandomSource random) {
-      this.random = TruncationChecks.random(random);
-      return this;
-    }
-
     /** @throws IllegalArgumentException if ε or the global sensitivity was not set */
     public QuantileThresholdMechanism build() {
+      validate();
       return new QuantileThresholdMechanism(this);
     }
   }

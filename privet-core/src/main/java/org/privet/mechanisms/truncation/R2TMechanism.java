@@ -146,14 +146,20 @@ public final class R2TMechanism {
    * Validating builder: ε and the global-sensitivity bound GS (public, in [2, 2^62]) are required;
    * β defaults to 0.1 (the paper's experiments), the source to the CSPRNG.
    */
-  public static final class Builder {
-    private double epsilon = Double.NaN;
-    private long globalSensitivity = -1;
-    private double beta = 0.1;
+  public static final class Builder extends TruncationBuilder<Builder> {
     private int step = 1;
-    private RandomSource random = RandomSource.secure();
 
     private Builder() {}
+
+    @Override
+    Builder self() {
+      return this;
+    }
+
+    @Override
+    long minGlobalSensitivity() {
+      return 2;
+    }
 
     /**
      * s ∈ [1, 8]: thresholds τ<sub>j</sub> = 2<sup>s·j</sup> instead of 2<sup>j</sup>. The paper
@@ -168,30 +174,9 @@ public final class R2TMechanism {
       return this;
     }
 
-    public Builder epsilon(double epsilon) {
-      this.epsilon = TruncationChecks.epsilon(epsilon);
-      return this;
-    }
-
-    /** The public bound GS on one unit's contribution; thresholds run up to 2^⌈log2 GS⌉. */
-    public Builder globalSensitivity(long globalSensitivity) {
-      this.globalSensitivity = TruncationChecks.globalSensitivity(globalSensitivity, 2);
-      return this;
-    }
-
-    /** The failure probability β of the error statement, in (0, 1). */
-    public Builder beta(double beta) {
-      this.beta = TruncationChecks.openUnit("beta", beta);
-      return this;
-    }
-
-    public Builder randomSource(RandomSource random) {
-      this.random = TruncationChecks.random(random);
-      return this;
-    }
-
     /** @throws IllegalArgumentException if ε or the global sensitivity was not set */
     public R2TMechanism build() {
+      validate();
       return new R2TMechanism(this);
     }
   }
