@@ -50,17 +50,24 @@ public final class TruncationBench {
       double sf = Double.parseDouble(s.trim());
       long start = System.nanoTime();
       Map<String, long[]> queries = TpchContributions.generate(sf);
-      System.err.printf(Locale.ROOT, "sf %s generated in %.1f s%n", s, (System.nanoTime() - start) / 1e9);
+      System.err.printf(
+          Locale.ROOT, "sf %s generated in %.1f s%n", s, (System.nanoTime() - start) / 1e9);
       for (Map.Entry<String, long[]> q : queries.entrySet()) {
         report(sf, q.getKey(), UnitContributions.of(q.getValue()), runs, share, random);
       }
     }
   }
 
-  private static void report(double sf, String name, UnitContributions c, int runs, double share, RandomSource random) {
+  private static void report(
+      double sf, String name, UnitContributions c, int runs, double share, RandomSource random) {
     double truth = c.total();
     R2TMechanism r2t =
-        R2TMechanism.builder().epsilon(EPSILON).globalSensitivity(GS).beta(BETA).randomSource(random).build();
+        R2TMechanism.builder()
+            .epsilon(EPSILON)
+            .globalSensitivity(GS)
+            .beta(BETA)
+            .randomSource(random)
+            .build();
     R2TMechanism r2t8 =
         R2TMechanism.builder()
             .epsilon(EPSILON)
@@ -78,7 +85,11 @@ public final class TruncationBench {
             .build();
     long oracleTau = oracleTau(c);
     GeometricMechanism oracle =
-        GeometricMechanism.builder().epsilon(EPSILON).sensitivity(oracleTau).randomSource(random).build();
+        GeometricMechanism.builder()
+            .epsilon(EPSILON)
+            .sensitivity(oracleTau)
+            .randomSource(random)
+            .build();
     GeometricMechanism naive =
         GeometricMechanism.builder().epsilon(EPSILON).sensitivity(GS).randomSource(random).build();
     double[] eR2t = new double[runs];
@@ -106,14 +117,27 @@ public final class TruncationBench {
     System.out.printf(
         Locale.ROOT,
         "%s,%s,%d,%d,%d,%d,%.0f,%.0f,%.3e,%.3e,%.3e,%.3e,%.3e,%.1f,%.1f%n",
-        sf, name, c.units(), c.total(), c.maxContribution(), oracleTau, median(tR2t), median(tQuantile),
-        mR2t, median(eR2t8), mQuantile, mOracle, median(eNaive), mR2t / mOracle, mQuantile / mOracle);
+        sf,
+        name,
+        c.units(),
+        c.total(),
+        c.maxContribution(),
+        oracleTau,
+        median(tR2t),
+        median(tQuantile),
+        mR2t,
+        median(eR2t8),
+        mQuantile,
+        mOracle,
+        median(eNaive),
+        mR2t / mOracle,
+        mQuantile / mOracle);
   }
 
   /**
    * The oracle's threshold: argmin over τ ≥ 1 of (Q(I) − Q(I, τ)) + τ·ln2/ε (the bias plus the
-   * median absolute Laplace noise). The objective is convex and piecewise linear in τ with breaks at
-   * the contributions, so only τ = 1 and the distinct contributions are tried.
+   * median absolute Laplace noise). The objective is convex and piecewise linear in τ with breaks
+   * at the contributions, so only τ = 1 and the distinct contributions are tried.
    */
   static long oracleTau(UnitContributions c) {
     long total = c.total();

@@ -6,14 +6,14 @@ import org.privet.mechanisms.SparseVector;
 import org.privet.random.RandomSource;
 
 /**
- * Truncation at a threshold read from a DP estimate of the per-unit contribution distribution:
- * the alternative to {@link R2TMechanism} that issue 25 asks to measure against it.
+ * Truncation at a threshold read from a DP estimate of the per-unit contribution distribution: the
+ * alternative to {@link R2TMechanism} that issue 25 asks to measure against it.
  *
  * <ol>
  *   <li><b>Threshold</b> (ε<sub>q</sub> = share·ε, rounded down): a DP upper quantile of the
- *       contributions, rounded up to a power of two, by AboveThreshold ({@link SparseVector},
- *       Lyu, Su, Li 2017, Algorithm 1 with c = 1; Dwork &amp; Roth 2014, Algorithm 1). For k = 0, 1,
- *       …, ⌈log<sub>2</sub> GS⌉ it asks whether a<sub>k</sub> = #{u : c<sub>u</sub> &gt;
+ *       contributions, rounded up to a power of two, by AboveThreshold ({@link SparseVector}, Lyu,
+ *       Su, Li 2017, Algorithm 1 with c = 1; Dwork &amp; Roth 2014, Algorithm 1). For k = 0, 1, …,
+ *       ⌈log<sub>2</sub> GS⌉ it asks whether a<sub>k</sub> = #{u : c<sub>u</sub> &gt;
  *       2<sup>k</sup>}, the number of units the threshold 2<sup>k</sup> would clip, is at most m
  *       (noisily), and stops at the first yes: τ = 2<sup>k</sup> is the (n − m)-th smallest
  *       contribution (the quantile 1 − m/n) rounded up to a power of two, or 2<sup>⌈log2 GS⌉</sup>
@@ -25,21 +25,21 @@ import org.privet.random.RandomSource;
  * </ol>
  *
  * <p>Why counting units from the top rather than a fixed fraction p: counts at thresholds above the
- * largest contribution are all n, so a rank utility −|#{c ≤ τ} − p·n| is the same for every
- * larger power of two and the exponential mechanism picks among them almost uniformly (measured:
- * τ = 1024 for contributions at most 36). The first-crossing scan prefers the smallest threshold,
- * and the error-optimal τ leaves about 1/ε units above it, a rank counted from the top.
+ * largest contribution are all n, so a rank utility −|#{c ≤ τ} − p·n| is the same for every larger
+ * power of two and the exponential mechanism picks among them almost uniformly (measured: τ = 1024
+ * for contributions at most 36). The first-crossing scan prefers the smallest threshold, and the
+ * error-optimal τ leaves about 1/ε units above it, a rank counted from the top.
  *
- * <p>Default m = ⌈6.6/ε<sub>q</sub>⌉: the AboveThreshold noises are Laplace of scale
- * b = 2/ε<sub>q</sub> each (ε<sub>q</sub>/2 on the threshold, ε<sub>q</sub>/2 on the monotone
- * queries), and P[ν − ρ &lt; −3.3b] &lt; 0.05, so at the first power of two with no unit above it the
- * scan stops with probability above 95%.
+ * <p>Default m = ⌈6.6/ε<sub>q</sub>⌉: the AboveThreshold noises are Laplace of scale b =
+ * 2/ε<sub>q</sub> each (ε<sub>q</sub>/2 on the threshold, ε<sub>q</sub>/2 on the monotone queries),
+ * and P[ν − ρ &lt; −3.3b] &lt; 0.05, so at the first power of two with no unit above it the scan
+ * stops with probability above 95%.
  *
  * <p>Sequential composition gives ε<sub>q</sub> + ε<sub>s</sub> ≤ ε; the threshold is released
- * (post-processing of the AboveThreshold bits) and fixed before the sum is charged. The argument
- * is in {@code docs/proofs/r2t-truncation.md}. Default share 0.2 (measured in
- * {@code docs/benchmarks.md}, "Issue 25 groundwork"). It needs per-unit contributions, so it
- * applies to the self-join-free case only. Immutable and thread-safe.
+ * (post-processing of the AboveThreshold bits) and fixed before the sum is charged. The argument is
+ * in {@code docs/proofs/r2t-truncation.md}. Default share 0.2 (measured in {@code
+ * docs/benchmarks.md}, "Issue 25 groundwork"). It needs per-unit contributions, so it applies to
+ * the self-join-free case only. Immutable and thread-safe.
  */
 public final class QuantileThresholdMechanism {
   private final double epsilon;
@@ -85,7 +85,11 @@ public final class QuantileThresholdMechanism {
     }
     long tau = 1L << k;
     GeometricMechanism sum =
-        GeometricMechanism.builder().epsilon(sumEpsilon).sensitivity(tau).randomSource(random).build();
+        GeometricMechanism.builder()
+            .epsilon(sumEpsilon)
+            .sensitivity(tau)
+            .randomSource(random)
+            .build();
     long value = sum.release(contributions.evaluate(tau));
     return new TruncationResult(
         value,
@@ -117,8 +121,8 @@ public final class QuantileThresholdMechanism {
 
   /**
    * Validating builder: ε and the public global-sensitivity bound GS (the largest candidate
-   * threshold is 2^⌈log2 GS⌉) are required; m defaults to ⌈6.6/ε<sub>q</sub>⌉, the share of ε
-   * spent on the threshold to 0.2, β (for the interval) to 0.1, the source to the CSPRNG.
+   * threshold is 2^⌈log2 GS⌉) are required; m defaults to ⌈6.6/ε<sub>q</sub>⌉, the share of ε spent
+   * on the threshold to 0.2, β (for the interval) to 0.1, the source to the CSPRNG.
    */
   public static final class Builder extends TruncationBuilder<Builder> {
     private long unitsAbove = -1;
@@ -154,7 +158,9 @@ public final class QuantileThresholdMechanism {
       return this;
     }
 
-    /** @throws IllegalArgumentException if ε or the global sensitivity was not set */
+    /**
+     * @throws IllegalArgumentException if ε or the global sensitivity was not set
+     */
     public QuantileThresholdMechanism build() {
       validate();
       return new QuantileThresholdMechanism(this);

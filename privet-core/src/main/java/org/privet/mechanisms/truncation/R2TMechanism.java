@@ -3,35 +3,33 @@ package org.privet.mechanisms.truncation;
 import org.privet.accounting.PureDp;
 import org.privet.mechanisms.ConfidenceInterval;
 import org.privet.mechanisms.GeometricMechanism;
-import org.privet.random.RandomSource;
 
 /**
  * R2T, "Race to the Top" (Dong, Fang, Yi, Tao, Machanavajjhala, "R2T: Instance-optimal Truncation
- * for Differentially Private Query Evaluation with Foreign Keys", SIGMOD 2022, Section 5): answers
- * a query whose per-unit contribution is unbounded a priori, without the analyst choosing a
- * truncation threshold.
+ * for Differentially Private Query Evaluation with Foreign Keys", SIGMOD 2022): answers a query
+ * whose per-unit contribution is unbounded a priori, without the analyst choosing a truncation
+ * threshold.
  *
  * <p><b>Algorithm.</b> With a public bound GS on the global sensitivity and L = ⌈log<sub>2</sub>
- * GS⌉, for j = 1..L let τ<sub>j</sub> = 2<sup>j</sup> and
- * Q̃<sub>j</sub> = Q(I, τ<sub>j</sub>) + Z<sub>j</sub> − b<sub>j</sub>, where Z<sub>j</sub> is
- * discrete Laplace noise of scale t<sub>j</sub> ≥ L·τ<sub>j</sub>/ε (exact, {@link
- * GeometricMechanism} at ε/L with sensitivity τ<sub>j</sub>) and b<sub>j</sub> =
- * ⌈t<sub>j</sub>·ln(L/β)⌉ ≥ L·ln(L/β)·τ<sub>j</sub>/ε is the paper's bias term. The release is
- * max(Q(I, 0), max<sub>j</sub> Q̃<sub>j</sub>), with Q(I, 0) = 0.
+ * GS⌉, for j = 1..L let τ<sub>j</sub> = 2<sup>j</sup> and Q̃<sub>j</sub> = Q(I, τ<sub>j</sub>) +
+ * Z<sub>j</sub> − b<sub>j</sub>, where Z<sub>j</sub> is discrete Laplace noise of scale
+ * t<sub>j</sub> ≥ L·τ<sub>j</sub>/ε (exact, {@link GeometricMechanism} at ε/L with sensitivity
+ * τ<sub>j</sub>) and b<sub>j</sub> = ⌈t<sub>j</sub>·ln(L/β)⌉ ≥ L·ln(L/β)·τ<sub>j</sub>/ε is the
+ * paper's bias term. The release is max(Q(I, 0), max<sub>j</sub> Q̃<sub>j</sub>), with Q(I, 0) = 0.
  *
- * <p><b>Privacy.</b> Q(·, τ<sub>j</sub>) has sensitivity τ<sub>j</sub> ({@link TruncatedQuery}),
- * so each noisy value is (ε/L)-DP; L of them compose to ε (the per-threshold ε is rounded down so
- * that L·ε/L ≤ ε exactly), and subtracting public constants and taking a maximum are
- * post-processing. The argument, with the neighbour relation of the threat model (removing a unit
- * removes every row that references it, transitively), is in {@code docs/proofs/r2t-truncation.md}.
+ * <p><b>Privacy.</b> Q(·, τ<sub>j</sub>) has sensitivity τ<sub>j</sub> ({@link TruncatedQuery}), so
+ * each noisy value is (ε/L)-DP; L of them compose to ε (the per-threshold ε is rounded down so that
+ * L·ε/L ≤ ε exactly), and subtracting public constants and taking a maximum are post-processing.
+ * The argument, with the neighbour relation of the threat model (removing a unit removes every row
+ * that references it, transitively), is in {@code docs/proofs/r2t-truncation.md}.
  *
  * <p><b>Accuracy</b> (R2T Theorem 5.1): with probability at least 1 − β, Q(I) −
  * 4·L·ln(L/β)·DS<sub>Q</sub>(I)/ε ≤ release ≤ Q(I), DS<sub>Q</sub>(I) being the largest
  * contribution of one unit ({@link #errorBound}). The upper half holds here exactly: each discrete
  * Laplace tail P[Z<sub>j</sub> &gt; b<sub>j</sub>] ≤ β/L, union bound.
  *
- * <p>Decision: thresholds are powers of two as in the paper; the authors' code uses base 5.5
- * for a better constant, which changes no theorem; {@link Builder#thresholdStep} offers bases
+ * <p>Decision: thresholds are powers of two as in the paper; the authors' code uses base 5.5 for a
+ * better constant, which changes no theorem; {@link Builder#thresholdStep} offers bases
  * 2<sup>s</sup> for that comparison. Immutable and thread-safe.
  */
 public final class R2TMechanism {
@@ -174,7 +172,9 @@ public final class R2TMechanism {
       return this;
     }
 
-    /** @throws IllegalArgumentException if ε or the global sensitivity was not set */
+    /**
+     * @throws IllegalArgumentException if ε or the global sensitivity was not set
+     */
     public R2TMechanism build() {
       validate();
       return new R2TMechanism(this);

@@ -4,13 +4,13 @@ import org.privet.accounting.PureDp;
 import org.privet.mechanisms.ConfidenceInterval;
 
 /**
- * The release of a truncation mechanism: the noisy answer, the threshold τ it was read at (itself
- * a post-processed, releasable value), the privacy loss charged, and an interval.
+ * The release of a truncation mechanism: the noisy answer, the threshold τ it was read at (itself a
+ * post-processed, releasable value), the privacy loss charged, and an interval.
  *
  * <p>What the interval covers is {@link #intervalTarget()}: for {@link R2TMechanism} it is a
  * one-sided interval [value, +∞) for the untruncated answer Q(I) (with probability ≥ 1 − β the
- * release under-estimates, R2T Theorem 5.1's upper half); for {@link QuantileThresholdMechanism}
- * it is a two-sided interval for the truncated answer Q(I, τ) (which is ≤ Q(I), so its lower end is
+ * release under-estimates, R2T Theorem 5.1's upper half); for {@link QuantileThresholdMechanism} it
+ * is a two-sided interval for the truncated answer Q(I, τ) (which is ≤ Q(I), so its lower end is
  * also a lower confidence bound for Q(I)). Neither interval reads the data beyond the release.
  *
  * @param value the released answer (fixed-point, the units of the contributions)

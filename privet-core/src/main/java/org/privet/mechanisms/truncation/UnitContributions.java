@@ -7,21 +7,24 @@ import java.util.Arrays;
  * foreign keys: each join result's value is attributed to the ONE privacy unit it references
  * (through its chain of references), and c<sub>u</sub> is the sum over that unit's join results, in
  * fixed-point units (an integer; the caller scales decimals, e.g. cents). The truncated query is
- * Q(I, τ) = Σ<sub>u</sub> min(c<sub>u</sub>, τ) (R2T, Dong et al. SIGMOD 2022, Section 4, the
- * query without self-joins), which satisfies every property {@link TruncatedQuery} requires:
+ * Q(I, τ) = Σ<sub>u</sub> min(c<sub>u</sub>, τ) (R2T, Dong et al. SIGMOD 2022, the truncation for
+ * queries without self-joins), which satisfies every property {@link TruncatedQuery} requires:
  * removing unit u changes it by min(c<sub>u</sub>, τ) ≤ τ and no other term.
  *
- * <p>Units with no join result may be included with c<sub>u</sub> = 0; they change no truncated
- * sum but count in the distribution read by {@link QuantileThresholdMechanism}.
+ * <p>Units with no join result may be included with c<sub>u</sub> = 0; they change no truncated sum
+ * but count in the distribution read by {@link QuantileThresholdMechanism}.
  *
- * <p>Immutable: the values are copied and sorted, with saturating prefix sums, so that each
- * Q(I, τ) costs one binary search.
+ * <p>Immutable: the values are copied and sorted, with saturating prefix sums, so that each Q(I, τ)
+ * costs one binary search.
  */
 public final class UnitContributions implements TruncatedQuery {
-  /** Sums saturate here (as the engine's fixed-point sums do); every partial sum is at most this. */
+  /**
+   * Sums saturate here (as the engine's fixed-point sums do); every partial sum is at most this.
+   */
   public static final long SUM_CAP = 1L << 62;
 
   private final long[] sorted;
+
   /** prefix[i] = Σ of the i smallest contributions, saturated at SUM_CAP. */
   private final long[] prefix;
 

@@ -6,10 +6,11 @@
  * <ul>
  *   <li>{@link org.privet.mechanisms.truncation.R2TMechanism}: Dong, Fang, Yi, Tao,
  *       Machanavajjhala, "R2T: Instance-optimal Truncation for Differentially Private Query
- *       Evaluation with Foreign Keys", SIGMOD 2022 (reference code: github.com/hkustDB/Race-to-the-Top).
+ *       Evaluation with Foreign Keys", SIGMOD 2022 (authors' code:
+ *       github.com/hkustDB/Race-to-the-Top).
  *   <li>{@link org.privet.mechanisms.truncation.QuantileThresholdMechanism}: the threshold from a
- *       DP upper quantile of the per-unit contributions (AboveThreshold, Lyu, Su, Li 2017),
- *       rounded up to a power of two.
+ *       DP upper quantile of the per-unit contributions (AboveThreshold, Lyu, Su, Li 2017), rounded
+ *       up to a power of two.
  * </ul>
  *
  * <p>The input is a {@link org.privet.mechanisms.truncation.TruncatedQuery}; today the

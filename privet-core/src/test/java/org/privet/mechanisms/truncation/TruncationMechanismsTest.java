@@ -45,10 +45,12 @@ class TruncationMechanismsTest {
   @Test
   void of_negativeOrNull_refusedNamingParameter() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> UnitContributions.of(new long[] {1, -4}));
+        assertThrows(
+            IllegalArgumentException.class, () -> UnitContributions.of(new long[] {1, -4}));
     assertEquals("contributions must be non-negative", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> UnitContributions.of(null));
-    assertThrows(IllegalArgumentException.class, () -> UnitContributions.of(new long[] {1}).evaluate(-1));
+    assertThrows(
+        IllegalArgumentException.class, () -> UnitContributions.of(new long[] {1}).evaluate(-1));
   }
 
   @Test
@@ -63,7 +65,8 @@ class TruncationMechanismsTest {
     // GS that is not a power of two rounds up: 17 → L = 5.
     assertEquals(5, R2TMechanism.builder().epsilon(1).globalSensitivity(17).build().levels());
     // Step 3 (base 8): GS = 10^6 < 2^20 → ⌈20/3⌉ = 7 thresholds 8, 64, …, 8^7 = 2^21.
-    R2TMechanism base8 = R2TMechanism.builder().epsilon(1).globalSensitivity(1_000_000).thresholdStep(3).build();
+    R2TMechanism base8 =
+        R2TMechanism.builder().epsilon(1).globalSensitivity(1_000_000).thresholdStep(3).build();
     assertEquals(7, base8.levels());
     assertEquals(8, base8.threshold(1));
     assertEquals(1L << 21, base8.threshold(7));
@@ -90,7 +93,11 @@ class TruncationMechanismsTest {
   @Test
   void r2t_emptyInstance_neverReleasesBelowZero() {
     R2TMechanism m =
-        R2TMechanism.builder().epsilon(0.5).globalSensitivity(1 << 20).randomSource(seeded(2)).build();
+        R2TMechanism.builder()
+            .epsilon(0.5)
+            .globalSensitivity(1 << 20)
+            .randomSource(seeded(2))
+            .build();
     for (int i = 0; i < 200; i++) {
       TruncationResult r = m.release(UnitContributions.of(new long[0]));
       assertTrue(r.value() >= 0);
@@ -121,14 +128,20 @@ class TruncationMechanismsTest {
     for (double eps : new double[] {0.1, 0.3, 0.8, 1.0 / 3, 7.77}) {
       for (int parts = 1; parts <= 62; parts++) {
         double e = TruncationChecks.divideDownward(eps, parts);
-        assertTrue(new BigDecimal(e).multiply(BigDecimal.valueOf(parts)).compareTo(new BigDecimal(eps)) <= 0);
+        assertTrue(
+            new BigDecimal(e).multiply(BigDecimal.valueOf(parts)).compareTo(new BigDecimal(eps))
+                <= 0);
       }
       double q = TruncationChecks.shareDownward(eps, 0.1);
       double s = TruncationChecks.remainderDownward(eps, q);
       assertTrue(new BigDecimal(q).add(new BigDecimal(s)).compareTo(new BigDecimal(eps)) <= 0);
     }
     QuantileThresholdMechanism m =
-        QuantileThresholdMechanism.builder().epsilon(1).globalSensitivity(8).thresholdShare(0.25).build();
+        QuantileThresholdMechanism.builder()
+            .epsilon(1)
+            .globalSensitivity(8)
+            .thresholdShare(0.25)
+            .build();
     assertEquals(0.75, m.sumEpsilon(), 1e-15);
     assertEquals(27, m.unitsAbove()); // ⌈6.6/0.25⌉
   }
@@ -140,17 +153,26 @@ class TruncationMechanismsTest {
     assertMessage("epsilon", () -> R2TMechanism.builder().globalSensitivity(4).build());
     assertMessage("globalSensitivity", () -> R2TMechanism.builder().globalSensitivity(1));
     assertMessage("globalSensitivity", () -> R2TMechanism.builder().epsilon(1).build());
-    assertMessage("globalSensitivity", () -> R2TMechanism.builder().globalSensitivity(Long.MAX_VALUE));
+    assertMessage(
+        "globalSensitivity", () -> R2TMechanism.builder().globalSensitivity(Long.MAX_VALUE));
     assertMessage("beta", () -> R2TMechanism.builder().beta(1));
     assertMessage("thresholdStep", () -> R2TMechanism.builder().thresholdStep(0));
     assertMessage("randomSource", () -> R2TMechanism.builder().randomSource(null));
-    assertMessage("query", () -> R2TMechanism.builder().epsilon(1).globalSensitivity(4).build().release(null));
+    assertMessage(
+        "query",
+        () -> R2TMechanism.builder().epsilon(1).globalSensitivity(4).build().release(null));
     assertMessage("unitsAbove", () -> QuantileThresholdMechanism.builder().unitsAbove(-1));
     assertMessage("thresholdShare", () -> QuantileThresholdMechanism.builder().thresholdShare(1));
-    assertMessage("globalSensitivity", () -> QuantileThresholdMechanism.builder().globalSensitivity(0));
+    assertMessage(
+        "globalSensitivity", () -> QuantileThresholdMechanism.builder().globalSensitivity(0));
     assertMessage(
         "contributions",
-        () -> QuantileThresholdMechanism.builder().epsilon(1).globalSensitivity(4).build().release(null));
+        () ->
+            QuantileThresholdMechanism.builder()
+                .epsilon(1)
+                .globalSensitivity(4)
+                .build()
+                .release(null));
   }
 
   private static void assertMessage(String parameter, Runnable call) {

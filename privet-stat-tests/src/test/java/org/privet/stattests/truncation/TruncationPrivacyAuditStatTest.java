@@ -45,7 +45,11 @@ class TruncationPrivacyAuditStatTest {
   @Test
   void r2t_victimWithHugeContribution_withinEpsilon() {
     R2TMechanism m =
-        R2TMechanism.builder().epsilon(1).globalSensitivity(2).randomSource(new SeededRandomSource(2511)).build();
+        R2TMechanism.builder()
+            .epsilon(1)
+            .globalSensitivity(2)
+            .randomSource(new SeededRandomSource(2511))
+            .build();
     double lower = audit(() -> m.release(EMPTY).value(), () -> m.release(VICTIM_ONLY).value(), 1);
     assertTrue(lower <= 1.0, "audited ε ≥ " + lower);
   }
@@ -74,7 +78,8 @@ class TruncationPrivacyAuditStatTest {
     // D: 100 customers contributing 1..100; D' adds the victim. ε = 1, GS = 1024.
     UnitContributions d = UnitContributions.of(LongStream.rangeClosed(1, 100).toArray());
     UnitContributions dPrime =
-        UnitContributions.of(LongStream.concat(LongStream.rangeClosed(1, 100), LongStream.of(VICTIM)).toArray());
+        UnitContributions.of(
+            LongStream.concat(LongStream.rangeClosed(1, 100), LongStream.of(VICTIM)).toArray());
     QuantileThresholdMechanism m =
         QuantileThresholdMechanism.builder()
             .epsilon(1)

@@ -21,9 +21,9 @@ import org.privet.testing.SeededRandomSource;
  *
  * <p>Test: the Kolmogorov distance D between the empirical CDF of N releases and the reference CDF,
  * evaluated at every integer of the sample range (exact for integer-valued laws). By the DKW
- * inequality with Massart's constant, valid for every distribution, P[D &gt; d] ≤ 2e<sup>−2Nd²</sup>;
- * d is set so that this is α = 10<sup>−6</sup> per check, the false-failure probability of each
- * check below. Fixed seeds.
+ * inequality with Massart's constant, valid for every distribution, P[D &gt; d] ≤
+ * 2e<sup>−2Nd²</sup>; d is set so that this is α = 10<sup>−6</sup> per check, the false-failure
+ * probability of each check below. Fixed seeds.
  */
 class TruncationStatTest {
   private static final int N = 20_000;
