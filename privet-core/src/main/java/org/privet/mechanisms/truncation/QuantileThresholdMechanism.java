@@ -128,16 +128,13 @@ public final class QuantileThresholdMechanism {
     private long unitsAbove = -1;
     private double share = 0.2;
 
-    private Builder() {}
+    private Builder() {
+      super(1);
+    }
 
     @Override
     Builder self() {
       return this;
-    }
-
-    @Override
-    long minGlobalSensitivity() {
-      return 1;
     }
 
     /**

@@ -147,16 +147,13 @@ public final class R2TMechanism {
   public static final class Builder extends TruncationBuilder<Builder> {
     private int step = 1;
 
-    private Builder() {}
+    private Builder() {
+      super(2);
+    }
 
     @Override
     Builder self() {
       return this;
-    }
-
-    @Override
-    long minGlobalSensitivity() {
-      return 2;
     }
 
     /**

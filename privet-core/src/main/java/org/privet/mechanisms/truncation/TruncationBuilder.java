@@ -12,10 +12,14 @@ abstract class TruncationBuilder<B extends TruncationBuilder<B>> {
   double beta = 0.1;
   RandomSource random = RandomSource.secure();
 
-  abstract B self();
-
   /** The smallest GS the mechanism accepts. */
-  abstract long minGlobalSensitivity();
+  private final long minGlobalSensitivity;
+
+  TruncationBuilder(long minGlobalSensitivity) {
+    this.minGlobalSensitivity = minGlobalSensitivity;
+  }
+
+  abstract B self();
 
   /** The privacy parameter ε (required; finite and positive). */
   public B epsilon(double epsilon) {
@@ -30,7 +34,7 @@ abstract class TruncationBuilder<B extends TruncationBuilder<B>> {
    */
   public B globalSensitivity(long globalSensitivity) {
     this.globalSensitivity =
-        TruncationChecks.globalSensitivity(globalSensitivity, minGlobalSensitivity());
+        TruncationChecks.globalSensitivity(globalSensitivity, minGlobalSensitivity);
     return self();
   }
 
@@ -48,6 +52,6 @@ abstract class TruncationBuilder<B extends TruncationBuilder<B>> {
 
   final void validate() {
     TruncationChecks.epsilon(epsilon);
-    TruncationChecks.globalSensitivity(globalSensitivity, minGlobalSensitivity());
+    TruncationChecks.globalSensitivity(globalSensitivity, minGlobalSensitivity);
   }
 }
