@@ -143,9 +143,12 @@ public final class QueryExecution implements AutoCloseable {
         + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
   }
 
-  /** The registered name of the dataset a compiled statement reads. */
+  /**
+   * The registered name of the dataset a compiled statement reads: the one the catalog resolved
+   * its FROM to ({@link Ledger#dataset}, ignoring case), which the run reads and charges.
+   */
   public String datasetOf(DpStatement st) {
-    return ledger.dataset(canonicalName(st.dataset())).name();
+    return ledger.dataset(st.dataset()).name();
   }
 
   /** Runs a compiled statement for {@code analyst}, charging the ledger before any release. */
@@ -215,11 +218,6 @@ public final class QueryExecution implements AutoCloseable {
   @Override
   public void close() {
     backends.close();
-  }
-
-  private String canonicalName(String written) {
-    return ledger.datasets().stream().map(d -> d.name())
-        .filter(n -> n.equalsIgnoreCase(written)).findFirst().orElse(written);
   }
 
   private static QueryRefusedException refused(IllegalArgumentException e) {

@@ -80,9 +80,11 @@ final class CuratorService {
     if (name == null || name.isBlank()) {
       throw ApiException.badRequest("dataset: the query parameter dataset=NAME is required");
     }
-    return ledger.datasets().stream().map(DatasetSpec::name)
-        .filter(n -> n.equalsIgnoreCase(name)).filter(n -> visible(who, n))
-        .findFirst().orElseThrow(ErrorMapper::notFoundDataset);
+    String registered = ledger.dataset(name).name(); // ignoring case; a clash is refused
+    if (!visible(who, registered)) {
+      throw ErrorMapper.notFoundDataset();
+    }
+    return registered;
   }
 
   private QueryExecution execution(Analyst who, Backend backend) {
