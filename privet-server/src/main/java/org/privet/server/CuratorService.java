@@ -235,12 +235,16 @@ final class CuratorService {
   }
 
   /**
-   * A DP SQL release for {@code who}, exactly once per Idempotency-Key.
+   * A DP SQL release for {@code who}, exactly once per Idempotency-Key. The key covers the whole
+   * request body ({@link #requestDigest}), so a retry whose body differs in any member, not only
+   * its SQL, is refused (issue 23, item 4).
    *
+   * @param body the request body, holding {@code sql}
    * @param idempotencyKey the client's key, if it sent one
    */
-  Answer query(Analyst who, String sql, Optional<String> idempotencyKey) {
-    String request = digest("POST /v1/query\n" + sql);
+  Answer query(Analyst who, JsonNode body, Optional<String> idempotencyKey) {
+    String sql = Controllers.sql(body);
+    String request = requestDigest("POST /v1/query", body);
     if (idempotencyKey.isPresent()) {
       Optional<Release> prior = ledger.release(who.name(), idempotencyKey.get());
       if (prior.isPresent()) {
@@ -306,6 +310,14 @@ final class CuratorService {
     } catch (Exception e) {
       throw new IllegalStateException("a stored answer is not JSON");
     }
+  }
+
+  /**
+   * What an Idempotency-Key binds: the route and the whole JSON body, as parsed (so whitespace
+   * between tokens does not count, but every member and value, and their order, does).
+   */
+  static String requestDigest(String route, JsonNode body) {
+    return digest(route + "\n" + body.toString());
   }
 
   static String digest(String text) {
