@@ -128,13 +128,23 @@ public final class QueryExecution implements AutoCloseable {
    * remaining budget.
    */
   public String explain(DpStatement st) {
+    return explain(st, null);
+  }
+
+  /**
+   * As {@link #explain(DpStatement)}; a query given by target errors is shown against {@code
+   * analyst}'s remaining budget (their share's), or the dataset's when {@code analyst} is null (the
+   * curator). An analyst is never shown the dataset's remaining budget, which depends on every
+   * analyst's charges (issue 23, item 3).
+   */
+  public String explain(DpStatement st, String analyst) {
     String post = st.postProcessing();
     String solved = "";
     if (st.query().targets().isPresent()) {
       Session session = explainSession(st);
       try {
         solved = SolvedBudgetReport.explain(session, session.solve(st.query()),
-            SolvedBudgetReport.remaining(ledger, datasetOf(st), null));
+            SolvedBudgetReport.remaining(ledger, datasetOf(st), analyst));
       } catch (IllegalArgumentException e) {
         throw refused(e);
       }

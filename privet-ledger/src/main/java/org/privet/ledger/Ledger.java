@@ -342,6 +342,16 @@ public final class Ledger implements AutoCloseable {
     return store.charges(n.key()).stream().map(c -> named(n, c)).toList();
   }
 
+  /**
+   * The analyst's own number of a charge on its dataset: 1 for their first charge there, 2 for the
+   * next, and so on. Unlike {@link Charge#id}, which counts everyone's charges, it depends on the
+   * analyst's own history only, so it is the id an analyst is shown (issue 23, item 3).
+   */
+  public long analystChargeNumber(Charge charge) {
+    return history(charge.dataset()).stream()
+        .filter(c -> c.analyst().equals(charge.analyst()) && c.id() <= charge.id()).count();
+  }
+
   /** The grants of a dataset, oldest first. */
   public List<Grant> grants(String dataset) {
     Named n = resolve(dataset);

@@ -161,7 +161,7 @@ final class SynthJobs implements AutoCloseable {
     }
     ObjectNode record = JSON.createObjectNode();
     record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
+    record.set("charge", service.chargeView(who, charge));
     record.set("request", body);
     ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
     submit(charge, synthesis, req.synthesizer());
@@ -180,7 +180,7 @@ final class SynthJobs implements AutoCloseable {
     Charge charge = ledger.charge(prior.dataset(), prior.chargeId());
     ObjectNode record = JSON.createObjectNode();
     record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
+    record.set("charge", service.chargeView(who, charge));
     record.set("request", body);
     ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
     restartIfLost(who, charge.id());
