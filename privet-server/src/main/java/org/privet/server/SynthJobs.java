@@ -98,9 +98,11 @@ final class SynthJobs implements AutoCloseable {
       };
       boolean pure = method == Synthesizer.Method.MWEM
           || (method == Synthesizer.Method.RAP && noise == Synthesizer.Noise.LAPLACE);
+      // The default workload: all k-way marginals, k = min(3, attributes) (issue 23, item 6).
+      int k = Math.min(3, domain.size());
       Synthesizer.Builder b = Synthesizer.builder().method(method).noise(noise)
-          .epsilon(body.get("epsilon").asDouble()).workload(Workload.parse("all-3way", domain));
-      String workloadText = "all-3way";
+          .epsilon(body.get("epsilon").asDouble()).workload(Workload.allKWay(domain, k));
+      String workloadText = "all-" + k + "way";
       if (body.has("queries")) {
         QueryWorkload queries = queries(body.get("queries"), domain);
         b.queries(queries);
