@@ -227,6 +227,20 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * Refuses, as {@link #charge} would and before anything is charged, a cost the dataset's rule
+   * cannot take whatever has been spent: a measure outside its proven filter, or one its budget
+   * cannot compose. EXPLAIN calls it so that what it accepts the run accepts (issue 23, item 5);
+   * it reads the registration only, never the charges.
+   *
+   * @throws BudgetExceededException with the message the charge would give
+   */
+  public void requireAdmissible(String dataset, List<? extends PrivacyLoss> cost) {
+    DatasetSpec spec = dataset(dataset);
+    ProvenFilter.requireAdmissible(spec, cost);
+    BudgetRule.spent(spec, spec.budget(), cost);
+  }
+
+  /**
    * Charges a server release, durably, and records in the same transaction the {@link Release} it
    * pays for (whose answer is stored later by {@link #storeAnswer}).
    *
