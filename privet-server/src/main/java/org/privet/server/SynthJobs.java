@@ -98,9 +98,11 @@ final class SynthJobs implements AutoCloseable {
       };
       boolean pure = method == Synthesizer.Method.MWEM
           || (method == Synthesizer.Method.RAP && noise == Synthesizer.Noise.LAPLACE);
+      // The default workload: all k-way marginals, k = min(3, attributes) (issue 23, item 6).
+      int k = Math.min(3, domain.size());
       Synthesizer.Builder b = Synthesizer.builder().method(method).noise(noise)
-          .epsilon(body.get("epsilon").asDouble()).workload(Workload.parse("all-3way", domain));
-      String workloadText = "all-3way";
+          .epsilon(body.get("epsilon").asDouble()).workload(Workload.allKWay(domain, k));
+      String workloadText = "all-" + k + "way";
       if (body.has("queries")) {
         QueryWorkload queries = queries(body.get("queries"), domain);
         b.queries(queries);
@@ -150,8 +152,15 @@ final class SynthJobs implements AutoCloseable {
       }
     }
     Request req = parse(who, body);
-    RegisteredSynthesis synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger,
-        backend, req.dataset(), req.domain(), "dataset"));
+    RegisteredSynthesis synthesis;
+    try {
+      synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(),
+          req.domain(), "dataset"));
+    } catch (IllegalArgumentException e) {
+      // prepare reads public information only (registration, schema, domain): a refusal, not an
+      // internal error (it was a 500 for e.g. a dataset with a privacy-unit column)
+      throw ApiException.badRequest(e.getMessage());
+    }
     Charge charge;
     try {
       charge = ledger.chargeRelease(req.dataset(), who.name(), req.text(),
@@ -161,7 +170,7 @@ final class SynthJobs implements AutoCloseable {
     }
     ObjectNode record = JSON.createObjectNode();
     record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
+    record.set("charge", service.chargeView(who, charge));
     record.set("request", body);
     ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
     submit(charge, synthesis, req.synthesizer());
@@ -180,7 +189,7 @@ final class SynthJobs implements AutoCloseable {
     Charge charge = ledger.charge(prior.dataset(), prior.chargeId());
     ObjectNode record = JSON.createObjectNode();
     record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
+    record.set("charge", service.chargeView(who, charge));
     record.set("request", body);
     ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
     restartIfLost(who, charge.id());
