@@ -56,7 +56,10 @@ final class SynthJobs implements AutoCloseable {
   private final Set<Long> running = ConcurrentHashMap.newKeySet();
   private final Set<Long> failed = ConcurrentHashMap.newKeySet();
 
-  SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace) {
+  private final ReleaseHooks hooks;
+
+  SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace, ReleaseHooks hooks) {
+    this.hooks = hooks;
     this.ledger = ledger;
     this.service = service;
     this.pool = pool;
@@ -210,6 +213,7 @@ final class SynthJobs implements AutoCloseable {
             }
             return charge;
           });
+          hooks.jobComputed(id);
           Files.createDirectories(dir);
           Path tmp = Files.createTempFile(dir, "job-" + id, ".tmp");
           result.synthetic().write(tmp);
