@@ -7,7 +7,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,11 +21,15 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.privet.curator.RegisteredSynthesis;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Analyst;
 import org.privet.ledger.Charge;
+import org.privet.ledger.Job;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
 import org.privet.ledger.Release;
@@ -38,37 +46,88 @@ import org.privet.synth.WorkloadError;
 /**
  * Synthetic-data jobs ({@code POST /v1/synth}) over the curator's synthesis path
  * ({@link RegisteredSynthesis}). The request is checked against public information only; the
- * charge and the job record (the stored answer: the job id and its request) are committed before
- * the 202 and before the job starts; the job reads the rows totally and writes the CSV atomically
- * under {@code WORKSPACE/synth/}. A job whose process died before its CSV was written is run again
- * under its existing charge when it is next looked at (nobody has seen a draw of it). Jobs are
- * identified by their charge id and visible to their owner and the curator only (others get the
- * same 404 as for a job that does not exist).
+ * charge, its release record and its {@link Job} (state {@code CLAIMED}, with the request) commit
+ * in one transaction before the 202; the job record (the stored answer: the job id and its
+ * request) is stored next.
+ *
+ * <p>Exactly once across replicas and restarts (issue 23 item 2). Job state lives in the ledger,
+ * never in a replica's memory or files, so every replica sharing the ledger sees the same job:
+ * <ul>
+ *   <li>A {@code CLAIMED} job has drawn nothing; whichever replica is asked about it (or started it)
+ *       tries to start it, and the ledger's conditional update lets exactly one runner win.
+ *   <li>The runner renews its lease every quarter of {@link ServerOptions#jobLease()} while the
+ *       synthesis runs, then stores the CSV in the ledger with its SHA-256 digest ({@code DONE}); a
+ *       failure is stored as {@code FAILED}, which is final (a restart never re-runs it).
+ *   <li>A {@code RUNNING} job whose lease lapsed (its replica died, or stopped mid-job) is reported
+ *       {@code FAILED} by the next replica that looks: its draw may have been half made and seen by
+ *       nobody, but a second draw under the same charge would be a second release, so it is never
+ *       run again. The analyst may start (and pay for) a new job.
+ *   <li>The output is served from the ledger, so it is the same bytes on every replica.
+ * </ul>
+ * A job charged by a version that kept its CSV under {@code WORKSPACE/synth/} (no job row) is
+ * served from that file where it exists and reported failed elsewhere; it is never run again.
+ *
+ * <p>Jobs are identified by their charge id and visible to their owner and the curator only (others
+ * get the same 404 as for a job that does not exist).
  */
 final class SynthJobs implements AutoCloseable {
+  /** The {@link Job#kind()} of synthesis jobs. */
+  static final String KIND = "synth";
+  /** The failure recorded for a job whose runner failed; fixed text, never a data value. */
+  static final String FAILED = "the synthesis failed after its charge";
+  /** The failure recorded for a job whose runner stopped before it finished. */
+  static final String STOPPED = "its replica stopped before the job finished";
+
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final AtomicLong INSTANCES = new AtomicLong();
 
   private final Ledger ledger;
   private final CuratorService service;
   private final WorkerPool pool;
-  private final Path dir;
-  private final ThreadPoolExecutor jobs;
-  private final Set<Long> running = ConcurrentHashMap.newKeySet();
-  private final Set<Long> failed = ConcurrentHashMap.newKeySet();
-
+  private final Path legacyDir;
   private final ReleaseHooks hooks;
+  private final Duration lease;
+  /** This instance's name as a job runner: unique across the processes sharing the ledger. */
+  private final String runner;
+  private final ThreadPoolExecutor jobs;
+  private final ScheduledExecutorService heartbeats;
+  /** Jobs handed to {@link #jobs} and not finished (so a poll does not queue one twice). */
+  private final Set<Long> queued = ConcurrentHashMap.newKeySet();
+  /** Jobs this runner started and holds the lease of. */
+  private final Set<Long> mine = ConcurrentHashMap.newKeySet();
 
-  SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace, ReleaseHooks hooks) {
-    this.hooks = hooks;
+  SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace, ReleaseHooks hooks,
+      Duration lease) {
     this.ledger = ledger;
     this.service = service;
     this.pool = pool;
-    this.dir = workspace.resolve("synth");
+    this.legacyDir = workspace.resolve("synth");
+    this.hooks = hooks;
+    this.lease = lease;
+    this.runner = ManagementFactory.getRuntimeMXBean().getName() + "/" + Instant.now() + "/"
+        + INSTANCES.incrementAndGet();
     this.jobs = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(16), r -> {
       Thread t = new Thread(r, "privet-synth-job");
       t.setDaemon(true);
       return t;
     });
+    this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "privet-synth-lease");
+      t.setDaemon(true);
+      return t;
+    });
+    long every = Math.max(25, lease.toMillis() / 4);
+    heartbeats.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  private void renewLeases() {
+    for (long id : mine) {
+      try {
+        ledger.heartbeatJob(id, runner);
+      } catch (RuntimeException e) {
+        // The ledger is unreachable for now: the next renewal may succeed before the lease lapses.
+      }
+    }
   }
 
   /** The validated public parts of a request. */
@@ -143,13 +202,13 @@ final class SynthJobs implements AutoCloseable {
     return QueryWorkload.of(lines, domain, "queries");
   }
 
-  /** Starts a job: 202 with its id, after the charge and the job record are committed. */
+  /** Starts a job: 202 with its id, after the charge, its job and the job record are committed. */
   ObjectNode start(Analyst who, JsonNode body, Optional<String> idempotencyKey) {
     String digest = CuratorService.digest("POST /v1/synth\n" + body.toString());
     if (idempotencyKey.isPresent()) {
       Optional<Release> prior = ledger.release(who.name(), idempotencyKey.get());
       if (prior.isPresent()) {
-        return resume(who, prior.get(), digest, body);
+        return resume(prior.get(), digest, body);
       }
     }
     Request req = parse(who, body);
@@ -158,36 +217,35 @@ final class SynthJobs implements AutoCloseable {
     Charge charge;
     try {
       charge = ledger.chargeRelease(req.dataset(), who.name(), req.text(),
-          List.of(synthesis.cost(req.synthesizer())), new Release.Claim(idempotencyKey, digest));
+          List.of(synthesis.cost(req.synthesizer())),
+          new Release.Claim(idempotencyKey, digest, Optional.of(new Job.Order(KIND, body.toString()))));
     } catch (Release.DuplicateKeyException raced) {
-      return resume(who, ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
+      return resume(ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
     }
-    ObjectNode record = JSON.createObjectNode();
-    record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
-    record.set("request", body);
-    ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
-    submit(charge, synthesis, req.synthesizer());
+    ObjectNode stored = storeRecord(charge, body);
+    kick(charge.id());
     return answer(stored, false);
   }
 
-  private ObjectNode resume(Analyst who, Release prior, String digest, JsonNode body) {
+  private ObjectNode resume(Release prior, String digest, JsonNode body) {
     if (!prior.request().equals(digest)) {
       throw new org.privet.curator.QueryRefusedException(
           "refused, nothing charged: this Idempotency-Key was already used with a different request");
     }
-    if (prior.answer().isPresent()) {
-      return answer((ObjectNode) read(prior.answer().get()), true);
-    }
-    // Charged, but the job record was never stored (a crash): store it now and run the job once.
-    Charge charge = ledger.charge(prior.dataset(), prior.chargeId());
+    ObjectNode stored = prior.answer().isPresent() ? (ObjectNode) read(prior.answer().get())
+        // Charged, but the job record was never stored (a crash): store it now.
+        : storeRecord(ledger.charge(prior.dataset(), prior.chargeId()), body);
+    kick(prior.chargeId());
+    return answer(stored, true);
+  }
+
+  /** Stores the job record (the answer of its release), unless one is stored; the stored one. */
+  private ObjectNode storeRecord(Charge charge, JsonNode body) {
     ObjectNode record = JSON.createObjectNode();
     record.put("job", Long.toString(charge.id()));
     record.set("charge", LedgerJson.charge(charge));
     record.set("request", body);
-    ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
-    restartIfLost(who, charge.id());
-    return answer(stored, true);
+    return (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
   }
 
   private static ObjectNode answer(ObjectNode stored, boolean replay) {
@@ -198,40 +256,75 @@ final class SynthJobs implements AutoCloseable {
     return out;
   }
 
-  private void submit(Charge charge, RegisteredSynthesis synthesis, Synthesizer synthesizer) {
-    long id = charge.id();
-    if (!running.add(id)) {
+  /**
+   * Queues a claimed job here. Whether it runs here is decided when its turn comes, by the ledger's
+   * conditional start: a job another replica started first is left alone.
+   */
+  private void kick(long id) {
+    if (!queued.add(id)) {
       return;
     }
-    failed.remove(id);
     try {
       jobs.execute(() -> {
-        try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
-          SynthesisResult result = synthesis.run(backend, synthesizer, cost -> {
-            if (!charge.cost().equals(cost)) {
-              throw new IllegalStateException("the synthesis cost differs from charge #" + id);
-            }
-            return charge;
-          });
-          hooks.jobComputed(id);
-          Files.createDirectories(dir);
-          Path tmp = Files.createTempFile(dir, "job-" + id, ".tmp");
-          result.synthetic().write(tmp);
-          Files.move(tmp, csv(id), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
-          failed.add(id);
+        try {
+          runIfStarted(id);
         } finally {
-          running.remove(id);
+          queued.remove(id);
         }
       });
     } catch (RejectedExecutionException e) {
-      running.remove(id);
-      // The job stays pending: it starts when its status is next asked for.
+      queued.remove(id);
+      // The job stays claimed: it starts when its status is next asked for, here or elsewhere.
     }
   }
 
-  private Path csv(long id) {
-    return dir.resolve("job-" + id + ".csv");
+  /** Runs the job if this runner wins its start; stores its output or its failure. */
+  private void runIfStarted(long id) {
+    if (!ledger.startJob(id, runner, lease)) {
+      return;
+    }
+    mine.add(id);
+    try {
+      String csv = compute(id);
+      hooks.jobComputed(id);
+      ledger.finishJob(id, runner, csv);
+    } catch (IOException | RuntimeException e) {
+      try {
+        ledger.failJob(id, runner, FAILED);
+      } catch (RuntimeException unreachable) {
+        // The ledger is unreachable or closed: the lease lapses and the job is reported failed.
+      }
+    } finally {
+      mine.remove(id);
+    }
+  }
+
+  /** The synthetic CSV of a started job, computed totally from its stored request and charge. */
+  private String compute(long id) throws IOException {
+    Job job = ledger.job(id).orElseThrow();
+    Release r = ledger.releaseOfCharge(id).orElseThrow();
+    // The owner may have been revoked since: the request was checked when it was charged.
+    Analyst owner = new Analyst(r.analyst(), Role.CURATOR, java.time.Instant.EPOCH, Optional.empty());
+    Request req = parse(owner, read(job.request()));
+    Charge charge = ledger.charge(r.dataset(), id);
+    RegisteredSynthesis synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger,
+        backend, r.dataset(), req.domain(), "dataset"));
+    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      SynthesisResult result = synthesis.run(backend, req.synthesizer(), cost -> {
+        if (!charge.cost().equals(cost)) {
+          throw new IllegalStateException("the synthesis cost differs from charge #" + id);
+        }
+        return charge;
+      });
+      StringWriter out = new StringWriter();
+      result.synthetic().write(out);
+      return out.toString();
+    }
+  }
+
+  /** A job charged before job state was kept in the ledger: its CSV, where this replica has it. */
+  private Path legacyCsv(long id) {
+    return legacyDir.resolve("job-" + id + ".csv");
   }
 
   /** The job's release record, if the caller may see it; else the one 404. */
@@ -243,36 +336,63 @@ final class SynthJobs implements AutoCloseable {
       throw ApiException.notFound("no such job");
     }
     Release r = ledger.releaseOfCharge(chargeId).orElseThrow(() -> ApiException.notFound("no such job"));
-    boolean isJob = r.answer().map(a -> read(a).has("request")).orElse(false);
+    boolean isJob = ledger.job(chargeId).map(j -> j.kind().equals(KIND))
+        .orElseGet(() -> r.answer().map(a -> read(a).has("request")).orElse(false));
     if (!isJob || !(who.role() == Role.CURATOR || r.analyst().equals(who.name()))) {
       throw ApiException.notFound("no such job");
     }
     return r;
   }
 
+  /**
+   * The job's state as the ledger holds it, after starting it if it is claimed and failing it if its
+   * runner's lease lapsed.
+   */
+  private Job.State settle(long chargeId) {
+    Optional<Job> job = ledger.job(chargeId);
+    if (job.isEmpty()) {
+      return Files.exists(legacyCsv(chargeId)) ? Job.State.DONE : Job.State.FAILED;
+    }
+    return switch (job.get().state()) {
+      case CLAIMED -> {
+        kick(chargeId);
+        yield Job.State.CLAIMED;
+      }
+      case RUNNING -> ledger.expireJob(chargeId, STOPPED).state();
+      case DONE, FAILED -> job.get().state();
+    };
+  }
+
   ObjectNode status(Analyst who, String id) {
     Release r = visibleJob(who, id);
-    long chargeId = r.chargeId();
-    restartIfLost(who, chargeId);
     ObjectNode out = JSON.createObjectNode();
     out.put("job", id);
-    if (Files.exists(csv(chargeId))) {
-      out.put("status", "done");
-    } else if (failed.contains(chargeId)) {
-      out.put("status", "failed");
-    } else {
-      out.put("status", "running");
-    }
+    out.put("status", switch (settle(r.chargeId())) {
+      case CLAIMED, RUNNING -> "running";
+      case DONE -> "done";
+      case FAILED -> "failed";
+    });
     return out;
   }
 
-  Path data(Analyst who, String id) {
+  /** The synthetic CSV of a done job, as stored in the ledger (the same bytes on every replica). */
+  String data(Analyst who, String id) {
     Release r = visibleJob(who, id);
-    Path p = csv(r.chargeId());
-    if (!Files.exists(p)) {
-      throw ApiException.notFound("the job has no data yet");
+    return output(r.chargeId());
+  }
+
+  private String output(long chargeId) {
+    if (ledger.job(chargeId).isEmpty()) {
+      try {
+        Path legacy = legacyCsv(chargeId);
+        if (Files.exists(legacy)) {
+          return Files.readString(legacy, StandardCharsets.UTF_8);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
-    return p;
+    return ledger.jobOutput(chargeId).orElseThrow(() -> ApiException.notFound("the job has no data"));
   }
 
   /**
@@ -286,17 +406,20 @@ final class SynthJobs implements AutoCloseable {
       throw ApiException.forbidden();
     }
     Release r = visibleJob(curator, id);
-    Path file = csv(r.chargeId());
-    if (!Files.exists(file)) {
-      throw ApiException.notFound("the job has no data yet");
-    }
+    String csv = output(r.chargeId());
     Request req = parse(curator, read(r.answer().orElseThrow()).get("request"));
     Domain domain = req.domain();
     Table real = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(), domain, "dataset")
         .readForCurator(backend));
     Table synthetic;
     try {
-      synthetic = Table.read(file, domain);
+      Path file = Files.createTempFile("privet-synth-" + r.chargeId(), ".csv");
+      try {
+        Files.writeString(file, csv, StandardCharsets.UTF_8);
+        synthetic = Table.read(file, domain);
+      } finally {
+        Files.deleteIfExists(file);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -341,20 +464,6 @@ final class SynthJobs implements AutoCloseable {
     return o;
   }
 
-  /** A charged job with no CSV that is not running here (its process died): run it once more. */
-  private void restartIfLost(Analyst who, long chargeId) {
-    if (Files.exists(csv(chargeId)) || running.contains(chargeId) || failed.contains(chargeId)) {
-      return;
-    }
-    Release r = ledger.releaseOfCharge(chargeId).orElseThrow();
-    JsonNode body = read(r.answer().orElseThrow()).get("request");
-    Analyst owner = new Analyst(r.analyst(), Role.CURATOR, java.time.Instant.EPOCH, Optional.empty());
-    Request req = parse(owner, body);
-    RegisteredSynthesis synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger,
-        backend, req.dataset(), req.domain(), "dataset"));
-    submit(ledger.charge(r.dataset(), chargeId), synthesis, req.synthesizer());
-  }
-
   private static JsonNode read(String json) {
     try {
       return JSON.readTree(json);
@@ -371,8 +480,20 @@ final class SynthJobs implements AutoCloseable {
     return v.asText();
   }
 
+  /**
+   * Stops: no new job starts here; the jobs this replica is running are reported failed now (they
+   * would be once their lease lapsed), and a late result of theirs is dropped by the ledger.
+   */
   @Override
   public void close() {
+    heartbeats.shutdownNow();
     jobs.shutdownNow();
+    for (long id : mine) {
+      try {
+        ledger.failJob(id, runner, STOPPED);
+      } catch (RuntimeException e) {
+        // The ledger is unreachable: the lease lapses and the job is reported failed then.
+      }
+    }
   }
 }

@@ -165,6 +165,47 @@ class SynthReplicasTest {
     assertEquals(1, charges());
   }
 
+  /**
+   * A replica SIGKILLed while its job runs (after the draw, before the table is stored): the job is
+   * reported running while its lease may still be renewed, then failed on every replica, and is
+   * never run again, by them or by a restarted replica on the dead one's workspace.
+   */
+  @Test
+  void replicaKilledMidJob_reportedFailedAfterItsLease_neverRunAgain() throws Exception {
+    String job;
+    try (ServerChild doomed = ServerChild.start(ledgerUrl, Map.of("PRIVET_TEST_JOB_LEASE_MS", "1500"),
+        dir.resolve("doomed"), "pause-in-job")) {
+      Api api = new Api(doomed.url());
+      Api.Response started = start(api, alice, "job-k");
+      assertEquals(202, started.status(), started.text());
+      job = started.json().get("job").asText();
+      doomed.await("privet-test: paused #" + job, 120);
+      try (PrivetServer b = replica("b", counting)) {
+        Api onB = new Api(b.url());
+        // The runner is alive (paused mid-job, renewing its lease): B must not take the job over.
+        for (int i = 0; i < 8; i++) {
+          assertEquals("running", onB.get("/v1/synth/" + job, alice).json().get("status").asText());
+          Thread.sleep(500);
+        }
+        doomed.kill();
+        long killed = System.nanoTime();
+        assertEquals("failed", awaitSettled(onB, alice, job));
+        assertTrue(System.nanoTime() - killed < 60_000_000_000L, "failed once the 1.5 s lease lapsed");
+        assertEquals(404, onB.get("/v1/synth/" + job + "/data", alice).status());
+      }
+    }
+    try (PrivetServer again = replica("doomed", counting)) {
+      Api api = new Api(again.url());
+      assertEquals("failed", api.get("/v1/synth/" + job, alice).json().get("status").asText());
+      Api.Response retry = start(api, alice, "job-k");
+      assertEquals(job, retry.json().get("job").asText(), "the retry is the same failed job");
+      Thread.sleep(1000);
+      assertEquals("failed", api.get("/v1/synth/" + job, alice).json().get("status").asText());
+    }
+    assertEquals(0, runs.get(), "no replica ran the job again");
+    assertEquals(1, charges());
+  }
+
   @Test
   void racingRetries_onTwoReplicas_oneJobOneRunSameBytes() throws Exception {
     ExecutorService clients = Executors.newFixedThreadPool(4);
