@@ -53,6 +53,30 @@ class DatasetAndBudgetCommandsTest {
   }
 
   @Test
+  void datasetRegister_nameEqualIgnoringCase_exitsUsage() {
+    assertEquals(ExitCodes.OK, register().code());
+    List<String> args = List.of("dataset", "register", "--workspace", ws.toString(), "--name", "PEOPLE",
+        "--source", csv.toString(), "--privacy-unit", "id", "--epsilon", "1");
+    CliRun again = CliRun.of(args.toArray(String[]::new));
+    assertEquals(ExitCodes.USAGE, again.code(), again.toString());
+    assertTrue(again.err().contains("must differ ignoring case"), again.err());
+  }
+
+  @Test
+  void datasetRename_newName_queriesAndHistoryFollow() {
+    assertEquals(ExitCodes.OK, register().code());
+    CliRun r = CliRun.of("dataset", "rename", "--workspace", ws.toString(), "--name", "people", "--to", "staff");
+    assertEquals(ExitCodes.OK, r.code(), r.toString());
+    assertTrue(r.out().contains("now named 'staff'"), r.out());
+    CliRun old = CliRun.of("dataset", "show", "--workspace", ws.toString(), "--name", "people");
+    assertEquals(ExitCodes.NOT_FOUND, old.code(), old.toString());
+    CliRun taken = CliRun.of("dataset", "rename", "--workspace", ws.toString(), "--name", "staff", "--to", "People");
+    assertEquals(ExitCodes.USAGE, taken.code(), taken.toString());
+    CliRun show = CliRun.of("dataset", "show", "--workspace", ws.toString(), "--name", "STAFF");
+    assertEquals(ExitCodes.OK, show.code(), show.toString());
+  }
+
+  @Test
   void datasetRegister_duplicate_exitsUsage() {
     assertEquals(ExitCodes.OK, register().code());
     CliRun again = register();

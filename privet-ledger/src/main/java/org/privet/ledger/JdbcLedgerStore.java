@@ -74,6 +74,10 @@ final class JdbcLedgerStore implements LedgerStore {
         + " kind TEXT NOT NULL, request TEXT NOT NULL, state TEXT NOT NULL, runner TEXT,"
         + " lease_ms BIGINT, heartbeat_ms BIGINT, output TEXT, output_digest TEXT, failure TEXT,"
         + " created_at TEXT NOT NULL, finished_at TEXT)",
+    // Added with the case rule for dataset names (issue 23): a dataset keeps the name it was
+    // registered under as its key in every record; a rename adds the name queries use from then on.
+    "CREATE TABLE IF NOT EXISTS dataset_renames(id ID, dataset TEXT NOT NULL REFERENCES datasets(name),"
+        + " name TEXT NOT NULL, renamed_at TEXT NOT NULL)",
   };
 
   private static final String APPEND_ONLY = "the ledger is append-only";
@@ -110,6 +114,8 @@ final class JdbcLedgerStore implements LedgerStore {
               + " OR NEW.request IS DISTINCT FROM OLD.request"
               + " OR NEW.created_at IS DISTINCT FROM OLD.created_at",
           "a job only moves forward, once"),
+      LedgerDialect.Guard.always("dataset_renames", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("dataset_renames", "DELETE", APPEND_ONLY),
       new LedgerDialect.Guard("analysts_revoke_only", "analysts", "UPDATE",
           "OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.name IS DISTINCT FROM OLD.name"
               + " OR NEW.role IS DISTINCT FROM OLD.role OR NEW.key_id IS DISTINCT FROM OLD.key_id"
@@ -124,6 +130,8 @@ final class JdbcLedgerStore implements LedgerStore {
   private static final String ACCOUNTS_LOCK = " accounts";
   private static final String RELEASES_LOCK = " releases";
   private static final String JOBS_LOCK = " jobs";
+  /** Registrations and renames: a name is compared, ignoring case, with every name ever used. */
+  private static final String NAMES_LOCK = " names";
 
   /** The lock name of writes that concern no single dataset (schema set-up). */
   private static final String SCHEMA_LOCK = "";
@@ -256,10 +264,8 @@ final class JdbcLedgerStore implements LedgerStore {
 
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
     try {
-      inWriteTransaction(spec.name(), () -> {
-        if (findDataset(spec.name()).isPresent()) {
-          throw new IllegalArgumentException("a dataset named '" + spec.name() + "' is already registered");
-        }
+      inWriteTransaction(NAMES_LOCK, () -> {
+        requireUnusedName(spec.name());
         try (PreparedStatement p = connection.prepareStatement(
             "INSERT INTO datasets(name, spec, registered_at) VALUES (?, ?, ?)")) {
           p.setString(1, spec.name());
@@ -275,6 +281,64 @@ final class JdbcLedgerStore implements LedgerStore {
     } catch (SQLException e) {
       throw storeFailure(e);
     }
+  }
+
+  /**
+   * Refuses a name equal, ignoring case, to any dataset name ever used: registered names (each
+   * dataset's key in every record) and names given by renames.
+   */
+  private void requireUnusedName(String name) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet r = s.executeQuery("SELECT name FROM datasets UNION ALL SELECT name FROM dataset_renames")) {
+      while (r.next()) {
+        String used = r.getString(1);
+        if (used.equalsIgnoreCase(name)) {
+          throw new IllegalArgumentException("name: a dataset named '" + used + "' is already registered"
+              + (used.equals(name) ? "" : " (dataset names must differ ignoring case)")
+              + "; choose another name");
+        }
+      }
+    }
+  }
+
+  @Override
+  public void rename(String dataset, String name, Instant time) {
+    try {
+      inWriteTransaction(NAMES_LOCK, () -> {
+        findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
+        requireUnusedName(name);
+        try (PreparedStatement p = connection.prepareStatement(
+            "INSERT INTO dataset_renames(dataset, name, renamed_at) VALUES (?, ?, ?)")) {
+          p.setString(1, dataset);
+          p.setString(2, name);
+          p.setString(3, time.toString());
+          p.executeUpdate();
+        }
+        return null;
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public synchronized java.util.Map<String, String> names() {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    try (Statement s = connection.createStatement()) {
+      try (ResultSet r = s.executeQuery("SELECT name FROM datasets")) {
+        while (r.next()) {
+          out.put(r.getString(1), r.getString(1));
+        }
+      }
+      try (ResultSet r = s.executeQuery("SELECT dataset, name FROM dataset_renames ORDER BY id")) {
+        while (r.next()) {
+          out.put(r.getString(1), r.getString(2)); // the latest rename wins
+        }
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
   }
 
   @Override

@@ -16,7 +16,10 @@ import org.privet.accounting.PrivacyLoss;
  */
 public interface LedgerStore extends AutoCloseable {
 
-  /** Stores a new dataset; refuses a name already registered. */
+  /**
+   * Stores a new dataset; refuses a name equal, ignoring case, to a dataset name ever used
+   * (registered or given by a rename).
+   */
   void register(DatasetSpec spec, Instant time);
 
   /** Stores a new dataset and its public schema, in one transaction. */
@@ -31,7 +34,18 @@ public interface LedgerStore extends AutoCloseable {
   /** The dataset's public schema, if one was fixed. */
   Optional<RegisteredSchema> schema(String dataset);
 
+  /** The dataset registered under exactly that name (its key in every record). */
   Optional<DatasetSpec> dataset(String name);
+
+  /**
+   * Gives the dataset registered as {@code dataset} the name {@code name}, which queries use from
+   * then on; its records keep its registered name. Refuses a name equal, ignoring case, to a
+   * dataset name ever used.
+   */
+  void rename(String dataset, String name, Instant time);
+
+  /** Each dataset's registered name (its key) and the name it goes by now (the latest rename). */
+  java.util.Map<String, String> names();
 
   /** All datasets, by name. */
   List<DatasetSpec> datasets();

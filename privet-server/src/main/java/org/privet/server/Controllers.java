@@ -51,8 +51,7 @@ final class Controllers {
   void query(Context ctx) {
     Analyst who = auth.require(ctx);
     Optional<String> key = idempotencyKey(ctx);
-    String sql = sql(body(ctx));
-    CuratorService.Answer a = service.query(who, sql, key);
+    CuratorService.Answer a = service.query(who, body(ctx), key);
     ctx.attribute(CHARGE, a.chargeId());
     ObjectNode out = a.body().deepCopy();
     out.put("replay", a.replay());

@@ -160,9 +160,11 @@ final class SynthJobs implements AutoCloseable {
       };
       boolean pure = method == Synthesizer.Method.MWEM
           || (method == Synthesizer.Method.RAP && noise == Synthesizer.Noise.LAPLACE);
+      // The default workload: all k-way marginals, k = min(3, attributes) (issue 23, item 6).
+      int k = Math.min(3, domain.size());
       Synthesizer.Builder b = Synthesizer.builder().method(method).noise(noise)
-          .epsilon(body.get("epsilon").asDouble()).workload(Workload.parse("all-3way", domain));
-      String workloadText = "all-3way";
+          .epsilon(body.get("epsilon").asDouble()).workload(Workload.allKWay(domain, k));
+      String workloadText = "all-" + k + "way";
       if (body.has("queries")) {
         QueryWorkload queries = queries(body.get("queries"), domain);
         b.queries(queries);
@@ -208,7 +210,7 @@ final class SynthJobs implements AutoCloseable {
     if (idempotencyKey.isPresent()) {
       Optional<Release> prior = ledger.release(who.name(), idempotencyKey.get());
       if (prior.isPresent()) {
-        return resume(prior.get(), digest, body);
+        return resume(who, prior.get(), digest, body);
       }
     }
     Request req = parse(who, body);
@@ -220,30 +222,33 @@ final class SynthJobs implements AutoCloseable {
           List.of(synthesis.cost(req.synthesizer())),
           new Release.Claim(idempotencyKey, digest, Optional.of(new Job.Order(KIND, body.toString()))));
     } catch (Release.DuplicateKeyException raced) {
-      return resume(ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
+      return resume(who, ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
     }
-    ObjectNode stored = storeRecord(charge, body);
+    ObjectNode stored = storeRecord(who, charge, body);
     kick(charge.id());
     return answer(stored, false);
   }
 
-  private ObjectNode resume(Release prior, String digest, JsonNode body) {
+  private ObjectNode resume(Analyst who, Release prior, String digest, JsonNode body) {
     if (!prior.request().equals(digest)) {
       throw new org.privet.curator.QueryRefusedException(
           "refused, nothing charged: this Idempotency-Key was already used with a different request");
     }
     ObjectNode stored = prior.answer().isPresent() ? (ObjectNode) read(prior.answer().get())
         // Charged, but the job record was never stored (a crash): store it now.
-        : storeRecord(ledger.charge(prior.dataset(), prior.chargeId()), body);
+        : storeRecord(who, ledger.charge(prior.dataset(), prior.chargeId()), body);
     kick(prior.chargeId());
     return answer(stored, true);
   }
 
-  /** Stores the job record (the answer of its release), unless one is stored; the stored one. */
-  private ObjectNode storeRecord(Charge charge, JsonNode body) {
+  /**
+   * Stores the job record (the answer of its release, with the charge as its owner sees it),
+   * unless one is stored; the stored one.
+   */
+  private ObjectNode storeRecord(Analyst who, Charge charge, JsonNode body) {
     ObjectNode record = JSON.createObjectNode();
     record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
+    record.set("charge", service.chargeView(who, charge));
     record.set("request", body);
     return (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
   }
