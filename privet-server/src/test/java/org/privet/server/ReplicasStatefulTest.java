@@ -101,12 +101,15 @@ class ReplicasStatefulTest {
   private static final List<World> OPEN = new ArrayList<>();
 
   @Property(tries = 4, seed = "20261127", shrinking = ShrinkingMode.OFF)
-  void replicas_randomActions_budgetJobsAndViewsHold(@ForAll("chains") ActionChain<World> chain) {
+  void replicas_randomActions_budgetJobsAndViewsHold(@ForAll("chains") ActionChain<World> chain)
+      throws IOException {
     try {
       chain.withInvariant("ledger equals model", World::ledgerEqualsModel)
           .withInvariant("synthetic tables are the same bytes on every replica", World::tablesEverywhere)
           .withInvariant("views depend on the analyst's own activity only", World::viewsAreOwn)
           .run();
+      World last = chain.finalState().orElseThrow();
+      last.aloneAnswersAlike();
     } finally {
       synchronized (OPEN) {
         OPEN.forEach(World::close);
@@ -133,8 +136,15 @@ class ReplicasStatefulTest {
 
   // ------------------------------------------------------------------ the model
 
-  /** A registered dataset: its exact name and the rows of its file. */
-  record Dataset(String name, int rows) {}
+  /** A registered dataset: its exact name, the rows of its file and its registration (JSON). */
+  record Dataset(String name, int rows, String registration) {}
+
+  /**
+   * One request on an account's tape: a curator's act that concerns the account (registering a
+   * dataset it is then granted, the grant), or the account's own request with its masked answer.
+   */
+  record Exchange(boolean curator, String method, String path, String body, String idempotencyKey,
+      String masked) {}
 
   /** An account: one identity, never revived. */
   static final class Identity {
@@ -147,6 +157,10 @@ class ReplicasStatefulTest {
     final Map<String, Double> grants = new HashMap<>();
     final Map<String, Double> spent = new HashMap<>();
     final Map<String, Integer> charges = new HashMap<>();
+    /** What this account asked and was answered, to replay in a world where it is alone. */
+    final List<Exchange> tape = new ArrayList<>();
+    final java.util.Set<String> taped = new java.util.HashSet<>();
+    final java.util.Set<String> introduced = new java.util.HashSet<>();
     int requests;
 
     Identity(int serial, String name, String key) {
@@ -285,7 +299,7 @@ class ReplicasStatefulTest {
             "a name equal to a registered one ignoring case is refused (issue 23 item 1): " + r.status() + " " + r.text());
       } else {
         assertEquals(201, r.status(), r.text());
-        datasets.put(name, new Dataset(name, rows));
+        datasets.put(name, new Dataset(name, rows, LedgerJson.dataset(spec).toString()));
       }
     }
 
@@ -306,9 +320,14 @@ class ReplicasStatefulTest {
     }
 
     void grant(Identity who, Dataset d, double epsilon, int replica) {
-      Api.Response r = api(replica).post("/v1/grants", boss, "{\"dataset\": \"" + d.name() + "\", \"analyst\": \""
-          + who.name + "\", \"epsilon\": " + epsilon + "}");
+      String body = "{\"dataset\": \"" + d.name() + "\", \"analyst\": \"" + who.name + "\", \"epsilon\": "
+          + epsilon + "}";
+      Api.Response r = api(replica).post("/v1/grants", boss, body);
       assertEquals(201, r.status(), r.text());
+      if (who.introduced.add(d.name())) {
+        who.tape.add(new Exchange(true, "POST", "/v1/datasets", d.registration(), null, null));
+      }
+      who.tape.add(new Exchange(true, "POST", "/v1/grants", body, null, null));
       who.grants.put(d.name(), epsilon);
       // The dataset's public identity (its registration), so other sequences compare like with like.
       who.log.add("granted " + d.name() + "[" + d.rows() + "] " + epsilon);
@@ -330,7 +349,7 @@ class ReplicasStatefulTest {
       String keyHeader = newKey(who);
       String body = JsonNodeFactory.instance.objectNode().put("sql", countSql(from, epsilon)).toString();
       String step = "query " + from + " eps=" + epsilon + " key=" + label;
-      Api.Response r = api(replica).send("POST", "/v1/query", who.key, body, Map.of("Idempotency-Key", keyHeader));
+      Api.Response r = own(who, api(replica), "POST", "/v1/query", body, keyHeader, step);
       Optional<Dataset> d = resolve(from).filter(x -> who.grants.containsKey(x.name()));
       if (d.isEmpty()) {
         assertTrue(r.status() == 404 || r.status() == 422, "a dataset without a grant is not found: " + r.text());
@@ -346,7 +365,6 @@ class ReplicasStatefulTest {
         pay(who, d.get(), charged(charge, epsilon), keyHeader, "query");
         sent.add(new Sent(who, "/v1/query", body, keyHeader, label, r));
       }
-      observe(who, step, r);
       who.log.add(step + " -> " + r.status());
     }
 
@@ -354,8 +372,8 @@ class ReplicasStatefulTest {
       String sql = target
           ? "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (max_error = (n => 40)) COUNT(*) AS n FROM " + from
           : countSql(from, 0.5);
-      Api.Response r = api(replica).post("/v1/explain", who.key,
-          JsonNodeFactory.instance.objectNode().put("sql", sql).toString());
+      Api.Response r = own(who, api(replica), "POST", "/v1/explain",
+          JsonNodeFactory.instance.objectNode().put("sql", sql).toString(), null, "explain " + sql);
       Optional<Dataset> d = resolve(from).filter(x -> who.grants.containsKey(x.name()));
       if (d.isEmpty()) {
         assertTrue(r.status() == 404 || r.status() == 422, r.text());
@@ -369,15 +387,14 @@ class ReplicasStatefulTest {
           assertEquals(left, solved.get("remaining").asDouble(), 1e-9, "max_error: the caller's remaining");
         }
       }
-      observe(who, "explain " + sql, r);
     }
 
     void synthStart(Identity who, String from, int replica) {
       String label = "s" + (++who.requests);
       String keyHeader = newKey(who);
       String body = "{\"dataset\": \"" + from + "\", \"domain\": " + DOMAIN + ", \"epsilon\": 0.5, \"method\": \"mwem\"}";
-      Api.Response r = api(replica).send("POST", "/v1/synth", who.key, body, Map.of("Idempotency-Key", keyHeader));
       String step = "synth " + from + " key=" + label;
+      Api.Response r = own(who, api(replica), "POST", "/v1/synth", body, keyHeader, step);
       Optional<Dataset> d = resolve(from).filter(x -> who.grants.containsKey(x.name()));
       if (d.isEmpty()) {
         assertEquals(404, r.status(), r.text());
@@ -390,7 +407,6 @@ class ReplicasStatefulTest {
         sent.add(new Sent(who, "/v1/synth", body, keyHeader, label, r));
         jobs.add(new JobModel(who, r.json().get("job").asText(), keyHeader, kills));
       }
-      observe(who, step, r);
       who.log.add(step + " -> " + r.status());
     }
 
@@ -425,8 +441,8 @@ class ReplicasStatefulTest {
     void retry(Sent s, boolean otherBody, int replica) {
       Identity who = s.who();
       String body = otherBody ? s.body().substring(0, s.body().length() - 1) + ", \"note\": \"x\"}" : s.body();
-      Api.Response r = api(replica).send("POST", s.route(), who.key, body, Map.of("Idempotency-Key", s.keyHeader()));
       String step = "retry " + s.label() + (otherBody ? " with another body" : "");
+      Api.Response r = own(who, api(replica), "POST", s.route(), body, s.keyHeader(), step);
       if (otherBody) {
         assertEquals(422, r.status(), "the same key with another body is refused (issue 23 item 4): " + r.text());
       } else {
@@ -438,7 +454,6 @@ class ReplicasStatefulTest {
         again.remove("replay");
         assertEquals(first, again, "a retry is the first answer, noisy values and all");
       }
-      observe(who, step, r);
       who.log.add(step + " -> " + r.status());
     }
 
@@ -473,6 +488,61 @@ class ReplicasStatefulTest {
     }
 
     // ------------------------------------------------------------ invariants
+
+    /**
+     * Sends one of an account's own requests, checks its answer against every earlier answer to the
+     * same own history and request ({@link #observe}), and puts it on the account's tape (once per
+     * own history and request) for the replay alone ({@link #aloneAnswersAlike}).
+     */
+    private Api.Response own(Identity who, Api api, String method, String path, String body, String idempotencyKey,
+        String request) {
+      Api.Response r = api.send(method, path, who.key, body,
+          idempotencyKey == null ? Map.of() : Map.of("Idempotency-Key", idempotencyKey));
+      observe(who, request, r);
+      if (who.taped.add(String.join("\n", who.log) + "\n>> " + request)) {
+        who.tape.add(new Exchange(false, method, path, body, idempotencyKey, masked(who, r)));
+      }
+      return r;
+    }
+
+    private static String masked(Identity who, Api.Response r) {
+      return r.status() + " " + mask(r.text(), who.name);
+    }
+
+    /**
+     * Invariant 3, counterfactually: each account's tape replayed in a world where it is alone (a
+     * fresh ledger on the same PostgreSQL server, one in-process server, only the curator's acts
+     * that concern the account) gets the same masked answers. Whatever the others did in the shared
+     * world changed nothing this account was answered.
+     */
+    void aloneAnswersAlike() throws IOException {
+      for (Identity who : identities) {
+        String url = TestPostgres.server().newDatabase();
+        String curator;
+        try (Ledger solo = Ledger.open(new PostgresLedger(url, Optional.empty(), Optional.empty()))) {
+          curator = solo.addAnalyst("boss", Role.CURATOR).apiKey();
+        }
+        Path ws = Files.createTempDirectory(dir, "alone");
+        try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build(),
+            Ledger.open(new PostgresLedger(url, Optional.empty(), Optional.empty())))) {
+          Api api = new Api(server.url());
+          Api.Response added = api.post("/v1/analysts", curator, "{\"name\": \"" + who.name + "\"}");
+          assertEquals(201, added.status(), added.text());
+          String key = added.json().get("apiKey").asText();
+          for (Exchange e : who.tape) {
+            if (e.curator()) {
+              Api.Response r = api.send(e.method(), e.path(), curator, e.body(), Map.of());
+              assertEquals(201, r.status(), r.text());
+              continue;
+            }
+            Api.Response r = api.send(e.method(), e.path(), key, e.body(),
+                e.idempotencyKey() == null ? Map.of() : Map.of("Idempotency-Key", e.idempotencyKey()));
+            assertEquals(e.masked(), masked(who, r), who + " was answered otherwise than if alone: " + e.method()
+                + " " + e.path() + " " + e.body());
+          }
+        }
+      }
+    }
 
     /** Invariant 3: the masked response to this own history and request is always the same. */
     private void observe(Identity who, String request, Api.Response r) {
@@ -520,13 +590,12 @@ class ReplicasStatefulTest {
       for (Identity who : active()) {
         replica = 1 - replica;
         Api api = api(replica);
-        observe(who, "GET /v1/datasets", api.get("/v1/datasets", who.key));
+        own(who, api, "GET", "/v1/datasets", null, null, "GET /v1/datasets");
         List<String> names = new ArrayList<>(datasets.keySet());
         names.add("nosuch");
         for (String name : names) {
-          Api.Response budget = api.get("/v1/budget?dataset=" + name, who.key);
-          observe(who, "GET /v1/budget " + name, budget);
-          observe(who, "GET /v1/history " + name, api.get("/v1/history?dataset=" + name, who.key));
+          Api.Response budget = own(who, api, "GET", "/v1/budget?dataset=" + name, null, null, "GET /v1/budget " + name);
+          own(who, api, "GET", "/v1/history?dataset=" + name, null, null, "GET /v1/history " + name);
           if (who.grants.containsKey(name)) {
             assertEquals(200, budget.status(), budget.text());
             JsonNode b = budget.json();
