@@ -658,6 +658,24 @@ final class JdbcLedgerStore implements LedgerStore {
     }
   }
 
+  @Override
+  public synchronized List<Long> jobsOf(String analyst, String kind) {
+    List<Long> out = new ArrayList<>();
+    try (PreparedStatement p = connection.prepareStatement("SELECT j.charge_id FROM jobs j JOIN releases r"
+        + " ON r.charge_id = j.charge_id WHERE r.analyst = ? AND j.kind = ? ORDER BY j.charge_id")) {
+      p.setString(1, analyst);
+      p.setString(2, kind);
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          out.add(r.getLong(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
+  }
+
   /** Runs one conditional update of a job in a write transaction; the number of rows it changed. */
   private int updateJob(String sql, Object... parameters) {
     try {

@@ -285,6 +285,16 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * The charge ids of an analyst's jobs of one kind, oldest first: the analyst's own job numbers
+   * 1, 2, ... (which, unlike charge ids, count nobody else's jobs) index this list.
+   */
+  public List<Long> jobsOf(String analyst, String kind) {
+    requireName("analyst", analyst);
+    Objects.requireNonNull(kind, "kind");
+    return store.jobsOf(analyst, kind);
+  }
+
+  /**
    * Starts a claimed job, atomically: true for the one caller (in any process sharing the ledger)
    * that moved it from {@link Job.State#CLAIMED} to {@link Job.State#RUNNING}; only that caller
    * may run it. Its lease lapses {@code lease} after the last {@link #heartbeatJob}, by the

@@ -93,6 +93,9 @@ public interface LedgerStore extends AutoCloseable {
   /** The output of a done job. */
   Optional<String> jobOutput(long chargeId);
 
+  /** The charge ids of an analyst's jobs of one kind (by the release's analyst), oldest first. */
+  List<Long> jobsOf(String analyst, String kind);
+
   /**
    * Starts a claimed job for {@code runner}, atomically (one conditional update): true for the one
    * caller that moved it from {@code CLAIMED} to {@code RUNNING}, false for everyone else.

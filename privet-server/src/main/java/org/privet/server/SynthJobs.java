@@ -67,8 +67,9 @@ import org.privet.synth.WorkloadError;
  * A job charged by a version that kept its CSV under {@code WORKSPACE/synth/} (no job row) is
  * served from that file where it exists and reported failed elsewhere; it is never run again.
  *
- * <p>Jobs are identified by their charge id and visible to their owner and the curator only (others
- * get the same 404 as for a job that does not exist).
+ * <p>An analyst knows their jobs by their own numbers (1, 2, ...), the curator every job by its
+ * charge id; a job is visible to its owner and the curator only (others get the same 404 as for a
+ * job that does not exist).
  */
 final class SynthJobs implements AutoCloseable {
   /** The {@link Job#kind()} of synthesis jobs. */
@@ -247,7 +248,7 @@ final class SynthJobs implements AutoCloseable {
    */
   private ObjectNode storeRecord(Analyst who, Charge charge, JsonNode body) {
     ObjectNode record = JSON.createObjectNode();
-    record.put("job", Long.toString(charge.id()));
+    record.put("job", jobId(who, charge.id()));
     record.set("charge", service.chargeView(who, charge));
     record.set("request", body);
     return (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
@@ -332,13 +333,36 @@ final class SynthJobs implements AutoCloseable {
     return legacyDir.resolve("job-" + id + ".csv");
   }
 
-  /** The job's release record, if the caller may see it; else the one 404. */
+  /**
+   * The id a caller knows a job by. An analyst's jobs are numbered 1, 2, ... as their own (job ids
+   * that were charge ids would count everyone's releases: issue 23 item 3); the curator, who sees
+   * the ledger's records, knows every job by its charge id.
+   */
+  private String jobId(Analyst who, long chargeId) {
+    if (who.role() == Role.CURATOR) {
+      return Long.toString(chargeId);
+    }
+    return Long.toString(ledger.jobsOf(who.name(), KIND).indexOf(chargeId) + 1);
+  }
+
+  /**
+   * The job's release record, if the caller may see it; else the one 404. An analyst names a job
+   * by their own number for it, the curator by its charge id ({@link #jobId}); a job charged before
+   * job state was kept in the ledger has no number, and only the curator reaches it.
+   */
   private Release visibleJob(Analyst who, String id) {
     long chargeId;
     try {
       chargeId = Long.parseLong(id);
     } catch (NumberFormatException e) {
       throw ApiException.notFound("no such job");
+    }
+    if (who.role() != Role.CURATOR) {
+      List<Long> own = ledger.jobsOf(who.name(), KIND);
+      if (chargeId < 1 || chargeId > own.size()) {
+        throw ApiException.notFound("no such job");
+      }
+      chargeId = own.get((int) chargeId - 1);
     }
     Release r = ledger.releaseOfCharge(chargeId).orElseThrow(() -> ApiException.notFound("no such job"));
     boolean isJob = ledger.job(chargeId).map(j -> j.kind().equals(KIND))

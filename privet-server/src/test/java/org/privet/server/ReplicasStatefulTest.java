@@ -184,15 +184,19 @@ class ReplicasStatefulTest {
   /** A synthesis job as the model knows it. */
   static final class JobModel {
     final Identity owner;
+    /** The owner's id for the job (their own number for it). */
     final String id;
+    /** The curator's id for it (its charge id). */
+    final long chargeId;
     final String keyHeader;
     final int killsAtStart;
     String status = "running";
     String bytes;
 
-    JobModel(Identity owner, String id, String keyHeader, int killsAtStart) {
+    JobModel(Identity owner, String id, long chargeId, String keyHeader, int killsAtStart) {
       this.owner = owner;
       this.id = id;
+      this.chargeId = chargeId;
       this.keyHeader = keyHeader;
       this.killsAtStart = killsAtStart;
     }
@@ -405,7 +409,8 @@ class ReplicasStatefulTest {
         assertEquals(d.get().name(), r.json().get("charge").get("dataset").asText());
         pay(who, d.get(), charged(r.json().get("charge"), 0.5), keyHeader, "synth");
         sent.add(new Sent(who, "/v1/synth", body, keyHeader, label, r));
-        jobs.add(new JobModel(who, r.json().get("job").asText(), keyHeader, kills));
+        jobs.add(new JobModel(who, r.json().get("job").asText(),
+            ledger.release(who.name, keyHeader).orElseThrow().chargeId(), keyHeader, kills));
       }
       who.log.add(step + " -> " + r.status());
     }
@@ -413,9 +418,10 @@ class ReplicasStatefulTest {
     /** Polls a job until it settles, on one replica, then reads its table on both. */
     void poll(JobModel job, int replica) throws InterruptedException {
       String key = job.owner.active ? job.owner.key : boss;
+      String id = job.owner.active ? job.id : Long.toString(job.chargeId);
       String status = "running";
       for (int i = 0; i < 240 && status.equals("running"); i++) {
-        Api.Response s = api(replica).get("/v1/synth/" + job.id, key);
+        Api.Response s = api(replica).get("/v1/synth/" + id, key);
         assertEquals(200, s.status(), s.text());
         status = s.json().get("status").asText();
         if (status.equals("running")) {
@@ -430,8 +436,8 @@ class ReplicasStatefulTest {
       assertFalse(status.equals("running"), "the job settles within a minute");
       job.status = status;
       if (status.equals("done")) {
-        String a = api(replica).get("/v1/synth/" + job.id + "/data", key).text();
-        String b = api(1 - replica).get("/v1/synth/" + job.id + "/data", key).text();
+        String a = api(replica).get("/v1/synth/" + id + "/data", key).text();
+        String b = api(1 - replica).get("/v1/synth/" + job.chargeId + "/data", boss).text();
         assertEquals(a, b, "the same table on both replicas");
         assertTrue(job.bytes == null || job.bytes.equals(a), "the same table as before");
         job.bytes = a;
@@ -614,8 +620,8 @@ class ReplicasStatefulTest {
       for (JobModel job : jobs) {
         if (job.bytes != null) {
           for (int r = 0; r < 2; r++) {
-            assertEquals(job.bytes, api(r).get("/v1/synth/" + job.id + "/data", boss).text(),
-                "job " + job.id + "'s table on replica " + r);
+            assertEquals(job.bytes, api(r).get("/v1/synth/" + job.chargeId + "/data", boss).text(),
+                "job " + job.chargeId + "'s table on replica " + r);
           }
         }
       }
@@ -647,8 +653,7 @@ class ReplicasStatefulTest {
         assertEquals(p.epsilon(), epsilon(c.cost()), 0.0);
       }
       for (JobModel job : jobs) {
-        long charge = ledger.release(job.owner.name, job.keyHeader).orElseThrow().chargeId();
-        Job stored = ledger.job(charge).orElseThrow(() -> new AssertionError("job " + job.id + " has no state"));
+        Job stored = ledger.job(job.chargeId).orElseThrow(() -> new AssertionError("job " + job.id + " has no state"));
         switch (job.status) {
           case "done" -> {
             assertEquals(Job.State.DONE, stored.state());
