@@ -67,11 +67,15 @@ import org.privet.testing.TestPostgres;
  *       released count is that dataset's size: every registration gets a file of its own size);
  *   <li>no analyst's answered loss exceeds their grant (the model refuses what would exceed it,
  *       and the server must too);
- *   <li>no response to one analyst changes because of another analyst's activity: every answer
- *       and every view (budget, history, datasets, explain) with its noisy values masked is
- *       recorded under the analyst's own history (their requests and the curator's grants to
- *       them); the same own history must always get the same response, later in the sequence
- *       (after others acted, after a restart, on the other replica) and in other sequences;
+ *   <li>no response to one analyst changes because of another analyst's activity, checked two
+ *       ways. Every answer and every view (budget, history, datasets, EXPLAIN), its noisy values
+ *       masked, is recorded under the account's own history (its requests and the curator's
+ *       grants to it): the same own history must always get the same response, later in the
+ *       sequence (after others acted, after a restart, on the other replica) and in other
+ *       sequences. And at the end of a sequence each account's requests are replayed in a world
+ *       where it is alone (a fresh ledger, one in-process server, only the curator's acts that
+ *       concern it): every masked answer must be the same as in the shared world. Charges and
+ *       EXPLAIN must also quote the account's own spending and remaining budget only;
  *   <li>a synthetic table is the same bytes on every replica, for good (its digest is the
  *       ledger's);
  *   <li>the ledger's records equal the model's: datasets, accounts, charges, jobs.
