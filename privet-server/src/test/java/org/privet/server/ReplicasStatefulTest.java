@@ -763,6 +763,14 @@ class ReplicasStatefulTest {
         .as(ReplicasStatefulTest::variant);
   }
 
+  /** An action by (or on) an active account: possible once there is one. */
+  abstract static class ByAnAccount implements Action.Dependent<World> {
+    @Override
+    public boolean precondition(World w) {
+      return !w.active().isEmpty();
+    }
+  }
+
   static final class Register implements Action.Independent<World> {
     @Override
     public Arbitrary<Transformer<World>> transformer() {
@@ -795,12 +803,7 @@ class ReplicasStatefulTest {
     }
   }
 
-  static final class Revoke implements Action.Dependent<World> {
-    @Override
-    public boolean precondition(World w) {
-      return !w.active().isEmpty();
-    }
-
+  static final class Revoke extends ByAnAccount {
     @Override
     public Arbitrary<Transformer<World>> transformer(World w) {
       return Combinators.combine(Arbitraries.of(w.active()), replica())
@@ -808,12 +811,7 @@ class ReplicasStatefulTest {
     }
   }
 
-  static final class QueryAction implements Action.Dependent<World> {
-    @Override
-    public boolean precondition(World w) {
-      return !w.active().isEmpty();
-    }
-
+  static final class QueryAction extends ByAnAccount {
     @Override
     public Arbitrary<Transformer<World>> transformer(World w) {
       return Combinators.combine(Arbitraries.of(w.active()), anyCase(), Arbitraries.of(0.25, 0.5), replica())
@@ -822,12 +820,7 @@ class ReplicasStatefulTest {
     }
   }
 
-  static final class ExplainAction implements Action.Dependent<World> {
-    @Override
-    public boolean precondition(World w) {
-      return !w.active().isEmpty();
-    }
-
+  static final class ExplainAction extends ByAnAccount {
     @Override
     public Arbitrary<Transformer<World>> transformer(World w) {
       return Combinators.combine(Arbitraries.of(w.active()), anyCase(), Arbitraries.of(true, false), replica())
@@ -836,12 +829,7 @@ class ReplicasStatefulTest {
     }
   }
 
-  static final class SynthStart implements Action.Dependent<World> {
-    @Override
-    public boolean precondition(World w) {
-      return !w.active().isEmpty();
-    }
-
+  static final class SynthStart extends ByAnAccount {
     @Override
     public Arbitrary<Transformer<World>> transformer(World w) {
       return Combinators.combine(Arbitraries.of(w.active()), anyCase(), replica())
