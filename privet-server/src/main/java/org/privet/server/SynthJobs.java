@@ -313,9 +313,10 @@ final class SynthJobs implements AutoCloseable {
     Analyst owner = new Analyst(r.analyst(), Role.CURATOR, java.time.Instant.EPOCH, Optional.empty());
     Request req = parse(owner, read(job.request()));
     Charge charge = ledger.charge(r.dataset(), id);
-    RegisteredSynthesis synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger,
-        backend, r.dataset(), req.domain(), "dataset"));
+    // The job's own backend, not the request pool's: a busy server must not fail a paid job.
     try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      RegisteredSynthesis synthesis = RegisteredSynthesis.prepare(ledger, backend, r.dataset(), req.domain(),
+          "dataset");
       SynthesisResult result = synthesis.run(backend, req.synthesizer(), cost -> {
         if (!charge.cost().equals(cost)) {
           throw new IllegalStateException("the synthesis cost differs from charge #" + id);

@@ -98,7 +98,7 @@ class ReplicasStatefulTest {
   private static final double TOTAL = 100;
   /** A count more than this far from the read dataset's size means another dataset was read. */
   private static final double MARGIN = 150;
-  private static final String LEASE_MS = "2000";
+  private static final String LEASE_MS = "5000";
 
   /** Own history + request -> the response, masked: shared by every sequence of the run. */
   private static final Map<String, String> SEEN = new ConcurrentHashMap<>();

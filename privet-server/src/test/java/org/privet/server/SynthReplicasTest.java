@@ -173,7 +173,7 @@ class SynthReplicasTest {
   @Test
   void replicaKilledMidJob_reportedFailedAfterItsLease_neverRunAgain() throws Exception {
     String job;
-    try (ServerChild doomed = ServerChild.start(ledgerUrl, Map.of("PRIVET_TEST_JOB_LEASE_MS", "1500"),
+    try (ServerChild doomed = ServerChild.start(ledgerUrl, Map.of("PRIVET_TEST_JOB_LEASE_MS", "3000"),
         dir.resolve("doomed"), "pause-in-job")) {
       Api api = new Api(doomed.url());
       Api.Response started = start(api, alice, "job-k");
@@ -190,7 +190,7 @@ class SynthReplicasTest {
         doomed.kill();
         long killed = System.nanoTime();
         assertEquals("failed", awaitSettled(onB, alice, job));
-        assertTrue(System.nanoTime() - killed < 60_000_000_000L, "failed once the 1.5 s lease lapsed");
+        assertTrue(System.nanoTime() - killed < 60_000_000_000L, "failed once the 3 s lease lapsed");
         assertEquals(404, onB.get("/v1/synth/" + job + "/data", alice).status());
       }
     }
