@@ -25,11 +25,21 @@ import java.util.List;
  * <p>Arithmetic is directed toward more loss (charges up, grants and what remains down). A budget
  * on a growing, adaptively chosen sequence of charges is a privacy filter; basic and zCDP
  * composition are valid filters (Rogers, Roth, Ullman, Vadhan 2016; Feldman &amp; Zrnic
- * 2021), see {@link PrivacyFilter}. Immutable; ε and ρ are at least {@link #MIN_EPSILON}.
+ * 2021), see {@link PrivacyFilter}. Immutable; ε and ρ are in [{@link #MIN_EPSILON}, {@link
+ * #MAX_EPSILON}].
  */
 public sealed interface Budget {
   /** Smallest ε (or ρ) accepted, as in Google's DP library: smaller budgets give pure noise. */
   double MIN_EPSILON = 0x1p-50;
+
+  /**
+   * Largest ε (or ρ) accepted: 2^40, the mechanisms' own limit (e.g. randomized response and
+   * selection on a dyadic grid). Larger budgets protect nothing, and their arithmetic (ρ = ε²/2,
+   * sums over composed charges, e^ε) leaves the doubles, so a budget that EXPLAIN accepts could be
+   * refused by the ledger's accountant at the run (issue 23, item 5). Checked once, here, where
+   * every query, dataset and grant budget is built, before anything is charged.
+   */
+  double MAX_EPSILON = 0x1p40;
 
   /** Pure ε-DP. */
   record Epsilon(double epsilon) implements Budget {
@@ -311,8 +321,8 @@ public sealed interface Budget {
   }
 
   private static void requirePositive(String name, double v) {
-    if (Double.isNaN(v) || Double.isInfinite(v) || v < MIN_EPSILON) {
-      throw new IllegalArgumentException(name + " must be finite and at least 2^-50, was " + v);
+    if (Double.isNaN(v) || Double.isInfinite(v) || v < MIN_EPSILON || v > MAX_EPSILON) {
+      throw new IllegalArgumentException(name + " must be finite and in [2^-50, 2^40], was " + v);
     }
   }
 }

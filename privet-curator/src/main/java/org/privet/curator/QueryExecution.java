@@ -138,6 +138,12 @@ public final class QueryExecution implements AutoCloseable {
    * analyst's charges (issue 23, item 3).
    */
   public String explain(DpStatement st, String analyst) {
+    Plan plan = plan(st);
+    String dataset = datasetOf(st);
+    // What the ledger would refuse whatever was spent (a measure its rule cannot take), EXPLAIN
+    // refuses alike, with the same message (issue 23, item 5).
+    ledger.requireAdmissible(dataset, LedgerBudgetCharger.ledgerCost(ledger, dataset,
+        plan.mechanisms().stream().map(m -> m.cost().loss()).toList(), plan.total()));
     String post = st.postProcessing();
     String solved = "";
     if (st.query().targets().isPresent()) {
@@ -149,7 +155,7 @@ public final class QueryExecution implements AutoCloseable {
         throw refused(e);
       }
     }
-    return plan(st).render() + solved
+    return plan.render() + solved
         + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
   }
 

@@ -736,13 +736,15 @@ final class JdbcLedgerStore implements LedgerStore {
   public void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash) {
     try {
       inWriteTransaction(ACCOUNTS_LOCK, () -> {
-        try (PreparedStatement q = connection.prepareStatement(
-            "SELECT 1 FROM analysts WHERE name = ? AND revoked_at IS NULL")) {
-          q.setString(1, analyst.name());
-          try (ResultSet r = q.executeQuery()) {
-            if (r.next()) {
-              throw new IllegalArgumentException("name: an active account named '" + analyst.name()
-                  + "' exists already (revoke it first)");
+        // Releases, jobs, grants and charges are kept under the account's name: a name is never
+        // reused, so no new account can inherit a revoked one's answers, tables or history.
+        try (Statement q = connection.createStatement();
+            ResultSet r = q.executeQuery("SELECT name, revoked_at FROM analysts")) {
+          while (r.next()) {
+            if (r.getString(1).equalsIgnoreCase(analyst.name())) {
+              throw new IllegalArgumentException("name: an account named '" + r.getString(1) + "' "
+                  + (r.getString(2) == null ? "exists" : "existed (revoked)") + "; account names are"
+                  + " never reused (ignoring case), so choose another name");
             }
           }
         }

@@ -227,6 +227,20 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * Refuses, as {@link #charge} would and before anything is charged, a cost the dataset's rule
+   * cannot take whatever has been spent: a measure outside its proven filter, or one its budget
+   * cannot compose. EXPLAIN calls it so that what it accepts the run accepts (issue 23, item 5);
+   * it reads the registration only, never the charges.
+   *
+   * @throws BudgetExceededException with the message the charge would give
+   */
+  public void requireAdmissible(String dataset, List<? extends PrivacyLoss> cost) {
+    DatasetSpec spec = dataset(dataset);
+    ProvenFilter.requireAdmissible(spec, cost);
+    BudgetRule.spent(spec, spec.budget(), cost);
+  }
+
+  /**
    * Charges a server release, durably, and records in the same transaction the {@link Release} it
    * pays for (whose answer is stored later by {@link #storeAnswer}).
    *
@@ -361,7 +375,8 @@ public final class Ledger implements AutoCloseable {
 
   /**
    * Adds an account with a fresh API key (256 random bits from the secure source); the ledger keeps
-   * only a salted hash of the key.
+   * only a salted hash of the key. The name must differ, ignoring case, from every account's name,
+   * revoked ones included: names are never reused (issue 23).
    */
   public NewAnalyst addAnalyst(String name, Role role) {
     requireName("name", name);
@@ -407,7 +422,19 @@ public final class Ledger implements AutoCloseable {
       return Optional.empty();
     }
     boolean ok = key.get().matches(stored.get().salt(), stored.get().keyHash());
-    return ok && stored.get().analyst().active() ? Optional.of(stored.get().analyst()) : Optional.empty();
+    Analyst who = stored.get().analyst();
+    return ok && who.active() && !revives(who) ? Optional.of(who) : Optional.empty();
+  }
+
+  /**
+   * Whether an account bears the name of an earlier, revoked one: possible in a ledger written
+   * before names were never reused. Records are kept under names, so such an account would inherit
+   * the revoked one's stored answers, synthesis jobs and history; it never authenticates (the
+   * curator adds it under a new name).
+   */
+  private boolean revives(Analyst who) {
+    return store.analysts().stream().anyMatch(a -> a.name().equals(who.name()) && a.revoked().isPresent()
+        && !a.created().isAfter(who.created()) && !a.equals(who));
   }
 
   private static final byte[] UNKNOWN_SALT = new byte[16];

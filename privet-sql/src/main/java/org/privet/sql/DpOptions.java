@@ -270,8 +270,9 @@ record DpOptions(
     if (!(x > 0) || Double.isInfinite(x)) {
       throw src.error(v.offset(), name + " must be a finite number > 0, was " + v.text());
     }
-    if (x < Budget.MIN_EPSILON) {
-      throw src.error(v.offset(), name + " must be at least 2^-50, was " + v.text());
+    if (x < Budget.MIN_EPSILON || x > Budget.MAX_EPSILON) {
+      // Budget's range, checked here to give the position; EXPLAIN and the run share this check.
+      throw src.error(v.offset(), name + " must be in [2^-50, 2^40], was " + v.text());
     }
     return x;
   }
