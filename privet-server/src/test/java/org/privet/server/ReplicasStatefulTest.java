@@ -32,6 +32,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
@@ -103,6 +104,26 @@ class ReplicasStatefulTest {
   /** Own history + request -> the response, masked: shared by every sequence of the run. */
   private static final Map<String, String> SEEN = new ConcurrentHashMap<>();
   private static final List<World> OPEN = new ArrayList<>();
+  /** How often each interesting case happened, over all sequences. */
+  private static final Map<String, Integer> COVERED = new ConcurrentHashMap<>();
+  /** Cases every run must reach, or it proves too little (a seed or weights gone bad). */
+  private static final List<String> MUST_COVER = List.of("a case variant of a dataset name refused",
+      "an account name used before", "an answer beyond the grant refused", "a retry replayed",
+      "a retry with another body refused", "a SIGKILL", "a table read on both replicas",
+      "an account replayed alone");
+
+  static void covered(String what) {
+    COVERED.merge(what, 1, Integer::sum);
+  }
+
+  /** Fails the run if it never reached a case it exists to check. */
+  @AfterProperty
+  void everyCaseReached() {
+    System.err.println("ReplicasStatefulTest coverage: " + new TreeMap<>(COVERED));
+    for (String what : MUST_COVER) {
+      assertTrue(COVERED.getOrDefault(what, 0) > 0, "no sequence reached: " + what + " (" + COVERED + ")");
+    }
+  }
 
   @Property(tries = 4, seed = "20261127", shrinking = ShrinkingMode.OFF)
   void replicas_randomActions_budgetJobsAndViewsHold(@ForAll("chains") ActionChain<World> chain)
@@ -305,6 +326,9 @@ class ReplicasStatefulTest {
       if (resolve(name).isPresent()) {
         assertTrue(r.status() == 400 || r.status() == 409,
             "a name equal to a registered one ignoring case is refused (issue 23 item 1): " + r.status() + " " + r.text());
+        if (!datasets.containsKey(name)) {
+          covered("a case variant of a dataset name refused");
+        }
       } else {
         assertEquals(201, r.status(), r.text());
         datasets.put(name, new Dataset(name, rows, LedgerJson.dataset(spec).toString()));
@@ -318,6 +342,9 @@ class ReplicasStatefulTest {
         return;
       }
       boolean revived = identities.stream().anyMatch(i -> i.name.equalsIgnoreCase(name));
+      if (revived) {
+        covered("an account name used before");
+      }
       if (revived && r.status() != 201) {
         // Refusing a name an account ever had (in any case) is one way never to revive one.
         assertTrue(r.status() == 400 || r.status() == 409, r.text());
@@ -363,6 +390,7 @@ class ReplicasStatefulTest {
         assertTrue(r.status() == 404 || r.status() == 422, "a dataset without a grant is not found: " + r.text());
       } else if (spent(who, d.get()) + epsilon > who.grants.get(d.get().name()) + 1e-9) {
         assertEquals(409, r.status(), "beyond the grant: refused, " + r.text());
+        covered("an answer beyond the grant refused");
       } else {
         assertEquals(200, r.status(), r.text());
         JsonNode charge = r.json().get("charge");
@@ -436,6 +464,7 @@ class ReplicasStatefulTest {
           "a settled job stays settled: was " + job.status + ", now " + status);
       if (status.equals("failed")) {
         assertTrue(kills > job.killsAtStart, "a job fails only if a replica died since it started");
+        covered("a job failed with its replica");
       }
       assertFalse(status.equals("running"), "the job settles within a minute");
       job.status = status;
@@ -443,6 +472,7 @@ class ReplicasStatefulTest {
         String a = api(replica).get("/v1/synth/" + id + "/data", key).text();
         String b = api(1 - replica).get("/v1/synth/" + job.chargeId + "/data", boss).text();
         assertEquals(a, b, "the same table on both replicas");
+        covered("a table read on both replicas");
         assertTrue(job.bytes == null || job.bytes.equals(a), "the same table as before");
         job.bytes = a;
       }
@@ -455,6 +485,7 @@ class ReplicasStatefulTest {
       Api.Response r = own(who, api(replica), "POST", s.route(), body, s.keyHeader(), step);
       if (otherBody) {
         assertEquals(422, r.status(), "the same key with another body is refused (issue 23 item 4): " + r.text());
+        covered("a retry with another body refused");
       } else {
         assertEquals(s.first().status(), r.status(), r.text());
         assertTrue(r.json().get("replay").asBoolean(), r.text());
@@ -463,6 +494,7 @@ class ReplicasStatefulTest {
         first.remove("replay");
         again.remove("replay");
         assertEquals(first, again, "a retry is the first answer, noisy values and all");
+        covered("a retry replayed");
       }
       who.log.add(step + " -> " + r.status());
     }
@@ -470,6 +502,7 @@ class ReplicasStatefulTest {
     void killAndRestart(int replica) throws InterruptedException {
       replicas[replica].kill();
       kills++;
+      covered("a SIGKILL");
       replicas[replica] = child(replica);
     }
 
@@ -550,6 +583,7 @@ class ReplicasStatefulTest {
             assertEquals(e.masked(), masked(who, r), who + " was answered otherwise than if alone: " + e.method()
                 + " " + e.path() + " " + e.body());
           }
+          covered("an account replayed alone");
         }
       }
     }
