@@ -4,27 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.StringWriter;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.privet.curator.RegisteredSynthesis;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Analyst;
@@ -50,8 +39,9 @@ import org.privet.synth.WorkloadError;
  * in one transaction before the 202; the job record (the stored answer: the job id and its
  * request) is stored next.
  *
- * <p>Exactly once across replicas and restarts (issue 23 item 2). Job state lives in the ledger,
- * never in a replica's memory or files, so every replica sharing the ledger sees the same job:
+ * <p>Exactly once across replicas and restarts (issue 23 item 2; {@link LedgerJobs} runs them). Job
+ * state lives in the ledger, never in a replica's memory or files, so every replica sharing the
+ * ledger sees the same job:
  * <ul>
  *   <li>A {@code CLAIMED} job has drawn nothing; whichever replica is asked about it (or started it)
  *       tries to start it, and the ledger's conditional update lets exactly one runner win.
@@ -76,26 +66,16 @@ final class SynthJobs implements AutoCloseable {
   static final String KIND = "synth";
   /** The failure recorded for a job whose runner failed; fixed text, never a data value. */
   static final String FAILED = "the synthesis failed after its charge";
-  /** The failure recorded for a job whose runner stopped before it finished. */
-  static final String STOPPED = "its replica stopped before the job finished";
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final AtomicLong INSTANCES = new AtomicLong();
 
   private final Ledger ledger;
   private final CuratorService service;
   private final WorkerPool pool;
   private final Path legacyDir;
   private final ReleaseHooks hooks;
-  private final Duration lease;
-  /** This instance's name as a job runner: unique across the processes sharing the ledger. */
-  private final String runner;
-  private final ThreadPoolExecutor jobs;
-  private final ScheduledExecutorService heartbeats;
-  /** Jobs handed to {@link #jobs} and not finished (so a poll does not queue one twice). */
-  private final Set<Long> queued = ConcurrentHashMap.newKeySet();
-  /** Jobs this runner started and holds the lease of. */
-  private final Set<Long> mine = ConcurrentHashMap.newKeySet();
+  /** Runs each job once across the replicas sharing the ledger. */
+  private final LedgerJobs jobs;
 
   SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace, ReleaseHooks hooks,
       Duration lease) {
@@ -104,31 +84,11 @@ final class SynthJobs implements AutoCloseable {
     this.pool = pool;
     this.legacyDir = workspace.resolve("synth");
     this.hooks = hooks;
-    this.lease = lease;
-    this.runner = ManagementFactory.getRuntimeMXBean().getName() + "/" + Instant.now() + "/"
-        + INSTANCES.incrementAndGet();
-    this.jobs = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(16), r -> {
-      Thread t = new Thread(r, "privet-synth-job");
-      t.setDaemon(true);
-      return t;
-    });
-    this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "privet-synth-lease");
-      t.setDaemon(true);
-      return t;
-    });
-    long every = Math.max(25, lease.toMillis() / 4);
-    heartbeats.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
-  }
-
-  private void renewLeases() {
-    for (long id : mine) {
-      try {
-        ledger.heartbeatJob(id, runner);
-      } catch (RuntimeException e) {
-        // The ledger is unreachable for now: the next renewal may succeed before the lease lapses.
-      }
-    }
+    this.jobs = new LedgerJobs(ledger, KIND, lease, id -> {
+      String csv = compute(id);
+      hooks.jobComputed(id);
+      return csv;
+    }, FAILED);
   }
 
   /** The validated public parts of a request. */
@@ -226,7 +186,7 @@ final class SynthJobs implements AutoCloseable {
       return resume(who, ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
     }
     ObjectNode stored = storeRecord(who, charge, body);
-    kick(charge.id());
+    jobs.kick(charge.id());
     return answer(stored, false);
   }
 
@@ -238,7 +198,7 @@ final class SynthJobs implements AutoCloseable {
     ObjectNode stored = prior.answer().isPresent() ? (ObjectNode) read(prior.answer().get())
         // Charged, but the job record was never stored (a crash): store it now.
         : storeRecord(who, ledger.charge(prior.dataset(), prior.chargeId()), body);
-    kick(prior.chargeId());
+    jobs.kick(prior.chargeId());
     return answer(stored, true);
   }
 
@@ -260,49 +220,6 @@ final class SynthJobs implements AutoCloseable {
     out.set("charge", stored.get("charge"));
     out.put("replay", replay);
     return out;
-  }
-
-  /**
-   * Queues a claimed job here. Whether it runs here is decided when its turn comes, by the ledger's
-   * conditional start: a job another replica started first is left alone.
-   */
-  private void kick(long id) {
-    if (!queued.add(id)) {
-      return;
-    }
-    try {
-      jobs.execute(() -> {
-        try {
-          runIfStarted(id);
-        } finally {
-          queued.remove(id);
-        }
-      });
-    } catch (RejectedExecutionException e) {
-      queued.remove(id);
-      // The job stays claimed: it starts when its status is next asked for, here or elsewhere.
-    }
-  }
-
-  /** Runs the job if this runner wins its start; stores its output or its failure. */
-  private void runIfStarted(long id) {
-    if (!ledger.startJob(id, runner, lease)) {
-      return;
-    }
-    mine.add(id);
-    try {
-      String csv = compute(id);
-      hooks.jobComputed(id);
-      ledger.finishJob(id, runner, csv);
-    } catch (IOException | RuntimeException e) {
-      try {
-        ledger.failJob(id, runner, FAILED);
-      } catch (RuntimeException unreachable) {
-        // The ledger is unreachable or closed: the lease lapses and the job is reported failed.
-      }
-    } finally {
-      mine.remove(id);
-    }
   }
 
   /** The synthetic CSV of a started job, computed totally from its stored request and charge. */
@@ -383,14 +300,7 @@ final class SynthJobs implements AutoCloseable {
     if (job.isEmpty()) {
       return Files.exists(legacyCsv(chargeId)) ? Job.State.DONE : Job.State.FAILED;
     }
-    return switch (job.get().state()) {
-      case CLAIMED -> {
-        kick(chargeId);
-        yield Job.State.CLAIMED;
-      }
-      case RUNNING -> ledger.expireJob(chargeId, STOPPED).state();
-      case DONE, FAILED -> job.get().state();
-    };
+    return jobs.settle(job.get());
   }
 
   ObjectNode status(Analyst who, String id) {
@@ -510,20 +420,9 @@ final class SynthJobs implements AutoCloseable {
     return v.asText();
   }
 
-  /**
-   * Stops: no new job starts here; the jobs this replica is running are reported failed now (they
-   * would be once their lease lapsed), and a late result of theirs is dropped by the ledger.
-   */
+  /** Stops: see {@link LedgerJobs#close()}. */
   @Override
   public void close() {
-    heartbeats.shutdownNow();
-    jobs.shutdownNow();
-    for (long id : mine) {
-      try {
-        ledger.failJob(id, runner, STOPPED);
-      } catch (RuntimeException e) {
-        // The ledger is unreachable: the lease lapses and the job is reported failed then.
-      }
-    }
+    jobs.close();
   }
 }
