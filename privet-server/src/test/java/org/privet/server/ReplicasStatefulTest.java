@@ -311,6 +311,11 @@ class ReplicasStatefulTest {
         }
       }
       ledger.close();
+      try (var files = Files.walk(dir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        // A temporary folder left behind; nothing depends on it.
+      }
     }
 
     // ---------------------------------------------------------------- actions
