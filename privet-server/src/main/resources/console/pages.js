@@ -44,7 +44,7 @@ function field(label, control, hint) {
 
 async function datasets() {
   const r = await api('GET', '/v1/datasets');
-  return r.ok ? r.data : [];
+  return r.ok ? r.data.filter((d) => !d.nameClash) : []; // a name clash is refused until renamed
 }
 
 function datasetSelect(list, selected, id) {
@@ -90,6 +90,7 @@ export async function signInPage(state) {
 export async function datasetsPage() {
   const r = await api('GET', '/v1/datasets');
   if (!r.ok) return page('Datasets', errorBox(r.error));
+  r.data = r.data.filter((d) => !d.nameClash); // listed for the CLI and the API; refused until renamed
   if (r.data.length === 0) {
     return page('Datasets', el('p', { text: 'No datasets yet: ask the curator for a grant.' }));
   }
@@ -491,6 +492,7 @@ function comparison(job) {
 export async function curatorPage() {
   const [an, ds] = await Promise.all([api('GET', '/v1/analysts'), api('GET', '/v1/datasets')]);
   if (!an.ok) return page('Curator', errorBox(an.error));
+  if (ds.ok) ds.data = ds.data.filter((d) => !d.nameClash);
   const accounts = el('div', { class: 'table-wrap' }, table(['name', 'role', 'created', 'revoked', ''], an.data.map((a) => [a.name, a.role, time(a.created), a.revoked ? time(a.revoked) : '—',
     a.revoked ? '' : el('button', { type: 'button', class: 'small danger', 'data-revoke': a.name, text: `Revoke ${a.name}`,
       onclick: async () => {

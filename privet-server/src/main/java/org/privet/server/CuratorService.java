@@ -103,34 +103,47 @@ final class CuratorService {
   ArrayNode datasets(Analyst who) {
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
     for (DatasetSpec spec : ledger.datasets()) {
-      if (!visible(who, spec.name())) {
-        continue;
-      }
-      ObjectNode n = out.addObject();
-      n.put("name", spec.name());
-      n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
-      Optional<RegisteredSchema> schema = ledger.schema(spec.name());
-      if (schema.isPresent()) {
-        ArrayNode columns = n.putArray("columns");
-        for (RegisteredSchema.Column c : schema.get().columns()) {
-          columns.addObject().put("name", c.name())
-              .put("type", PublicSchema.type(c.type()).name().toLowerCase(java.util.Locale.ROOT));
+      try {
+        if (visible(who, spec.name())) {
+          out.add(describe(who, spec));
         }
-      } else {
-        n.putNull("columns");
+      } catch (org.privet.ledger.DatasetNameClashException clash) {
+        // Two names equal ignoring case (an older ledger): refused everywhere until renamed. The
+        // curator sees it listed with the reason; analysts as if it did not exist.
+        if (who.role() == Role.CURATOR) {
+          out.addObject().put("name", spec.name()).put("nameClash", clash.getMessage());
+        }
       }
-      ObjectNode keys = n.putObject("publicKeys");
-      spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
-      ObjectNode bounds = n.putObject("publicBounds");
-      spec.publicMetadata().bounds().forEach(
-          (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
-      BudgetStatus s = status(who, spec.name());
-      ObjectNode budget = n.putObject("budget");
-      budget.set("total", LedgerJson.budget(s.total()));
-      budget.set("spent", LedgerJson.privacyLoss(s.spent()));
-      budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
     }
     return out;
+  }
+
+  /** One dataset as the caller sees it (built whole before it is listed). */
+  private ObjectNode describe(Analyst who, DatasetSpec spec) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("name", spec.name());
+    n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
+    Optional<RegisteredSchema> schema = ledger.schema(spec.name());
+    if (schema.isPresent()) {
+      ArrayNode columns = n.putArray("columns");
+      for (RegisteredSchema.Column c : schema.get().columns()) {
+        columns.addObject().put("name", c.name())
+            .put("type", PublicSchema.type(c.type()).name().toLowerCase(java.util.Locale.ROOT));
+      }
+    } else {
+      n.putNull("columns");
+    }
+    ObjectNode keys = n.putObject("publicKeys");
+    spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
+    ObjectNode bounds = n.putObject("publicBounds");
+    spec.publicMetadata().bounds().forEach(
+        (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
+    BudgetStatus s = status(who, spec.name());
+    ObjectNode budget = n.putObject("budget");
+    budget.set("total", LedgerJson.budget(s.total()));
+    budget.set("spent", LedgerJson.privacyLoss(s.spent()));
+    budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
+    return n;
   }
 
   private BudgetStatus status(Analyst who, String dataset) {

@@ -175,8 +175,15 @@ final class SynthJobs implements AutoCloseable {
       }
     }
     Request req = parse(who, body);
-    RegisteredSynthesis synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger,
-        backend, req.dataset(), req.domain(), "dataset"));
+    RegisteredSynthesis synthesis;
+    try {
+      synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(),
+          req.domain(), "dataset"));
+    } catch (IllegalArgumentException e) {
+      // prepare reads public information only (registration, schema, domain): a refusal, not an
+      // internal error (it was a 500 for e.g. a dataset with a privacy-unit column)
+      throw ApiException.badRequest(e.getMessage());
+    }
     Charge charge;
     try {
       charge = ledger.chargeRelease(req.dataset(), who.name(), req.text(),

@@ -99,6 +99,11 @@ class DatasetNameCaseTest {
       }
       Api.Response t = api.query(trent, String.format(COUNT, "0.125", "PEOPLE"), null);
       assertFalse(t.status() == 200, t.text());
+      // The listing still works: the curator sees both with the reason, mallory neither.
+      JsonNode all = api.get("/v1/datasets", boss).json();
+      assertEquals(2, all.size(), all.toString());
+      all.forEach(d -> assertTrue(d.path("nameClash").asText().contains("rename"), all.toString()));
+      assertEquals(0, api.get("/v1/datasets", mallory).json().size());
       // The curator is told why, and what to do.
       Api.Response h = api.get("/v1/history?dataset=people", boss);
       assertEquals(409, h.status(), h.text());
