@@ -95,7 +95,11 @@ final class SynthJobs implements AutoCloseable {
   private record Request(String dataset, Domain domain, Synthesizer synthesizer, String text) {}
 
   private Request parse(Analyst who, JsonNode body) {
-    String dataset = service.requireVisible(who, text(body, "dataset"));
+    return parse(service.requireVisible(who, text(body, "dataset")), body);
+  }
+
+  /** The request's public parts, for a dataset already resolved (the registered name). */
+  private Request parse(String dataset, JsonNode body) {
     JsonNode domainJson = body.get("domain");
     if (domainJson == null || !domainJson.isObject()) {
       throw ApiException.badRequest("domain: a JSON object (the public domain) is required");
@@ -233,9 +237,9 @@ final class SynthJobs implements AutoCloseable {
   private String compute(long id) throws IOException {
     Job job = ledger.job(id).orElseThrow();
     Release r = ledger.releaseOfCharge(id).orElseThrow();
-    // The owner may have been revoked since: the request was checked when it was charged.
-    Analyst owner = new Analyst(r.analyst(), Role.CURATOR, java.time.Instant.EPOCH, Optional.empty());
-    Request req = parse(owner, read(job.request()));
+    // The dataset the charge was made on, as registered: the request was checked when it was
+    // charged, and neither a revoked owner nor a renamed dataset may fail the paid job now.
+    Request req = parse(r.dataset(), read(job.request()));
     Charge charge = ledger.charge(r.dataset(), id);
     // The job's own backend, not the request pool's: a busy server must not fail a paid job.
     try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
