@@ -72,11 +72,11 @@ public final class SynthCommand implements Callable<Integer> {
       description = "rap: gaussian (zCDP, needs delta) | laplace (pure epsilon-DP) (default: ${DEFAULT-VALUE})")
   String noise;
 
-  @Option(names = "--workload", defaultValue = "all-3way", paramLabel = "all-<k>way|FILE",
+  @Option(names = "--workload", paramLabel = "all-<k>way|FILE",
       description = "what to preserve: all-<k>way marginals, or a query file, one query a line: 'marginal A,B',"
           + " 'count A=x B=y' (a conjunctive counting query), 'mean C | A=x B=y' (a conditional average of a"
           + " numeric or coded column, measured by rap as a noisy count and a noisy bounded sum; the other"
-          + " methods preserve the marginals the file reads) (default: ${DEFAULT-VALUE})")
+          + " methods preserve the marginals the file reads) (default: all-<k>way with k = min(3, attributes))")
   String workload;
 
   @Option(names = "--receipt", paramLabel = "FILE",
@@ -116,6 +116,9 @@ public final class SynthCommand implements Callable<Integer> {
           err.println(line);
           err.flush();
         });
+    if (workload == null) {
+      workload = "all-" + Math.min(3, dom.size()) + "way"; // as POST /v1/synth (issue 23, item 6)
+    }
     if (isFile(workload)) {
       builder.queries(QueryWorkload.read(Path.of(workload), dom));
     } else {

@@ -50,6 +50,24 @@ class SynthCommandTest {
     assertTrue(html.contains("<svg") && html.contains("Workload error"));
   }
 
+  /** Issue 23, item 6: without --workload, all k-way marginals with k = min(3, attributes). */
+  @Test
+  void synth_twoAttributesDefaultWorkload_runs() throws Exception {
+    Path domain = dir.resolve("two.json");
+    Files.writeString(domain, "{\"a\": 3, \"b\": 2}");
+    StringBuilder sb = new StringBuilder("a,b\n");
+    for (int i = 0; i < 300; i++) {
+      sb.append(i % 3).append(',').append(i % 2).append('\n');
+    }
+    Path data = dir.resolve("two.csv");
+    Files.writeString(data, sb);
+    Path out = dir.resolve("two-syn.csv");
+    String[] r = run("synth", "--data", data.toString(), "--domain", domain.toString(), "--epsilon", "1",
+        "--method", "mwem", "--out", out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertEquals("a,b", Files.readAllLines(out).get(0));
+  }
+
   @Test
   void synth_mwemWithoutDomainForEvaluate_works() throws Exception {
     Path[] in = smallTable();
