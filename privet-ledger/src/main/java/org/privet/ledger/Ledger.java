@@ -288,6 +288,83 @@ public final class Ledger implements AutoCloseable {
     return store.storeAnswer(chargeId, answer).answer().orElseThrow();
   }
 
+  /** The job a charge paid for ({@link Release.Claim#job}), without its output. */
+  public Optional<Job> job(long chargeId) {
+    return store.job(chargeId);
+  }
+
+  /** The output of a done job, as stored when it finished. */
+  public Optional<String> jobOutput(long chargeId) {
+    return store.jobOutput(chargeId);
+  }
+
+  /**
+   * The charge ids of an analyst's jobs of one kind, oldest first: the analyst's own job numbers
+   * 1, 2, ... (which, unlike charge ids, count nobody else's jobs) index this list.
+   */
+  public List<Long> jobsOf(String analyst, String kind) {
+    requireName("analyst", analyst);
+    Objects.requireNonNull(kind, "kind");
+    return store.jobsOf(analyst, kind);
+  }
+
+  /**
+   * Starts a claimed job, atomically: true for the one caller (in any process sharing the ledger)
+   * that moved it from {@link Job.State#CLAIMED} to {@link Job.State#RUNNING}; only that caller
+   * may run it. Its lease lapses {@code lease} after the last {@link #heartbeatJob}, by the
+   * database's clock.
+   */
+  public boolean startJob(long chargeId, String runner, java.time.Duration lease) {
+    requireName("runner", runner);
+    if (lease == null || lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive");
+    }
+    return store.startJob(chargeId, runner, lease.toMillis());
+  }
+
+  /** Renews the lease of a job {@code runner} is running; false if it no longer holds it. */
+  public boolean heartbeatJob(long chargeId, String runner) {
+    requireName("runner", runner);
+    return store.heartbeatJob(chargeId, runner);
+  }
+
+  /**
+   * Stores the output of a job {@code runner} is running, with its SHA-256 digest, and marks it
+   * done; returns the job as stored (failed, with the output dropped, if its lease lapsed first).
+   */
+  public Job finishJob(long chargeId, String runner, String output) {
+    requireName("runner", runner);
+    Objects.requireNonNull(output, "output");
+    return store.finishJob(chargeId, runner, output, digest(output));
+  }
+
+  /** Marks a job {@code runner} is running failed (a fixed reason, never a data value). */
+  public Job failJob(long chargeId, String runner, String reason) {
+    requireName("runner", runner);
+    Objects.requireNonNull(reason, "reason");
+    return store.failJob(chargeId, runner, reason);
+  }
+
+  /**
+   * Marks a running job failed if its lease lapsed (its runner's process stopped before it
+   * finished); returns the job as stored. A job is never run twice under one charge.
+   */
+  public Job expireJob(long chargeId, String reason) {
+    Objects.requireNonNull(reason, "reason");
+    return store.expireJob(chargeId, reason);
+  }
+
+  /** {@code sha256:HEX} of a job output's UTF-8 bytes. */
+  public static String digest(String output) {
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(output.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return "sha256:" + java.util.HexFormat.of().formatHex(d);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
   /** A new account and its API key, which is shown once and never stored in clear. */
   public record NewAnalyst(Analyst analyst, String apiKey) {
     @Override

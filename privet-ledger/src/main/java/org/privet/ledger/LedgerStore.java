@@ -87,6 +87,39 @@ public interface LedgerStore extends AutoCloseable {
    */
   Release storeAnswer(long chargeId, String answer);
 
+  /** The job a charge paid for ({@link Release.Claim#job}), without its output. */
+  Optional<Job> job(long chargeId);
+
+  /** The output of a done job. */
+  Optional<String> jobOutput(long chargeId);
+
+  /** The charge ids of an analyst's jobs of one kind (by the release's analyst), oldest first. */
+  List<Long> jobsOf(String analyst, String kind);
+
+  /**
+   * Starts a claimed job for {@code runner}, atomically (one conditional update): true for the one
+   * caller that moved it from {@code CLAIMED} to {@code RUNNING}, false for everyone else.
+   */
+  boolean startJob(long chargeId, String runner, long leaseMillis);
+
+  /** Renews a running job's lease, if {@code runner} still holds it; whether it did. */
+  boolean heartbeatJob(long chargeId, String runner);
+
+  /**
+   * Stores a running job's output and marks it done, if {@code runner} still holds it; the job as
+   * stored after this call (failed, if its lease lapsed first: the output is then dropped).
+   */
+  Job finishJob(long chargeId, String runner, String output, String digest);
+
+  /** Marks a running job failed, if {@code runner} still holds it; the job as stored after this call. */
+  Job failJob(long chargeId, String runner, String reason);
+
+  /**
+   * Marks a running job failed if its lease lapsed (its runner's process stopped); the job as
+   * stored after this call.
+   */
+  Job expireJob(long chargeId, String reason);
+
   /** Adds an account with the id, salt and hash of its key; refuses a name already active. */
   void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash);
 

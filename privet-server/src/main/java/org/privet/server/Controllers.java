@@ -79,8 +79,8 @@ final class Controllers {
 
   void synthData(Context ctx) throws java.io.IOException {
     Analyst who = auth.require(ctx);
-    java.nio.file.Path csv = synth.data(who, ctx.pathParam("id"));
-    ctx.status(200).contentType("text/csv").result(java.nio.file.Files.readAllBytes(csv));
+    String csv = synth.data(who, ctx.pathParam("id"));
+    ctx.status(200).contentType("text/csv").result(csv.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   void synthComparison(Context ctx) {
