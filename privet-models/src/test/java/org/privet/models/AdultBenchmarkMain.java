@@ -28,6 +28,15 @@ public final class AdultBenchmarkMain {
         }
         System.out.printf("  objpert eps=%s sigma=%.3f lambda=%.3f mean %.4f:%s%n", eps, op.sigma(),
             op.regularization(), sum / reps, sb);
+        long t1 = System.nanoTime();
+        DpSgd sgd = DpSgd.builder().epsilon(eps).delta(1e-6).dimension(enc.dimension()).build();
+        long t2 = System.nanoTime();
+        Model ms = sgd.train(set, new SeededRandomSource(7));
+        long t3 = System.nanoTime();
+        System.out.printf("  dp-sgd eps=%s z=%.3f acc %.4f (calibrate %.1f s, train %.1f s)%n", eps,
+            sgd.noiseMultiplier(), AdultFixture.accuracy(ms, test), (t2 - t1) / 1e9, (t3 - t2) / 1e9);
+        Model nb = GaussianNaiveBayes.of(eps, 1e-6, new SeededRandomSource(9)).train(set);
+        System.out.printf("  naive-bayes eps=%s acc %.4f%n", eps, AdultFixture.accuracy(nb, test));
       }
     }
   }
