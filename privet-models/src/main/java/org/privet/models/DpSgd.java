@@ -50,6 +50,9 @@ public final class DpSgd {
   private final DitheredGaussian noise;
   private final double epsilonCertified;
   private final double deltaCertified;
+  private final double tailX;
+  private final double gap;
+  private final Double pldInterval;
 
   private DpSgd(Builder b) {
     this.epsilon = ObjectivePerturbation.requireEpsilon(b.epsilon);
@@ -81,15 +84,16 @@ public final class DpSgd {
       throw new IllegalArgumentException("dimension must be positive");
     }
     this.deltaAccountant = 0.98 * delta;
-    double tailX = Math.log(steps * (1 + Math.exp(epsilon + 1)) / (0.01 * delta));
+    this.tailX = Math.log(steps * (1 + Math.exp(epsilon + 1)) / (0.01 * delta));
     DitheredGaussian smallest = new DitheredGaussian(1.0);
     double gapBound = smallest.logDensityGap(b.dimension, tailX);
     double target = epsilon - 2 * steps * gapBound;
-    PldAccountant pld = new PldAccountant();
+    this.pldInterval = b.pldInterval;
+    PldAccountant pld = accountant();
     this.noiseMultiplier = NoiseCalibration.noiseMultiplier(pld, this::events, target, deltaAccountant, 1e-3);
     this.epsilonAccountant = pld.compose(events(noiseMultiplier), deltaAccountant).epsilon();
     this.noise = new DitheredGaussian(noiseMultiplier * clip);
-    double gap = noise.logDensityGap(b.dimension, tailX);
+    this.gap = noise.logDensityGap(b.dimension, tailX);
     this.epsilonCertified = epsilonAccountant + 2 * steps * gap;
     this.deltaCertified = deltaAccountant * Math.exp(steps * gap)
         + steps * Math.exp(-tailX) * (1 + Math.exp(epsilonAccountant + steps * gap));
@@ -97,6 +101,46 @@ public final class DpSgd {
       throw new IllegalStateException("DP-SGD calibration failed: (" + epsilonCertified + ", " + deltaCertified
           + ") exceeds (" + epsilon + ", " + delta + ")");
     }
+  }
+
+  private DpSgd(DpSgd o, DitheredGaussian weaker) {
+    this.epsilon = o.epsilon;
+    this.delta = o.delta;
+    this.samplingRate = o.samplingRate;
+    this.rateNumerator = o.rateNumerator;
+    this.steps = o.steps;
+    this.clip = o.clip;
+    this.learningRate = o.learningRate;
+    this.noiseMultiplier = o.noiseMultiplier;
+    this.deltaAccountant = o.deltaAccountant;
+    this.epsilonAccountant = o.epsilonAccountant;
+    this.noise = weaker;
+    this.epsilonCertified = o.epsilonCertified;
+    this.deltaCertified = o.deltaCertified;
+    this.tailX = o.tailX;
+    this.gap = o.gap;
+    this.pldInterval = o.pldInterval;
+  }
+
+  /** The PLD accountant: the default adaptive grid, or a fixed loss-value interval if one was given. */
+  PldAccountant accountant() {
+    return pldInterval == null ? new PldAccountant()
+        : PldAccountant.builder().valueDiscretizationInterval(pldInterval).build();
+  }
+
+  /** A copy whose noise is {@code factor} times smaller (audit power tests only). */
+  DpSgd withLessNoiseForAudit(double factor) {
+    return new DpSgd(this, new DitheredGaussian(noise.sigma() / factor));
+  }
+
+  /**
+   * The δ this mechanism states at ε' (its privacy profile): the PLD accountant's δ at
+   * ε' − 2T·gap, times e<sup>T·gap</sup>, plus the transfer tails.
+   */
+  double claimedDelta(double epsilonPrime) {
+    double ideal = accountant().delta(events(noiseMultiplier), epsilonPrime - 2 * steps * gap);
+    return Math.min(1.0, ideal * Math.exp(steps * gap) * (1 + 1e-9)
+        + steps * Math.exp(-tailX) * (1 + Math.exp(epsilonPrime)));
   }
 
   /** The T subsampled Gaussian events for noise multiplier z (the accountant's input). */
@@ -146,7 +190,7 @@ public final class DpSgd {
     m.put("delta", delta);
     m.put("epsilon_certified", epsilonCertified);
     m.put("delta_certified", deltaCertified);
-    m.put("accountant", "pld");
+    m.put("accountant", pldInterval == null ? "pld" : "pld (value interval " + pldInterval + ")");
     m.put("accountant_epsilon", epsilonAccountant);
     m.put("accountant_delta", deltaAccountant);
     m.put("noise_multiplier", noiseMultiplier);
@@ -157,9 +201,8 @@ public final class DpSgd {
     return m;
   }
 
-  /** Trains (after the charge); total. */
-  public Model train(TrainingSet set, RandomSource random) {
-    int d = set.encoder().dimension();
+  /** Each unit's kept rows. */
+  static List<List<Integer>> unitRows(TrainingSet set) {
     List<List<Integer>> unitRows = new ArrayList<>();
     for (int u = 0; u < set.units; u++) {
       unitRows.add(new ArrayList<>(1));
@@ -167,6 +210,52 @@ public final class DpSgd {
     for (int i = 0; i < set.rows; i++) {
       unitRows.get(set.unit[i]).add(i);
     }
+    return unitRows;
+  }
+
+  /**
+   * One step's release: the sum over Poisson-sampled units of their clipped gradients at θ, plus
+   * noise of σ = z·C per coordinate.
+   */
+  double[] noisySum(TrainingSet set, List<List<Integer>> unitRows, double[] theta, RandomSource random) {
+    int d = theta.length;
+    long den = 1L << RATE_BITS;
+    double[] g = new double[d];
+    double[] sum = new double[d];
+    for (List<Integer> rows : unitRows) {
+      if (!Bernoulli.sample(random, rateNumerator, den)) {
+        continue;
+      }
+      java.util.Arrays.fill(g, 0);
+      for (int i : rows) {
+        double m = set.y[i] * set.dot(i, theta);
+        double coef = -set.weight[i] * set.y[i] * LogisticObjective.sigmoid(-m);
+        int[] idx = set.index.get(i);
+        double[] v = set.value.get(i);
+        for (int a = 0; a < idx.length; a++) {
+          g[idx[a]] += coef * v[a];
+        }
+      }
+      double norm = 0;
+      for (double x : g) {
+        norm += x * x;
+      }
+      norm = Math.sqrt(norm);
+      double f = norm > clip ? clip / norm : 1.0;
+      for (int j = 0; j < d; j++) {
+        sum[j] += f * g[j];
+      }
+    }
+    for (int j = 0; j < d; j++) {
+      sum[j] += noise.sample(random);
+    }
+    return sum;
+  }
+
+  /** Trains (after the charge); total. */
+  public Model train(TrainingSet set, RandomSource random) {
+    int d = set.encoder().dimension();
+    List<List<Integer>> unitRows = unitRows(set);
     double[] theta = new double[d];
     double[] avg = new double[d];
     int averaged = 0;
@@ -174,39 +263,11 @@ public final class DpSgd {
     double[] m2 = new double[d];
     double b1 = 0.9;
     double b2 = 0.999;
-    long den = 1L << RATE_BITS;
-    double[] g = new double[d];
-    double[] sum = new double[d];
     for (int t = 1; t <= steps; t++) {
-      java.util.Arrays.fill(sum, 0);
-      for (List<Integer> rows : unitRows) {
-        if (!Bernoulli.sample(random, rateNumerator, den)) {
-          continue;
-        }
-        java.util.Arrays.fill(g, 0);
-        for (int i : rows) {
-          double m = set.y[i] * set.dot(i, theta);
-          double coef = -set.weight[i] * set.y[i] * LogisticObjective.sigmoid(-m);
-          int[] idx = set.index.get(i);
-          double[] v = set.value.get(i);
-          for (int a = 0; a < idx.length; a++) {
-            g[idx[a]] += coef * v[a];
-          }
-        }
-        double norm = 0;
-        for (double x : g) {
-          norm += x * x;
-        }
-        norm = Math.sqrt(norm);
-        double f = norm > clip ? clip / norm : 1.0;
-        for (int j = 0; j < d; j++) {
-          sum[j] += f * g[j];
-        }
-      }
+      double[] noisy = noisySum(set, unitRows, theta, random);
       for (int j = 0; j < d; j++) {
-        double noisy = sum[j] + noise.sample(random);
-        m1[j] = b1 * m1[j] + (1 - b1) * noisy;
-        m2[j] = b2 * m2[j] + (1 - b2) * noisy * noisy;
+        m1[j] = b1 * m1[j] + (1 - b1) * noisy[j];
+        m2[j] = b2 * m2[j] + (1 - b2) * noisy[j] * noisy[j];
         double mh = m1[j] / (1 - Math.pow(b1, t));
         double vh = m2[j] / (1 - Math.pow(b2, t));
         theta[j] -= learningRate * mh / (Math.sqrt(vh) + 1e-8);
@@ -230,6 +291,16 @@ public final class DpSgd {
     private double clip = 1.0;
     private double learningRate = 0.05;
     private int dimension;
+    private Double pldInterval;
+
+    /**
+     * A fixed PLD loss-value interval (as {@code privet account --value-discretization-interval});
+     * default: the accountant's adaptive grid. Coarser is faster and still an upper bound.
+     */
+    public Builder pldInterval(double v) {
+      this.pldInterval = v;
+      return this;
+    }
 
     public Builder epsilon(double v) {
       this.epsilon = v;

@@ -9,11 +9,18 @@ package org.privet.models;
  */
 final class LogisticObjective {
   static final int MAX_ITERATIONS = 100;
+  /** Stop when ‖∇J‖ ≤ 10⁻¹⁰·(1 + Σw): the minimiser is then within that over Λ of the exact one. */
+  static final double TOLERANCE = 1e-10;
 
   private LogisticObjective() {}
 
   static double[] minimise(TrainingSet set, double lambda, double[] b) {
     int d = set.encoder.dimension();
+    double totalWeight = 0;
+    for (int i = 0; i < set.rows; i++) {
+      totalWeight += set.weight[i];
+    }
+    double tolerance = TOLERANCE * (1 + totalWeight);
     double[] theta = new double[d];
     double f = value(set, lambda, b, theta);
     for (int it = 0; it < MAX_ITERATIONS; it++) {
@@ -46,14 +53,14 @@ final class LogisticObjective {
           h[c][r] = s;
         }
       }
-      if (Math.sqrt(norm) <= 1e-10 * (1 + lambda)) {
+      if (Math.sqrt(norm) <= tolerance) {
         break;
       }
       double[] step = Linalg.solveSpd(h, g);
       double t = 1;
       double[] next = new double[d];
       double fn = f;
-      for (int ls = 0; ls < 50; ls++) {
+      for (int ls = 0; ls < 30; ls++) {
         for (int j = 0; j < d; j++) {
           next[j] = theta[j] - t * step[j];
         }

@@ -3,6 +3,7 @@ package org.privet.models;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.privet.accounting.ApproxDp;
+import org.privet.mechanisms.GaussianMechanism;
 import org.privet.random.RandomSource;
 
 /**
@@ -16,10 +17,12 @@ import org.privet.random.RandomSource;
  * <p>Privacy (docs/proofs/dp-models.md, "Objective perturbation"): ‖x‖ ≤ 1 and |ℓ'| ≤ 1 make a
  * unit's gradient a convex combination of at most k vectors s·x<sub>j</sub>, |s| ≤ 1; its Hessian
  * has trace ≤ β = 1/4. The θ ↔ b map is a bijection; the Jacobian ratio is at most 1 + β/Λ (k = 1)
- * or e<sup>β/Λ</sup>; the Gaussian density ratio is at most e<sup>(1 + 2σt)/(2σ²)</sup> unless some
- * |⟨b, x<sub>j</sub>⟩| &gt; σt, which has probability ≤ 2kΦ̄(t). Noise from
- * {@link DitheredGaussian} adds its transfer gap. The constructor solves for the smallest σ with
- * ε<sub>jac</sub> + 1/(2σ²) + t/σ + 2·gap ≤ ε and checks the δ total.
+ * or e<sup>β/Λ</sup>; the Gaussian part of the privacy loss is at most 1/(2σ²) + max<sub>j</sub>
+ * |⟨b, x<sub>j</sub>⟩|/σ², a folded Gaussian loss, so the ideal mechanism is (ε<sub>jac</sub> + ε',
+ * 2k·δ<sub>G</sub>(ε'))-DP for every ε' ≥ 1/(2σ²), with δ<sub>G</sub> the Balle–Wang profile of
+ * the Gaussian mechanism of sensitivity 1. Noise from {@link DitheredGaussian} adds its transfer
+ * gap. The constructor takes the smallest σ with 2k·δ<sub>G</sub>(ε − ε<sub>jac</sub> − 2·gap) ≤
+ * 0.98·δ ({@link GaussianMechanism#analyticSigma}) and checks the totals.
  *
  * <p>Decisions (fixed defaults, never tuned on private data): Λ such that ε<sub>jac</sub> = ε/10;
  * the minimiser is computed by Newton to a gradient norm of 10<sup>−10</sup> (the exact-minimiser
@@ -36,7 +39,7 @@ public final class ObjectivePerturbation {
   private final int maxRowsPerUnit;
   private final double lambda;
   private final double epsilonJacobian;
-  private final double t;
+  private final double epsilonGauss;
   private final DitheredGaussian noise;
   private final double epsilonClaimed;
   private final double deltaClaimed;
@@ -64,7 +67,6 @@ public final class ObjectivePerturbation {
     this.epsilonJacobian = Math.nextUp(maxRowsPerUnit == 1 ? Math.log1p(BETA / lam) : BETA / lam);
     double deltaGauss = 0.98 * delta;
     this.tailX = Math.log((1 + Math.exp(epsilon + 1)) / (0.01 * delta));
-    this.t = DitheredGaussian.twoSidedQuantile(deltaGauss / maxRowsPerUnit);
     // the gap at the smallest σ_g the noise can have (2^30 steps): an upper bound for the real one
     double gapBound = gapAt(Math.scalb(1.0, DitheredGaussian.GRID_BITS), dimension, tailX);
     double e2 = epsilon - epsilonJacobian - 2 * gapBound;
@@ -72,18 +74,65 @@ public final class ObjectivePerturbation {
       throw new IllegalArgumentException("regularization too small for epsilon " + epsilon
           + ": its Jacobian term alone is " + epsilonJacobian + " (raise --regularization)");
     }
-    double sigma = (t + Math.sqrt(t * t + 2 * e2)) / (2 * e2);
-    this.noise = new DitheredGaussian(Math.nextUp(sigma));
+    this.epsilonGauss = e2;
+    double sigma = GaussianMechanism.analyticSigma(e2, deltaGauss / (2.0 * maxRowsPerUnit), 1.0);
+    this.noise = new DitheredGaussian(sigma);
     this.gap = noise.logDensityGap(dimension, tailX);
     double s = noise.sigma();
-    this.epsilonClaimed = epsilonJacobian + 1 / (2 * s * s) + t / s + 2 * gap;
-    double deltaIdeal = 2 * maxRowsPerUnit * org.privet.math.Normal.upperTail(t);
-    this.deltaClaimed = deltaIdeal * Math.exp(gap)
-        + Math.exp(-tailX) * (1 + Math.exp(epsilonJacobian + 1 / (2 * s * s) + t / s + gap));
+    if (!(e2 >= 1 / (2 * s * s))) {
+      throw new IllegalArgumentException("epsilon " + epsilon + " and delta " + delta + " are outside the range"
+          + " objective perturbation is calibrated for here (the Gaussian part needs epsilon >= 1/(2 sigma^2))");
+    }
+    double deltaIdeal = 2.0 * maxRowsPerUnit * org.privet.accounting.MechanismLoss.Gaussian.analyticDelta(e2, 1.0, s);
+    this.epsilonClaimed = epsilonJacobian + e2 + 2 * gap;
+    this.deltaClaimed = deltaIdeal * Math.exp(gap) * (1 + 1e-9)
+        + Math.exp(-tailX) * (1 + Math.exp(epsilonJacobian + e2 + gap));
     if (!(epsilonClaimed <= epsilon) || !(deltaClaimed <= delta) || gap > 1e-3) {
       throw new IllegalStateException("objective perturbation calibration failed: (" + epsilonClaimed + ", "
           + deltaClaimed + ") exceeds (" + epsilon + ", " + delta + ")");
     }
+  }
+
+  /**
+   * The ideal mechanism's privacy profile, an upper bound on its δ at ε' ≥ ε<sub>jac</sub> +
+   * 1/(2σ²): 2k·δ<sub>G</sub>(ε' − ε<sub>jac</sub>) with δ<sub>G</sub> the Balle–Wang profile of
+   * the Gaussian mechanism of sensitivity 1 and this σ (docs/proofs/dp-models.md). For audits.
+   */
+  double idealDelta(double epsilonPrime) {
+    double e = epsilonPrime - epsilonJacobian;
+    double s = noise.sigma();
+    if (e < 1 / (2 * s * s)) {
+      return 1.0;
+    }
+    return Math.min(1.0, 2.0 * maxRowsPerUnit * org.privet.accounting.MechanismLoss.Gaussian.analyticDelta(e, 1.0, s));
+  }
+
+  /**
+   * The δ this mechanism states at ε' (its whole privacy profile, of which the calibrated (ε, δ) is
+   * one point): the ideal profile at ε' − 2·gap, times e<sup>gap</sup>, plus the transfer tails.
+   */
+  double claimedDelta(double epsilonPrime) {
+    double ideal = idealDelta(epsilonPrime - 2 * gap);
+    return Math.min(1.0, ideal * Math.exp(gap) * (1 + 1e-9) + Math.exp(-tailX) * (1 + Math.exp(epsilonPrime)));
+  }
+
+  /** A copy whose noise is {@code factor} times smaller (audit power tests only). */
+  ObjectivePerturbation withLessNoiseForAudit(double factor) {
+    return new ObjectivePerturbation(this, new DitheredGaussian(noise.sigma() / factor));
+  }
+
+  private ObjectivePerturbation(ObjectivePerturbation o, DitheredGaussian weaker) {
+    this.epsilon = o.epsilon;
+    this.delta = o.delta;
+    this.maxRowsPerUnit = o.maxRowsPerUnit;
+    this.lambda = o.lambda;
+    this.epsilonJacobian = o.epsilonJacobian;
+    this.epsilonGauss = o.epsilonGauss;
+    this.noise = weaker;
+    this.epsilonClaimed = o.epsilonClaimed;
+    this.deltaClaimed = o.deltaClaimed;
+    this.gap = o.gap;
+    this.tailX = o.tailX;
   }
 
   private static double gapAt(double sigmaSteps, int dimension, double x) {

@@ -28,6 +28,9 @@ public final class AdultBenchmarkMain {
         }
         System.out.printf("  objpert eps=%s sigma=%.3f lambda=%.3f mean %.4f:%s%n", eps, op.sigma(),
             op.regularization(), sum / reps, sb);
+        if (args.length > 1) {
+          continue;
+        }
         long t1 = System.nanoTime();
         DpSgd sgd = DpSgd.builder().epsilon(eps).delta(1e-6).dimension(enc.dimension()).build();
         long t2 = System.nanoTime();
