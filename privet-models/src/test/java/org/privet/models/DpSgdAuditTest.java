@@ -29,7 +29,7 @@ import org.privet.testing.SeededRandomSource;
  * mechanism's expected bound is about 2.1 before the Clopper–Pearson margin).
  */
 class DpSgdAuditTest {
-  static final int N = 200_000;
+  static final int N = 100_000;
   static final double CONFIDENCE = 0.999;
   static final double EPSILON_STAR = 2.2;
   static final double TAU = 1.65;

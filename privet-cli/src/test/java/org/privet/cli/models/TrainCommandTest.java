@@ -48,6 +48,9 @@ class TrainCommandTest {
         "--source", data.toString(), "--epsilon", "3", "--delta", "1e-5",
         "--schema", "age:integer,sex:string,hours:integer,income:string,user:string"));
     reg.addAll(List.of(extra));
+    if (!reg.contains("--privacy-unit")) {
+      reg.add("--row-privacy");
+    }
     CliRun r = CliRun.of(reg.toArray(String[]::new));
     assertEquals(ExitCodes.OK, r.code(), r.toString());
     return ws;
@@ -179,6 +182,36 @@ class TrainCommandTest {
     assertEquals(5, privacy.get("max_rows_per_unit").asInt());
     assertEquals("column user", privacy.get("privacy_unit").asText());
     assertTrue(privacy.get("epsilon_certified").asDouble() <= 1.0);
+  }
+
+  /** The README's section runs as written (data/ and docs/ paths from the repository, files in a temp folder). */
+  @Test
+  void readme_trainSection_runs() throws Exception {
+    Path root = org.privet.testing.Repository.root();
+    String readme = Files.readString(root.resolve("README.md"));
+    int from = readme.indexOf("## DP machine learning");
+    String section = readme.substring(from, readme.indexOf("\n## ", from + 5));
+    Path ws = dir.resolve("readme-ws");
+    int ran = 0;
+    String lastOut = "";
+    for (List<String> args : org.privet.cli.ReadmeCommandsTestAccess.privetCommands(section)) {
+      List<String> resolved = new ArrayList<>();
+      for (String a : args) {
+        resolved.add(a.startsWith("data/") || a.startsWith("docs/") ? root.resolve(a).toString()
+            : a.equals("model.json") ? dir.resolve("model.json").toString() : a);
+      }
+      resolved.addAll(List.of("--workspace", ws.toString()));
+      if (args.get(0).equals("predict")) {
+        resolved.removeAll(List.of("--workspace", ws.toString()));
+      }
+      CliRun r = CliRun.of(resolved.toArray(String[]::new));
+      assertEquals(ExitCodes.OK, r.code(), String.join(" ", args) + "\n" + r);
+      lastOut = r.out();
+      ran++;
+    }
+    assertEquals(3, ran);
+    assertEquals(5, lastOut.lines().count(), lastOut);
+    assertTrue(lastOut.lines().findFirst().orElseThrow().endsWith(",prediction,probability"));
   }
 
   /** The DP-SGD accountant's ε equals what {@code privet account} prints for the same events. */
