@@ -15,7 +15,7 @@ import org.privet.testing.SeededRandomSource;
  * (76.4%). Targets: beat 79.5% on the 5 features at ε = 1; with all 14 features, ≥ 82% at ε = 1 and
  * ≥ 78% at ε = 0.1; δ = 10⁻⁶. Default hyperparameters, fixed seeds; each configuration is scored as
  * the mean of {@value #SEEDS} runs. Seeded and deterministic: the figures measured with these seeds
- * are in docs/benchmarks.md (mean 80.0%, 84.0% and 82.2%, non-private 81.3% and 85.3%).
+ * are in docs/benchmarks.md (means 80.0%, 84.0% and 82.1%; non-private 81.3% and 85.3%).
  */
 class AdultTargetsTest {
   static final int SEEDS = 3;
