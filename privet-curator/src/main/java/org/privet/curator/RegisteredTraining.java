@@ -290,8 +290,8 @@ public final class RegisteredTraining {
   public Model run(DuckDbBackend backend, Function<List<PrivacyLoss>, Charge> charge, RandomSource random) {
     List<PrivacyLoss> plan = cost();
     ApproxDp composed = new BasicAccountant().compose(trainer.parts(), request.delta());
-    if (!trainer.privacyLoss().equals(plan.get(0)) || composed.epsilon() > request.epsilon() * (1 + 1e-12)
-        || composed.delta() > request.delta() * (1 + 1e-12)) {
+    if (!trainer.privacyLoss().equals(plan.get(0)) || composed.epsilon() > request.epsilon()
+        || composed.delta() > request.delta()) {
       throw new IllegalStateException("the mechanism's loss " + trainer.privacyLoss() + " (parts composed: "
           + composed + ") differs from the plan " + plan);
     }

@@ -44,9 +44,20 @@ public final class AdaSsp {
     }
     this.delta = delta;
     this.dimension = dimension;
-    this.minEigen = mechanism(epsilon / 3, delta / 3, random);
-    this.gram = mechanism(epsilon / 3, delta / 3, random);
-    this.moment = mechanism(epsilon / 3, delta / 3, random);
+    double e = third(epsilon);
+    double d = third(delta);
+    this.minEigen = mechanism(e, d, random);
+    this.gram = mechanism(e, d, random);
+    this.moment = mechanism(e, d, random);
+  }
+
+  /** The largest double a with a + a + a ≤ v in floating point (the parts never exceed the whole). */
+  static double third(double v) {
+    double a = v / 3;
+    while (a + a + a > v) {
+      a = Math.nextDown(a);
+    }
+    return a;
   }
 
   private static GaussianMechanism mechanism(double e, double d, RandomSource random) {

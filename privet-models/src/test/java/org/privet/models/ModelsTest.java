@@ -67,7 +67,11 @@ class ModelsTest {
   void adaSsp_parts_composeToTheStatedLoss() {
     AdaSsp a = AdaSsp.of(1, 1e-6, 4, new SeededRandomSource(3));
     ApproxDp composed = new BasicAccountant().compose(a.parts(), 1e-6);
-    assertTrue(composed.epsilon() <= 1 + 1e-12 && composed.delta() <= 1e-6 * (1 + 1e-12), composed.toString());
+    assertTrue(composed.epsilon() <= 1 && composed.delta() <= 1e-6, composed.toString());
+    for (double v : new double[] {1, 0.1, 0.3, 1e-6, 7, 2.0 / 3}) {
+      double t = AdaSsp.third(v);
+      assertTrue(t + t + t <= v && t > 0.999999 * v / 3, "third of " + v);
+    }
     assertEquals(new ApproxDp(1, 1e-6), a.privacyLoss());
   }
 
