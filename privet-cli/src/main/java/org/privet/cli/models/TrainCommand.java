@@ -169,7 +169,12 @@ public final class TrainCommand implements Callable<Integer> {
       if (eq <= 0) {
         throw new IllegalArgumentException("--feature-bounds must look like COLUMN=LOW:HIGH, was " + s);
       }
-      m.put(s.substring(0, eq).trim(), bounds("--feature-bounds " + s.substring(0, eq).trim(), s.substring(eq + 1)));
+      String column = s.substring(0, eq).trim();
+      if (s.substring(eq + 1).trim().equalsIgnoreCase("AUTO")) {
+        throw new IllegalArgumentException("--feature-bounds " + column + "=AUTO: private bounds are not"
+            + " available for training yet; give public bounds " + column + "=LOW:HIGH");
+      }
+      m.put(column, bounds("--feature-bounds " + column, s.substring(eq + 1)));
     }
     return m;
   }
