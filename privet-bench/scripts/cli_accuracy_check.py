@@ -9,7 +9,8 @@ Laplace measurement, a mean as a sum centred at the range's midpoint plus a coun
 Pass: every output's RMSE (pooled over its groups) <= 1.25 x the textbook's, and its reported 95%
 intervals cover the exact value in >= 85% of draws.
 
-Usage (from the repository root): python3 privet-bench/scripts/cli_accuracy_check.py [RUNS]
+Usage (from the repository root): python3 privet-bench/scripts/cli_accuracy_check.py [RUNS [QUERIES]]
+(QUERIES: comma-separated indexes into QUERIES, default all).
 """
 import json
 import math
@@ -99,7 +100,8 @@ def main():
          "sex=Female,Male"], env)
     rng = random.Random(22)
     ok = True
-    for sql, eps, private, outputs in QUERIES:
+    chosen = [int(i) for i in sys.argv[2].split(",")] if len(sys.argv) > 2 else range(len(QUERIES))
+    for sql, eps, private, outputs in [QUERIES[i] for i in chosen]:
         group_col = sql.split(") ", 1)[1].split(",", 1)[0].strip()
         exact = truth(group_col, outputs)
         eps_out = eps / (len(outputs) + (1 if private else 0))
