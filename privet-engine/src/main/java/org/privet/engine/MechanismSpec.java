@@ -1,5 +1,6 @@
 package org.privet.engine;
 
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -33,7 +34,7 @@ sealed interface MechanismSpec
 
     @Override
     public String describe() {
-      return "GeometricMechanism(ε=" + fmt(epsilon) + ", Δ₁=" + sensitivity + ")";
+      return "GeometricMechanism(ε=" + BudgetFormat.up(epsilon) + ", Δ₁=" + sensitivity + ")";
     }
   }
 
@@ -56,7 +57,7 @@ sealed interface MechanismSpec
     public String describe() {
       String d = squaredSensitivity > 0 && squaredSensitivity != sensitivity * sensitivity
           ? "√" + squaredSensitivity : String.valueOf(sensitivity);
-      return "DiscreteGaussianMechanism(ρ=" + fmt(rho) + ", Δ₂=" + d + ")";
+      return "DiscreteGaussianMechanism(ρ=" + BudgetFormat.up(rho) + ", Δ₂=" + d + ")";
     }
   }
 
@@ -72,7 +73,7 @@ sealed interface MechanismSpec
 
     @Override
     public String describe() {
-      return "ExponentialMechanism(ε=" + fmt(epsilon / l0) + " per group, Δu=" + sensitivity
+      return "ExponentialMechanism(ε=" + BudgetFormat.up(epsilon / l0) + " per group, Δu=" + sensitivity
           + ")";
     }
   }

@@ -31,6 +31,9 @@ final class SqlRewrites {
   private final String unit;
 
   /** The rewrites for a query whose dataset and privacy unit {@code binder} resolved. */
+  /** The engine aggregations {@link #identicalCallsOnce} added, in order. */
+  private final List<Aggregation> added = new ArrayList<>();
+
   SqlRewrites(SelectBinder binder) {
     this.src = binder.src;
     this.dataset = binder.dataset();
@@ -174,6 +177,11 @@ final class SqlRewrites {
     };
   }
 
+  /** The engine aggregations added by {@link #identicalCallsOnce}, in order. */
+  List<Aggregation> engineAggregations() {
+    return List.copyOf(added);
+  }
+
   /**
    * Section 6, identical calls are released once: adds one engine aggregation per distinct call
    * (all PERCENTILE_CONT calls of one column and bounds become one quantile aggregation with all
@@ -210,8 +218,10 @@ final class SqlRewrites {
           engineName = engineName(item.name(), engineNames);
           engineNameByCall.put(call.quantileKey(), engineName);
           try {
-            query.aggregate(new Aggregation.Quantiles(engineName, call.column(), call.lower(),
-                call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS));
+            Aggregation a = new Aggregation.Quantiles(engineName, call.column(), call.lower(),
+                call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS);
+            query.aggregate(a);
+            added.add(a);
           } catch (IllegalArgumentException e) {
             throw src.error(call.offset(), e.getMessage());
           }
@@ -225,7 +235,9 @@ final class SqlRewrites {
         engineName = engineName(item.name(), engineNames);
         engineNameByCall.put(call.key(), engineName);
         try {
-          query.aggregate(toEngine(call, engineName));
+          Aggregation a = toEngine(call, engineName);
+          query.aggregate(a);
+          added.add(a);
           if (call.boundsKind() == BoundsKind.AUTO) {
             if (Double.isNaN(call.lower())) {
               query.autoBounds(engineName);
