@@ -33,12 +33,23 @@ public final class DiscreteGaussianMechanism {
   private final RandomSource random;
 
   private DiscreteGaussianMechanism(Builder b) {
-    this.sensitivity = NoiseParameters.requirePositive("sensitivity", b.sensitivity);
     this.random = NoiseParameters.requireSet("randomSource", b.random);
     if (Double.isNaN(b.rho) == Double.isNaN(b.sigma)) {
       throw new IllegalArgumentException("exactly one of rho and sigma must be set");
     }
-    BigDecimal delta2 = new BigDecimal(sensitivity).pow(2);
+    BigDecimal delta2;
+    if (b.squaredSensitivity > 0) {
+      // Δ² exactly (e.g. L0·L∞² for a count over L0 groups, whose Δ = √L0·L∞ is irrational);
+      // the integer Δ kept for mechanismLoss() is ⌈√Δ²⌉, which only overstates that loss.
+      delta2 = new BigDecimal(b.squaredSensitivity);
+      java.math.BigInteger d2 = java.math.BigInteger.valueOf(b.squaredSensitivity);
+      java.math.BigInteger r = d2.sqrt();
+      long root = r.multiply(r).compareTo(d2) < 0 ? r.longValueExact() + 1 : r.longValueExact();
+      this.sensitivity = Math.max(1, root);
+    } else {
+      this.sensitivity = NoiseParameters.requirePositive("sensitivity", b.sensitivity);
+      delta2 = new BigDecimal(sensitivity).pow(2);
+    }
     BigDecimal sigmaSq =
         Double.isNaN(b.sigma)
             ? delta2.divide(new BigDecimal(2 * b.rho), new MathContext(40, RoundingMode.CEILING))
@@ -78,8 +89,8 @@ public final class DiscreteGaussianMechanism {
 
   /**
    * The full privacy-loss description, for tight accountants (RDP, PLD): the discrete Gaussian of
-   * the realised σ (rounded down, so toward more loss) and ℓ2 sensitivity Δ; its ρ is
-   * {@link #privacyLoss()}'s up to that rounding.
+   * the realised σ (rounded down, so toward more loss) and ℓ2 sensitivity Δ (⌈√Δ²⌉ when built with
+   * {@link Builder#squaredSensitivity}); its ρ is at least {@link #privacyLoss()}'s.
    */
   public MechanismLoss.DiscreteGaussian mechanismLoss() {
     return new MechanismLoss.DiscreteGaussian(NoiseParameters.sqrtDownward(sigmaSqNum, sigmaSqDen), sensitivity);
@@ -106,6 +117,7 @@ public final class DiscreteGaussianMechanism {
     private double rho = Double.NaN;
     private double sigma = Double.NaN;
     private long sensitivity = 1;
+    private long squaredSensitivity;
     private RandomSource random = RandomSource.secure();
 
     private Builder() {}
@@ -122,6 +134,17 @@ public final class DiscreteGaussianMechanism {
 
     public Builder sensitivity(long sensitivity) {
       this.sensitivity = NoiseParameters.requirePositive("sensitivity", sensitivity);
+      return this;
+    }
+
+    /**
+     * The squared ℓ2 sensitivity Δ² itself (instead of {@link #sensitivity}, which it overrides):
+     * σ² = Δ²/(2ρ) and ρ = Δ²/(2σ²) exactly (CKS20 Thm. 14 needs only Σ of squared integer
+     * changes), so an irrational Δ such as √2·3 is not rounded up to an integer first.
+     */
+    public Builder squaredSensitivity(long squaredSensitivity) {
+      this.squaredSensitivity = NoiseParameters.requirePositive("squaredSensitivity",
+          squaredSensitivity);
       return this;
     }
 

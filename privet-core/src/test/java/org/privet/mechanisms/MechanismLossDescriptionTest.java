@@ -56,6 +56,27 @@ class MechanismLossDescriptionTest {
     }
   }
 
+  @Test
+  void discreteGaussian_squaredSensitivity_calibratesWithTheExactSquare() {
+    // Δ² = 18 (a count at L0 = 2, L∞ = 3): σ² ≥ 18/(2ρ), not ⌈√18⌉² = 25 over 2ρ (issue 22).
+    double rho = 0.25;
+    DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder().rho(rho)
+        .squaredSensitivity(18).build();
+    assertEquals(rho, m.privacyLoss().rho(), 0);
+    assertTrue(m.sigma() * m.sigma() >= 18 / (2 * rho));
+    assertEquals(18 / (2 * rho), m.sigma() * m.sigma(), 1e-6 * 36);
+    MechanismLoss.DiscreteGaussian d = m.mechanismLoss();
+    assertEquals(5, d.sensitivity(), "the integer Δ shown is ⌈√18⌉");
+    assertTrue(d.zcdpRho() >= rho, "the integer description only overstates the loss");
+    // A perfect square gives the same mechanism as the plain sensitivity.
+    DiscreteGaussianMechanism plain = DiscreteGaussianMechanism.builder().rho(rho)
+        .sensitivity(3).build();
+    DiscreteGaussianMechanism squared = DiscreteGaussianMechanism.builder().rho(rho)
+        .squaredSensitivity(9).build();
+    assertEquals(plain.sigma(), squared.sigma(), 0);
+    assertEquals(3, squared.mechanismLoss().sensitivity());
+  }
+
   /**
    * The grid Gaussian's description meets its (ε, δ) claim by the PLD accountant (read at ε + 10⁻²
    * for the accountant's pessimistic discretisation, interval 10⁻³), and has power: the same description with σ

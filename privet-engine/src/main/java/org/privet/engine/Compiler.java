@@ -72,7 +72,7 @@ final class Compiler {
             Math.multiplyExact(d.perGroup(), (long) l0));
       } else {
         spec = new MechanismSpec.DiscreteGaussian(split.rho[i],
-            l2Sensitivity(d, l0, q.maxRowsPerGroup()));
+            l2Sensitivity(d, l0, q.maxRowsPerGroup()), l2Squared(d, l0, q.maxRowsPerGroup()));
       }
       planned.add(new Release(d.target(), spec));
     }
@@ -266,6 +266,21 @@ final class Compiler {
         : l2(d.perGroup(), l0);
   }
 
+  /**
+   * The exact squared L2 sensitivity of a Gaussian release (L0·pg², a tree's L0·H·L∞²), or 0
+   * when it does not fit a long (sums on fine grids, where ⌈Δ₂⌉ loses nothing measurable).
+   */
+  static long l2Squared(Rewrite.Draft d, int l0, int lInf) {
+    try {
+      return d.treeLevels() > 0
+          ? Math.multiplyExact(Math.multiplyExact((long) lInf, (long) lInf),
+              Math.multiplyExact((long) l0, (long) d.treeLevels()))
+          : Math.multiplyExact(Math.multiplyExact(d.perGroup(), d.perGroup()), (long) l0);
+    } catch (ArithmeticException e) {
+      return 0;
+    }
+  }
+
   /** ⌈√(l0 · pg²)⌉: the L2 norm of a unit's contributions over l0 groups, rounded up. */
   static long l2(long pg, int l0) {
     BigInteger sq = BigInteger.valueOf(pg).pow(2).multiply(BigInteger.valueOf(l0));
@@ -312,7 +327,7 @@ final class Compiler {
       List<AggregationPlanner> planners, SelectionChoice.Option o) {
     int l0 = q.maxGroupsContributed();
     Rewrite rw = rewrite(q, schema, planners, SUM_BITS, SQUARE_BITS, o.reuse());
-    double w = SelectionChoice.weight(q, o.reuse());
+    double w = DefaultSplit.selectionWeight(q, rw, SelectionChoice.weight(q, o.reuse()));
     Function<NoiseKind, PartitionSelection.Kind> kindFor =
         n -> o.kind() != null ? o.kind() : thresholdKind(q, n);
     NoiseKind noise = resolveNoise(q, rw, kindFor, w, l0);

@@ -171,6 +171,31 @@ final class DefaultSplit {
     return w;
   }
 
+  /**
+   * Partition selection's weight under the default split when its noisy count also serves outputs
+   * (post-aggregation thresholding: COUNT(DISTINCT unit), or COUNT(*) at L∞ = 1, get no release):
+   * the selection then stands for 1 + s parts of the textbook plan (itself and the s outputs it
+   * serves) among K + 1 (K outputs), so its share is (1 + s)/(K + 1), and the K − s outputs with
+   * releases share the rest, each exactly its textbook 1/(K + 1): weight T·(1 + s)/(K − s) against
+   * the releases' total T. Otherwise (or with explicit weights) {@code weight} as given.
+   */
+  static double selectionWeight(Query q, Rewrite rw, double weight) {
+    if (!applies(q) || q.selectionBudgetWeight().isPresent()) {
+      return weight;
+    }
+    int served = 0;
+    int released = 0;
+    for (Compiler.PlannedOutput o : rw.outputs) {
+      if (o.releases().isEmpty()) {
+        served++;
+      } else {
+        released++;
+      }
+    }
+    double total = rw.weights.stream().mapToDouble(Double::doubleValue).sum();
+    return served > 0 && released > 0 ? total * (1 + served) / released : weight;
+  }
+
   /** The reason shown for a default weight. */
   static final String REASON = "default split: the textbook equal split (each output an equal "
       + "part of the releases' budget, an AVG's or VARIANCE's part equal over its sum, count and "
@@ -212,6 +237,16 @@ final class DefaultSplit {
       outs.add(new SplitReport.OutputError(t.output(), coefficient(t, c, random),
           eq.getOrDefault(t.output(), Double.NaN), share, t.kind(), sd, t.sumCenter(),
           t.squaresCenter()));
+    }
+    if (c.selection() != null && Double.isFinite(c.selection().noiseStddev())) {
+      // Outputs served by the selection's noisy unit count (post-aggregation thresholding).
+      for (Compiler.PlannedOutput o : c.outputs()) {
+        if (o.releases().isEmpty()) {
+          outs.add(new SplitReport.OutputError(o.planner().aggregation().name(), Double.NaN,
+              Double.NaN, c.costs().get(0).share(), SplitReport.ADDITIVE,
+              List.of(c.selection().noiseStddev()), 0, 0));
+        }
+      }
     }
     double n0 = c.selection() != null ? c.selection().unitsForHalfRelease() : Double.NaN;
     double sel = c.selection() != null ? c.costs().get(0).share() : 0;

@@ -45,8 +45,12 @@ final class Releases {
           Math.sqrt(2 * q) / (1 - q), (k, gamma) -> SumTail.laplace(scale, k, gamma));
     }
     MechanismSpec.DiscreteGaussian d = (MechanismSpec.DiscreteGaussian) spec;
-    DiscreteGaussianMechanism m = DiscreteGaussianMechanism.builder().rho(d.rho())
-        .sensitivity(d.sensitivity()).randomSource(random).build();
+    DiscreteGaussianMechanism.Builder b = DiscreteGaussianMechanism.builder().rho(d.rho())
+        .sensitivity(d.sensitivity()).randomSource(random);
+    if (d.squaredSensitivity() > 0) {
+      b.squaredSensitivity(d.squaredSensitivity());
+    }
+    DiscreteGaussianMechanism m = b.build();
     double sigma = m.sigma();
     return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), sigma,
         (k, g) -> SumTail.gaussian(sigma, k, g));

@@ -62,7 +62,8 @@ final class SelectionChoice {
 
     String weightReason() {
       return option.reuse() ? "the thresholded count's weight (one measurement for selection "
-          + "and count)" : "default weight 1 for partition selection";
+          + "and the counts it serves; by default its textbook parts, (1 + counts)/(outputs + 1)"
+          + " of the budget)" : "default weight 1 for partition selection";
     }
   }
 

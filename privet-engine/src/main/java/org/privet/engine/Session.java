@@ -115,7 +115,9 @@ public final class Session {
 
   /** The default split's report for EXPLAIN, or null when the split was not the default. */
   private SplitReport splitReport(CompiledQuery c, TableSchema schema) {
-    return c.splitTerms().isEmpty() ? null : DefaultSplit.report(c,
+    boolean served = c.selection() != null
+        && c.outputs().stream().anyMatch(o -> o.releases().isEmpty());
+    return c.splitTerms().isEmpty() && !served ? null : DefaultSplit.report(c,
         Compiler.compile(DefaultSplit.equalSplitQuery(c.query(), c), schema, 0L), random);
   }
 

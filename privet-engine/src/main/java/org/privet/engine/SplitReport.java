@@ -118,13 +118,15 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
 
   /** The objective J·N² = Σ relativeStddev² (the sum of squared relative errors at N = 1). */
   public double objective() {
-    return outputs.stream().mapToDouble(o -> o.relativeStddev() * o.relativeStddev()).sum();
+    return outputs.stream().mapToDouble(o -> o.relativeStddev() * o.relativeStddev())
+        .filter(Double::isFinite).sum();
   }
 
   /** J·N² under the equal split. */
   public double equalSplitObjective() {
     return outputs.stream()
-        .mapToDouble(o -> o.equalSplitRelativeStddev() * o.equalSplitRelativeStddev()).sum();
+        .mapToDouble(o -> o.equalSplitRelativeStddev() * o.equalSplitRelativeStddev())
+        .filter(Double::isFinite).sum();
   }
 
   /** A rendering for EXPLAIN. */
@@ -147,6 +149,12 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
     s.append(String.format("%n  J·N² = %.6g (one weight per release: %.6g)%n", objective(),
         equalSplitObjective()));
     for (OutputError o : outputs) {
+      if (!Double.isFinite(o.relativeStddev())) {
+        s.append(String.format("  %-14s share %.4g%%, expected error s.d. %s (partition "
+            + "selection's noisy count)%n", o.output(), 100 * o.share(),
+            o.expectedStddevFormula()));
+        continue;
+      }
       s.append(String.format("  %-14s share %.4g%%, expected error s.d. %s; worst-case relative "
           + "s.d. %.6g/N (one weight per release %.6g/N)", o.output(), 100 * o.share(),
           o.expectedStddevFormula(), o.relativeStddev(), o.equalSplitRelativeStddev()));

@@ -84,6 +84,24 @@ class DefaultSplitTest {
   }
 
   @Test
+  void defaultSplit_selectionServingACount_getsItsTextbookParts() {
+    // COUNT(DISTINCT unit) served by selection's noisy count, SUM and VARIANCE with releases:
+    // selection stands for itself and the count, 2 of the textbook's 4 parts; SUM 1/4, each of
+    // VARIANCE's three releases 1/12.
+    Query q = privateGroups().countDistinctUnits("u").sum("s", "x", 0, 8)
+        .variance("v", "x", 0, 8).epsilonDelta(1, 1e-6)
+        .thresholding(Thresholding.POST_AGGREGATION).build();
+    CompiledQuery c = compile(q);
+    assertTrue(c.selection().kind().noisyCount());
+    assertEquals(List.of("<groups>", "s", "v", "v", "v"),
+        c.costs().stream().map(MechanismCost::output).toList());
+    double[] shares = {0.5, 0.25, 1.0 / 12, 1.0 / 12, 1.0 / 12};
+    for (int i = 0; i < shares.length; i++) {
+      assertEquals(shares[i], c.costs().get(i).share(), 1e-9, c.costs().get(i).output());
+    }
+  }
+
+  @Test
   void defaultSplit_oneOutputWithSelection_getsEverythingButSelection() {
     for (Query q : List.of(
         privateGroups().count("n").epsilonDelta(1, 1e-6).thresholding(Thresholding.LAPLACE).build(),

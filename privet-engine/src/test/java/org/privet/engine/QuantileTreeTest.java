@@ -154,7 +154,7 @@ class QuantileTreeTest {
     long h = t.levels();
     return kind == NoiseKind.LAPLACE
         ? new MechanismSpec.Geometric(epsilon, h)
-        : new MechanismSpec.DiscreteGaussian(epsilon * epsilon / 2, Compiler.l2(1, (int) h));
+        : new MechanismSpec.DiscreteGaussian(epsilon * epsilon / 2, Compiler.l2(1, (int) h), 0);
   }
 
   /**
