@@ -201,6 +201,59 @@ class TrainApiTest {
     }
   }
 
+  /**
+   * Neighbouring tables (the second has one more row, with a hostile feature value and a missing
+   * label): the same requests get the same statuses and the same refusal texts, and the model has
+   * the same shape (every key but the noisy coefficients' values and the timestamps is equal).
+   */
+  @Test
+  void neighbouringTables_sameRefusals_sameModelShape() throws Exception {
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    for (boolean extra : new boolean[] {false, true}) {
+      Path ws = dir.resolve(extra ? "ws-extra" : "ws-base");
+      String alice;
+      try (Ledger ledger = Ledger.open(ws)) {
+        alice = register(ledger)[0];
+      }
+      // the registration (public) is the same; the table differs in one row
+      if (extra) {
+        Files.writeString(dir.resolve("people.csv"), "1e308,\"a,b\",,NaN\n", java.nio.file.StandardOpenOption.APPEND);
+      }
+      StringBuilder outcome = new StringBuilder();
+      try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build(), Ledger.open(ws),
+          ReleaseHooks.NONE)) {
+        Api api = new Api(server.url());
+        for (String body : new String[] {LOGISTIC.replace("\"x\", \"z\"]", "\"x\", \"t\"]"),
+            LOGISTIC.replace("\"epsilon\": 1", "\"epsilon\": 100"), LOGISTIC}) {
+          Api.Response r = api.send("POST", "/v1/train", alice, body, Map.of());
+          outcome.append(r.status()).append(' ').append(r.status() == 202 ? "" : r.text()).append('\n');
+        }
+        outcome.append(awaitSettled(api, alice, "1")).append('\n');
+        JsonNode m = api.get("/v1/train/1/model", alice).json();
+        outcome.append(shape(m)).append('\n');
+      }
+      seen.add(outcome.toString());
+    }
+    assertEquals(seen.get(0), seen.get(1));
+    assertTrue(seen.get(0).startsWith("400 ") && seen.get(0).contains("\n202 \ndone\n"), seen.get(0));
+    assertTrue(seen.get(0).lines().skip(1).findFirst().orElseThrow().matches("(400|409) .*"), seen.get(0));
+  }
+
+  /** The JSON's structure: its keys and, for text leaves, their values; numbers as "#". */
+  private static String shape(JsonNode n) {
+    if (n.isObject()) {
+      StringBuilder b = new StringBuilder("{");
+      n.fields().forEachRemaining(e -> b.append(e.getKey()).append(':').append(shape(e.getValue())).append(','));
+      return b.append('}').toString();
+    }
+    if (n.isArray()) {
+      StringBuilder b = new StringBuilder("[");
+      n.forEach(e -> b.append(shape(e)).append(','));
+      return b.append(']').toString();
+    }
+    return n.isNumber() ? "#" : n.asText();
+  }
+
   private static java.util.List<String> iterable(java.util.Iterator<String> it) {
     java.util.List<String> out = new java.util.ArrayList<>();
     it.forEachRemaining(out::add);
