@@ -58,8 +58,14 @@ class DemoServer:
 
 def start_demo_server(tmp: Path, timeout: float = 120.0) -> DemoServer:
     """Starts ``privet serve --demo --port 0`` and waits until it accepts requests."""
+    return start_server(tmp, ["serve", "--demo", "--port", "0"], None, timeout)
+
+
+def start_server(tmp: Path, args: List[str], key: Optional[str], timeout: float = 120.0) -> DemoServer:
+    """Starts ``privet ARGS`` (a ``serve`` command) and waits until it accepts requests; ``key`` is
+    the analyst's key, or None to read the demo analyst's from its stdout."""
     tmp.mkdir(parents=True, exist_ok=True)
-    cmd = [java(), "-Djava.io.tmpdir=" + str(tmp), "-Xmx1g", "-jar", str(jar()), "serve", "--demo", "--port", "0"]
+    cmd = [java(), "-Djava.io.tmpdir=" + str(tmp), "-Xmx1g", "-jar", str(jar()), *args]
     env = dict(os.environ)
     env.pop("PRIVET_LEDGER_URL", None)  # --demo refuses a shared ledger
     process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -75,13 +81,12 @@ def start_demo_server(tmp: Path, timeout: float = 120.0) -> DemoServer:
 
     for name, stream in (("out", process.stdout), ("err", process.stderr)):
         threading.Thread(target=pump, args=(name, stream), daemon=True).start()
-    key: Optional[str] = None
     url: Optional[str] = None
     try:
         while key is None or url is None:
             name, line = lines.get(timeout=timeout)
             if line is None:
-                raise RuntimeError("privet serve --demo exited before serving:\n" + "\n".join(log))
+                raise RuntimeError(f"privet {' '.join(args)} exited before serving:\n" + "\n".join(log))
             if name == "out" and key is None and line.startswith("pvk."):
                 key = line.strip()
             if name == "err" and line.startswith("privet: serving on "):

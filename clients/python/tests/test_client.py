@@ -224,10 +224,6 @@ def test_synth_jobWaitsAndReadsIntoPandas_chargedOnce(client: privet.Client) -> 
     assert client.budget("adult").charges == after.charges
 
 
-@pytest.mark.xfail(strict=True, raises=privet.InternalServerError,
-                   reason="privet-server answers 500 for a domain attribute that is not a column: SynthJobs.start"
-                          " lets RegisteredSynthesis.prepare's IllegalArgumentException (public: schema only)"
-                          " reach ErrorMapper as internal; strict, so the fix turns this into a failure to remove")
 def test_synth_badDomain_badRequestNamesIt(client: privet.Client) -> None:
     with pytest.raises(privet.BadRequest, match="domain"):
         client.synth("adult", method="mwem", epsilon=0.1, domain={"attributes": [

@@ -40,6 +40,13 @@ READS: Dict[Tuple[str, str, str], List[str]] = {
     ("POST", "/v1/synth", "202"): ["job", "replay"] + ["charge." + f for f in CHARGE],
     ("GET", "/v1/synth/{id}", "200"): ["status"],
     ("GET", "/v1/synth/{id}/data", "200"): [],
+    ("POST", "/v1/train", "202"): ["job", "replay"] + ["charge." + f for f in CHARGE],
+    ("GET", "/v1/train/{id}", "200"): ["status"],
+    # the model JSON, which privet.predict reads (and uses) client-side
+    ("GET", "/v1/train/{id}/model", "200"): ["format", "model", "method", "scale", "coefficients{}", "privacy"]
+    + ["label." + f for f in ("column", "positive", "negative", "lower", "upper")]
+    + ["features[]." + f for f in ("name", "type", "lower", "upper", "keys")]
+    + ["naive_bayes{}." + f for f in ("log_prior", "means{}", "variances{}")],
 }
 # A release's rows map output columns to Estimates (Release.rows is free-form in the document).
 COMPONENTS: Dict[str, List[str]] = {"#Estimate": ["value", "lower", "upper", "level"], "#Error": ERROR}
@@ -49,6 +56,9 @@ SENDS: Dict[Tuple[str, str], List[str]] = {
     ("POST", "/v1/explain"): ["sql"],
     ("POST", "/v1/synth"): ["dataset", "domain", "epsilon", "delta", "method", "noise", "queries",
                             "header:Idempotency-Key"],
+    ("POST", "/v1/train"): ["dataset", "model", "method", "label", "features", "epsilon", "delta", "positive",
+                            "negative", "labelBounds", "featureBounds", "featureKeys", "maxRowsPerUnit",
+                            "regularization", "header:Idempotency-Key"],
     ("GET", "/v1/budget"): ["query:dataset"],
     ("GET", "/v1/history"): ["query:dataset"],
 }
@@ -138,14 +148,14 @@ def test_errorAnswers_useTheErrorSchema_and429CarriesRetryAfter() -> None:
 
 
 def _source_paths() -> Set[str]:
-    text = (SOURCE / "client.py").read_text() + (SOURCE / "models.py").read_text()
+    text = "".join((SOURCE / f).read_text() for f in ("client.py", "models.py", "training.py"))
     return {re.sub(r"\{[^}]*\}", "{id}", m) for m in re.findall(r"f?\"(/v1/[^\"?]*)", text)}
 
 
 def _source_keys() -> Set[str]:
     """String keys the client's source reads from JSON: x["k"] (loads only) and x.get("k")."""
     keys: Set[str] = set()
-    for file in ("client.py", "models.py", "errors.py"):
+    for file in ("client.py", "models.py", "errors.py", "training.py"):
         for node in ast.walk(ast.parse((SOURCE / file).read_text())):
             if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
                     and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):

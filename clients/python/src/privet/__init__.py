@@ -39,6 +39,7 @@ from .models import (
     SynthJob,
     WorkloadPlan,
 )
+from .training import Model, TrainJob, predict
 
 __version__ = "0.1.0"
 
@@ -68,4 +69,7 @@ __all__ = [
     "QueryResult",
     "SynthJob",
     "WorkloadPlan",
+    "Model",
+    "TrainJob",
+    "predict",
 ]

@@ -25,6 +25,7 @@ from .models import (
     WorkloadPlan,
     _sum_losses,
 )
+from .training import TrainJob, predict
 
 __all__ = ["Client"]
 
@@ -44,7 +45,7 @@ class Client:
         retries: how many times a request is sent again after a connection error (refused,
             reset, timed out), with exponential backoff from ``backoff`` seconds.
 
-    Releases are safe to retry: every ``query`` and ``synth`` carries an ``Idempotency-Key`` (a
+    Releases are safe to retry: every ``query``, ``synth`` and ``train`` carries an ``Idempotency-Key`` (a
     fresh random one unless you pass your own), and a retry after a lost answer sends the same
     key, so the server answers with the stored first release (``replay=True``) and charges
     nothing again. A retry never buys a fresh noisy draw.
@@ -165,6 +166,77 @@ class Client:
         key = _key(idempotency_key)
         j = self._post("/v1/synth", body, headers={"Idempotency-Key": key})
         return SynthJob(self, str(j["job"]), Charge.from_json(j["charge"]), bool(j.get("replay", False)), key)
+
+    def train(
+        self,
+        dataset: str,
+        *,
+        label: str,
+        features: Sequence[str],
+        epsilon: float,
+        delta: float,
+        model: str = "logistic-regression",
+        method: Optional[str] = None,
+        positive: Optional[str] = None,
+        negative: Optional[str] = None,
+        label_bounds: Optional[Sequence[float]] = None,
+        feature_bounds: Optional[Mapping[str, Sequence[float]]] = None,
+        feature_keys: Optional[Mapping[str, Sequence[str]]] = None,
+        max_rows_per_unit: Optional[int] = None,
+        regularization: Optional[float] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> TrainJob:
+        """Starts a DP model-training job (``POST /v1/train``); the charge, (ε, δ), is committed
+        before the job starts, and the request is checked against public information first (a
+        :class:`~privet.BadRequest` naming the field charges nothing).
+
+        Args:
+            dataset: a dataset granted to you.
+            label: the column to predict.
+            features: the feature columns.
+            epsilon, delta: the job's (ε, δ).
+            model: ``logistic-regression`` (default), ``linear-regression`` or ``gaussian-naive-bayes``.
+            method: ``objective-perturbation`` (logistic default) or ``dp-sgd``; ``adassp``
+                (linear); ``gaussian-naive-bayes``.
+            positive, negative: classifiers: the label value that is positive, and the name
+                predicted for the other class.
+            label_bounds: linear regression: ``(low, high)``, public (default: the registered bounds).
+            feature_bounds: ``{"age": (17, 90), ...}``: public bounds of numeric features.
+            feature_keys: ``{"sex": ["Female", "Male"], ...}``: public keys of categorical features.
+            max_rows_per_unit: datasets with a privacy-unit column: rows kept per unit.
+            regularization: objective perturbation's ridge Λ.
+            idempotency_key: as for :meth:`query`.
+
+        Returns:
+            a :class:`TrainJob`; ``job.model()`` waits and returns the :class:`Model`, and
+            :func:`privet.predict` applies it here (post-processing, free).
+        """
+        body: Dict[str, Any] = {"dataset": dataset, "model": model, "label": label, "features": list(features),
+                                "epsilon": epsilon, "delta": delta}
+        if method is not None:
+            body["method"] = method
+        if positive is not None:
+            body["positive"] = positive
+        if negative is not None:
+            body["negative"] = negative
+        if label_bounds is not None:
+            body["labelBounds"] = list(label_bounds)
+        if feature_bounds is not None:
+            body["featureBounds"] = {k: list(v) for k, v in feature_bounds.items()}
+        if feature_keys is not None:
+            body["featureKeys"] = {k: list(v) for k, v in feature_keys.items()}
+        if max_rows_per_unit is not None:
+            body["maxRowsPerUnit"] = max_rows_per_unit
+        if regularization is not None:
+            body["regularization"] = regularization
+        key = _key(idempotency_key)
+        j = self._post("/v1/train", body, headers={"Idempotency-Key": key})
+        return TrainJob(self, str(j["job"]), Charge.from_json(j["charge"]), bool(j.get("replay", False)), key)
+
+    @staticmethod
+    def predict(model: Any, rows: Any) -> Any:
+        """:func:`privet.predict`: applies a released model to your rows here (nothing is sent)."""
+        return predict(model, rows)
 
     def plan(self, queries: Iterable[str]) -> WorkloadPlan:
         """Explains a workload of queries before spending anything (accuracy first).

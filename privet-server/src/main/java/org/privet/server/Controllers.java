@@ -17,11 +17,13 @@ final class Controllers {
   private final Authenticator auth;
   private final CuratorService service;
   private final SynthJobs synth;
+  private final TrainJobs train;
 
-  Controllers(Authenticator auth, CuratorService service, SynthJobs synth) {
+  Controllers(Authenticator auth, CuratorService service, SynthJobs synth, TrainJobs train) {
     this.auth = auth;
     this.service = service;
     this.synth = synth;
+    this.train = train;
   }
 
   void health(Context ctx) {
@@ -86,6 +88,29 @@ final class Controllers {
   void synthComparison(Context ctx) {
     Analyst who = auth.requireCurator(ctx);
     Responses.json(ctx, 200, synth.comparison(who, ctx.pathParam("id")));
+  }
+
+  void trainStart(Context ctx) {
+    Analyst who = auth.require(ctx);
+    Optional<String> key = idempotencyKey(ctx);
+    ObjectNode out = train.start(who, body(ctx), key);
+    ctx.attribute(CHARGE, out.path("charge").path("id").asLong());
+    if (out.path("replay").asBoolean()) {
+      ctx.header("Idempotent-Replayed", "true");
+    }
+    Responses.json(ctx, 202, out);
+  }
+
+  void trainStatus(Context ctx) {
+    Analyst who = auth.require(ctx);
+    Responses.json(ctx, 200, train.status(who, ctx.pathParam("id")));
+  }
+
+  void trainModel(Context ctx) {
+    Analyst who = auth.require(ctx);
+    String model = train.model(who, ctx.pathParam("id"));
+    ctx.status(200).contentType("application/json")
+        .result(model.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   void registerDataset(Context ctx) {

@@ -27,6 +27,7 @@ public final class PrivetServer implements AutoCloseable {
   private final WorkerPool pool;
   private final PostgresPools databases;
   private final SynthJobs synth;
+  private final TrainJobs train;
   private final Javalin app;
 
   private PrivetServer(ServerOptions options, Ledger ledger, ReleaseHooks hooks) {
@@ -37,7 +38,8 @@ public final class PrivetServer implements AutoCloseable {
     this.databases = new PostgresPools(Math.max(1, options.workers()));
     CuratorService service = new CuratorService(ledger, pool, hooks, databases);
     this.synth = new SynthJobs(ledger, service, pool, options.workspace(), hooks, options.jobLease());
-    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), service, synth);
+    this.train = new TrainJobs(ledger, service, hooks, options.jobLease());
+    Controllers controllers = new Controllers(new Authenticator(ledger, limiter), service, synth, train);
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
@@ -106,6 +108,7 @@ public final class PrivetServer implements AutoCloseable {
       server.app.start();
     } catch (RuntimeException e) {
       server.synth.close();
+      server.train.close();
       server.pool.close();
       server.databases.close();
       server.ledger.close();
@@ -140,6 +143,7 @@ public final class PrivetServer implements AutoCloseable {
     } finally {
       try {
         synth.close();
+        train.close();
         pool.close();
       } finally {
         databases.close();

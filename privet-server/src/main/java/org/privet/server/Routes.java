@@ -27,6 +27,9 @@ import io.javalin.http.HttpResponseException;
  * GET    /v1/synth/{id}             owner|curator  the job's status
  * GET    /v1/synth/{id}/data        owner|curator  the synthetic CSV
  * GET    /v1/synth/{id}/comparison  curator        synthetic vs real marginals (reads the private table)
+ * POST   /v1/train                  analyst|curator  start a DP model-training job (202)
+ * GET    /v1/train/{id}             owner|curator  the job's status
+ * GET    /v1/train/{id}/model       owner|curator  the model JSON (as privet train writes it)
  * </pre>
  */
 final class Routes {
@@ -53,7 +56,10 @@ final class Routes {
         new Route("POST", "/v1/synth", ctx -> c.synthStart(ctx)),
         new Route("GET", "/v1/synth/{id}", ctx -> c.synthStatus(ctx)),
         new Route("GET", "/v1/synth/{id}/data", ctx -> c.synthData(ctx)),
-        new Route("GET", "/v1/synth/{id}/comparison", ctx -> c.synthComparison(ctx)));
+        new Route("GET", "/v1/synth/{id}/comparison", ctx -> c.synthComparison(ctx)),
+        new Route("POST", "/v1/train", ctx -> c.trainStart(ctx)),
+        new Route("GET", "/v1/train/{id}", ctx -> c.trainStatus(ctx)),
+        new Route("GET", "/v1/train/{id}/model", ctx -> c.trainModel(ctx)));
   }
 
   static void declare(RoutesConfig r, Controllers c) {
