@@ -78,7 +78,9 @@ class Client:
         self.backoff = backoff
         host = urllib.parse.urlsplit(self.url).hostname or ""
         # Loopback never goes through a proxy from the environment.
-        handlers = [urllib.request.ProxyHandler({})] if host in _LOOPBACK else []
+        handlers: List[urllib.request.BaseHandler] = [_NoRedirects()]
+        if host in _LOOPBACK:
+            handlers.append(urllib.request.ProxyHandler({}))
         self._opener = urllib.request.build_opener(*handlers)
 
     def __repr__(self) -> str:  # never shows the key
@@ -228,6 +230,15 @@ class Client:
                                            f" ({type(e).__name__})") from e
                 time.sleep(self.backoff * (2 ** attempt))
                 attempt += 1
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Redirects are not followed: urllib would resend the Authorization header (the API key) to
+    whatever origin the Location names. A 3xx answer raises its PrivetError instead."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str,
+                         headers: Any, newurl: str) -> None:
+        return None
 
 
 def _key(key: Optional[str]) -> str:
