@@ -129,6 +129,40 @@ class ExactlyOnceReleaseTest {
     assertEquals(1, charges(ws), "one charge in the history");
   }
 
+  /**
+   * As above, but the curator renames the dataset while the paid release is unanswered (review of
+   * issue 23: SynthJobs resolves a started job's dataset by its charge; the query's retry re-parsed
+   * the SQL against current names). The retry must answer under the existing charge, reading the
+   * charged dataset, never refuse with "nothing charged" while a charge stands.
+   */
+  @Test
+  void sigkillAfterChargeBeforeStore_datasetRenamed_retryAnswersUnderTheExistingCharge() throws Exception {
+    Path ws = dir.resolve("ws-rename");
+    String key = setUp(ws);
+    String sql = String.format(ServerApiTest.SEX, "adult");
+    long charge;
+    try (ServerChild child = ServerChild.start(ws, "pause-after-compute")) {
+      Api api = new Api(child.url());
+      Thread request = new Thread(() -> ignoreFailure(() -> api.query(key, sql, "crash-3")));
+      request.setDaemon(true);
+      request.start();
+      String paused = child.await("privet-test: paused #", 120);
+      charge = Long.parseLong(paused.substring(paused.indexOf('#') + 1));
+      child.kill();
+    }
+    try (org.privet.ledger.Ledger ledger = org.privet.ledger.Ledger.open(ws)) {
+      ledger.renameDataset("adult", "adult_v2");
+    }
+    try (ServerChild child = ServerChild.start(ws)) {
+      Api api = new Api(child.url());
+      Api.Response retry = api.query(key, sql, "crash-3");
+      assertEquals(200, retry.status(), retry.text());
+      assertEquals(charge, retry.json().path("charge").path("id").asLong());
+      assertTrue(retry.json().get("replay").asBoolean());
+    }
+    assertEquals(1, Fixture.charges(ws, "adult_v2"), "one charge in the history");
+  }
+
   @Test
   void sigkillAfterStoreBeforeResponse_restartAndRetry_returnsTheStoredValues() throws Exception {
     Path ws = dir.resolve("ws");
