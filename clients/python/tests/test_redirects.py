@@ -82,3 +82,40 @@ def test_redirect_neverForwardsTheKey(elsewhere: str, status: int) -> None:
         s.shutdown()
         s.server_close()
     assert not any("secret-key-123" in h for h in _Recorder.seen), "the API key was sent to another origin"
+
+
+def test_connectionFailed_onARelease_carriesItsIdempotencyKey() -> None:
+    """After the client's retries, the caller still needs the key to retry the release later
+    without a second charge: the error carries the one key every attempt sent."""
+    import socket
+
+    requests: List[bytes] = []
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def swallow() -> None:  # reads each request, then closes without answering
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                requests.append(data)
+
+    threading.Thread(target=swallow, daemon=True).start()
+    try:
+        c = privet.Client(f"http://127.0.0.1:{port}", "pvk.x.y", retries=2, backoff=0.01)
+        with pytest.raises(privet.ConnectionFailed) as failed:
+            c.query("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.1) COUNT(*) AS n FROM adult")
+    finally:
+        server.close()
+    keys = {r.split(b"Idempotency-Key: ", 1)[1].split(b"\r\n", 1)[0].decode() for r in requests}
+    assert len(requests) == 3 and len(keys) == 1
+    assert failed.value.idempotency_key == keys.pop()
+    assert failed.value.idempotency_key in str(failed.value)

@@ -28,6 +28,7 @@ from .models import (
 
 __all__ = ["Client"]
 
+_IDEMPOTENCY_KEY = "Idempotency-Key"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 _CONNECTION_ERRORS = (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout,
                       TimeoutError)
@@ -226,8 +227,11 @@ class Client:
                 raise error_from_response(e.code, body, dict(e.headers.items())) from None
             except _CONNECTION_ERRORS as e:
                 if attempt >= self.retries:
+                    key = headers.get(_IDEMPOTENCY_KEY)  # a request header, not a field of an answer
+                    hint = (f"; it may have been charged: retry with idempotency_key={key!r} to receive it"
+                            if key is not None else "")
                     raise ConnectionFailed(f"{method} {path}: no answer from {self.url} after {attempt + 1} attempts"
-                                           f" ({type(e).__name__})") from e
+                                           f" ({type(e).__name__}){hint}", idempotency_key=key) from e
                 time.sleep(self.backoff * (2 ** attempt))
                 attempt += 1
 
