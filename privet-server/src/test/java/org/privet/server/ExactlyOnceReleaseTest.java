@@ -102,21 +102,29 @@ class ExactlyOnceReleaseTest {
     }
   }
 
+  /**
+   * Sends a release with {@code idempotencyKey} to a server that pauses after the charge and the
+   * computation, before storing the answer, and SIGKILLs it there; the charge's id.
+   */
+  private static long chargeThenKill(Path ws, String key, String sql, String idempotencyKey)
+      throws Exception {
+    try (ServerChild child = ServerChild.start(ws, "pause-after-compute")) {
+      Api api = new Api(child.url());
+      Thread request = new Thread(() -> ignoreFailure(() -> api.query(key, sql, idempotencyKey)));
+      request.setDaemon(true);
+      request.start();
+      String paused = child.await("privet-test: paused #", 120);
+      child.kill();
+      return Long.parseLong(paused.substring(paused.indexOf('#') + 1));
+    }
+  }
+
   @Test
   void sigkillAfterChargeBeforeStore_restartAndRetry_answersOnceUnderTheExistingCharge() throws Exception {
     Path ws = dir.resolve("ws");
     String key = setUp(ws);
     String sql = String.format(ServerApiTest.SEX, "adult");
-    long charge;
-    try (ServerChild child = ServerChild.start(ws, "pause-after-compute")) {
-      Api api = new Api(child.url());
-      Thread request = new Thread(() -> ignoreFailure(() -> api.query(key, sql, "crash-1")));
-      request.setDaemon(true);
-      request.start();
-      String paused = child.await("privet-test: paused #", 120);
-      charge = Long.parseLong(paused.substring(paused.indexOf('#') + 1));
-      child.kill();
-    }
+    long charge = chargeThenKill(ws, key, sql, "crash-1");
     assertEquals(1, charges(ws), "the charge survived the SIGKILL");
     try (ServerChild child = ServerChild.start(ws)) {
       Api api = new Api(child.url());
@@ -140,16 +148,7 @@ class ExactlyOnceReleaseTest {
     Path ws = dir.resolve("ws-rename");
     String key = setUp(ws);
     String sql = String.format(ServerApiTest.SEX, "adult");
-    long charge;
-    try (ServerChild child = ServerChild.start(ws, "pause-after-compute")) {
-      Api api = new Api(child.url());
-      Thread request = new Thread(() -> ignoreFailure(() -> api.query(key, sql, "crash-3")));
-      request.setDaemon(true);
-      request.start();
-      String paused = child.await("privet-test: paused #", 120);
-      charge = Long.parseLong(paused.substring(paused.indexOf('#') + 1));
-      child.kill();
-    }
+    long charge = chargeThenKill(ws, key, sql, "crash-3");
     try (org.privet.ledger.Ledger ledger = org.privet.ledger.Ledger.open(ws)) {
       ledger.renameDataset("adult", "adult_v2");
     }
