@@ -29,6 +29,7 @@ from .training import TrainJob, predict
 
 __all__ = ["Client"]
 
+_IDEMPOTENCY_KEY = "Idempotency-Key"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 _CONNECTION_ERRORS = (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout,
                       TimeoutError)
@@ -79,7 +80,9 @@ class Client:
         self.backoff = backoff
         host = urllib.parse.urlsplit(self.url).hostname or ""
         # Loopback never goes through a proxy from the environment.
-        handlers = [urllib.request.ProxyHandler({})] if host in _LOOPBACK else []
+        handlers: List[urllib.request.BaseHandler] = [_NoRedirects()]
+        if host in _LOOPBACK:
+            handlers.append(urllib.request.ProxyHandler({}))
         self._opener = urllib.request.build_opener(*handlers)
 
     def __repr__(self) -> str:  # never shows the key
@@ -296,10 +299,22 @@ class Client:
                 raise error_from_response(e.code, body, dict(e.headers.items())) from None
             except _CONNECTION_ERRORS as e:
                 if attempt >= self.retries:
+                    key = headers.get(_IDEMPOTENCY_KEY)  # a request header, not a field of an answer
+                    hint = (f"; it may have been charged: retry with idempotency_key={key!r} to receive it"
+                            if key is not None else "")
                     raise ConnectionFailed(f"{method} {path}: no answer from {self.url} after {attempt + 1} attempts"
-                                           f" ({type(e).__name__})") from e
+                                           f" ({type(e).__name__}){hint}", idempotency_key=key) from e
                 time.sleep(self.backoff * (2 ** attempt))
                 attempt += 1
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Redirects are not followed: urllib would resend the Authorization header (the API key) to
+    whatever origin the Location names. A 3xx answer raises its PrivetError instead."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str,
+                         headers: Any, newurl: str) -> None:
+        return None
 
 
 def _key(key: Optional[str]) -> str:

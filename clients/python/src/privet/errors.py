@@ -141,9 +141,19 @@ class InternalServerError(PrivetError):
 
 
 class ConnectionFailed(PrivetError):
-    """No answer from the server after the client's retries (refused, reset or timed out)."""
+    """No answer from the server after the client's retries (refused, reset or timed out).
+
+    Attributes:
+        idempotency_key: for a release (``query``, ``synth``), the key every attempt sent. The
+            server may have charged it: retry later with ``idempotency_key=`` this key to receive
+            that release instead of paying for a second one. ``None`` for other requests.
+    """
 
     code = "connection"
+
+    def __init__(self, message: str, *, idempotency_key: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.idempotency_key = idempotency_key
 
 
 _BY_CODE: Dict[str, Type[PrivetError]] = {

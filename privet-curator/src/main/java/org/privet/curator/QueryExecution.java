@@ -79,6 +79,21 @@ public final class QueryExecution implements AutoCloseable {
   }
 
   /**
+   * Parses the SQL of a release already charged on {@code dataset} (its current name), for a retry
+   * that completes it under that charge: whatever name its FROM gives, it read this dataset when it
+   * was charged, so a rename since then (or a grant revoked since then) cannot fail a paid release
+   * (issue 23; SynthJobs does the same for jobs).
+   */
+  public DpStatement parseCharged(String sql, String dataset) {
+    LedgerCatalog catalog = new LedgerCatalog(ledger, backends::of, n -> true);
+    try {
+      return DpSql.parse(sql, name -> catalog.find(dataset));
+    } catch (IllegalArgumentException e) {
+      throw refused(e);
+    }
+  }
+
+  /**
    * Parses {@code sql} for a workload planner ({@link DpSql#parseForPlanning}): a statement with
    * neither a budget nor max_error takes the targets {@code planned} supplies.
    */

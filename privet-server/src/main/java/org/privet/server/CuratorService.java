@@ -354,7 +354,7 @@ final class CuratorService {
       }
       Charge charge = ledger.charge(prior.dataset(), prior.chargeId());
       try (QueryExecution ex = execution(who, backend)) {
-        DpStatement st = ex.parse(sql);
+        DpStatement st = ex.parseCharged(sql, charge.dataset());
         QueryExecution.Outcome outcome = ex.run(st, LedgerBudgetCharger.underExisting(ledger, charge));
         return store(charge.id(), answer(who, outcome), true);
       }

@@ -102,21 +102,29 @@ class ExactlyOnceReleaseTest {
     }
   }
 
+  /**
+   * Sends a release with {@code idempotencyKey} to a server that pauses after the charge and the
+   * computation, before storing the answer, and SIGKILLs it there; the charge's id.
+   */
+  private static long chargeThenKill(Path ws, String key, String sql, String idempotencyKey)
+      throws Exception {
+    try (ServerChild child = ServerChild.start(ws, "pause-after-compute")) {
+      Api api = new Api(child.url());
+      Thread request = new Thread(() -> ignoreFailure(() -> api.query(key, sql, idempotencyKey)));
+      request.setDaemon(true);
+      request.start();
+      String paused = child.await("privet-test: paused #", 120);
+      child.kill();
+      return Long.parseLong(paused.substring(paused.indexOf('#') + 1));
+    }
+  }
+
   @Test
   void sigkillAfterChargeBeforeStore_restartAndRetry_answersOnceUnderTheExistingCharge() throws Exception {
     Path ws = dir.resolve("ws");
     String key = setUp(ws);
     String sql = String.format(ServerApiTest.SEX, "adult");
-    long charge;
-    try (ServerChild child = ServerChild.start(ws, "pause-after-compute")) {
-      Api api = new Api(child.url());
-      Thread request = new Thread(() -> ignoreFailure(() -> api.query(key, sql, "crash-1")));
-      request.setDaemon(true);
-      request.start();
-      String paused = child.await("privet-test: paused #", 120);
-      charge = Long.parseLong(paused.substring(paused.indexOf('#') + 1));
-      child.kill();
-    }
+    long charge = chargeThenKill(ws, key, sql, "crash-1");
     assertEquals(1, charges(ws), "the charge survived the SIGKILL");
     try (ServerChild child = ServerChild.start(ws)) {
       Api api = new Api(child.url());
@@ -127,6 +135,31 @@ class ExactlyOnceReleaseTest {
       assertEquals(withoutReplayFlag(retry.json()), withoutReplayFlag(again.json()));
     }
     assertEquals(1, charges(ws), "one charge in the history");
+  }
+
+  /**
+   * As above, but the curator renames the dataset while the paid release is unanswered (review of
+   * issue 23: SynthJobs resolves a started job's dataset by its charge; the query's retry re-parsed
+   * the SQL against current names). The retry must answer under the existing charge, reading the
+   * charged dataset, never refuse with "nothing charged" while a charge stands.
+   */
+  @Test
+  void sigkillAfterChargeBeforeStore_datasetRenamed_retryAnswersUnderTheExistingCharge() throws Exception {
+    Path ws = dir.resolve("ws-rename");
+    String key = setUp(ws);
+    String sql = String.format(ServerApiTest.SEX, "adult");
+    long charge = chargeThenKill(ws, key, sql, "crash-3");
+    try (org.privet.ledger.Ledger ledger = org.privet.ledger.Ledger.open(ws)) {
+      ledger.renameDataset("adult", "adult_v2");
+    }
+    try (ServerChild child = ServerChild.start(ws)) {
+      Api api = new Api(child.url());
+      Api.Response retry = api.query(key, sql, "crash-3");
+      assertEquals(200, retry.status(), retry.text());
+      assertEquals(charge, retry.json().path("charge").path("id").asLong());
+      assertTrue(retry.json().get("replay").asBoolean());
+    }
+    assertEquals(1, Fixture.charges(ws, "adult_v2"), "one charge in the history");
   }
 
   @Test

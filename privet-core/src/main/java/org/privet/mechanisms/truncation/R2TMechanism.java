@@ -101,9 +101,13 @@ public final class R2TMechanism {
     return new PureDp(epsilon);
   }
 
-  /** τ<sub>j</sub> = 2<sup>s·j</sup> (s = 1 unless {@link Builder#thresholdStep} was set). */
+  /**
+   * τ<sub>j</sub> = 2<sup>min(s·j, 62)</sup> (s = 1 unless {@link Builder#thresholdStep} was set):
+   * capped at 2<sup>62</sup> ≥ GS, since s·L may exceed 62 and a Java shift by 63 or 64 would wrap
+   * to a negative threshold or to 1. Any public threshold keeps the privacy argument.
+   */
   public long threshold(int j) {
-    return 1L << (step * checkLevel(j));
+    return 1L << Math.min(step * checkLevel(j), 62);
   }
 
   /** L = ⌈log<sub>2</sub>(GS)/s⌉, the number of thresholds τ<sub>1</sub>..τ<sub>L</sub>. */

@@ -52,8 +52,8 @@ final class TruncationChecks {
   }
 
   /**
-   * The largest double e ≤ total/parts with parts·e ≤ total exactly (checked in decimal
-   * arithmetic), so that {@code parts} mechanisms of e each compose to at most {@code total}.
+   * The largest double e ≤ total·fraction exactly (checked in decimal arithmetic): the part of
+   * {@code total} spent on one stage, never more than its share.
    */
   static double shareDownward(double total, double fraction) {
     double e = total * fraction;

@@ -179,4 +179,28 @@ class TruncationMechanismsTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
     assertTrue(e.getMessage().startsWith(parameter), e.getMessage());
   }
+
+  @Test
+  void r2t_largeStepNearTheCap_everyThresholdIsPositiveAndTheLastCoversGs() {
+    // Public parameters within the documented ranges (GS ≤ 2^62, step ≤ 8): s·L may exceed 62,
+    // and 1L << 63 or 1L << 64 wrapped to a negative threshold or back to 1.
+    for (int step = 1; step <= 8; step++) {
+      for (long gs : new long[] {(1L << 57) + 1, (1L << 60) + 1, 1L << 62}) {
+        R2TMechanism m =
+            R2TMechanism.builder()
+                .epsilon(1 << 20) // a large ε keeps the noise scales of τ ≈ 2^62 representable
+                .globalSensitivity(gs)
+                .thresholdStep(step)
+                .randomSource(seeded(5))
+                .build();
+        for (int j = 1; j <= m.levels(); j++) {
+          assertTrue(m.threshold(j) > 0, "step " + step + ", j " + j);
+          assertTrue(j == 1 || m.threshold(j) >= m.threshold(j - 1), "step " + step + ", j " + j);
+        }
+        assertTrue(m.threshold(m.levels()) >= gs, "step " + step + ", gs " + gs);
+        UnitContributions c = UnitContributions.of(new long[] {gs, gs});
+        assertTrue(m.release(c).tau() >= 0);
+      }
+    }
+  }
 }
