@@ -124,10 +124,17 @@ final class AutoBoundsPass {
   }
 
   /**
-   * Post-processing of the bounds pass's noisy trees: for each AUTO output, the grid edge at or
-   * below the noisy lower-rank quantile and the one at or above the upper-rank quantile (moved
-   * one cell apart if they meet). Total: every tree answer lies in [0, cells], so the result is
-   * always a pair of grid edges with lower &lt; upper, also on an empty table.
+   * Post-processing of the bounds pass's noisy trees: for each AUTO output, the lower edge of the
+   * cell holding the noisy lower-rank quantile and the upper edge of the cell holding the
+   * upper-rank quantile (moved one cell apart if they meet). Total: every tree answer lies in
+   * [0, cells], so the result is always a pair of grid edges with lower &lt; upper, also on an
+   * empty table.
+   *
+   * <p>The tree's point answer interpolates inside a cell, and when the target row is the last
+   * row of its cell (P<sub>c</sub> &lt; k = P<sub>c+1</sub>, e.g. the only row of the lowest
+   * cell on small data) it is exactly the cell's upper edge c + 1. That row lies in cell c, so
+   * the cell of an answer x is ⌈x⌉ − 1, not ⌊x⌋: flooring took edge c + 1 as the lower bound and
+   * clipped the minimum (issue 24: {1.5, 2.5, 3.5, 2.5, 3.75} got [2, 4]).
    */
   List<AutoBounds.Estimated> estimate(Releaser.Group group) {
     double[] ranks = {auto.lowerRank(), auto.upperRank()};
@@ -137,7 +144,7 @@ final class AutoBoundsPass {
       AutoBounds.Grid grid = gridFor(qs);
       QuantileTree.Answer ans = QuantilesPlanner.treeAnswer(group, o.releases().get(0), ranks);
       int cells = grid.cells();
-      int lo = (int) Math.max(0, Math.min(cells - 1, Math.floor(ans.edge()[0])));
+      int lo = (int) Math.max(0, Math.min(cells - 1, Math.ceil(ans.edge()[0]) - 1));
       int hi = (int) Math.max(lo + 1, Math.min(cells, Math.ceil(ans.edge()[1])));
       perTree.put(qs.name(), new AutoBounds.Estimated(qs.name(), qs.column(), grid.edge(lo),
           grid.edge(hi), auto.lowerRank(), auto.upperRank()));
