@@ -20,7 +20,17 @@ record AggregateCall(DpFunctions function, boolean distinct, String column,
   enum BoundsKind {
     NONE, PER_ROW, PER_GROUP, PUBLIC,
     /** {@code contribution_bounds_per_row => AUTO}: lower/upper are the public range or NaN. */
-    AUTO
+    AUTO,
+    /**
+     * No bounds given and no public bounds: ZetaSQL's implicit bounding, computed privately as
+     * {@code AUTO} on the log grid (lower/upper are NaN).
+     */
+    IMPLICIT;
+
+    /** AUTO or IMPLICIT: the bounds are estimated privately by the engine. */
+    boolean estimated() {
+      return this == AUTO || this == IMPLICIT;
+    }
   }
 
   /** Identical calls have the same key (released once). */

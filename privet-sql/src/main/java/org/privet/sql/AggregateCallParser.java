@@ -152,14 +152,21 @@ final class AggregateCallParser {
       hi = given.upper();
     } else {
       DatasetDescriptor.ColumnBounds pb = dataset.publicBounds().get(column.name());
-      if (pb == null) {
+      if (pb == null && fn == DpFunctions.PERCENTILE_CONT) {
         throw src.error(at, upper + "(" + column.name() + ") needs contribution bounds, e.g. " + upper
-            + "(" + column.name() + ", " + (perRowOnly ? BOUNDS_PER_ROW : BOUNDS_PER_GROUP)
-            + " => (lower, upper))");
+            + "(" + column.name() + ", " + BOUNDS_PER_ROW + " => (lower, upper)); difference from"
+            + " BigQuery: Privet does not compute PERCENTILE_CONT's bounds implicitly");
       }
-      kind = BoundsKind.PUBLIC;
-      lo = pb.lower();
-      hi = pb.upper();
+      if (pb == null) {
+        // ZetaSQL's implicit bounding: the bounds are computed privately (AUTO on a log grid).
+        kind = BoundsKind.IMPLICIT;
+        lo = Double.NaN;
+        hi = Double.NaN;
+      } else {
+        kind = BoundsKind.PUBLIC;
+        lo = pb.lower();
+        hi = pb.upper();
+      }
     }
     return new AggregateCall(fn, false, column.name(), kind, lo, hi, percentile, 0, at);
   }

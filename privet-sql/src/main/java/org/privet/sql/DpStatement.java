@@ -31,9 +31,15 @@ public final class DpStatement {
   private final List<SortKey> orderBy;
   private final long limit;
   private final long offset;
+  private final List<String> differences;
 
   DpStatement(String sql, boolean explain, String dataset, Query query, List<OutputColumn> columns,
       List<SortKey> orderBy, long limit, long offset) {
+    this(sql, explain, dataset, query, columns, orderBy, limit, offset, List.of());
+  }
+
+  DpStatement(String sql, boolean explain, String dataset, Query query, List<OutputColumn> columns,
+      List<SortKey> orderBy, long limit, long offset, List<String> differences) {
     this.sql = Objects.requireNonNull(sql);
     this.explain = explain;
     this.dataset = Objects.requireNonNull(dataset);
@@ -42,6 +48,7 @@ public final class DpStatement {
     this.orderBy = List.copyOf(orderBy);
     this.limit = limit;
     this.offset = offset;
+    this.differences = List.copyOf(differences);
   }
 
   /** This statement marked as EXPLAIN (plan only: run nothing, charge nothing). */
@@ -53,11 +60,13 @@ public final class DpStatement {
     if (!other.aggregations().equals(query.aggregations())) {
       throw new IllegalArgumentException("withQuery: the query must have the same aggregations");
     }
-    return new DpStatement(sql, explain, dataset, other, columns, orderBy, limit, offset);
+    return new DpStatement(sql, explain, dataset, other, columns, orderBy, limit, offset,
+        differences);
   }
 
   public DpStatement asExplain() {
-    return explain ? this : new DpStatement(sql, true, dataset, query, columns, orderBy, limit, offset);
+    return explain ? this : new DpStatement(sql, true, dataset, query, columns, orderBy, limit,
+        offset, differences);
   }
 
   /** The SQL text as the user wrote it. */
@@ -98,6 +107,15 @@ public final class DpStatement {
   /** OFFSET (0 if not given). */
   public long offset() {
     return offset;
+  }
+
+  /**
+   * The defaults of this statement that make its answer differ from BigQuery's/ZetaSQL's for the
+   * same text (docs/sql.md, "Differences from BigQuery"), one line each, for EXPLAIN; empty when
+   * none apply. Public information only.
+   */
+  public List<String> differences() {
+    return differences;
   }
 
   /** A one-line description of the post-processing, for plans (no data values). */

@@ -84,7 +84,7 @@ final class SelectCompiler {
     b.noise(options.noise());
     if (!Double.isNaN(options.autoBoundsShare())) {
       if (aggregateCalls.stream().noneMatch(c -> c != null
-          && c.boundsKind() == AggregateCall.BoundsKind.AUTO)) {
+          && c.boundsKind().estimated())) {
         throw src.error(options.offsets().get("auto_bounds_share"), "auto_bounds_share: no "
             + "aggregate has " + AggregateCallParser.BOUNDS_PER_ROW + " => AUTO");
       }
@@ -102,7 +102,8 @@ final class SelectCompiler {
     }
     // Output columns that read group keys must point at released keys, which the engine returns.
     return new DpStatement(src.text(), pq.explain(), dataset.name(), query, outputs, orderBy,
-        limitOffset.limit(), limitOffset.offset());
+        limitOffset.limit(), limitOffset.offset(),
+        DialectNotes.of(options, selected, unit, contributions, !groupBy.isEmpty()));
   }
 
   /** The SELECT list: group keys and DP aggregate calls, with distinct output names. */

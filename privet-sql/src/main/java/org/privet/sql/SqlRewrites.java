@@ -142,7 +142,7 @@ final class SqlRewrites {
 
   /** Section 4: the engine aggregation of one call (per-group bounds as a per unit clamp). */
   private Aggregation toEngine(AggregateCall c, String name) {
-    if (c.boundsKind() == BoundsKind.AUTO) {
+    if (c.boundsKind().estimated()) {
       // Stand-in bounds (the public range or ±2^60): the engine estimates the real ones.
       double lo = Double.isNaN(c.lower()) ? -0x1p60 : c.lower();
       double hi = Double.isNaN(c.upper()) ? 0x1p60 : c.upper();
@@ -226,7 +226,7 @@ final class SqlRewrites {
         engineNameByCall.put(call.key(), engineName);
         try {
           query.aggregate(toEngine(call, engineName));
-          if (call.boundsKind() == BoundsKind.AUTO) {
+          if (call.boundsKind().estimated()) {
             if (Double.isNaN(call.lower())) {
               query.autoBounds(engineName);
             } else {
