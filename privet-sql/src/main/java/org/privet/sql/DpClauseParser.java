@@ -68,6 +68,11 @@ final class DpClauseParser {
     }
     pos++;
     SqlToken with = peek();
+    if (with != null && with.isWord("WITH") && peekAt(1) != null
+        && peekAt(1).isWord("ANONYMIZATION")) {
+      throw source.error(peekAt(1).start(), "the deprecated ANONYMIZATION clause (and its ANON_*"
+          + " functions) is not supported; use WITH DIFFERENTIAL_PRIVACY");
+    }
     if (with == null || !with.isWord("WITH") || peekAt(1) == null || !peekAt(1).isWord("DIFFERENTIAL_PRIVACY")) {
       int at = with == null ? select.end() : with.start();
       throw source.error(at, "missing WITH DIFFERENTIAL_PRIVACY after SELECT: only differentially"
@@ -96,6 +101,10 @@ final class DpClauseParser {
           expectSymbol("=", "expected '=' after option '" + name + "'");
           options.put(name, parseValue());
           keyOffsets.put(name, key.start());
+          if (peek() != null && peek().isSymbol(".")) {
+            throw errorAtCurrent("option '" + name + "': qualified names (path expressions such"
+                + " as table.column) are not supported; name the column alone");
+          }
           if (endOfListItem("expected ',' or ')' in OPTIONS")) {
             break;
           }

@@ -118,7 +118,7 @@ record DpOptions(
       if (delta != null) {
         targetDelta = number(src, "delta", delta);
         if (!(targetDelta >= 0 && targetDelta < 1)) {
-          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+          throw src.error(delta.offset(), deltaRange(delta));
         }
       }
     }
@@ -133,7 +133,7 @@ record DpOptions(
       if (delta != null) {
         d = number(src, "delta", delta);
         if (!(d >= 0 && d < 1)) {
-          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+          throw src.error(delta.offset(), deltaRange(delta));
         }
       }
       // ρ-zCDP, or with δ > 0 δ-approximate ρ-zCDP (δ pays for private group selection).
@@ -148,7 +148,7 @@ record DpOptions(
       if (delta != null) {
         d = number(src, "delta", delta);
         if (!(d >= 0 && d < 1)) {
-          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+          throw src.error(delta.offset(), deltaRange(delta));
         }
       }
       budget = Budget.approx(e, d);
@@ -256,6 +256,21 @@ record DpOptions(
       }
     }
     return Map.copyOf(new java.util.LinkedHashMap<>(out));
+  }
+
+  /**
+   * The refusal of a δ outside [0, 1); δ ≥ 1 names the difference from BigQuery/ZetaSQL, which
+   * accept delta = 1 (every group kept: no privacy for group membership).
+   */
+  private static String deltaRange(OptionValue delta) {
+    boolean one;
+    try {
+      one = Double.parseDouble(delta.text().trim()) == 1;
+    } catch (NumberFormatException e) {
+      one = false;
+    }
+    return "delta must be in [0, 1), was " + delta.text() + (one ? "; difference from BigQuery:"
+        + " ZetaSQL accepts delta = 1, which gives no privacy guarantee; Privet refuses it" : "");
   }
 
   private static double number(SourceText src, String name, OptionValue v) {
