@@ -127,8 +127,9 @@ final class AutoBoundsPass {
    * Post-processing of the bounds pass's noisy trees: for each AUTO output, the lower edge of the
    * cell holding the noisy lower-rank quantile and the upper edge of the cell holding the
    * upper-rank quantile (moved one cell apart if they meet). Total: every tree answer lies in
-   * [0, cells], so the result is always a pair of grid edges with lower &lt; upper, also on an
-   * empty table.
+   * [0, cells], so the result is always a pair of grid edges with lower &lt; upper; when the
+   * tree's estimated row total is below one (an empty input), the pair centred on 0 (log grid) or
+   * the whole public range (linear grid).
    *
    * <p>The tree's point answer interpolates inside a cell, and when the target row is the last
    * row of its cell (P<sub>c</sub> &lt; k = P<sub>c+1</sub>, e.g. the only row of the lowest
@@ -146,6 +147,13 @@ final class AutoBoundsPass {
       int cells = grid.cells();
       int lo = (int) Math.max(0, Math.min(cells - 1, Math.ceil(ans.edge()[0]) - 1));
       int hi = (int) Math.max(lo + 1, Math.min(cells, Math.ceil(ans.edge()[1])));
+      if (ans.total() < 1) {
+        // No rows as far as the noisy tree tells: bounds centred on 0 (the log grid's two cells
+        // next to 0) or the whole public range, so an empty input releases the midpoint 0 or that
+        // of the range, not a value at the grid's far end.
+        lo = grid.log() ? cells / 2 - 1 : 0;
+        hi = grid.log() ? cells / 2 + 1 : cells;
+      }
       perTree.put(qs.name(), new AutoBounds.Estimated(qs.name(), qs.column(), grid.edge(lo),
           grid.edge(hi), auto.lowerRank(), auto.upperRank()));
     }
