@@ -24,7 +24,7 @@ final class DialectNotes {
       SqlRewrites.Contributions contributions, boolean grouped) {
     List<String> notes = new ArrayList<>();
     boolean rowsDefault = unit != null && options.maxRowsPerGroup() == 0
-        && contributions.lInf() == 1
+        && options.maxRowsContributed() == 0 && contributions.lInf() == 1
         && selected.stream().noneMatch(s -> s.call() != null && s.call().countCap() > 0);
     double share = Double.isNaN(options.autoBoundsShare()) ? AutoBounds.DEFAULT_SHARE
         : options.autoBoundsShare();
@@ -51,7 +51,14 @@ final class DialectNotes {
             + " set max_rows_per_group = k to use up to k rows per unit");
       }
     }
-    if (grouped && unit != null && options.maxGroupsContributed() == 0) {
+    if (options.maxRowsContributed() > 0) {
+      notes.add("max_rows_contributed = " + options.maxRowsContributed() + ": Privet keeps at most "
+          + contributions.lInf() + " rows per privacy unit in each of at most " + contributions.l0()
+          + " groups (L∞ and L0; ZetaSQL keeps at most " + options.maxRowsContributed() + " rows per"
+          + " unit in all), and its noise covers that larger contribution");
+    }
+    if (grouped && unit != null && options.maxGroupsContributed() == 0
+        && options.maxRowsContributed() == 0) {
       notes.add("max_groups_contributed not given: Privet keeps at most 1 group per privacy unit"
           + " (ZetaSQL: no limit unless the engine sets one; BigQuery's default is 1)");
     }

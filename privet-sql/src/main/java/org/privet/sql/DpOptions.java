@@ -36,6 +36,9 @@ import org.privet.engine.Thresholding;
  * @param delta the δ given with max_error (0 when not given)
  * @param autoBoundsShare {@code auto_bounds_share}: the fraction of the budget spent estimating
  *     {@code contribution_bounds_per_row => AUTO} bounds, or NaN when not given (default 0.1)
+ * @param minPrivacyUnitsPerGroup ZetaSQL's {@code min_privacy_units_per_group}, or 0 when not given
+ * @param maxRowsContributed ZetaSQL's {@code max_rows_contributed}, or 0 when not given
+ * @param maxGroupsUnbounded whether {@code max_groups_contributed = NULL} was given
  */
 record DpOptions(
     Budget budget,
@@ -51,12 +54,15 @@ record DpOptions(
     double confidence,
     long minCount,
     double delta,
-    double autoBoundsShare) {
+    double autoBoundsShare,
+    int minPrivacyUnitsPerGroup,
+    int maxRowsContributed,
+    boolean maxGroupsUnbounded) {
 
   static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
       "noise", "max_error", "confidence", "min_count", "min_group_size",
-      "auto_bounds_share");
+      "auto_bounds_share", "min_privacy_units_per_group", "max_rows_contributed");
   static final int MAX_CONTRIBUTIONS = 1_000_000;
   static final int MAX_PUBLIC_GROUPS = 100_000;
 
@@ -153,8 +159,27 @@ record DpOptions(
       }
       budget = Budget.approx(e, d);
     }
-    int l0 = integer(src, "max_groups_contributed", opts.get("max_groups_contributed"));
+    OptionValue groupsOption = opts.get("max_groups_contributed");
+    boolean groupsUnbounded = groupsOption != null && groupsOption.kind() == OptionValue.Kind.NULL;
+    int l0 = groupsUnbounded ? 0 : integer(src, "max_groups_contributed", groupsOption);
     int linf = integer(src, "max_rows_per_group", opts.get("max_rows_per_group"));
+    OptionValue rowsOption = opts.get("max_rows_contributed");
+    int maxRows = integer(src, "max_rows_contributed", rowsOption);
+    if (rowsOption != null && groupsOption != null && !groupsUnbounded) {
+      throw src.error(rowsOption.offset(), "max_rows_contributed conflicts with"
+          + " max_groups_contributed = " + groupsOption.text() + " (ZetaSQL: give one of them, or"
+          + " max_groups_contributed = NULL)");
+    }
+    if (rowsOption != null && linf > 0) {
+      throw src.error(rowsOption.offset(), "max_rows_contributed conflicts with max_rows_per_group");
+    }
+    if (groupsUnbounded && rowsOption == null) {
+      throw src.error(groupsOption.offset(), "max_groups_contributed = NULL (no bound on the"
+          + " groups of a unit) needs max_rows_contributed; difference from BigQuery: Privet never"
+          + " runs without a contribution bound, which the noise needs");
+    }
+    OptionValue minUnitsOption = opts.get("min_privacy_units_per_group");
+    int minUnits = integer(src, "min_privacy_units_per_group", minUnitsOption);
 
     String unit = null;
     OptionValue u = opts.get("privacy_unit_column");
@@ -198,6 +223,14 @@ record DpOptions(
       publicRequested = true;
       groups = publicGroups(src, pg);
     }
+    if (minUnitsOption != null && publicRequested) {
+      throw src.error(minUnitsOption.offset(), "min_privacy_units_per_group must not be given with"
+          + " public groups (they are released whatever their size)");
+    }
+    if (minUnitsOption != null && thresholding == Thresholding.SET_UNION) {
+      throw src.error(minUnitsOption.offset(), "min_privacy_units_per_group is not supported with"
+          + " group_selection_strategy = SET_UNION");
+    }
 
     NoiseKind noise = NoiseKind.AUTO;
     OptionValue n = opts.get("noise");
@@ -225,7 +258,8 @@ record DpOptions(
       }
     }
     return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, thresholding,
-        Map.copyOf(offsets), targets, confidence, minCount, targetDelta, autoShare);
+        Map.copyOf(offsets), targets, confidence, minCount, targetDelta, autoShare, minUnits,
+        maxRows, groupsUnbounded);
   }
 
   /** Whether the private group selection has a δ (from the budget, or given with max_error). */

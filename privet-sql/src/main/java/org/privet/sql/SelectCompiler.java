@@ -90,6 +90,13 @@ final class SelectCompiler {
       }
       b.autoBoundsShare(options.autoBoundsShare());
     }
+    if (options.minPrivacyUnitsPerGroup() > 1) {
+      if (groupBy.isEmpty()) {
+        throw src.error(options.offsets().get("min_privacy_units_per_group"),
+            "min_privacy_units_per_group applies to the groups of a GROUP BY");
+      }
+      b.minPrivacyUnitsPerGroup(options.minPrivacyUnitsPerGroup());
+    }
     if (options.thresholding() != org.privet.engine.Thresholding.AUTO && !groupBy.isEmpty()
         && !options.publicGroupsRequested()) {
       b.thresholding(options.thresholding());

@@ -76,6 +76,8 @@ final class SqlRewrites {
    * Section 4, contribution bounds: {L0, L∞} from the options and the COUNT / per-group bounds.
    */
   Contributions contributionBounds(DpOptions options, List<AggregateCall> calls) {
+    // max_rows_contributed = m: a unit keeps at most m groups with at most m rows each (L0 = L∞ =
+    // m), which covers every unit of at most m rows (docs/sql.md, "Differences from BigQuery").
     int linf = options.maxRowsPerGroup();
     AggregateCall capCall = null;
     for (AggregateCall c : calls) {
@@ -92,6 +94,10 @@ final class SqlRewrites {
       }
       capCall = c;
     }
+    if (linf == 0 && options.maxRowsContributed() > 0) {
+      linf = capCall == null ? options.maxRowsContributed()
+          : Math.min(capCall.countCap(), options.maxRowsContributed());
+    }
     if (linf == 0) {
       linf = capCall == null ? 1 : capCall.countCap();
     }
@@ -107,7 +113,8 @@ final class SqlRewrites {
             + " with more rows per group");
       }
     }
-    int l0 = options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
+    int l0 = options.maxRowsContributed() > 0 ? options.maxRowsContributed()
+        : options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
     return new Contributions(l0, linf);
   }
 

@@ -26,10 +26,10 @@ import org.privet.testing.SeededRandomSource;
 
 /**
  * Conformance with the public ZetaSQL/BigQuery specification (issue 24): every example query of
- * ZetaSQL's {@code docs/query-syntax.md} ("Differential privacy clause"), {@code
- * docs/aggregate-dp-functions.md} (the {@code DIFFERENTIAL_PRIVACY} functions) and {@code
- * docs/differential-privacy.md}, re-typed here, run on the docs' own example tables (built below)
- * at a huge ε, each compared with its documented result.
+ * the pages "query-syntax" (section "Differential privacy clause"), "aggregate-dp-functions" (the
+ * {@code DIFFERENTIAL_PRIVACY} functions) and "differential-privacy" of the docs folder of
+ * github.com/google/zetasql (the same text as BigQuery's pages), re-typed here, run on the docs'
+ * own example tables (built below) at a huge ε, each compared with its documented result.
  *
  * <p>How results are compared. The docs' noisy examples (ε = 10) are run at ε = 10^20, the docs'
  * own "remove noise" setting. The reference is computed in this test from the rows and the
@@ -229,7 +229,7 @@ class ZetaSqlDocExamplesTest {
         st.differences().toString());
   }
 
-  // ---- query-syntax.md: "Differential privacy examples" ----
+  // ---- page "query-syntax": "Differential privacy examples" ----
 
   @Test
   void querySyntax_addAndRemoveNoise_matchTheDocumentedAverages() {
@@ -290,7 +290,7 @@ class ZetaSqlDocExamplesTest {
         && Math.abs(m.getOrDefault("pencil", 50.0) - got.get("pencil")) < 1e-6), got.toString());
   }
 
-  // ---- aggregate-dp-functions.md ----
+  // ---- page "aggregate-dp-functions" ----
 
   private static String fn(String call, String alias, String from, boolean tableForm) {
     return "SELECT\n  WITH DIFFERENTIAL_PRIVACY\n    OPTIONS(epsilon=10, delta=.01,"
@@ -356,7 +356,7 @@ class ZetaSqlDocExamplesTest {
     }
   }
 
-  // ---- differential-privacy.md ----
+  // ---- page "differential-privacy" ----
 
   @Test
   void guide_examples_areAnsweredOrRefusedWithTheirPosition() {
