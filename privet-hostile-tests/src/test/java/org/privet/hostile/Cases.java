@@ -150,6 +150,30 @@ final class Cases {
     c.add(sql("DP set union with public groups", Expect.REFUSED, DP + ", max_groups_contributed"
         + " = 2, group_selection_strategy = SET_UNION, public_groups = ('a')) g, COUNT(*) AS n"
         + " FROM {t} GROUP BY g"));
+    // Issue 24: ZetaSQL's options and defaults.
+    c.add(sql("implicit bounds on every value aggregate", Expect.RELEASED, DP + ")"
+        + " SUM(x) AS s, AVG(m) AS a, VAR_POP(k) AS v, STDDEV_POP(x) AS sd, COUNT(m) AS c"
+        + " FROM {t}"));
+    c.add(sql("implicit bounds with private groups", Expect.RELEASED, DP + ","
+        + " max_groups_contributed = 2) g, SUM(k) AS s, COUNT(x) AS c FROM {t} GROUP BY g"));
+    c.add(sql("min_privacy_units_per_group", Expect.RELEASED, DP + ","
+        + " min_privacy_units_per_group = 2, max_groups_contributed = 2) g, COUNT(*) AS n,"
+        + " AVG(x, contribution_bounds_per_group => (-5, 5)) AS a FROM {t} GROUP BY g"));
+    c.add(sql("min_privacy_units_per_group with post-aggregation thresholding", Expect.RELEASED,
+        DP + ", min_privacy_units_per_group = 3, group_selection_strategy ="
+        + " POST_AGGREGATION_THRESHOLD) g, COUNT(DISTINCT uid) AS u FROM {t} GROUP BY g"));
+    c.add(sql("min_privacy_units_per_group with public groups", Expect.REFUSED, DP + ","
+        + " min_privacy_units_per_group = 2, public_groups = ('a')) g, COUNT(*) AS n FROM {t}"
+        + " GROUP BY g"));
+    c.add(sql("max_rows_contributed with unbounded groups", Expect.RELEASED, DP + ","
+        + " max_groups_contributed = NULL, max_rows_contributed = 3) g, COUNT(*) AS n,"
+        + " SUM(x, contribution_bounds_per_group => (0, 5)) AS s FROM {t} GROUP BY g"));
+    c.add(sql("unbounded groups alone", Expect.REFUSED, DP + ", max_groups_contributed = NULL)"
+        + " g, COUNT(*) AS n FROM {t} GROUP BY g"));
+    c.add(sql("delta = 1", Expect.REFUSED, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon ="
+        + " 1, delta = 1) g, COUNT(*) AS n FROM {t} GROUP BY g"));
+    c.add(sql("PERCENTILE_CONT without bounds", Expect.REFUSED, DP + ") PERCENTILE_CONT(x, 0.5)"
+        + " AS p FROM {t}"));
     return c;
   }
 

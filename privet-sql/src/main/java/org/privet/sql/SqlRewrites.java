@@ -29,6 +29,8 @@ final class SqlRewrites {
   private final SourceText src;
   private final DatasetDescriptor dataset;
   private final String unit;
+  /** Whether COUNT(column) calls become engine counts of non-NULL values (not a filter). */
+  private boolean countsNonNull;
 
   /** The rewrites for a query whose dataset and privacy unit {@code binder} resolved. */
   SqlRewrites(SelectBinder binder) {
@@ -41,7 +43,9 @@ final class SqlRewrites {
    * Section 5, COUNT(column) as a filter. COUNT(column) counts the rows where column is not NULL.
    * The engine counts rows, so the query gets the filter {@code column IS NOT NULL}; that is exact
    * only when every aggregate is COUNT of that column or a value aggregate of it (which ignore
-   * NULLs anyway).
+   * NULLs anyway). Beside aggregates of other columns, COUNT of a numeric column is instead the
+   * engine's count of its non-NULL values ({@code Aggregation.CountNonNull}); of a non-numeric
+   * column it is refused.
    */
   Filter countColumnAsFilter(Filter filter, List<AggregateCall> calls) {
     String counted = null;
@@ -58,8 +62,19 @@ final class SqlRewrites {
     }
     for (AggregateCall c : calls) {
       if (c != null && (c.column() == null || !c.column().equals(counted) || c.distinct())) {
-        throw src.error(first.offset(), "COUNT(" + counted + ") can only be combined with aggregates of"
-            + " the same column; use COUNT(*) with WHERE " + counted + " IS NOT NULL");
+        // Beside other aggregates: each COUNT(column) of a numeric column is its own engine
+        // count of non-NULL values (Aggregation.CountNonNull), and no filter is added.
+        for (AggregateCall k : calls) {
+          if (k != null && k.function() == DpFunctions.COUNT && !k.distinct() && k.column() != null
+              && !dataset.schema().column(k.column()).map(col -> col.type().isNumeric())
+                  .orElse(false)) {
+            throw src.error(k.offset(), "COUNT(" + k.column() + ") of a non-numeric column can only"
+                + " be combined with aggregates of the same column; use COUNT(*) with WHERE "
+                + k.column() + " IS NOT NULL");
+          }
+        }
+        countsNonNull = true;
+        return filter;
       }
     }
     Filter notNull = new Filter.Not(new Filter.IsNull(counted));
@@ -172,7 +187,9 @@ final class SqlRewrites {
               Aggregation.GroupBounds.of(c.lower(), c.upper()));
     }
     return switch (c.function()) {
-      case COUNT -> c.distinct() ? new Aggregation.CountDistinctUnits(name) : new Aggregation.Count(name);
+      case COUNT -> c.distinct() ? new Aggregation.CountDistinctUnits(name)
+          : countsNonNull && c.column() != null ? new Aggregation.CountNonNull(name, c.column())
+          : new Aggregation.Count(name);
       case SUM -> new Aggregation.Sum(name, c.column(), c.lower(), c.upper());
       case AVG -> new Aggregation.Mean(name, c.column(), c.lower(), c.upper());
       case VARIANCE -> new Aggregation.Variance(name, c.column(), c.lower(), c.upper());
