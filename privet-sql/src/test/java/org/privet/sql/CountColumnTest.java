@@ -41,12 +41,8 @@ class CountColumnTest {
         ROWS.add(Arrays.asList(u, (double) (u % 5), y));
       }
     }
-    db.registerTable("t", List.of("uid", "x", "y"),
-        List.of(ColumnType.INTEGER, ColumnType.FLOATING, ColumnType.FLOATING), ROWS);
-    Source src = Source.table("t");
-    DatasetDescriptor d = DatasetDescriptor.builder("t", src, db.describe(src))
-        .privacyUnit("uid").build();
-    catalog = name -> name.equalsIgnoreCase("t") ? Optional.of(d) : Optional.empty();
+    catalog = SqlTestTables.catalog(db, "t", List.of("uid", "x", "y"),
+        List.of(ColumnType.INTEGER, ColumnType.FLOATING, ColumnType.FLOATING), ROWS, "uid");
   }
 
   @AfterAll

@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
 import org.privet.engine.Session;
-import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.testing.SeededRandomSource;
@@ -42,12 +40,9 @@ class EmptyInputTest {
     for (long u : new long[] {1, 2, 1, 1, 1, 2, 1}) {
       rows.add(Arrays.asList(u, null));
     }
-    db.registerTable("nulls", List.of("uid", "x"), List.of(ColumnType.INTEGER,
-        ColumnType.FLOATING), rows);
-    Source src = Source.table("nulls");
-    DatasetDescriptor d = DatasetDescriptor.builder("nulls", src, db.describe(src))
-        .privacyUnit("uid").build();
-    catalog = name -> name.equalsIgnoreCase("nulls") ? Optional.of(d) : Optional.empty();
+    catalog = SqlTestTables.catalog(db, "nulls", List.of("uid", "x"),
+        List.of(ColumnType.INTEGER,
+        ColumnType.FLOATING), rows, "uid");
   }
 
   @AfterAll

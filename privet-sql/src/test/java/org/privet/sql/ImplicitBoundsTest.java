@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
 import org.privet.engine.Session;
-import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.testing.SeededRandomSource;
@@ -43,12 +41,8 @@ class ImplicitBoundsTest {
       exactSum += x;
       rows.add(Arrays.asList(u, "g" + (u % 2), x));
     }
-    db.registerTable("t", List.of("uid", "g", "x"),
-        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), rows);
-    Source src = Source.table("t");
-    DatasetDescriptor d = DatasetDescriptor.builder("t", src, db.describe(src))
-        .privacyUnit("uid").build();
-    catalog = name -> name.equalsIgnoreCase("t") ? Optional.of(d) : Optional.empty();
+    catalog = SqlTestTables.catalog(db, "t", List.of("uid", "g", "x"),
+        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), rows, "uid");
   }
 
   @AfterAll

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
 import org.privet.engine.Session;
-import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.testing.SeededRandomSource;
@@ -47,12 +45,8 @@ class MinPrivacyUnitsTest {
         rows.add(Arrays.asList(u++, g[0], 1.0));
       }
     }
-    db.registerTable("t", List.of("uid", "g", "x"),
-        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), rows);
-    Source src = Source.table("t");
-    DatasetDescriptor d = DatasetDescriptor.builder("t", src, db.describe(src))
-        .privacyUnit("uid").build();
-    catalog = name -> name.equalsIgnoreCase("t") ? Optional.of(d) : Optional.empty();
+    catalog = SqlTestTables.catalog(db, "t", List.of("uid", "g", "x"),
+        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), rows, "uid");
   }
 
   @AfterAll
