@@ -261,6 +261,10 @@ final class AutoBoundsPass {
       return new Aggregation.Variance(v.name(), v.column(), lower, upper);
     } else if (a instanceof Aggregation.StdDev d) {
       return new Aggregation.StdDev(d.name(), d.column(), lower, upper);
+    } else if (a instanceof Aggregation.Quantiles q) {
+      // The tree's cost depends on its number of cells only, not on the range they cover.
+      return new Aggregation.Quantiles(q.name(), q.column(), lower, upper, q.ranks(), q.bins(),
+          q.method());
     }
     throw new IllegalArgumentException("autoBounds: " + a.name() + " takes no AUTO bounds");
   }

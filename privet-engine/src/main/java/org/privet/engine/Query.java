@@ -917,10 +917,11 @@ public final class Query {
             .orElseThrow(() -> new IllegalArgumentException("autoBounds: no aggregation is named '"
                 + output + "'"));
         if (!(a instanceof Aggregation.Sum || a instanceof Aggregation.Mean
-            || a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev)) {
+            || a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev
+            || a instanceof Aggregation.Quantiles)) {
           throw new IllegalArgumentException("autoBounds: output '" + output + "' is a "
               + a.getClass().getSimpleName().toUpperCase(java.util.Locale.ROOT) + "; AUTO bounds "
-              + "apply to SUM, MEAN (AVG), VARIANCE and STDDEV");
+              + "apply to SUM, MEAN (AVG), VARIANCE, STDDEV and QUANTILES");
         }
       }
     }

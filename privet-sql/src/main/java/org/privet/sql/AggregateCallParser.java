@@ -85,12 +85,14 @@ final class AggregateCallParser {
     }
     if (perGroup != null && perGroup.auto()) {
       throw src.error(perGroup.nameOffset(), "AUTO applies only to " + BOUNDS_PER_ROW + " of SUM, "
-          + "AVG, VARIANCE or STDDEV (the per-row clamping bounds are estimated privately)");
+          + "AVG, VARIANCE, STDDEV or PERCENTILE_CONT (the per-row clamping bounds are estimated"
+          + " privately)");
     }
     if (perRow != null && perRow.auto() && fn != DpFunctions.SUM && fn != DpFunctions.AVG
-        && fn != DpFunctions.VARIANCE && fn != DpFunctions.STDDEV) {
+        && fn != DpFunctions.VARIANCE && fn != DpFunctions.STDDEV
+        && fn != DpFunctions.PERCENTILE_CONT) {
       throw src.error(perRow.nameOffset(), "AUTO applies only to " + BOUNDS_PER_ROW + " of SUM, "
-          + "AVG, VARIANCE or STDDEV, not " + upper);
+          + "AVG, VARIANCE, STDDEV or PERCENTILE_CONT, not " + upper);
     }
     if (perRow != null && perGroup != null) {
       throw src.error(perGroup.nameOffset(), "give either " + BOUNDS_PER_GROUP + " or " + BOUNDS_PER_ROW
@@ -152,11 +154,6 @@ final class AggregateCallParser {
       hi = given.upper();
     } else {
       DatasetDescriptor.ColumnBounds pb = dataset.publicBounds().get(column.name());
-      if (pb == null && fn == DpFunctions.PERCENTILE_CONT) {
-        throw src.error(at, upper + "(" + column.name() + ") needs contribution bounds, e.g. " + upper
-            + "(" + column.name() + ", " + BOUNDS_PER_ROW + " => (lower, upper)); difference from"
-            + " BigQuery: Privet does not compute PERCENTILE_CONT's bounds implicitly");
-      }
       if (pb == null) {
         // ZetaSQL's implicit bounding: the bounds are computed privately (AUTO on a log grid).
         kind = BoundsKind.IMPLICIT;

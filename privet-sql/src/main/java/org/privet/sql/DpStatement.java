@@ -161,7 +161,8 @@ public final class DpStatement {
     List<org.privet.engine.AutoBounds.Estimated> bounds = new ArrayList<>();
     for (OutputColumn c : columns) {
       for (org.privet.engine.AutoBounds.Estimated e : result.bounds()) {
-        if (c.isAggregate() && e.output().equals(c.engineOutput())) {
+        if (c.isAggregate() && (e.output().equals(c.engineOutput())
+            || c.engineOutput().startsWith(e.output() + "["))) { // a rank of a quantile tree
           bounds.add(new org.privet.engine.AutoBounds.Estimated(c.name(), e.column(), e.lower(),
               e.upper(), e.lowerRank(), e.upperRank()));
         }

@@ -234,8 +234,18 @@ final class SqlRewrites {
           engineName = engineName(item.name(), engineNames);
           engineNameByCall.put(call.quantileKey(), engineName);
           try {
-            query.aggregate(new Aggregation.Quantiles(engineName, call.column(), call.lower(),
-                call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS));
+            boolean estimated = call.boundsKind().estimated();
+            // Estimated bounds: the stand-in range (the public one or ±2^60) until the engine's
+            // bounds pass replaces it.
+            double lo = estimated && Double.isNaN(call.lower()) ? -0x1p60 : call.lower();
+            double hi = estimated && Double.isNaN(call.upper()) ? 0x1p60 : call.upper();
+            query.aggregate(new Aggregation.Quantiles(engineName, call.column(), lo, hi, ranks,
+                Aggregation.Quantiles.DEFAULT_BINS));
+            if (estimated && Double.isNaN(call.lower())) {
+              query.autoBounds(engineName);
+            } else if (estimated) {
+              query.autoBounds(engineName, call.lower(), call.upper());
+            }
           } catch (IllegalArgumentException e) {
             throw src.error(call.offset(), e.getMessage());
           }
