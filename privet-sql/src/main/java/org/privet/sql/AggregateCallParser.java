@@ -24,6 +24,7 @@ import org.privet.sql.AggregateCall.BoundsKind;
 final class AggregateCallParser {
   static final String BOUNDS_PER_GROUP = "contribution_bounds_per_group";
   static final String BOUNDS_PER_ROW = "contribution_bounds_per_row";
+  static final String REPORT_FORMAT = "report_format";
 
   private final SelectBinder b;
   private final PreparedQuery pq;
@@ -31,6 +32,7 @@ final class AggregateCallParser {
   private final DatasetDescriptor dataset;
   private final String unit;
   private final Set<Integer> consumedNamedArguments = new HashSet<>();
+  private final Set<Integer> jsonReports = new HashSet<>();
 
   /** A parser for the calls of a query whose dataset and privacy unit {@code binder} resolved. */
   AggregateCallParser(SelectBinder binder) {
@@ -72,6 +74,18 @@ final class AggregateCallParser {
     NamedArgument perRow = null;
     NamedArgument perGroup = null;
     for (NamedArgument a : named) {
+      if (a.name().equals(REPORT_FORMAT)) {
+        if (jsonReports.contains(at)) {
+          throw src.error(a.nameOffset(), "named argument '" + REPORT_FORMAT + "' is given twice");
+        }
+        if (!a.text().equalsIgnoreCase("JSON")) {
+          throw src.error(a.nameOffset(), REPORT_FORMAT + " must be \"JSON\" (a JSON string with"
+              + " the value and its confidence interval); difference from BigQuery: the PROTO"
+              + " report is not supported");
+        }
+        jsonReports.add(at);
+        continue;
+      }
       if (a.name().equals(BOUNDS_PER_ROW) && perRow == null) {
         perRow = a;
       } else if (a.name().equals(BOUNDS_PER_GROUP) && perGroup == null) {
@@ -80,7 +94,7 @@ final class AggregateCallParser {
         throw src.error(a.nameOffset(), "named argument '" + a.name() + "' is given twice");
       } else {
         throw src.error(a.nameOffset(), "unknown named argument '" + a.name() + "'; use "
-            + BOUNDS_PER_GROUP + " or " + BOUNDS_PER_ROW);
+            + BOUNDS_PER_GROUP + ", " + BOUNDS_PER_ROW + " or " + REPORT_FORMAT);
       }
     }
     if (perGroup != null && perGroup.auto()) {
@@ -239,6 +253,11 @@ final class AggregateCallParser {
       return sign * d.getValue();
     }
     return Double.NaN;
+  }
+
+  /** Whether the call at {@code offset} asked for {@code report_format => "JSON"}. */
+  boolean jsonReport(int offset) {
+    return jsonReports.contains(offset);
   }
 
   /** Refuses named arguments outside the DP aggregate calls of the SELECT list. */

@@ -262,6 +262,26 @@ final class DpClauseParser {
         }
         pos = i + 1;
         SqlToken open = peek();
+        if (name.text().equalsIgnoreCase(AggregateCallParser.REPORT_FORMAT)) {
+          // report_format => "JSON" (ZetaSQL writes the word as a string literal).
+          if (open == null || !(open.kind() == SqlToken.Kind.WORD
+              || open.kind() == SqlToken.Kind.QUOTED_ID || open.kind() == SqlToken.Kind.STRING)) {
+            throw errorAtCurrent("expected a report format after '=>', e.g. \"JSON\"");
+          }
+          pos++;
+          SqlToken after = peek();
+          if (after == null || !(after.isSymbol(")") || after.isSymbol(","))) {
+            throw errorAtCurrent("expected ')' or another named argument after the report format");
+          }
+          String word = open.kind() == SqlToken.Kind.WORD ? open.text()
+              : open.text().substring(1, open.text().length() - 1);
+          out.computeIfAbsent(fn, k -> new ArrayList<>()).add(new NamedArgument(
+              name.text().toLowerCase(Locale.ROOT), Double.NaN, Double.NaN, name.start(), false,
+              word));
+          blank(comma.start(), peekAt(-1).end());
+          i = pos - 1;
+          continue;
+        }
         if (open != null && open.kind() == SqlToken.Kind.WORD
             && open.text().equalsIgnoreCase("AUTO")) {
           pos++;

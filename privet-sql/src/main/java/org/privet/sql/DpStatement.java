@@ -32,14 +32,17 @@ public final class DpStatement {
   private final long limit;
   private final long offset;
   private final List<String> differences;
+  private final java.util.Set<Integer> jsonReportColumns;
 
   DpStatement(String sql, boolean explain, String dataset, Query query, List<OutputColumn> columns,
       List<SortKey> orderBy, long limit, long offset) {
-    this(sql, explain, dataset, query, columns, orderBy, limit, offset, List.of());
+    this(sql, explain, dataset, query, columns, orderBy, limit, offset, List.of(),
+        java.util.Set.of());
   }
 
   DpStatement(String sql, boolean explain, String dataset, Query query, List<OutputColumn> columns,
-      List<SortKey> orderBy, long limit, long offset, List<String> differences) {
+      List<SortKey> orderBy, long limit, long offset, List<String> differences,
+      java.util.Set<Integer> jsonReportColumns) {
     this.sql = Objects.requireNonNull(sql);
     this.explain = explain;
     this.dataset = Objects.requireNonNull(dataset);
@@ -49,6 +52,7 @@ public final class DpStatement {
     this.limit = limit;
     this.offset = offset;
     this.differences = List.copyOf(differences);
+    this.jsonReportColumns = java.util.Set.copyOf(jsonReportColumns);
   }
 
   /** This statement marked as EXPLAIN (plan only: run nothing, charge nothing). */
@@ -61,12 +65,12 @@ public final class DpStatement {
       throw new IllegalArgumentException("withQuery: the query must have the same aggregations");
     }
     return new DpStatement(sql, explain, dataset, other, columns, orderBy, limit, offset,
-        differences);
+        differences, jsonReportColumns);
   }
 
   public DpStatement asExplain() {
     return explain ? this : new DpStatement(sql, true, dataset, query, columns, orderBy, limit,
-        offset, differences);
+        offset, differences, jsonReportColumns);
   }
 
   /** The SQL text as the user wrote it. */
@@ -168,7 +172,11 @@ public final class DpStatement {
         }
       }
     }
-    return new SqlResult(columns, rows.subList(from, to), result.receipt(), bounds);
+    List<List<Object>> kept = rows.subList(from, to);
+    if (!jsonReportColumns.isEmpty()) {
+      kept = JsonReport.apply(kept, columns, jsonReportColumns, bounds);
+    }
+    return new SqlResult(columns, kept, result.receipt(), bounds);
   }
 
   private Comparator<List<Object>> comparator() {

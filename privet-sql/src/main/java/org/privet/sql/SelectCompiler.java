@@ -110,7 +110,21 @@ final class SelectCompiler {
     // Output columns that read group keys must point at released keys, which the engine returns.
     return new DpStatement(src.text(), pq.explain(), dataset.name(), query, outputs, orderBy,
         limitOffset.limit(), limitOffset.offset(),
-        DialectNotes.of(options, selected, unit, contributions, !groupBy.isEmpty()));
+        DialectNotes.of(options, selected, unit, contributions, !groupBy.isEmpty()),
+        jsonReportColumns(selected, calls));
+  }
+
+  /** The indexes of the output columns whose call asked for {@code report_format => "JSON"}. */
+  private static java.util.Set<Integer> jsonReportColumns(List<SelectedColumn> selected,
+      AggregateCallParser calls) {
+    java.util.Set<Integer> out = new java.util.TreeSet<>();
+    for (int i = 0; i < selected.size(); i++) {
+      AggregateCall c = selected.get(i).call();
+      if (c != null && calls.jsonReport(c.offset())) {
+        out.add(i);
+      }
+    }
+    return out;
   }
 
   /** The SELECT list: group keys and DP aggregate calls, with distinct output names. */
