@@ -172,6 +172,11 @@ final class Cases {
         + " g, COUNT(*) AS n FROM {t} GROUP BY g"));
     c.add(sql("delta = 1", Expect.REFUSED, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon ="
         + " 1, delta = 1) g, COUNT(*) AS n FROM {t} GROUP BY g"));
+    c.add(sql("APPROX_QUANTILES and a JSON report", Expect.RELEASED, DP + ")"
+        + " APPROX_QUANTILES(x, 4) AS q, SUM(k, report_format => \"JSON\") AS s,"
+        + " APPROX_QUANTILES(m, 2, contribution_bounds_per_row => (0, 10)) AS r FROM {t}"));
+    c.add(sql("PROTO report", Expect.REFUSED, DP + ") SUM(k, report_format => 'PROTO') AS s"
+        + " FROM {t}"));
     c.add(sql("PERCENTILE_CONT without bounds", Expect.RELEASED, DP + ") PERCENTILE_CONT(x, 0.5)"
         + " AS p, PERCENTILE_CONT(k, 0.9) AS q FROM {t}"));
     return c;

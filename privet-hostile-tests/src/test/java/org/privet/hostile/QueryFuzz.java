@@ -114,9 +114,15 @@ final class QueryFuzz {
     // Issue 24: implicit bounds (no bounds given) and COUNT(col) beside other aggregates.
     Arbitrary<String> implicit = Combinators.combine(fn, col).as((f, c) -> f + "(" + c + ")");
     Arbitrary<String> countColumn = col.map(c -> "COUNT(" + c + ")");
+    Arbitrary<String> approx = Combinators.combine(col, Arbitraries.of("1", "4", "100", "101"),
+        Arbitraries.of("", ", contribution_bounds_per_row => (0, 100)"))
+        .as((c, n, b) -> "APPROX_QUANTILES(" + c + ", " + n + b + ")");
+    Arbitrary<String> report = Combinators.combine(fn, col, Arbitraries.of("\"JSON\"",
+        "'PROTO'")).as((f, c, r) -> f + "(" + c + ", report_format => " + r + ")");
     return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.of("COUNT(*)",
         "COUNT(DISTINCT uid)")), Tuple.of(2, bounded), Tuple.of(1, percentile),
-        Tuple.of(1, implicit), Tuple.of(1, countColumn));
+        Tuple.of(1, implicit), Tuple.of(1, countColumn), Tuple.of(1, approx),
+        Tuple.of(1, report));
   }
 
   /** A DP SQL query over table {@code {t}}. */

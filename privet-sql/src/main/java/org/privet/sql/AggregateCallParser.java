@@ -25,6 +25,8 @@ final class AggregateCallParser {
   static final String BOUNDS_PER_GROUP = "contribution_bounds_per_group";
   static final String BOUNDS_PER_ROW = "contribution_bounds_per_row";
   static final String REPORT_FORMAT = "report_format";
+  /** Most intervals of APPROX_QUANTILES (its n + 1 quantiles share one tree of 1 024 cells). */
+  static final int MAX_QUANTILE_INTERVALS = 100;
 
   private final SelectBinder b;
   private final PreparedQuery pq;
@@ -53,7 +55,8 @@ final class AggregateCallParser {
     DpFunctions fn = DpFunctions.of(upper);
     if (fn == null) {
       throw src.error(at, DpFunctions.isAggregate(upper)
-          ? upper + " is not a DP aggregate; use COUNT, SUM, AVG, VARIANCE, STDDEV or PERCENTILE_CONT"
+          ? upper + " is not a DP aggregate; use COUNT, SUM, AVG, VARIANCE, STDDEV, PERCENTILE_CONT"
+              + " or APPROX_QUANTILES"
           : "only GROUP BY columns and DP aggregate calls can be selected; " + upper
               + " is not a DP aggregate");
     }
@@ -102,9 +105,9 @@ final class AggregateCallParser {
           + "AVG, VARIANCE, STDDEV or PERCENTILE_CONT (the per-row clamping bounds are estimated"
           + " privately)");
     }
+    boolean quantiles = fn == DpFunctions.PERCENTILE_CONT || fn == DpFunctions.APPROX_QUANTILES;
     if (perRow != null && perRow.auto() && fn != DpFunctions.SUM && fn != DpFunctions.AVG
-        && fn != DpFunctions.VARIANCE && fn != DpFunctions.STDDEV
-        && fn != DpFunctions.PERCENTILE_CONT) {
+        && fn != DpFunctions.VARIANCE && fn != DpFunctions.STDDEV && !quantiles) {
       throw src.error(perRow.nameOffset(), "AUTO applies only to " + BOUNDS_PER_ROW + " of SUM, "
           + "AVG, VARIANCE, STDDEV or PERCENTILE_CONT, not " + upper);
     }
@@ -118,10 +121,11 @@ final class AggregateCallParser {
     if (f.isDistinct()) {
       throw src.error(at, "DISTINCT is only supported as COUNT(DISTINCT <privacy unit column>)");
     }
-    int expected = fn == DpFunctions.PERCENTILE_CONT ? 2 : 1;
+    int expected = quantiles ? 2 : 1;
     if (args.size() != expected) {
-      throw src.error(at, upper + " takes " + (expected == 2 ? "a column and a percentile" : "one column")
-          + ", then optional contribution bounds");
+      throw src.error(at, upper + " takes " + (fn == DpFunctions.APPROX_QUANTILES
+          ? "a column and a number of intervals" : expected == 2 ? "a column and a percentile"
+          : "one column") + ", then optional contribution bounds");
     }
     Expression arg = args.get(0);
     if (!(arg instanceof Column) && b.mentionsUnit(arg)) {
@@ -145,8 +149,15 @@ final class AggregateCallParser {
         throw src.error(b.at(args.get(1), at), "the percentile must be a literal in [0, 1]");
       }
     }
-    boolean perRowOnly = fn == DpFunctions.VARIANCE || fn == DpFunctions.STDDEV
-        || fn == DpFunctions.PERCENTILE_CONT;
+    if (fn == DpFunctions.APPROX_QUANTILES) {
+      percentile = numericLiteral(args.get(1));
+      if (!(percentile >= 1 && percentile <= MAX_QUANTILE_INTERVALS)
+          || percentile != Math.rint(percentile)) {
+        throw src.error(b.at(args.get(1), at), "the number of intervals must be an integer literal"
+            + " in [1, " + MAX_QUANTILE_INTERVALS + "]");
+      }
+    }
+    boolean perRowOnly = fn == DpFunctions.VARIANCE || fn == DpFunctions.STDDEV || quantiles;
     if (perRowOnly && perGroup != null) {
       throw src.error(perGroup.nameOffset(), upper + " takes " + BOUNDS_PER_ROW + " (it clamps each"
           + " value), not " + BOUNDS_PER_GROUP);

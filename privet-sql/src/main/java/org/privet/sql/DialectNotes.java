@@ -46,7 +46,8 @@ final class DialectNotes {
       } else if (rowsDefault && c.function() != DpFunctions.COUNT
           && c.boundsKind() != AggregateCall.BoundsKind.PER_GROUP) {
         notes.add(s.name() + ": a unit with several rows in a group contributes their "
-            + (c.function() == DpFunctions.PERCENTILE_CONT ? "L∞ = 1 row" : "values scaled to"
+            + (c.function() == DpFunctions.PERCENTILE_CONT
+                || c.function() == DpFunctions.APPROX_QUANTILES ? "L∞ = 1 row" : "values scaled to"
                 + " L∞ = 1 row") + " (Privet's default L∞ = 1; ZetaSQL uses all of a unit's rows):"
             + " set max_rows_per_group = k to use up to k rows per unit");
       }

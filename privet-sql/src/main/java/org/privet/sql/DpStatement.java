@@ -152,7 +152,11 @@ public final class DpStatement {
     for (ResultRow r : result.rows()) {
       List<Object> cells = new ArrayList<>(columns.size());
       for (OutputColumn c : columns) {
-        cells.add(c.isAggregate() ? r.get(c.engineOutput()) : r.key().get(c.groupKeyIndex()));
+        if (c.isArray()) {
+          cells.add(c.engineOutputs().stream().map(r::get).toList()); // APPROX_QUANTILES
+        } else {
+          cells.add(c.isAggregate() ? r.get(c.engineOutput()) : r.key().get(c.groupKeyIndex()));
+        }
       }
       rows.add(cells);
     }

@@ -133,6 +133,11 @@ final class SqlRewrites {
     return new Contributions(l0, linf);
   }
 
+  private static boolean isQuantiles(AggregateCall call) {
+    return call.function() == DpFunctions.PERCENTILE_CONT
+        || call.function() == DpFunctions.APPROX_QUANTILES;
+  }
+
   private String engineName(String preferred, Set<String> used) {
     String candidate = preferred;
     if (!ENGINE_NAME.matcher(candidate).matches() || used.contains(candidate.toLowerCase(Locale.ROOT))) {
@@ -194,7 +199,8 @@ final class SqlRewrites {
       case AVG -> new Aggregation.Mean(name, c.column(), c.lower(), c.upper());
       case VARIANCE -> new Aggregation.Variance(name, c.column(), c.lower(), c.upper());
       case STDDEV -> new Aggregation.StdDev(name, c.column(), c.lower(), c.upper());
-      case PERCENTILE_CONT -> throw new IllegalStateException("percentiles are grouped per column");
+      case PERCENTILE_CONT, APPROX_QUANTILES ->
+          throw new IllegalStateException("quantiles are grouped per column");
     };
   }
 
@@ -213,10 +219,12 @@ final class SqlRewrites {
     Map<String, List<Double>> ranksByColumn = new LinkedHashMap<>();
     for (SelectedColumn item : selected) {
       AggregateCall call = item.call();
-      if (call != null && call.function() == DpFunctions.PERCENTILE_CONT) {
+      if (call != null && isQuantiles(call)) {
         List<Double> ranks = ranksByColumn.computeIfAbsent(call.quantileKey(), k -> new ArrayList<>());
-        if (!ranks.contains(call.percentile())) {
-          ranks.add(call.percentile());
+        for (double rank : call.ranks()) {
+          if (!ranks.contains(rank)) {
+            ranks.add(rank);
+          }
         }
       }
     }
@@ -227,7 +235,7 @@ final class SqlRewrites {
         outputs.add(new OutputColumn(item.name(), item.groupKeyIndex(), null));
         continue;
       }
-      if (call.function() == DpFunctions.PERCENTILE_CONT) {
+      if (isQuantiles(call)) {
         List<Double> ranks = ranksByColumn.get(call.quantileKey());
         String engineName = engineNameByCall.get(call.quantileKey());
         if (engineName == null) {
@@ -249,6 +257,15 @@ final class SqlRewrites {
           } catch (IllegalArgumentException e) {
             throw src.error(call.offset(), e.getMessage());
           }
+        }
+        if (call.function() == DpFunctions.APPROX_QUANTILES) {
+          // One cell holding the n + 1 quantiles (BigQuery's ARRAY), each read from the tree.
+          List<String> parts = new ArrayList<>();
+          for (double rank : call.ranks()) {
+            parts.add(engineName + "[" + rank + "]");
+          }
+          outputs.add(OutputColumn.array(item.name(), parts));
+          continue;
         }
         outputs.add(new OutputColumn(item.name(), -1,
             ranks.size() > 1 ? engineName + "[" + call.percentile() + "]" : engineName));
