@@ -59,19 +59,6 @@ final class Compiler {
         : resolveNoise(q, first, n -> null, selectionWeight, l0);
     Split split = chosen != null ? chosen.split() : split(q, first, noise, null, selectionWeight);
     Rewrite rw = gridded(q, schema, planners, noise, split, first, reuse);
-    if (split.optimised) {
-      // The default split, unless the equal split does better on its objective once the grid is
-      // fixed (a smaller smallest share can force a coarser fixed-point grid).
-      Split equal = Split.of(q.budget(), noise, first.drafts, first.weights,
-          chosen != null ? chosen.kind() : null, selectionWeight);
-      Rewrite rwEqual = gridded(q, schema, planners, noise, equal, first, reuse);
-      if (DefaultSplit.objective(rwEqual, equal, noise)
-          < DefaultSplit.objective(rw, split, noise)) {
-        equal.fallback = true;
-        split = equal;
-        rw = rwEqual;
-      }
-    }
 
     // 2. Mechanisms with the split budget.
     List<Release> planned = new ArrayList<>();
@@ -114,9 +101,8 @@ final class Compiler {
     for (int i = 0; i < planned.size(); i++) {
       Release r = planned.get(i);
       double w = split.weights.get(i);
-      String reason = split.fallback ? DefaultSplit.FALLBACK
-          : !split.optimised ? rw.reasons.get(i)
-          : DefaultSplit.reason(noise, q.budget().isZcdp()) + (rw.users.get(i).size() > 1
+      String reason = !split.optimised ? rw.reasons.get(i)
+          : DefaultSplit.REASON + (rw.users.get(i).size() > 1
               ? "; shared by " + rw.users(i) : "");
       costs.add(new MechanismCost(rw.users(i), r.target().purpose(),
           r.mechanism().describe(), r.loss(), w / split.totalWeight,
@@ -349,13 +335,12 @@ final class Compiler {
 
   /**
    * The split of {@code rw}'s releases: with explicit budget weights as given, else the default
-   * split minimising the summed squared relative error ({@link DefaultSplit}).
+   * split ({@link DefaultSplit}: the textbook equal split per output, shared releases summed).
    */
   private static Split split(Query q, Rewrite rw, NoiseKind noise,
       PartitionSelection.Kind selection, double selectionWeight) {
     boolean optimised = DefaultSplit.applies(q);
-    List<Double> weights = optimised ? DefaultSplit.weights(rw, DefaultSplit.terms(rw), noise,
-        q.budget().isZcdp(), rw.weights) : rw.weights;
+    List<Double> weights = optimised ? DefaultSplit.weights(rw, rw.weights) : rw.weights;
     Split s = Split.of(q.budget(), noise, rw.drafts, weights, selection, selectionWeight);
     s.optimised = optimised;
     return s;
@@ -419,7 +404,6 @@ final class Compiler {
     double totalWeight;
     List<Double> weights; // per release
     boolean optimised; // weights from DefaultSplit
-    boolean fallback; // the equal split, kept because the default did worse on the grid
 
     static Split of(Budget budget, NoiseKind noise, List<Rewrite.Draft> releases,
         List<Double> weights,

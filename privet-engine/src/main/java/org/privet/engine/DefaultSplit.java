@@ -8,65 +8,50 @@ import java.util.Map;
 import org.privet.random.RandomSource;
 
 /**
- * The default budget split across a query's noisy releases (issue 17, item 5): instead of equal
- * shares, the shares that minimise the sum over outputs of each output's squared relative noise,
- *
- * <pre>  J = Σ<sub>a</sub> Var(noise of output a) / (N · m<sub>a</sub>)²,</pre>
- *
- * for a group of N rows (units), with m<sub>a</sub> a public magnitude per row of output a. It
- * reads public information only: the query (its aggregations, clamping bounds, L0, L∞), the
- * registered schema (through the grid) and the budget, never the data
+ * The default budget split across a query's noisy releases (issue 22, replacing issue 17's
+ * objective-minimising split): the <em>textbook</em> split, made no worse by sharing. The
+ * releases' total weight (one per release, so partition selection keeps its share) is divided
+ * equally among the outputs that read a release, each output's part equally among the distinct
+ * releases it reads (an AVG: its sum and its count, as Google's BoundedMean and OpenDP's mean
+ * split ε; a VARIANCE: sum, squares and count, as BoundedVariance), and a release read by several
+ * outputs (a shared measurement) gets the sum of their parts. So every part of every output gets
+ * at least the share it would get in the textbook plan (equal split per output, independent
+ * measurements): its noise variance is at most the textbook's, under any noise and budget, for
+ * every group size and every dataset. It reads public information only: the query's structure
  * ({@code docs/proofs/engine-budget-split.md}, "Default split").
  *
- * <p>Each output's noise is linearised in the noise of the releases (slots) it reads:
- * noise<sub>a</sub> ≈ Σ<sub>i</sub> g<sub>a,i</sub>·Z<sub>i</sub>/N, with public coefficients
- * (the worst case over the clamping range of the derivative):
- * <ul>
- *   <li>COUNT, COUNT(DISTINCT unit), each HISTOGRAM bin: g = 1 on its count, m = 1 (the error as a
- *       fraction of the group);
- *   <li>SUM: g = 1 on its sum, m = (|lower| + |upper|)/2 (a typical |value|; 1 if both are 0);
- *   <li>AVG = S/N: g = 1 on the sum, g = R on the count (R the largest |value − centre| of the
- *       released sum, as in the mean's accuracy statement), m as for SUM;
- *   <li>VARIANCE = Q/N − (S/N)²: g = 1 on the squares, 2R on the sum, R² on the count,
- *       m = (upper − lower)²/12 (a uniform value's variance); STDDEV half of that (relative);
- *   <li>tree QUANTILES: a prefix count adds about H(B − 1)/2 node noises (H levels, branching B):
- *       g = √(H(B − 1)/2), m = 1 (the rank error as a fraction of the group);
- *   <li>exponential-mechanism quantiles: not in J; their releases keep the weight 1 each.
- * </ul>
- * Slot i's noise variance is k<sub>i</sub>/w<sub>i</sub><sup>p</sup> up to a common factor, with
- * k<sub>i</sub> = (Δ<sub>i</sub>·unit<sub>i</sub>)² (Δ the L1 sensitivity L0·pg for geometric
- * noise, the L2 sensitivity for the discrete Gaussian) and p = 2 when the weight scales ε (ε and
- * (ε, δ) budgets with Laplace noise), p = 1 when it scales ρ (Gaussian noise, or any ρ budget).
- * So J = Σ<sub>i</sub> C<sub>i</sub>k<sub>i</sub>/w<sub>i</sub><sup>p</sup>/N² with C<sub>i</sub>
- * = Σ<sub>a</sub>(g<sub>a,i</sub>/m<sub>a</sub>)², and its minimum under a fixed total weight
- * (Lagrange) is w<sub>i</sub> ∝ (C<sub>i</sub>k<sub>i</sub>)<sup>1/(p+1)</sup>. N cancels: the
- * split is the same for every group size. The optimised releases keep the total weight they had
- * with one weight per release, so partition selection keeps its share (weight 1 against the
- * number of releases): the relative error of a released group falls as the selection threshold
- * rises, so J alone would starve selection (release fewer groups), a choice left to
- * {@code selectionBudgetWeight}. With any explicit {@code budgetWeight}, weights are as given.
+ * <p>Issue 17's split minimised J = Σ<sub>a</sub> Var(noise<sub>a</sub>)/(N·m<sub>a</sub>)² with
+ * public magnitudes m<sub>a</sub> taken from the row clamp. With only group bounds (the SQL layer's
+ * {@code contribution_bounds_per_group}) the row clamp is a wide stand-in (±1024 × the bound) that
+ * does not enter the sensitivity, so the mean's magnitude and its count's coefficient were ~2,000×
+ * too large and the centred sum got 0.6% of ε (issue 22); and even with the right magnitudes a
+ * J-optimal split trades one output's error for another's (a COUNT next to a SUM over [0, 100]
+ * got 39% instead of 50%). The terms of J ({@link #terms}) remain for EXPLAIN's relative errors,
+ * now with the released statistic's own range.
  */
 final class DefaultSplit {
   private DefaultSplit() {}
 
-  /** The smallest optimised weight, relative to the optimised total (keeps grids representable). */
-  static final double MIN_RELATIVE_WEIGHT = 1e-6;
-
   /**
-   * One output's linearised relative noise: Σ g<sub>j</sub>²·Var(Z<sub>slot j</sub>) / (N·m)².
+   * One output's linearised noise: Σ g<sub>j</sub>²·Var(Z<sub>slot j</sub>), relative to N·m.
    *
    * @param output the output name
    * @param slots the releases it reads
-   * @param coefficients g per slot, in output units per unit of the release's value
+   * @param coefficients g per slot, in output units per unit of the release's value (worst case
+   *     over the released statistic's range)
    * @param magnitude m, the public magnitude per row
+   * @param kind how the output reads its releases ({@link SplitReport.OutputError#kind})
+   * @param sumCenter a mean's or variance's sum centre, in value units (else 0)
+   * @param squaresCenter a variance's squares centre, in value units (else 0)
    */
-  record Term(String output, int[] slots, double[] coefficients, double magnitude) {}
+  record Term(String output, int[] slots, double[] coefficients, double magnitude, String kind,
+      double sumCenter, double squaresCenter) {}
 
-  /** The terms of J for the outputs of {@code rw} (outputs without additive-noise slots omitted). */
+  /** The terms for the outputs of {@code rw} (outputs without additive-noise slots omitted). */
   static List<Term> terms(Rewrite rw) {
     List<Term> out = new ArrayList<>();
     for (Compiler.PlannedOutput o : rw.outputs) {
-      Term t = term(o.planner().aggregation(), o.releases(), rw.drafts);
+      Term t = term(o.planner().aggregation(), o.releases(), rw.drafts, rw.lInf);
       if (t != null) {
         out.add(t);
       }
@@ -74,37 +59,71 @@ final class DefaultSplit {
     return out;
   }
 
-  private static Term term(Aggregation a, List<Integer> idx, List<Rewrite.Draft> drafts) {
+  private static Term term(Aggregation a, List<Integer> idx, List<Rewrite.Draft> drafts,
+      long lInf) {
     if (idx.isEmpty() || idx.stream().anyMatch(i -> drafts.get(i).exponential())) {
       return null; // served by selection's count, or exponential-mechanism quantiles
     }
     int[] slots = idx.stream().mapToInt(Integer::intValue).toArray();
     double[] g = new double[slots.length];
     double m = 1;
+    String kind = SplitReport.ADDITIVE;
+    double sumCenter = 0;
+    double squaresCenter = 0;
     if (a instanceof Aggregation.Sum s) {
       g[0] = 1;
-      m = magnitude(s.lower(), s.upper());
+      // With group bounds the row clamp may be a wide stand-in: a unit's total is the scale.
+      m = s.perGroup() != null ? magnitude(s.perGroup().lower(), s.perGroup().upper())
+          : magnitude(s.lower(), s.upper());
     } else if (a instanceof Aggregation.Mean mean) {
+      Rewrite.Draft sum = drafts.get(slots[0]);
       g[0] = 1;
-      g[1] = reach(mean.lower(), mean.upper(), drafts.get(slots[0]).target());
-      m = magnitude(mean.lower(), mean.upper());
+      g[1] = reach(sum, lInf); // the released sum's own range, never the stand-in row clamp
+      double lo = mean.perGroup() != null ? clampTo(mean.lower(), mean.perGroup()) : mean.lower();
+      double hi = mean.perGroup() != null ? clampTo(mean.upper(), mean.perGroup()) : mean.upper();
+      m = magnitude(lo, hi);
+      kind = SplitReport.MEAN;
+      sumCenter = sum.target().center() * sum.target().unit();
     } else if (a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev) {
-      double lower = a instanceof Aggregation.Variance v ? v.lower() : ((Aggregation.StdDev) a).lower();
-      double upper = a instanceof Aggregation.Variance v ? v.upper() : ((Aggregation.StdDev) a).upper();
-      double r = reach(lower, upper, drafts.get(slots[0]).target());
+      double lower = a instanceof Aggregation.Variance v ? v.lower()
+          : ((Aggregation.StdDev) a).lower();
+      double upper = a instanceof Aggregation.Variance v ? v.upper()
+          : ((Aggregation.StdDev) a).upper();
+      Rewrite.Draft sum = drafts.get(slots[0]);
+      Rewrite.Draft squares = drafts.get(slots[1]);
+      double r = reach(sum, lInf);
       double half = a instanceof Aggregation.StdDev ? 0.5 : 1; // δσ/σ = ½ δV/V
       g[0] = 2 * r * half;
       g[1] = half;
       g[2] = r * r * half;
       m = (upper - lower) * (upper - lower) / 12;
       m = m > 0 ? m : 1;
+      kind = a instanceof Aggregation.StdDev ? SplitReport.STDDEV : SplitReport.VARIANCE;
+      sumCenter = sum.target().center() * sum.target().unit();
+      squaresCenter = squares.target().center() * Math.sqrt(squares.target().unit());
     } else {
       for (int j = 0; j < slots.length; j++) {
         int levels = drafts.get(slots[j]).treeLevels();
         g[j] = levels > 0 ? Math.sqrt(levels * (QuantileTree.BRANCHING - 1) / 2.0) : 1;
+        if (levels > 0) {
+          kind = SplitReport.RANK;
+        }
       }
     }
-    return new Term(a.name(), slots, g, m);
+    return new Term(a.name(), slots, g, m, kind, sumCenter, squaresCenter);
+  }
+
+  /** {@code x} clamped to group bounds {@code gb}. */
+  private static double clampTo(double x, Aggregation.GroupBounds gb) {
+    return Math.max(gb.lower(), Math.min(gb.upper(), x));
+  }
+
+  /**
+   * The largest |value − centre| of one row of a released sum, in value units: its per-group
+   * sensitivity over L∞ (exact without group bounds; with them, the bound's own reach).
+   */
+  private static double reach(Rewrite.Draft sum, long lInf) {
+    return (double) sum.perGroup() / lInf * sum.target().unit();
   }
 
   /** (|lower| + |upper|)/2, or 1 when both are 0: a public typical |value|. */
@@ -113,102 +132,49 @@ final class DefaultSplit {
     return m > 0 ? m : 1;
   }
 
-  /** The largest |value − centre| over [lower, upper] for a sum released at {@code sum}'s centre. */
-  private static double reach(double lower, double upper, Release.Target sum) {
-    double c = sum.center() * sum.unit();
-    return Math.max(Math.abs(lower - c), Math.abs(upper - c));
-  }
-
   /**
-   * The weights minimising J for {@code rw}'s releases under {@code noise}: the optimised releases
-   * (in some term, not exponential) share the total of their {@code base} weights in proportion
-   * to (C·k)<sup>1/(p+1)</sup>; the others keep their base weight.
+   * The default weights of {@code rw}'s releases: the total of their {@code base} weights (one
+   * per release) divided equally among the outputs reading releases, each output's part equally
+   * among its distinct releases, summed over the outputs reading a release. Releases no output
+   * reads keep their base weight.
    */
-  static List<Double> weights(Rewrite rw, List<Term> terms, NoiseKind noise, boolean rhoBudget,
-      List<Double> base) {
+  static List<Double> weights(Rewrite rw, List<Double> base) {
     int n = rw.drafts.size();
-    double[] c = coefficients(terms, n);
-    double p = noise == NoiseKind.GAUSSIAN || rhoBudget ? 1 : 2;
-    double[] score = new double[n];
-    double total = 0;
-    double scores = 0;
-    for (int i = 0; i < n; i++) {
-      if (c[i] > 0) {
-        double d = sensitivity(rw, i, noise);
-        score[i] = Math.pow(c[i] * d * d, 1 / (p + 1));
-        total += base.get(i);
-        scores += score[i];
+    List<List<Integer>> reads = new ArrayList<>();
+    for (Compiler.PlannedOutput o : rw.outputs) {
+      List<Integer> distinct = o.releases().stream().distinct().toList();
+      if (!distinct.isEmpty()) {
+        reads.add(distinct);
       }
     }
     List<Double> w = new ArrayList<>(base);
-    if (scores == 0 || !Double.isFinite(scores)) {
+    if (reads.isEmpty()) {
       return w;
     }
-    double floor = MIN_RELATIVE_WEIGHT * total;
-    double raised = 0;
-    for (int i = 0; i < n; i++) {
-      if (c[i] > 0) {
-        raised += Math.max(floor, total * score[i] / scores);
+    double[] part = new double[n];
+    boolean[] read = new boolean[n];
+    for (List<Integer> r : reads) {
+      for (int i : r) {
+        part[i] += 1.0 / reads.size() / r.size();
+        read[i] = true;
       }
     }
+    double total = 0;
     for (int i = 0; i < n; i++) {
-      if (c[i] > 0) {
-        w.set(i, Math.max(floor, total * score[i] / scores) * total / raised);
+      total += read[i] ? base.get(i) : 0;
+    }
+    for (int i = 0; i < n; i++) {
+      if (read[i]) {
+        w.set(i, total * part[i]);
       }
     }
     return w;
   }
 
-  /** C<sub>i</sub> = Σ<sub>a</sub> (g<sub>a,i</sub>/m<sub>a</sub>)² per release. */
-  private static double[] coefficients(List<Term> terms, int n) {
-    double[] c = new double[n];
-    for (Term t : terms) {
-      for (int j = 0; j < t.slots().length; j++) {
-        double r = t.coefficients()[j] / t.magnitude();
-        c[t.slots()[j]] += r * r;
-      }
-    }
-    return c;
-  }
-
-  /** Release i's sensitivity in output units: L2 for Gaussian noise, else L1 (L0·pg). */
-  private static double sensitivity(Rewrite rw, int i, NoiseKind noise) {
-    Rewrite.Draft d = rw.drafts.get(i);
-    double units = noise == NoiseKind.GAUSSIAN
-        ? Compiler.l2Sensitivity(d, rw.l0, (int) rw.lInf)
-        : (double) d.perGroup() * rw.l0;
-    return units * d.target().unit();
-  }
-
-  /** The reason shown when the equal split was kept. */
-  static final String FALLBACK = "default split: one weight per release (the equal split), as the"
-      + " optimised weights would force a coarser fixed-point grid and a larger objective";
-
-  /**
-   * J·N² for {@code rw}'s releases under {@code split}, with the continuous noise variances
-   * (Laplace 2(Δ₁/ε)², Gaussian Δ₂²/(2ρ)) of the mechanisms the split buys, in output units.
-   */
-  static double objective(Rewrite rw, Compiler.Split split, NoiseKind noise) {
-    double[] c = coefficients(terms(rw), rw.drafts.size());
-    double j = 0;
-    for (int i = 0; i < c.length; i++) {
-      if (c[i] > 0) {
-        double d = sensitivity(rw, i, noise);
-        j += c[i] * (noise == NoiseKind.GAUSSIAN ? d * d / (2 * split.rho[i])
-            : 2 * Math.pow(d / split.epsilon[i], 2));
-      }
-    }
-    return j;
-  }
-
-  /** The reason shown for an optimised release's weight. */
-  static String reason(NoiseKind noise, boolean rhoBudget) {
-    boolean rho = noise == NoiseKind.GAUSSIAN || rhoBudget;
-    return "default split: minimises Σ over outputs of (noise s.d. / public scale)², weight ∝ "
-        + "(C·Δ²)^" + (rho ? "1/2" : "1/3") + " (C: Σ (coefficient/magnitude)² of the outputs "
-        + "reading it, Δ: its " + (noise == NoiseKind.GAUSSIAN ? "L2" : "L1")
-        + " sensitivity; see EXPLAIN's budget split)";
-  }
+  /** The reason shown for a default weight. */
+  static final String REASON = "default split: the textbook equal split (each output an equal "
+      + "part of the releases' budget, an AVG's or VARIANCE's part equal over its sum, count and "
+      + "squares), a shared release getting the parts of every output reading it";
 
   /**
    * The query with one explicit weight per release for each output (the equal split that was the
@@ -238,15 +204,20 @@ final class DefaultSplit {
       for (int s : t.slots()) {
         share += c.costs().get(s + (c.selection() != null ? 1 : 0)).share();
       }
+      List<Double> sd = new ArrayList<>();
+      for (int slot : t.slots()) {
+        Release r = c.releases().get(slot);
+        sd.add(Releases.noise(r.mechanism(), random).stddev() * r.unit());
+      }
       outs.add(new SplitReport.OutputError(t.output(), coefficient(t, c, random),
-          eq.getOrDefault(t.output(), Double.NaN), share));
+          eq.getOrDefault(t.output(), Double.NaN), share, t.kind(), sd, t.sumCenter(),
+          t.squaresCenter()));
     }
     double n0 = c.selection() != null ? c.selection().unitsForHalfRelease() : Double.NaN;
     double sel = c.selection() != null ? c.costs().get(0).share() : 0;
     String rule = c.query().releaseWeights() != null ? SplitReport.SOLVED
         : !applies(c.query()) ? SplitReport.EXPLICIT
-        : c.costs().stream().anyMatch(m -> m.shareReason().startsWith(FALLBACK))
-            ? SplitReport.EQUAL : SplitReport.DEFAULT;
+        : SplitReport.DEFAULT;
     return new SplitReport(rule, sel, n0, outs);
   }
 

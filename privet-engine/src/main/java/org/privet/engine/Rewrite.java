@@ -181,14 +181,16 @@ final class Rewrite {
 
   /**
    * The aggregation whose sum a value aggregation of {@code column} over [lower, upper] (no group
-   * bounds) shares: the first SUM with these bounds and no group bounds, else the first MEAN, else
-   * none.
+   * bounds) shares: the first SUM with these bounds and no group bounds when reading its
+   * uncentred sum is never worse ({@link #uncentredSumNeverWorse}), else the first MEAN (a centred
+   * sum), else none.
    */
   Aggregation sumSharedWith(String column, double lower, double upper) {
     Aggregation mean = null;
+    boolean shareSum = uncentredSumNeverWorse(lower, upper);
     for (Aggregation a : query.aggregations()) {
-      if (a instanceof Aggregation.Sum s && s.perGroup() == null && s.column().equals(column)
-          && s.lower() == lower && s.upper() == upper) {
+      if (shareSum && a instanceof Aggregation.Sum s && s.perGroup() == null
+          && s.column().equals(column) && s.lower() == lower && s.upper() == upper) {
         return s;
       }
       if (mean == null && a instanceof Aggregation.Mean m && m.perGroup() == null
@@ -197,6 +199,30 @@ final class Rewrite {
       }
     }
     return mean;
+  }
+
+  /**
+   * Whether an AVG over [lower, upper] reading a SUM's uncentred sum is at least as accurate as
+   * with its own centred sum, for every true mean μ in the range, under ε (noise variance ∝
+   * 1/share²) and ρ (∝ 1/share) splits (issue 22): with the default split the shared sum gets the
+   * SUM's part plus the AVG's (≥ 3× the AVG's own sum part, {@link DefaultSplit#weights}), so per
+   * unit of the AVG's own part the noise variances are, to first order, shared U²/3<sup>p</sup> +
+   * μ² and own C² + (μ − c)² (U = max(|lower|, |upper|), C = (upper − lower)/2, c the centre, the
+   * count's part at least the AVG's own sum part). Their difference is linear in μ, so checking
+   * both ends checks the whole range. Public: a function of the bounds only.
+   */
+  static boolean uncentredSumNeverWorse(double lower, double upper) {
+    double u = Math.max(Math.abs(lower), Math.abs(upper));
+    double h = (upper - lower) / 2;
+    double c = (upper + lower) / 2;
+    for (double r : new double[] {3, 9}) {
+      for (double mu : new double[] {lower, upper}) {
+        if (u * u / r + mu * mu > h * h + (mu - c) * (mu - c)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** The output names of draft {@code i}, joined for receipts. */

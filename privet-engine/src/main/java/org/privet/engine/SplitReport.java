@@ -8,9 +8,8 @@ import java.util.List;
  * docs/proofs/engine-budget-split.md}, "Default split"). Every figure is computed from the query,
  * the schema and the budget (public), with the mechanisms' exact noise standard deviations.
  *
- * @param rule how the split was made: {@link #DEFAULT} (minimising {@link #objective}),
- *     {@link #EQUAL} (the default kept the equal split, which did better once the fixed-point grid
- *     was fixed), {@link #EXPLICIT} (the query's budget weights) or {@link #SOLVED} (solved for
+ * @param rule how the split was made: {@link #DEFAULT} (the textbook equal split per output,
+ *     shared releases summed), {@link #EXPLICIT} (the query's budget weights) or {@link #SOLVED} (solved for
  *     target errors, each release at its tightest output's requirement)
  * @param selectionShare partition selection's share of the budget (0 without private selection)
  * @param groupSize a public group size N₀ at which to read the relative errors: the distinct units
@@ -19,10 +18,8 @@ import java.util.List;
  */
 public record SplitReport(String rule, double selectionShare, double groupSize,
     List<OutputError> outputs) {
-  /** The default split minimising the objective. */
+  /** The default split: the textbook equal split per output, shared releases summed. */
   public static final String DEFAULT = "default";
-  /** The default fell back to the equal split. */
-  public static final String EQUAL = "equal";
   /** The query's explicit budget weights. */
   public static final String EXPLICIT = "explicit";
   /** Weights solved for target errors ({@code max_error}). */
@@ -45,9 +42,79 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
    *     of a group of N rows is this over N)
    * @param equalSplitRelativeStddev the same under the equal split (one weight per release)
    * @param share the budget share of the releases it reads
+   * @param kind how the output reads its releases: {@link #ADDITIVE} (COUNT, SUM, a histogram
+   *     bin: the release itself), {@link #MEAN}, {@link #VARIANCE}, {@link #STDDEV} or
+   *     {@link #RANK} (a quantile tree: a rank error, not in value units)
+   * @param stddevs the exact noise s.d. of each release it reads, in value units (a mean: sum,
+   *     count; a variance: sum, squares, count)
+   * @param sumCenter a mean's or variance's sum centre c<sub>S</sub> (value units), else 0
+   * @param squaresCenter a variance's squares centre c<sub>Q</sub> (value units), else 0
    */
   public record OutputError(String output, double relativeStddev,
-      double equalSplitRelativeStddev, double share) {}
+      double equalSplitRelativeStddev, double share, String kind, List<Double> stddevs,
+      double sumCenter, double squaresCenter) {
+    public OutputError {
+      stddevs = List.copyOf(stddevs);
+    }
+
+    /**
+     * The expected noise s.d. of this output in value units (to first order in the noise, before
+     * clamping to the output's range, which only lowers it), in a group of {@code groupSize}
+     * rows whose exact mean and variance are {@code mean} and {@code variance} (ignored where
+     * unused): {@link #ADDITIVE} s<sub>0</sub>; {@link #MEAN} √(s<sub>S</sub>² + (mean −
+     * c<sub>S</sub>)²·s<sub>N</sub>²)/N; {@link #VARIANCE} √(s<sub>Q</sub>² + 4d²s<sub>S</sub>²
+     * + (2de − v − d²)²s<sub>N</sub>²)/N with d = mean − c<sub>Q</sub>, e = mean − c<sub>S</sub>;
+     * {@link #STDDEV} that over 2√v. NaN for {@link #RANK}.
+     */
+    public double expectedStddev(double groupSize, double mean, double variance) {
+      switch (kind) {
+        case ADDITIVE:
+          return stddevs.get(0);
+        case MEAN: {
+          double e = mean - sumCenter;
+          return Math.sqrt(Math.pow(stddevs.get(0), 2) + e * e * Math.pow(stddevs.get(1), 2))
+              / groupSize;
+        }
+        case VARIANCE:
+        case STDDEV: {
+          double d = mean - squaresCenter;
+          double e = mean - sumCenter;
+          double v = Math.sqrt(Math.pow(stddevs.get(1), 2)
+              + 4 * d * d * Math.pow(stddevs.get(0), 2)
+              + Math.pow(2 * d * e - variance - d * d, 2) * Math.pow(stddevs.get(2), 2))
+              / groupSize;
+          return STDDEV.equals(kind) ? v / (2 * Math.sqrt(variance)) : v;
+        }
+        default:
+          return Double.NaN;
+      }
+    }
+
+    /** The formula of {@link #expectedStddev} with this output's figures, for EXPLAIN. */
+    public String expectedStddevFormula() {
+      return switch (kind) {
+        case ADDITIVE -> String.format("%.6g", stddevs.get(0));
+        case MEAN -> String.format("√(%.6g² + (mean − %.6g)²·%.6g²)/N", stddevs.get(0),
+            sumCenter, stddevs.get(1));
+        case VARIANCE, STDDEV -> String.format("√(%.6g² + 4d²·%.6g² + (2de − var − d²)²·%.6g²)/N"
+            + " with d = mean − %.6g, e = mean − %.6g%s", stddevs.get(1), stddevs.get(0),
+            stddevs.get(2), squaresCenter, sumCenter, STDDEV.equals(kind)
+                ? ", over 2·stddev" : "");
+        default -> "a rank error (see the release's prefix-count band)";
+      };
+    }
+  }
+
+  /** {@link OutputError#kind}: the output is its release (COUNT, SUM, a histogram bin). */
+  public static final String ADDITIVE = "additive";
+  /** {@link OutputError#kind}: a mean, sum over count. */
+  public static final String MEAN = "mean";
+  /** {@link OutputError#kind}: a variance from sum, squares and count. */
+  public static final String VARIANCE = "variance";
+  /** {@link OutputError#kind}: a standard deviation from sum, squares and count. */
+  public static final String STDDEV = "stddev";
+  /** {@link OutputError#kind}: a quantile tree (a rank error). */
+  public static final String RANK = "rank";
 
   /** The objective J·N² = Σ relativeStddev² (the sum of squared relative errors at N = 1). */
   public double objective() {
@@ -64,25 +131,25 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
   public String render() {
     StringBuilder s = new StringBuilder("budget split: ");
     s.append(switch (rule) {
-      case DEFAULT -> "default, minimising J = Σ over outputs of (noise s.d. / (N·m))², m a"
-          + " public magnitude per row (count 1, sum/mean (|lower|+|upper|)/2, variance "
-          + "range²/12)";
-      case EQUAL -> "default, kept equal (one weight per release): the weights minimising J "
-          + "would force a coarser fixed-point grid and a larger J";
+      case DEFAULT -> "default, the textbook equal split (each output an equal part, an AVG's or"
+          + " VARIANCE's part equal over its releases), a shared release getting the parts of "
+          + "every output reading it; J = Σ over outputs of (noise s.d. / (N·m))², m a public "
+          + "magnitude per row (count 1, sum/mean (|lower|+|upper|)/2, variance range²/12)";
       case SOLVED -> "solved for the target errors (each release at the share its tightest "
           + "output needs)";
       default -> "explicit budget weights";
     });
     if (selectionShare > 0) {
-      s.append(String.format("; partition selection %.4g%% (not in J: J falls as selection's "
-          + "threshold rises, so selection keeps its weight)",
+      s.append(String.format("; partition selection %.4g%% (its weight 1 against one per "
+          + "release)",
           100 * selectionShare));
     }
-    s.append(String.format("%n  J·N² = %.6g (equal split: %.6g)%n", objective(),
+    s.append(String.format("%n  J·N² = %.6g (one weight per release: %.6g)%n", objective(),
         equalSplitObjective()));
     for (OutputError o : outputs) {
-      s.append(String.format("  %-14s share %.4g%%, relative s.d. %.6g/N (equal split %.6g/N)",
-          o.output(), 100 * o.share(), o.relativeStddev(), o.equalSplitRelativeStddev()));
+      s.append(String.format("  %-14s share %.4g%%, expected error s.d. %s; worst-case relative "
+          + "s.d. %.6g/N (one weight per release %.6g/N)", o.output(), 100 * o.share(),
+          o.expectedStddevFormula(), o.relativeStddev(), o.equalSplitRelativeStddev()));
       if (Double.isFinite(groupSize) && groupSize > 0) {
         s.append(String.format(" = %.4g at N = %.0f", o.relativeStddev() / groupSize,
             groupSize));

@@ -91,12 +91,15 @@ class BudgetWeightTest {
   }
 
   @Test
-  void run_defaultWeights_areEqualSharesPerRelease() {
+  void run_defaultWeights_areTheTextbookEqualSplitPerOutput() {
+    // Issue 22: COUNT half, the AVG half (a quarter each to its centred sum and its count).
     List<ChargeRequest> seen = new ArrayList<>();
     session(2, seen::add).run(base().count("n").mean("m", "x", 0, 1).epsilon(3).build());
-    for (MechanismCost c : seen.get(0).mechanisms()) {
-      assertEquals(1 / 3.0, c.share(), 1e-12);
-      assertEquals(1.0, ((PureDp) c.loss()).epsilon(), 1e-9);
+    double[] shares = {0.5, 0.25, 0.25};
+    for (int i = 0; i < shares.length; i++) {
+      MechanismCost c = seen.get(0).mechanisms().get(i);
+      assertEquals(shares[i], c.share(), 1e-12);
+      assertEquals(3 * shares[i], ((PureDp) c.loss()).epsilon(), 1e-9);
     }
   }
 

@@ -135,11 +135,9 @@ class QuantileCoverageTest {
     Plan.PlannedMechanism tree = p.mechanisms().get(1);
     assertTrue(tree.cost().purpose().startsWith("quantile tree of x"), tree.cost().purpose());
     // L∞ = 2 rows, 4 levels, L0 = 1: L1 sensitivity 8. The default split (DefaultSplit): the
-    // count has C·Δ² = 1·2², the tree (about H(B − 1)/2 = 30 nodes per prefix) 30·8², so the
-    // tree's share is r/(1 + r) with r = (30·64/4)^(1/3).
+    // textbook equal split, half for the count and half for the tree.
     assertEquals(8, tree.sensitivity());
-    double r = Math.cbrt(30 * 64 / 4.0);
-    assertEquals(r / (1 + r), ((PureDp) tree.cost().loss()).epsilon(), 1e-9);
+    assertEquals(0.5, ((PureDp) tree.cost().loss()).epsilon(), 1e-9);
     assertTrue(tree.cost().mechanism().contains("Δ₁=8"), tree.cost().mechanism());
     assertTrue(tree.error95() > 0);
     Plan em = s.explain(Query.from("t").privacyUnit("uid").maxRowsPerGroup(2)

@@ -14,17 +14,24 @@ final class ApiException extends RuntimeException {
   private final String code;
   private final transient OptionalInt line;
   private final transient OptionalInt column;
+  private final transient OptionalInt retryAfterSeconds;
 
   ApiException(int status, String code, String message) {
     this(status, code, message, OptionalInt.empty(), OptionalInt.empty());
   }
 
   ApiException(int status, String code, String message, OptionalInt line, OptionalInt column) {
+    this(status, code, message, line, column, OptionalInt.empty());
+  }
+
+  private ApiException(int status, String code, String message, OptionalInt line, OptionalInt column,
+      OptionalInt retryAfterSeconds) {
     super(message, null, false, false);
     this.status = status;
     this.code = code;
     this.line = line;
     this.column = column;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   int status() {
@@ -43,6 +50,11 @@ final class ApiException extends RuntimeException {
     return column;
   }
 
+  /** The {@code Retry-After} header's seconds (429 only): a fixed wait, public by construction. */
+  OptionalInt retryAfterSeconds() {
+    return retryAfterSeconds;
+  }
+
   static ApiException badRequest(String message) {
     return new ApiException(400, "bad_request", message);
   }
@@ -59,7 +71,8 @@ final class ApiException extends RuntimeException {
     return new ApiException(404, "not_found", what);
   }
 
-  static ApiException rateLimited(String message) {
-    return new ApiException(429, "rate_limited", message);
+  static ApiException rateLimited(String message, int retryAfterSeconds) {
+    return new ApiException(429, "rate_limited", message, OptionalInt.empty(), OptionalInt.empty(),
+        OptionalInt.of(retryAfterSeconds));
   }
 }

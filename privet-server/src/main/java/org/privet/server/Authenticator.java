@@ -53,6 +53,6 @@ final class Authenticator {
   }
 
   private static ApiException tooMany() {
-    return ApiException.rateLimited("too many failed authentications from this address; retry in a minute");
+    return ApiException.rateLimited("too many failed authentications from this address; retry in a minute", 60);
   }
 }

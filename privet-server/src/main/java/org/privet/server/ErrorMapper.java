@@ -89,6 +89,7 @@ final class ErrorMapper {
     err.put("message", e.getMessage());
     e.line().ifPresent(l -> err.put("line", l));
     e.column().ifPresent(c -> err.put("column", c));
+    e.retryAfterSeconds().ifPresent(s -> ctx.header("Retry-After", Integer.toString(s)));
     Responses.json(ctx, e.status(), root);
   }
 }

@@ -46,7 +46,7 @@ final class WorkerPool implements AutoCloseable {
     try {
       f = executor.submit(() -> work.apply(backend()));
     } catch (RejectedExecutionException e) {
-      throw ApiException.rateLimited("the server is busy (all workers and the queue are full); retry later");
+      throw ApiException.rateLimited("the server is busy (all workers and the queue are full); retry later", 1);
     }
     try {
       return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);

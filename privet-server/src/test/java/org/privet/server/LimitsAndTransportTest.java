@@ -42,6 +42,7 @@ class LimitsAndTransportTest {
       Api.Response busy = api.query(key, sql, null);
       assertEquals(429, busy.status(), busy.text());
       assertEquals("rate_limited", busy.errorCode());
+      assertEquals(java.util.List.of("1"), busy.headers().get("retry-after"), "a client may retry in a second");
       assertEquals(200, api.get("/v1/budget?dataset=adult", key).status(), "reads that need no worker still work");
     }
     try (Ledger ledger = Ledger.open(ws)) {

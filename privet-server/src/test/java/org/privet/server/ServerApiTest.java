@@ -283,7 +283,9 @@ class ServerApiTest {
         assertError(l.get("/v1/datasets", "pvk.0000000000000000.wrong"), 401, "unauthorized");
         assertEquals(200, l.get("/v1/budget?dataset=adult", key).status(), "not slowed before the limit");
       }
-      assertError(l.get("/v1/datasets", "pvk.0000000000000000.wrong"), 429, "rate_limited");
+      Api.Response blocked = l.get("/v1/datasets", "pvk.0000000000000000.wrong");
+      assertError(blocked, 429, "rate_limited");
+      assertEquals(List.of("60"), blocked.headers().get("retry-after"), "blocked for a minute");
       assertError(l.get("/v1/budget?dataset=adult", key), 429, "rate_limited");
       assertEquals(200, l.get("/v1/health", null).status());
     }

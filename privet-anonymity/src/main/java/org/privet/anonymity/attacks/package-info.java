@@ -12,7 +12,11 @@
  *   <li>{@link org.privet.anonymity.attacks.ReconstructionAttack}: Dinur–Nissim reconstruction from
  *       subset counts (PODS 2003), exact and with DP answers through the accountant;
  *   <li>{@link org.privet.anonymity.attacks.MembershipAttack}: membership inference from marginals
- *       (Homer et al. 2008), with its ROC against the DP bound TPR ≤ e^ε·FPR + δ.
+ *       (Homer et al. 2008), with its ROC against the DP bound TPR ≤ e^ε·FPR + δ;
+ *   <li>{@link org.privet.anonymity.attacks.NetflixAttack}: re-identification of sparse records from a
+ *       few approximate ratings (Narayanan &amp; Shmatikov 2008, Scoreboard-RH) on a synthetic
+ *       ratings table ({@link org.privet.anonymity.attacks.SparseRatings}), against a Prize-style
+ *       anonymized release and a user-level DP synthetic release.
  * </ol>
  *
  * <p>{@link org.privet.anonymity.attacks.AdultAttacks} runs them on the bundled UCI Adult data. All

@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
       AttackCommand.Differencing.class,
       AttackCommand.Reconstruction.class,
       AttackCommand.Membership.class,
+      NetflixAttackCommand.class,
     })
 public final class AttackCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -26,10 +26,13 @@ class DemoAttacksCommandTest {
         table);
     assertTrue(table.matches("(?s).*4 reconstruction: bits recovered \\(m=1024\\) \\| 100\\.0%.*"), table);
     assertTrue(table.contains("query 3 refused by the ledger after 2 charges"), table);
+    assertTrue(table.matches("(?s).*6 Netflix: re-identified \\(8 ratings\\) +\\| \\d+\\.\\d%\\*\\*\\* .*"
+        + "\\| 0\\.0% \\(chance 0\\.0%\\).*"), table);
     String page = Files.readString(out);
-    for (String section : new String[] {"Attack 1: linkage", "Attack 3: differencing", "Attack 4: reconstruction"}) {
+    for (String section : new String[] {"Attack 1: linkage", "Attack 3: differencing", "Attack 4: reconstruction",
+        "Attack 6: the Netflix Prize"}) {
       assertTrue(page.contains(section), section);
     }
-    assertTrue(page.split("<svg").length - 1 >= 3, "a chart per attack");
+    assertTrue(page.split("<svg").length - 1 >= 4, "a chart per attack");
   }
 }
