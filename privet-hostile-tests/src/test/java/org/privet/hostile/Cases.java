@@ -175,6 +175,13 @@ final class Cases {
     c.add(sql("APPROX_QUANTILES and a JSON report", Expect.RELEASED, DP + ")"
         + " APPROX_QUANTILES(x, 4) AS q, SUM(k, report_format => \"JSON\") AS s,"
         + " APPROX_QUANTILES(m, 2, contribution_bounds_per_row => (0, 10)) AS r FROM {t}"));
+    c.add(sql("per-aggregation epsilon", Expect.RELEASED, "SELECT WITH DIFFERENTIAL_PRIVACY"
+        + " OPTIONS (epsilon = 2, delta = 1e-6, group_selection_epsilon = 0.5,"
+        + " max_groups_contributed = 2) g, COUNT(*, epsilon => 0.5) AS n, SUM(x,"
+        + " contribution_bounds_per_group => (0, 5), epsilon => 0.25) AS s, AVG(k) AS a FROM {t}"
+        + " GROUP BY g"));
+    c.add(sql("per-aggregation epsilon overconsumption", Expect.REFUSED, DP + ") COUNT(*,"
+        + " epsilon => 2) AS n FROM {t}"));
     c.add(sql("PROTO report", Expect.REFUSED, DP + ") SUM(k, report_format => 'PROTO') AS s"
         + " FROM {t}"));
     c.add(sql("PERCENTILE_CONT without bounds", Expect.RELEASED, DP + ") PERCENTILE_CONT(x, 0.5)"

@@ -119,10 +119,13 @@ final class QueryFuzz {
         .as((c, n, b) -> "APPROX_QUANTILES(" + c + ", " + n + b + ")");
     Arbitrary<String> report = Combinators.combine(fn, col, Arbitraries.of("\"JSON\"",
         "'PROTO'")).as((f, c, r) -> f + "(" + c + ", report_format => " + r + ")");
+    Arbitrary<String> perEpsilon = Combinators.combine(Arbitraries.of("COUNT(*", "SUM(x",
+        "AVG(m, contribution_bounds_per_row => (0, 10)"), Arbitraries.of("0.25", "0.5", "2",
+        "-1", "1e-300")).as((f, e) -> f + ", epsilon => " + e + ")");
     return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.of("COUNT(*)",
         "COUNT(DISTINCT uid)")), Tuple.of(2, bounded), Tuple.of(1, percentile),
         Tuple.of(1, implicit), Tuple.of(1, countColumn), Tuple.of(1, approx),
-        Tuple.of(1, report));
+        Tuple.of(1, report), Tuple.of(1, perEpsilon));
   }
 
   /** A DP SQL query over table {@code {t}}. */
@@ -136,7 +139,8 @@ final class QueryFuzz {
                 + " max_groups_contributed = 2",
             ", max_rows_contributed = 3", ", max_groups_contributed = NULL,"
                 + " max_rows_contributed = 2",
-            ", max_groups_contributed = NULL"),
+            ", max_groups_contributed = NULL", ", group_selection_epsilon = 0.25,"
+                + " max_groups_contributed = 2"),
         Arbitraries.oneOf(Arbitraries.just(""), literals().list().ofMinSize(1).ofMaxSize(3)
             .map(ls -> ", public_groups = (" + String.join(", ", ls) + ")")))
         .as((a, b) -> a + b);

@@ -25,6 +25,7 @@ final class AggregateCallParser {
   static final String BOUNDS_PER_GROUP = "contribution_bounds_per_group";
   static final String BOUNDS_PER_ROW = "contribution_bounds_per_row";
   static final String REPORT_FORMAT = "report_format";
+  static final String EPSILON = "epsilon";
   /** Most intervals of APPROX_QUANTILES (its n + 1 quantiles share one tree of 1 024 cells). */
   static final int MAX_QUANTILE_INTERVALS = 100;
 
@@ -35,6 +36,7 @@ final class AggregateCallParser {
   private final String unit;
   private final Set<Integer> consumedNamedArguments = new HashSet<>();
   private final Set<Integer> jsonReports = new HashSet<>();
+  private final java.util.Map<Integer, Double> epsilons = new java.util.HashMap<>();
 
   /** A parser for the calls of a query whose dataset and privacy unit {@code binder} resolved. */
   AggregateCallParser(SelectBinder binder) {
@@ -89,6 +91,16 @@ final class AggregateCallParser {
         jsonReports.add(at);
         continue;
       }
+      if (a.name().equals(EPSILON)) {
+        if (epsilons.containsKey(at)) {
+          throw src.error(a.nameOffset(), "named argument '" + EPSILON + "' is given twice");
+        }
+        if (!(a.lower() > 0) || Double.isInfinite(a.lower())) {
+          throw src.error(a.nameOffset(), EPSILON + " must be a finite number > 0");
+        }
+        epsilons.put(at, a.lower());
+        continue;
+      }
       if (a.name().equals(BOUNDS_PER_ROW) && perRow == null) {
         perRow = a;
       } else if (a.name().equals(BOUNDS_PER_GROUP) && perGroup == null) {
@@ -97,7 +109,7 @@ final class AggregateCallParser {
         throw src.error(a.nameOffset(), "named argument '" + a.name() + "' is given twice");
       } else {
         throw src.error(a.nameOffset(), "unknown named argument '" + a.name() + "'; use "
-            + BOUNDS_PER_GROUP + ", " + BOUNDS_PER_ROW + " or " + REPORT_FORMAT);
+            + BOUNDS_PER_GROUP + ", " + BOUNDS_PER_ROW + ", " + EPSILON + " or " + REPORT_FORMAT);
       }
     }
     if (perGroup != null && perGroup.auto()) {
@@ -269,6 +281,16 @@ final class AggregateCallParser {
   /** Whether the call at {@code offset} asked for {@code report_format => "JSON"}. */
   boolean jsonReport(int offset) {
     return jsonReports.contains(offset);
+  }
+
+  /** The {@code epsilon => e} of the call at {@code offset}, or NaN when not given. */
+  double epsilon(int offset) {
+    return epsilons.getOrDefault(offset, Double.NaN);
+  }
+
+  /** Whether any call has an {@code epsilon} argument. */
+  boolean anyEpsilon() {
+    return !epsilons.isEmpty();
   }
 
   /** Refuses named arguments outside the DP aggregate calls of the SELECT list. */

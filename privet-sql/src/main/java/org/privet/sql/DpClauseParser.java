@@ -282,6 +282,19 @@ final class DpClauseParser {
           i = pos - 1;
           continue;
         }
+        if (name.text().equalsIgnoreCase(AggregateCallParser.EPSILON)) {
+          // epsilon => number: ZetaSQL's per-aggregation budget.
+          double value = parseSignedNumber("expected a number after 'epsilon =>'");
+          SqlToken after = peek();
+          if (after == null || !(after.isSymbol(")") || after.isSymbol(","))) {
+            throw errorAtCurrent("expected ')' or another named argument after the epsilon");
+          }
+          out.computeIfAbsent(fn, k -> new ArrayList<>()).add(new NamedArgument(
+              AggregateCallParser.EPSILON, value, Double.NaN, name.start()));
+          blank(comma.start(), peekAt(-1).end());
+          i = pos - 1;
+          continue;
+        }
         if (open != null && open.kind() == SqlToken.Kind.WORD
             && open.text().equalsIgnoreCase("AUTO")) {
           pos++;

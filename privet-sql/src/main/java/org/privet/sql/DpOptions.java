@@ -39,6 +39,7 @@ import org.privet.engine.Thresholding;
  * @param minPrivacyUnitsPerGroup ZetaSQL's {@code min_privacy_units_per_group}, or 0 when not given
  * @param maxRowsContributed ZetaSQL's {@code max_rows_contributed}, or 0 when not given
  * @param maxGroupsUnbounded whether {@code max_groups_contributed = NULL} was given
+ * @param groupSelectionEpsilon ZetaSQL's {@code group_selection_epsilon}, or NaN when not given
  */
 record DpOptions(
     Budget budget,
@@ -57,12 +58,14 @@ record DpOptions(
     double autoBoundsShare,
     int minPrivacyUnitsPerGroup,
     int maxRowsContributed,
-    boolean maxGroupsUnbounded) {
+    boolean maxGroupsUnbounded,
+    double groupSelectionEpsilon) {
 
   static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
       "noise", "max_error", "confidence", "min_count", "min_group_size",
-      "auto_bounds_share", "min_privacy_units_per_group", "max_rows_contributed");
+      "auto_bounds_share", "min_privacy_units_per_group", "max_rows_contributed",
+      "group_selection_epsilon");
   static final int MAX_CONTRIBUTIONS = 1_000_000;
   static final int MAX_PUBLIC_GROUPS = 100_000;
 
@@ -178,6 +181,14 @@ record DpOptions(
           + " groups of a unit) needs max_rows_contributed; difference from BigQuery: Privet never"
           + " runs without a contribution bound, which the noise needs");
     }
+    OptionValue gse = opts.get("group_selection_epsilon");
+    double groupSelectionEpsilon = Double.NaN;
+    if (gse != null) {
+      if (eps == null) {
+        throw src.error(gse.offset(), "group_selection_epsilon needs an epsilon budget");
+      }
+      groupSelectionEpsilon = positive(src, "group_selection_epsilon", gse);
+    }
     OptionValue minUnitsOption = opts.get("min_privacy_units_per_group");
     int minUnits = integer(src, "min_privacy_units_per_group", minUnitsOption);
 
@@ -259,7 +270,7 @@ record DpOptions(
     }
     return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, thresholding,
         Map.copyOf(offsets), targets, confidence, minCount, targetDelta, autoShare, minUnits,
-        maxRows, groupsUnbounded);
+        maxRows, groupsUnbounded, groupSelectionEpsilon);
   }
 
   /** Whether the private group selection has a δ (from the budget, or given with max_error). */

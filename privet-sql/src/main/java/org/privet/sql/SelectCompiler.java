@@ -76,8 +76,14 @@ final class SelectCompiler {
     if (filter != null) {
       b.where(filter);
     }
-    if (options.maxError().isEmpty()) {
+    if (options.maxError().isEmpty() && PerAggregationBudget.requested(options, calls)) {
+      PerAggregationBudget.apply(options, selected, outputs, calls,
+          !groupBy.isEmpty() && publicGroups == null && !options.publicGroupsRequested(), b, src);
+    } else if (options.maxError().isEmpty()) {
       b.budget(options.budget());
+    } else if (PerAggregationBudget.requested(options, calls)) {
+      throw src.error(options.offsets().get("max_error"), "max_error solves for the budget: it"
+          + " cannot be combined with epsilon => or group_selection_epsilon");
     } else {
       AccuracyTargetOptions.apply(options, b, outputs, src); // issue 16 hook
     }
