@@ -65,7 +65,7 @@ record DpOptions(
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
       "noise", "max_error", "confidence", "min_count", "min_group_size",
       "auto_bounds_share", "min_privacy_units_per_group", "max_rows_contributed",
-      "group_selection_epsilon");
+      "group_selection_epsilon", "kappa");
   static final int MAX_CONTRIBUTIONS = 1_000_000;
   static final int MAX_PUBLIC_GROUPS = 100_000;
 
@@ -78,6 +78,15 @@ record DpOptions(
         throw src.error(e.getValue(), "unknown option '" + e.getKey() + "'; known options: "
             + String.join(", ", NAMES.stream().sorted().toList()));
       }
+    }
+    if (opts.containsKey("kappa")) {
+      // ZetaSQL's deprecated name of max_groups_contributed.
+      if (opts.containsKey("max_groups_contributed")) {
+        throw src.error(q.optionKeyOffsets().get("kappa"), "kappa is the deprecated name of"
+            + " max_groups_contributed: give one of them");
+      }
+      opts = new java.util.LinkedHashMap<>(opts);
+      opts.put("max_groups_contributed", opts.remove("kappa"));
     }
     Map<String, Integer> offsets = new java.util.LinkedHashMap<>();
     opts.forEach((k, v) -> offsets.put(k, v.offset()));

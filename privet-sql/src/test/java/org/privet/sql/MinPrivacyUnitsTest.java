@@ -106,6 +106,15 @@ class MinPrivacyUnitsTest {
   }
 
   @Test
+  void kappa_isTheDeprecatedNameOfMaxGroupsContributed() {
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1,"
+        + " delta = 1e-6, kappa = 3) g, COUNT(*) FROM t GROUP BY g", catalog);
+    assertEquals(3, st.query().maxGroupsContributed());
+    assertRefused("kappa = 2, max_groups_contributed = 2", "deprecated name",
+        "kappa = 2, max_groups_contributed = 2) g, COUNT(*) FROM t GROUP BY g");
+  }
+
+  @Test
   void refusals_nameTheOptionAndPosition() {
     assertRefused("max_groups_contributed = NULL", "needs max_rows_contributed",
         "max_groups_contributed = NULL) g, COUNT(*) FROM t GROUP BY g");
