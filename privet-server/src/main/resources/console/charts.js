@@ -42,6 +42,43 @@ export function fmt(v) {
   return String(Number(v.toPrecision(5)));
 }
 
+/**
+ * A budget (ε, δ or ρ) for people (issue 22): four significant digits, rounded up ('up': what is
+ * spent, charged or would be) or down ('down': what remains, totals and grants), starting from the
+ * number's shortest decimal, so that the text read back is never below a spend nor above what is
+ * left. Plain decimals from 1e-4 to 1e6, else 2.5e-7. The same rule as
+ * org.privet.accounting.BudgetFormat; ConsoleNumbersBrowserTest checks that both agree.
+ */
+export function budgetText(v, dir) {
+  if (v === null || v === undefined || Number.isNaN(v)) return '—';
+  if (typeof v !== 'number') return String(v);
+  if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
+  if (v === 0) return '0';
+  const [m, e] = Math.abs(v).toExponential().split('e');
+  let exp = parseInt(e, 10);
+  const all = m.replace('.', '');
+  let kept = parseInt(all.slice(0, 4).padEnd(4, '0'), 10);
+  const away = (dir === 'up') === (v > 0);
+  if (away && /[1-9]/.test(all.slice(4))) kept += 1;
+  if (kept === 10000) { kept = 1000; exp += 1; }
+  const digits = String(kept).replace(/0+$/, '') || '0';
+  let text;
+  if (exp >= -4 && exp <= 5) {
+    text = exp >= 0
+      ? digits.slice(0, exp + 1).padEnd(exp + 1, '0') + (digits.length > exp + 1 ? '.' + digits.slice(exp + 1) : '')
+      : '0.' + '0'.repeat(-exp - 1) + digits;
+  } else {
+    text = digits[0] + (digits.length > 1 ? '.' + digits.slice(1) : '') + 'e' + exp;
+  }
+  return (v < 0 ? '-' : '') + text;
+}
+
+/** A spend, charge or cost for people: rounded up (see budgetText). */
+export function budgetUp(v) { return budgetText(v, 'up'); }
+
+/** What remains, or a total: rounded down (see budgetText). */
+export function budgetDown(v) { return budgetText(v, 'down'); }
+
 function niceTicks(lo, hi, count) {
   if (!(hi > lo)) { hi = lo + 1; }
   const span = hi - lo;
@@ -279,13 +316,13 @@ export function gauge(label, spent, total, unit) {
   const remaining = Math.max(0, total - spent);
   const W = 300, H = 18;
   const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'gauge-bar', role: 'img', preserveAspectRatio: 'none',
-    'aria-label': `${label}: spent ${fmt(spent)} of ${fmt(total)} ${unit}` });
+    'aria-label': `${label}: spent ${budgetUp(spent)} of ${budgetDown(total)} ${unit}` });
   svg.appendChild(svgEl('rect', { x: 0, y: 0, width: W, height: H, rx: 4, class: 'gauge-bg' }));
   svg.appendChild(svgEl('rect', { x: 0, y: 0, width: (W * frac).toFixed(2), height: H, rx: 4, class: frac > 0.9 ? 'gauge-fill low' : 'gauge-fill' }));
   return el('div', { class: 'gauge', 'data-spent': String(spent), 'data-total': String(total), 'data-remaining': String(remaining) },
     el('div', { class: 'gauge-label', text: label }),
     svg,
     el('div', { class: 'gauge-text' },
-      el('span', { class: 'spent', text: `spent ${fmt(spent)} ${unit}` }), ' · ',
-      el('span', { class: 'remaining', text: `remaining ${fmt(remaining)} of ${fmt(total)} ${unit}` })));
+      el('span', { class: 'spent', text: `spent ${budgetUp(spent)} ${unit}` }), ' · ',
+      el('span', { class: 'remaining', text: `remaining ${budgetDown(remaining)} of ${budgetDown(total)} ${unit}` })));
 }

@@ -1,6 +1,6 @@
 // Privet console pages. Every value from the server is inserted as text, never as HTML:
 // dataset names, column names, SQL text and messages are attacker-controlled.
-import { el, fmt, table, lineChart, errorBarChart, barChart, gauge } from './charts.js';
+import { el, fmt, budgetText, table, lineChart, errorBarChart, barChart, gauge } from './charts.js';
 import { api, session, go, errorBox } from './app.js';
 
 // ---- helpers
@@ -15,12 +15,17 @@ export function lossUnit(loss) {
   return loss && loss.epsilon === undefined && loss.rho !== undefined ? 'ρ' : 'ε';
 }
 
-export function lossText(loss) {
+/**
+ * A privacy loss for people, each parameter rounded up ('up', the default: spends and costs) or
+ * down ('down': what remains) to four significant digits (budgetText).
+ */
+export function lossText(loss, dir = 'up') {
   if (!loss) return '—';
-  if (loss.measure === 'pure') return `ε = ${fmt(loss.epsilon)}`;
-  if (loss.measure === 'approx') return `(ε = ${fmt(loss.epsilon)}, δ = ${fmt(loss.delta)})`;
-  if (loss.measure === 'zcdp') return `ρ = ${fmt(loss.rho)}`;
-  if (loss.measure === 'approx-zcdp') return `(ρ = ${fmt(loss.rho)}, δ = ${fmt(loss.delta)})`;
+  const f = (v) => budgetText(v, dir);
+  if (loss.measure === 'pure') return `ε = ${f(loss.epsilon)}`;
+  if (loss.measure === 'approx') return `(ε = ${f(loss.epsilon)}, δ = ${f(loss.delta)})`;
+  if (loss.measure === 'zcdp') return `ρ = ${f(loss.rho)}`;
+  if (loss.measure === 'approx-zcdp') return `(ρ = ${f(loss.rho)}, δ = ${f(loss.delta)})`;
   return JSON.stringify(loss);
 }
 
@@ -44,7 +49,7 @@ function field(label, control, hint) {
 
 async function datasets() {
   const r = await api('GET', '/v1/datasets');
-  return r.ok ? r.data : [];
+  return r.ok ? r.data.filter((d) => !d.nameClash) : []; // a name clash is refused until renamed
 }
 
 function datasetSelect(list, selected, id) {
@@ -90,6 +95,7 @@ export async function signInPage(state) {
 export async function datasetsPage() {
   const r = await api('GET', '/v1/datasets');
   if (!r.ok) return page('Datasets', errorBox(r.error));
+  r.data = r.data.filter((d) => !d.nameClash); // listed for the CLI and the API; refused until renamed
   if (r.data.length === 0) {
     return page('Datasets', el('p', { text: 'No datasets yet: ask the curator for a grant.' }));
   }
@@ -159,7 +165,7 @@ function resultView(res) {
   }
   const ch = res.charge;
   wrap.appendChild(el('p', { class: 'charge', id: 'charge', 'data-charge-id': String(ch.id) },
-    `Charged ${ch.cost.map(lossText).join(' + ')} to ${ch.dataset} (ledger charge #${ch.id}, committed before the release)`,
+    `Charged ${ch.cost.map((l) => lossText(l)).join(' + ')} to ${ch.dataset} (ledger charge #${ch.id}, committed before the release)`,
     res.replay ? ' — a replay of the stored answer: nothing new was charged.' : '.'));
   return wrap;
 }
@@ -169,7 +175,7 @@ function explainView(data) {
   const wrap = el('div', { id: 'explain' });
   wrap.appendChild(el('h3', { text: 'Plan (nothing charged)' }));
   wrap.appendChild(el('p', { class: 'cost', id: 'explain-cost' },
-    `This query would cost ${lossText(c.total)}; remaining: ${lossText(c.remaining)}.`));
+    `This query would cost ${lossText(c.total)}; remaining: ${lossText(c.remaining, 'down')}.`));
   wrap.appendChild(el('div', { class: 'table-wrap' }, table(['output', 'purpose', 'mechanism', 'cost', 'noise std. dev.', 'expected error (95%)'],
     c.mechanisms.map((m) => [m.output, m.purpose, m.mechanism, lossText(m.loss), m.noiseStddev, m.error95]), { id: 'explain-table' })));
   if (data.solved) wrap.appendChild(solvedView(data.solved));
@@ -185,8 +191,8 @@ function solvedView(sv) {
   return el('section', { id: 'explain-solved', 'data-fits': String(sv.fits) },
     el('h4', { text: 'Solved from the target errors' }),
     el('p', { class: 'solved-cost', id: 'solved-cost', 'data-value': String(sv.value), 'data-remaining': String(sv.remaining) },
-      `Smallest ${sym} meeting every target at ${Math.round(sv.confidence * 1000) / 10}% confidence: ${sym} = ${fmt(sv.value)} `
-      + `(charge ${lossText(sv.cost)}); remaining ${sym} = ${sv.remaining === null ? '—' : fmt(sv.remaining)}${fits}`),
+      `Smallest ${sym} meeting every target at ${Math.round(sv.confidence * 1000) / 10}% confidence: ${sym} = ${budgetText(sv.value, 'up')} `
+      + `(charge ${lossText(sv.cost)}); remaining ${sym} = ${sv.remaining === null ? '—' : budgetText(sv.remaining, 'down')}${fits}`),
     el('div', { class: 'table-wrap' }, table(['output', 'target error', 'expected error'],
       sv.outputs.map((o) => [o.output, o.target, o.expectedError]), { id: 'solved-table' })));
 }
@@ -345,7 +351,7 @@ export async function historyPage(state) {
   if (!h.ok) return page('History', field('Dataset', select), errorBox(h.error));
   const note = session.role === 'curator' ? 'All analysts\' charges (curator view).' : 'Your own charges.';
   const rows = h.data.map((c) => [String(c.id), time(c.time), c.analyst, el('pre', { class: 'sql-inline', text: c.query }),
-    c.cost.map(lossText).join(' + '), lossText(session.role === 'curator' ? c.spent : c.analystSpent)]);
+    c.cost.map((l) => lossText(l)).join(' + '), lossText(session.role === 'curator' ? c.spent : c.analystSpent)]);
   return page('History', field('Dataset', select), el('p', { text: note }),
     h.data.length ? el('div', { class: 'table-wrap' }, table(['#', 'time', 'analyst', 'query', 'cost', 'spent after'], rows, { id: 'history-table' }))
       : el('p', { id: 'history-empty', text: 'No charges yet.' }));
@@ -491,6 +497,7 @@ function comparison(job) {
 export async function curatorPage() {
   const [an, ds] = await Promise.all([api('GET', '/v1/analysts'), api('GET', '/v1/datasets')]);
   if (!an.ok) return page('Curator', errorBox(an.error));
+  if (ds.ok) ds.data = ds.data.filter((d) => !d.nameClash);
   const accounts = el('div', { class: 'table-wrap' }, table(['name', 'role', 'created', 'revoked', ''], an.data.map((a) => [a.name, a.role, time(a.created), a.revoked ? time(a.revoked) : '—',
     a.revoked ? '' : el('button', { type: 'button', class: 'small danger', 'data-revoke': a.name, text: `Revoke ${a.name}`,
       onclick: async () => {
@@ -529,7 +536,7 @@ export async function curatorPage() {
     const body = { dataset: gDataset.value, analyst: gAnalyst.value, epsilon: Number(gEps.value) };
     if (Number(gDelta.value) > 0) body.delta = Number(gDelta.value);
     const r = await api('POST', '/v1/grants', body);
-    grantOut.replaceChildren(r.ok ? el('p', { class: 'info', text: `Granted ${lossText(r.data.share)} on ${r.data.dataset} to ${r.data.analyst}.` }) : errorBox(r.error));
+    grantOut.replaceChildren(r.ok ? el('p', { class: 'info', text: `Granted ${lossText(r.data.share, 'down')} on ${r.data.dataset} to ${r.data.analyst}.` }) : errorBox(r.error));
   });
 
   const reg = el('textarea', { id: 'register-json', rows: 10, spellcheck: 'false', class: 'sql' });

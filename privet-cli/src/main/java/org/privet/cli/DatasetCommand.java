@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
     description = "Register, list and show datasets (with their privacy unit and total budget).",
     mixinStandardHelpOptions = true,
     subcommands = {DatasetRegisterCommand.class, DatasetListCommand.class, DatasetShowCommand.class,
-        DatasetFixSchemaCommand.class})
+        DatasetFixSchemaCommand.class, DatasetRenameCommand.class})
 final class DatasetCommand implements Runnable {
   @Spec CommandSpec spec;
 

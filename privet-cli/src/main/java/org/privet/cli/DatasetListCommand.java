@@ -29,7 +29,17 @@ final class DatasetListCommand implements Callable<Integer> {
     ArrayNode a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
     try (Ledger ledger = workspace.open()) {
       datasets = ledger.datasets();
-      datasets.forEach(d -> a.add(LedgerJson.dataset(d, ledger.schema(d.name()))));
+      for (DatasetSpec d : datasets) {
+        java.util.Optional<org.privet.ledger.RegisteredSchema> schema;
+        try {
+          schema = ledger.schema(d.name());
+        } catch (org.privet.ledger.DatasetNameClashException clash) {
+          // Listed so the curator can rename it; every other use is refused until then.
+          spec.commandLine().getErr().println("privet: " + clash.getMessage());
+          schema = java.util.Optional.empty();
+        }
+        a.add(LedgerJson.dataset(d, schema));
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format.format == OutputFormat.JSON) {

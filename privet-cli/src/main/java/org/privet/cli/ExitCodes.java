@@ -47,7 +47,7 @@ public final class ExitCodes {
         || e instanceof FileNotFoundException) {
       return NOT_FOUND;
     }
-    if (e instanceof QueryRefusedException) {
+    if (e instanceof QueryRefusedException || e instanceof org.privet.ledger.DatasetNameClashException) {
       return REFUSED;
     }
     if (e instanceof IllegalArgumentException) {

@@ -1,7 +1,7 @@
 package org.privet.cli;
 
 /** How a command prints its results on stdout. */
-enum OutputFormat {
+public enum OutputFormat {
   /** Aligned columns for people. */
   TABLE,
   /** JSON for scripts. */

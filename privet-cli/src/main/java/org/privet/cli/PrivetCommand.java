@@ -27,6 +27,7 @@ public final class PrivetCommand implements Runnable {
       DemoCommand.class,
       org.privet.cli.mech.MechCommand.class,
       org.privet.cli.synth.SynthCommand.class,
+      org.privet.cli.models.TrainCommand.class, org.privet.cli.models.PredictCommand.class,
       org.privet.cli.account.AccountCommand.class,
       ServeCommand.class,
       AnalystCommand.class,

@@ -14,7 +14,7 @@ import org.privet.ledger.LedgerJson;
 import org.privet.sql.SqlResult;
 
 /** Prints a released DP SQL answer (values with their confidence intervals) on stdout. */
-final class ResultPrinter {
+public final class ResultPrinter {
   private ResultPrinter() {}
 
   static void print(PrintWriter out, QueryExecution.Outcome outcome, OutputFormat format) {
@@ -24,6 +24,14 @@ final class ResultPrinter {
       out.flush();
       return;
     }
+    printTable(out, r, format);
+  }
+
+  /**
+   * A released answer as a table (TABLE or CSV), as {@code privet query} prints it; also for
+   * {@code privet plan --run}.
+   */
+  public static void printTable(PrintWriter out, SqlResult r, OutputFormat format) {
     List<Boolean> estimates = new ArrayList<>();
     r.columns().forEach(c -> estimates.add(c.engineOutput() != null));
     print(out, r.columnNames(), estimates, r.rows(), format);

@@ -45,11 +45,35 @@ class DatasetAndBudgetCommandsTest {
     CliRun show = CliRun.of("dataset", "show", "--workspace", ws.toString(), "--name", "people");
     assertEquals(ExitCodes.OK, show.code(), show.toString());
     assertTrue(show.out().contains("column id"), show.out());
-    assertTrue(show.out().contains("epsilon=1.0, delta=1.0E-6"), show.out());
+    assertTrue(show.out().contains("epsilon=1, delta=1e-6"), show.out());
     assertTrue(show.out().contains("[0.0, 120.0]"), show.out());
     CliRun list = CliRun.of("dataset", "list", "--workspace", ws.toString(), "--format", "csv");
     assertEquals(ExitCodes.OK, list.code(), list.toString());
     assertTrue(list.out().startsWith("name,privacy unit,budget,accountant,source\npeople,column id,"), list.out());
+  }
+
+  @Test
+  void datasetRegister_nameEqualIgnoringCase_exitsUsage() {
+    assertEquals(ExitCodes.OK, register().code());
+    List<String> args = List.of("dataset", "register", "--workspace", ws.toString(), "--name", "PEOPLE",
+        "--source", csv.toString(), "--privacy-unit", "id", "--epsilon", "1");
+    CliRun again = CliRun.of(args.toArray(String[]::new));
+    assertEquals(ExitCodes.USAGE, again.code(), again.toString());
+    assertTrue(again.err().contains("must differ ignoring case"), again.err());
+  }
+
+  @Test
+  void datasetRename_newName_queriesAndHistoryFollow() {
+    assertEquals(ExitCodes.OK, register().code());
+    CliRun r = CliRun.of("dataset", "rename", "--workspace", ws.toString(), "--name", "people", "--to", "staff");
+    assertEquals(ExitCodes.OK, r.code(), r.toString());
+    assertTrue(r.out().contains("now named 'staff'"), r.out());
+    CliRun old = CliRun.of("dataset", "show", "--workspace", ws.toString(), "--name", "people");
+    assertEquals(ExitCodes.NOT_FOUND, old.code(), old.toString());
+    CliRun taken = CliRun.of("dataset", "rename", "--workspace", ws.toString(), "--name", "staff", "--to", "People");
+    assertEquals(ExitCodes.USAGE, taken.code(), taken.toString());
+    CliRun show = CliRun.of("dataset", "show", "--workspace", ws.toString(), "--name", "STAFF");
+    assertEquals(ExitCodes.OK, show.code(), show.toString());
   }
 
   @Test
@@ -157,11 +181,11 @@ class DatasetAndBudgetCommandsTest {
   }
 
   @Test
-  void lossText_sixDigits_roundedInTheSafeDirection() {
+  void lossText_fourDigits_roundedInTheSafeDirection() {
     assertEquals("epsilon=2", Budget.describe(new PureDp(1.9999999999980005), RoundingMode.CEILING));
-    assertEquals("epsilon=1.99999", Budget.describe(new PureDp(1.9999999999980005), RoundingMode.FLOOR));
-    assertEquals("epsilon=0.333334, delta=0.000001", Budget.describe(new org.privet.accounting.ApproxDp(1.0 / 3, 9.99999999999E-7), RoundingMode.CEILING));
-    assertEquals("rho=1.23456E-7", Budget.describe(new org.privet.accounting.Zcdp(1.234567e-7), RoundingMode.FLOOR));
+    assertEquals("epsilon=1.999", Budget.describe(new PureDp(1.9999999999980005), RoundingMode.FLOOR));
+    assertEquals("epsilon=0.3334, delta=1e-6", Budget.describe(new org.privet.accounting.ApproxDp(1.0 / 3, 9.99999999999E-7), RoundingMode.CEILING));
+    assertEquals("rho=1.234e-7", Budget.describe(new org.privet.accounting.Zcdp(1.234567e-7), RoundingMode.FLOOR));
   }
 
   @Test

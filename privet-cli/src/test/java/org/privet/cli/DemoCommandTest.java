@@ -19,7 +19,7 @@ class DemoCommandTest {
     assertTrue(out.contains("median_age"), out);
     assertTrue(out.contains("95% CI") && out.contains("["), out);
     assertTrue(out.contains("refused"), out);
-    assertTrue(out.contains("epsilon=3.0, delta=1.0E-5") && out.contains("remaining"), out);
+    assertTrue(out.contains("epsilon=3, delta=1e-5") && out.contains("remaining"), out);
     assertTrue(r.err().contains("privet demo"), "progress goes to stderr: " + r.err());
   }
 

@@ -43,7 +43,8 @@ public final class BasicAccountant implements Accountant {
     double remaining = UpwardRounding.subtractDown(delta, deltaSum);
     if (!(remaining > 0)) {
       throw new IllegalArgumentException(
-          "delta (" + delta + ") must exceed the events' total delta (" + deltaSum
+          "delta (" + BudgetFormat.down(delta) + ") must exceed the events' total delta ("
+              + BudgetFormat.up(deltaSum)
               + ") to convert their zCDP part");
     }
     double zcdpEpsilon = ZcdpConversion.tightEpsilon(rho, remaining);

@@ -1,7 +1,5 @@
 package org.privet.accounting;
 
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.List;
 
@@ -19,17 +17,28 @@ import java.util.List;
  *   <li>{@link #admits}: whether a spend fits.
  *   <li>{@link #remaining}: budget minus spend per parameter, rounded down, never negative.
  *   <li>{@link #describe(PrivacyLoss)}: text for people; {@link #describe(PrivacyLoss, RoundingMode)}
- *       to six digits rounded in the safe direction (spends up, what remains down).
+ *       to four digits rounded in the safe direction (spends up, what remains down), by {@link
+ *       BudgetFormat}.
  * </ul>
  *
  * <p>Arithmetic is directed toward more loss (charges up, grants and what remains down). A budget
  * on a growing, adaptively chosen sequence of charges is a privacy filter; basic and zCDP
  * composition are valid filters (Rogers, Roth, Ullman, Vadhan 2016; Feldman &amp; Zrnic
- * 2021), see {@link PrivacyFilter}. Immutable; ε and ρ are at least {@link #MIN_EPSILON}.
+ * 2021), see {@link PrivacyFilter}. Immutable; ε and ρ are in [{@link #MIN_EPSILON}, {@link
+ * #MAX_EPSILON}].
  */
 public sealed interface Budget {
   /** Smallest ε (or ρ) accepted, as in Google's DP library: smaller budgets give pure noise. */
   double MIN_EPSILON = 0x1p-50;
+
+  /**
+   * Largest ε (or ρ) accepted: 2^40, the mechanisms' own limit (e.g. randomized response and
+   * selection on a dyadic grid). Larger budgets protect nothing, and their arithmetic (ρ = ε²/2,
+   * sums over composed charges, e^ε) leaves the doubles, so a budget that EXPLAIN accepts could be
+   * refused by the ledger's accountant at the run (issue 23, item 5). Checked once, here, where
+   * every query, dataset and grant budget is built, before anything is charged.
+   */
+  double MAX_EPSILON = 0x1p40;
 
   /** Pure ε-DP. */
   record Epsilon(double epsilon) implements Budget {
@@ -44,7 +53,7 @@ public sealed interface Budget {
 
     @Override
     public String toString() {
-      return "ε=" + epsilon;
+      return "ε=" + BudgetFormat.up(epsilon);
     }
   }
 
@@ -65,7 +74,7 @@ public sealed interface Budget {
 
     @Override
     public String toString() {
-      return "ε=" + epsilon + ", δ=" + delta;
+      return "ε=" + BudgetFormat.up(epsilon) + ", δ=" + BudgetFormat.up(delta);
     }
   }
 
@@ -82,7 +91,7 @@ public sealed interface Budget {
 
     @Override
     public String toString() {
-      return "ρ=" + rho;
+      return "ρ=" + BudgetFormat.up(rho);
     }
   }
 
@@ -104,7 +113,7 @@ public sealed interface Budget {
 
     @Override
     public String toString() {
-      return "ρ=" + rho + ", δ=" + delta;
+      return "ρ=" + BudgetFormat.up(rho) + ", δ=" + BudgetFormat.up(delta);
     }
   }
 
@@ -244,55 +253,26 @@ public sealed interface Budget {
     return new ApproxDp(subtractDown(epsilon(), s.epsilon()), subtractDown(delta(), s.delta()));
   }
 
-  /** This budget for people: {@code epsilon=1.0, delta=1.0E-6}, {@code rho=0.5}, ... */
+  /** This budget for people ({@link BudgetFormat#remaining}): {@code epsilon=1, delta=1e-6}. */
   default String describe() {
     return describe(loss());
   }
 
-  /** A budget, spend or remainder for people, exactly: {@code epsilon=…, delta=…} or {@code rho=…}. */
+  /**
+   * A budget, total or grant for people: {@link BudgetFormat#remaining}, four significant digits
+   * rounded down (what may be spent is never overstated). Spends: {@link BudgetFormat#spent}.
+   */
   static String describe(PrivacyLoss loss) {
-    if (loss instanceof Zcdp z) {
-      return "rho=" + z.rho();
-    }
-    if (loss instanceof ApproxZcdp z) {
-      return "rho=" + z.rho() + ", delta=" + z.delta();
-    }
-    if (loss instanceof PureDp p) {
-      return "epsilon=" + p.epsilon();
-    }
-    if (loss instanceof ApproxDp a) {
-      return "epsilon=" + a.epsilon() + ", delta=" + a.delta();
-    }
-    return String.valueOf(loss);
+    return BudgetFormat.remaining(loss);
   }
 
   /**
-   * A budget, spend or remainder for people to six significant digits, rounded with {@code mode}:
-   * {@link RoundingMode#CEILING} for spends and costs, {@link RoundingMode#FLOOR} for what remains,
-   * so that the text never understates a loss nor overstates what is left.
+   * A budget, spend or remainder for people ({@link BudgetFormat#describe}), rounded with {@code
+   * mode}: {@link RoundingMode#CEILING} for spends and costs, {@link RoundingMode#FLOOR} for what
+   * remains, so that the text never understates a loss nor overstates what is left.
    */
   static String describe(PrivacyLoss loss, RoundingMode mode) {
-    if (loss instanceof Zcdp z) {
-      return "rho=" + rounded(z.rho(), mode);
-    }
-    if (loss instanceof ApproxZcdp z) {
-      return "rho=" + rounded(z.rho(), mode) + ", delta=" + rounded(z.delta(), mode);
-    }
-    if (loss instanceof PureDp p) {
-      return "epsilon=" + rounded(p.epsilon(), mode);
-    }
-    if (loss instanceof ApproxDp a) {
-      return "epsilon=" + rounded(a.epsilon(), mode) + ", delta=" + rounded(a.delta(), mode);
-    }
-    return String.valueOf(loss);
-  }
-
-  /** {@code v} to six significant digits, rounded with {@code mode}, without trailing zeros. */
-  static String rounded(double v, RoundingMode mode) {
-    if (!Double.isFinite(v)) {
-      return Double.toString(v);
-    }
-    return new BigDecimal(v).round(new MathContext(6, mode)).stripTrailingZeros().toString();
+    return BudgetFormat.describe(loss, mode);
   }
 
   private static double rhoOf(PrivacyLoss spent) {
@@ -311,8 +291,8 @@ public sealed interface Budget {
   }
 
   private static void requirePositive(String name, double v) {
-    if (Double.isNaN(v) || Double.isInfinite(v) || v < MIN_EPSILON) {
-      throw new IllegalArgumentException(name + " must be finite and at least 2^-50, was " + v);
+    if (Double.isNaN(v) || Double.isInfinite(v) || v < MIN_EPSILON || v > MAX_EPSILON) {
+      throw new IllegalArgumentException(name + " must be finite and in [2^-50, 2^40], was " + v);
     }
   }
 }

@@ -62,7 +62,8 @@ public final class EventMeasures {
       throw new IllegalArgumentException(what + ": epsilon is unbounded");
     }
     if (delta >= 1) {
-      throw new IllegalArgumentException(what + ": total delta reaches 1 (" + delta + ")");
+      throw new IllegalArgumentException(what + ": total delta reaches 1 ("
+          + BudgetFormat.up(delta) + ")");
     }
     return new ApproxDp(epsilon, delta);
   }

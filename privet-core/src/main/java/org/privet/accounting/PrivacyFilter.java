@@ -71,9 +71,8 @@ public final class PrivacyFilter {
     }
     if (!fits(next)) {
       throw new BudgetExceededException(
-          "privacy budget exceeded: spending would reach (epsilon=" + next.epsilon() + ", delta="
-              + next.delta() + ") of a budget of (epsilon=" + budget.epsilon() + ", delta="
-              + budget.delta() + ")");
+          "privacy budget exceeded: spending would reach (" + BudgetFormat.spent(next)
+              + ") of a budget of (" + BudgetFormat.remaining(budget) + ")");
     }
     admitted.add(event);
     spent = next;

@@ -47,7 +47,8 @@ public final class ZcdpAccountant implements Accountant {
   public ApproxZcdp totalApproxZcdp(List<? extends PrivacyLoss> events) {
     double[] sums = sums(events);
     if (!(sums[1] < 1)) {
-      throw new IllegalArgumentException("composition: total delta reaches 1 (" + sums[1] + ")");
+      throw new IllegalArgumentException("composition: total delta reaches 1 ("
+          + BudgetFormat.up(sums[1]) + ")");
     }
     return new ApproxZcdp(sums[0], sums[1]);
   }
@@ -81,7 +82,8 @@ public final class ZcdpAccountant implements Accountant {
     double remaining = UpwardRounding.subtractDown(delta, deltaSum);
     if (!(remaining > 0)) {
       throw new IllegalArgumentException(
-          "delta (" + delta + ") must exceed the events' total delta (" + deltaSum
+          "delta (" + BudgetFormat.down(delta) + ") must exceed the events' total delta ("
+              + BudgetFormat.up(deltaSum)
               + ") to convert zCDP to (epsilon, delta)-DP");
     }
     return EventMeasures.approxDp(ZcdpConversion.tightEpsilon(rho, remaining), delta, "composition");

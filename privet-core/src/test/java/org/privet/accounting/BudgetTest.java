@@ -20,7 +20,7 @@ class BudgetTest {
     assertEquals(new Budget.EpsilonDelta(1.0, 1e-6), Budget.of(new ApproxDp(1.0, 1e-6)));
     assertEquals(new Budget.Epsilon(1.0), Budget.of(new ApproxDp(1.0, 0)));
     assertEquals(new Budget.RhoDelta(0.5, 1e-6), Budget.of(new ApproxZcdp(0.5, 1e-6)));
-    assertEquals("ε=1.0, δ=1.0E-6", Budget.approx(1.0, 1e-6).toString());
+    assertEquals("ε=1, δ=1e-6", Budget.approx(1.0, 1e-6).toString());
   }
 
   @Test
@@ -79,9 +79,9 @@ class BudgetTest {
   @Test
   void describe_roundsSpendsUpAndRemaindersDown() {
     PrivacyLoss third = new ApproxDp(1.0 / 3, 1e-7 / 3);
-    assertEquals("epsilon=0.333334, delta=3.33334E-8", Budget.describe(third, RoundingMode.CEILING));
-    assertEquals("epsilon=0.333333, delta=3.33333E-8", Budget.describe(third, RoundingMode.FLOOR));
+    assertEquals("epsilon=0.3334, delta=3.334e-8", Budget.describe(third, RoundingMode.CEILING));
+    assertEquals("epsilon=0.3333, delta=3.333e-8", Budget.describe(third, RoundingMode.FLOOR));
     assertEquals("rho=0.5", Budget.describe(new Zcdp(0.5), RoundingMode.CEILING));
-    assertEquals("epsilon=1.0, delta=1.0E-6", Budget.approx(1.0, 1e-6).describe());
+    assertEquals("epsilon=1, delta=1e-6", Budget.approx(1.0, 1e-6).describe());
   }
 }

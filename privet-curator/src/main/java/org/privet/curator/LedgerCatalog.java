@@ -59,10 +59,14 @@ public final class LedgerCatalog implements DatasetCatalog {
 
   @Override
   public Optional<DatasetDescriptor> find(String name) {
-    Optional<DatasetSpec> spec = ledger.datasets().stream()
-        .filter(d -> d.name().equalsIgnoreCase(name)).filter(d -> visible.test(d.name())).findFirst();
-    // An unknown FROM is reported as such (exit code NOT_FOUND), not as a malformed query.
-    return Optional.of(describe(spec.orElseThrow(() -> new UnknownDatasetException(name))));
+    // One resolution (ignoring case, refusing a clash) for the read, the charge and the records;
+    // an unknown FROM is reported as such (exit code NOT_FOUND), not as a malformed query, and an
+    // invisible dataset exactly as an unknown one.
+    DatasetSpec spec = ledger.dataset(name);
+    if (!visible.test(spec.name())) {
+      throw new UnknownDatasetException(name);
+    }
+    return Optional.of(describe(spec));
   }
 
   /**

@@ -78,6 +78,19 @@ public final class QueryExecution implements AutoCloseable {
     }
   }
 
+  /**
+   * Parses {@code sql} for a workload planner ({@link DpSql#parseForPlanning}): a statement with
+   * neither a budget nor max_error takes the targets {@code planned} supplies.
+   */
+  public DpStatement parseForPlanning(String sql, org.privet.sql.PlannedTargets planned) {
+    try {
+      return DpSql.parseForPlanning(sql, new LedgerCatalog(ledger, backends::of, visible),
+          planned);
+    } catch (IllegalArgumentException e) {
+      throw refused(e);
+    }
+  }
+
   /** The plan of a compiled statement; reads only the schema and charges nothing. */
   public Plan plan(DpStatement st) {
     try {
@@ -128,13 +141,29 @@ public final class QueryExecution implements AutoCloseable {
    * remaining budget.
    */
   public String explain(DpStatement st) {
+    return explain(st, null);
+  }
+
+  /**
+   * As {@link #explain(DpStatement)}; a query given by target errors is shown against {@code
+   * analyst}'s remaining budget (their share's), or the dataset's when {@code analyst} is null (the
+   * curator). An analyst is never shown the dataset's remaining budget, which depends on every
+   * analyst's charges (issue 23, item 3).
+   */
+  public String explain(DpStatement st, String analyst) {
+    Plan plan = plan(st);
+    String dataset = datasetOf(st);
+    // What the ledger would refuse whatever was spent (a measure its rule cannot take), EXPLAIN
+    // refuses alike, with the same message (issue 23, item 5).
+    ledger.requireAdmissible(dataset, LedgerBudgetCharger.ledgerCost(ledger, dataset,
+        plan.mechanisms().stream().map(m -> m.cost().loss()).toList(), plan.total()));
     String post = st.postProcessing();
     String solved = "";
     if (st.query().targets().isPresent()) {
       Session session = explainSession(st);
       try {
         solved = SolvedBudgetReport.explain(session, session.solve(st.query()),
-            SolvedBudgetReport.remaining(ledger, datasetOf(st), null));
+            SolvedBudgetReport.remaining(ledger, datasetOf(st), analyst));
       } catch (IllegalArgumentException e) {
         throw refused(e);
       }
@@ -142,14 +171,17 @@ public final class QueryExecution implements AutoCloseable {
     StringBuilder differences = new StringBuilder();
     st.differences().forEach(d -> differences.append("difference from BigQuery: ").append(d)
         .append('\n'));
-    return plan(st).render() + solved
+    return plan.render() + solved
         + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n")
         + differences;
   }
 
-  /** The registered name of the dataset a compiled statement reads. */
+  /**
+   * The registered name of the dataset a compiled statement reads: the one the catalog resolved
+   * its FROM to ({@link Ledger#dataset}, ignoring case), which the run reads and charges.
+   */
   public String datasetOf(DpStatement st) {
-    return ledger.dataset(canonicalName(st.dataset())).name();
+    return ledger.dataset(st.dataset()).name();
   }
 
   /** Runs a compiled statement for {@code analyst}, charging the ledger before any release. */
@@ -219,11 +251,6 @@ public final class QueryExecution implements AutoCloseable {
   @Override
   public void close() {
     backends.close();
-  }
-
-  private String canonicalName(String written) {
-    return ledger.datasets().stream().map(d -> d.name())
-        .filter(n -> n.equalsIgnoreCase(written)).findFirst().orElse(written);
   }
 
   private static QueryRefusedException refused(IllegalArgumentException e) {

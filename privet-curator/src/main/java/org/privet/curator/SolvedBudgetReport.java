@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.BudgetExceededException;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.Zcdp;
 import org.privet.engine.BudgetSolution;
@@ -34,7 +35,7 @@ final class SolvedBudgetReport {
   static String explain(Session session, BudgetSolution sol, Optional<PrivacyLoss> remaining) {
     StringBuilder s = new StringBuilder(sol.render());
     remaining.ifPresent(r -> {
-      s.append("remaining budget: ").append(r);
+      s.append("remaining budget: ").append(BudgetFormat.remaining(r));
       double left = parameter(r, sol.inRho());
       if (!Double.isNaN(left)) {
         s.append(left >= sol.parameter() ? " (the solved cost fits)" : " (the solved cost does not"
@@ -50,10 +51,11 @@ final class SolvedBudgetReport {
       BudgetSolution sol, Optional<PrivacyLoss> remaining) {
     String what = remaining.map(r -> {
       double left = parameter(r, sol.inRho());
-      return Double.isNaN(left) ? "remaining budget " + r : buys(session, sol, left);
+      return Double.isNaN(left) ? "remaining budget " + BudgetFormat.remaining(r)
+          : buys(session, sol, left);
     }).orElse("");
     return new BudgetExceededException(e.getMessage() + "; the targets need "
-        + (sol.inRho() ? "rho" : "epsilon") + String.format(" = %.6g", sol.parameter())
+        + (sol.inRho() ? "rho" : "epsilon") + " = " + BudgetFormat.up(sol.parameter())
         + (what.isEmpty() ? "" : "; " + what));
   }
 
@@ -61,8 +63,8 @@ final class SolvedBudgetReport {
     if (!(left > 0)) {
       return "nothing remains";
     }
-    StringBuilder s = new StringBuilder(String.format("the remaining %s = %.6g would buy",
-        sol.inRho() ? "rho" : "epsilon", left));
+    StringBuilder s = new StringBuilder("the remaining " + (sol.inRho() ? "rho" : "epsilon")
+        + " = " + BudgetFormat.down(left) + " would buy");
     Map<String, Double> e = session.errorsAt(sol, left);
     e.forEach((k, v) -> s.append(String.format(" %s => %.6g,", k, v)));
     s.setLength(s.length() - 1);

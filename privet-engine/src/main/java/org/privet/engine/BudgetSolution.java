@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 
 /**
@@ -44,9 +45,10 @@ public record BudgetSolution(Query query, double parameter, PrivacyLoss cost,
   /** A rendering for EXPLAIN: the solved cost and each output's error against its target. */
   public String render() {
     StringBuilder s = new StringBuilder();
-    s.append(String.format("solved budget: %s = %.6g (smallest meeting every target at "
-        + "confidence %.4g); charge %s%n", inRho() ? "rho" : "epsilon", parameter,
-        targets.confidence(), cost));
+    s.append(String.format("solved budget: %s = %s (smallest meeting every target at "
+        + "confidence %.4g); charge %s%n", inRho() ? "rho" : "epsilon",
+        BudgetFormat.up(parameter), targets.confidence(),
+        BudgetFormat.spent(cost)));
     for (Map.Entry<String, Double> e : errors.entrySet()) {
       s.append(String.format("  %-14s error %.6g (target %.6g)%s%n", e.getKey(),
           e.getValue(), targets.halfWidths().get(e.getKey()), unitOf(e.getKey())));

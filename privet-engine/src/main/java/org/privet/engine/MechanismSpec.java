@@ -1,5 +1,6 @@
 package org.privet.engine;
 
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
@@ -33,7 +34,7 @@ sealed interface MechanismSpec
 
     @Override
     public String describe() {
-      return "GeometricMechanism(ε=" + fmt(epsilon) + ", Δ₁=" + sensitivity + ")";
+      return "GeometricMechanism(ε=" + BudgetFormat.up(epsilon) + ", Δ₁=" + sensitivity + ")";
     }
   }
 
@@ -46,7 +47,7 @@ sealed interface MechanismSpec
 
     @Override
     public String describe() {
-      return "DiscreteGaussianMechanism(ρ=" + fmt(rho) + ", Δ₂=" + sensitivity + ")";
+      return "DiscreteGaussianMechanism(ρ=" + BudgetFormat.up(rho) + ", Δ₂=" + sensitivity + ")";
     }
   }
 
@@ -62,7 +63,7 @@ sealed interface MechanismSpec
 
     @Override
     public String describe() {
-      return "ExponentialMechanism(ε=" + fmt(epsilon / l0) + " per group, Δu=" + sensitivity
+      return "ExponentialMechanism(ε=" + BudgetFormat.up(epsilon / l0) + " per group, Δu=" + sensitivity
           + ")";
     }
   }

@@ -5,6 +5,7 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.mechanisms.OptimalPartitionSelection;
 import org.privet.noise.Bernoulli;
@@ -430,15 +431,15 @@ final class PartitionSelection {
     }
     if (kind == Kind.OPTIMAL) {
       long half = unitsForHalfRelease();
-      return "OptimalSelection(ε=" + MechanismSpec.fmt(epsilon) + ", δ=" + MechanismSpec.fmt(delta) + ", L0=" + l0
+      return "OptimalSelection(ε=" + BudgetFormat.up(epsilon) + ", δ=" + BudgetFormat.up(delta) + ", L0=" + l0
           + ", P[keep 1 unit]=" + MechanismSpec.fmt(singleUnitReleaseProbability()) + ", 50% kept from "
           + (half == Long.MAX_VALUE ? "never" : half + " units") + ")";
     }
     if (kind == Kind.GAUSSIAN) {
-      return "GaussianThreshold(ρ=" + MechanismSpec.fmt(rho) + ", δ=" + MechanismSpec.fmt(delta) + ", L0=" + l0
+      return "GaussianThreshold(ρ=" + BudgetFormat.up(rho) + ", δ=" + BudgetFormat.up(delta) + ", L0=" + l0
           + ", σ=" + MechanismSpec.fmt(Math.sqrt(sigmaSquared())) + ", τ=" + threshold + ")";
     }
-    return "LaplaceThreshold(ε=" + MechanismSpec.fmt(epsilon) + ", δ=" + MechanismSpec.fmt(delta) + ", L0=" + l0
+    return "LaplaceThreshold(ε=" + BudgetFormat.up(epsilon) + ", δ=" + BudgetFormat.up(delta) + ", L0=" + l0
         + ", scale=" + MechanismSpec.fmt(scale()) + ", τ=" + threshold + ", P[release at τ−1]="
         + MechanismSpec.fmt(boundaryProbability()) + ")";
   }

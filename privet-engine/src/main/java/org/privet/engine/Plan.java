@@ -2,6 +2,7 @@ package org.privet.engine;
 
 import java.util.List;
 import java.util.Objects;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 
 /**
@@ -58,7 +59,8 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
     s.append("mechanisms:\n");
     for (PlannedMechanism m : mechanisms) {
       s.append(String.format("  %-14s %-46s %s  cost=%s  sens=%.6g  sd=%.6g  err95=%.6g%n",
-          m.cost().output(), m.cost().purpose(), m.cost().mechanism(), m.cost().loss(),
+          m.cost().output(), m.cost().purpose(), m.cost().mechanism(),
+          BudgetFormat.spent(m.cost().loss()),
           m.sensitivity(), m.noiseStddev(), m.error95()));
       if (!Double.isNaN(m.cost().share())) {
         s.append(String.format("  %-14s   budget share %.4g%%: %s%n", "",
@@ -68,9 +70,10 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
     if (split != null) {
       s.append(split.render());
     }
-    s.append("total charge: ").append(total);
+    s.append("total charge: ").append(BudgetFormat.spent(total));
     if (zcdpConversionDelta > 0) {
-      s.append(" (zCDP parts converted at δ=").append(zcdpConversionDelta).append(')');
+      s.append(" (zCDP parts converted at δ=")
+          .append(BudgetFormat.up(zcdpConversionDelta)).append(')');
     }
     s.append('\n').append("physical plan:\n").append(physicalPlan).append('\n');
     return s.toString();

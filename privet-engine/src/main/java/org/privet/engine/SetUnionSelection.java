@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.privet.accounting.ApproxZcdp;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
@@ -380,8 +381,8 @@ final class SetUnionSelection {
   }
 
   String describe() {
-    return "SetUnion(policy Gaussian, ρ=" + MechanismSpec.fmt(rho) + ", δ="
-        + MechanismSpec.fmt(delta) + ", L0=" + l0 + ", σ=" + MechanismSpec.fmt(sigma()) + ", threshold="
+    return "SetUnion(policy Gaussian, ρ=" + BudgetFormat.up(rho) + ", δ="
+        + BudgetFormat.up(delta) + ", L0=" + l0 + ", σ=" + MechanismSpec.fmt(sigma()) + ", threshold="
         + MechanismSpec.fmt(threshold()) + ", Γ=" + MechanismSpec.fmt(cutoff()) + ")";
   }
 }

@@ -67,57 +67,49 @@ final class Cases {
     return new Case(name, e, null, q, BudgetCharger.unlimited());
   }
 
+  /**
+   * The DP SQL cases, from the data file {@code hostile/sql-cases.txt} ({@code EXPECT | name |
+   * SQL} per line), which the server's HostileCorpusOverHttpTest runs over HTTP as well.
+   */
+  static List<Case> sqlCases() {
+    List<Case> out = new ArrayList<>();
+    try (java.io.InputStream in = Cases.class.getResourceAsStream("/hostile/sql-cases.txt")) {
+      String text = new String(java.util.Objects.requireNonNull(in, "hostile/sql-cases.txt").readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8);
+      for (String line : text.split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] f = line.split(" \\| ", 3);
+        out.add(sql(f[1], Expect.valueOf(f[0]), f[2]));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /** Every case: the DP SQL ones ({@link #sqlCases}) and the Java API ones. */
   static List<Case> all() {
-    List<Case> c = new ArrayList<>();
+    List<Case> c = new ArrayList<>(sqlCases());
     // Item 1: literals typed before the charge.
-    c.add(sql("date literal that is no date", Expect.REFUSED, DP + ") COUNT(*) AS n FROM {t}"
-        + " WHERE uid = 17 AND d = 'not-a-date'"));
-    c.add(sql("timestamp literal that is no timestamp", Expect.REFUSED, DP + ") COUNT(*) AS n"
-        + " FROM {t} WHERE uid = 17 AND ts > '2021-13-45 10:00'"));
-    c.add(sql("number beyond SMALLINT", Expect.RELEASED, DP + ") COUNT(*) AS n FROM {t}"
-        + " WHERE uid = 17 AND k = 1e30"));
-    c.add(sql("number beyond SMALLINT in IN and BETWEEN", Expect.RELEASED, DP + ") COUNT(*) AS n"
-        + " FROM {t} WHERE uid = 17 AND k IN (40000, -1e300, 3) AND k BETWEEN -1e30 AND 99999"));
-    c.add(sql("decimal beyond DECIMAL(6,2)", Expect.RELEASED, DP + ") COUNT(*) AS n FROM {t}"
-        + " WHERE uid = 17 AND (m = 123456789.5 OR m <= 1.255)"));
     c.add(api("Java API: date string that is no date", Expect.REFUSED, t -> unit(t).where(Filter.and(Filter.eq("uid", 17L), Filter.eq("d", "2021-02-30")))
         .count("n").epsilon(1).build()));
     c.add(api("Java API: integer key beyond SMALLINT", Expect.RELEASED, t -> unit(t).groupBy("k").publicGroups(3, 1e9, 32767).count("n").epsilon(1)
         .build()));
     // Item 2: bin arithmetic.
-    c.add(sql("PERCENTILE_CONT with bounds too close", Expect.REFUSED, DP + ") PERCENTILE_CONT(x,"
-        + " 0.5, contribution_bounds_per_row => (0, 1e-306)) AS p FROM {t}"));
     c.add(api("histogram over (0, MIN_VALUE)", Expect.REFUSED, t -> unit(t).histogram("h", "x", 0, Double.MIN_VALUE, 8).epsilon(1).build()));
-    // Item 3: saturation (the magnitudes here are small; the 2^25-row attack has its own test).
-    c.add(sql("variance and sums with wide bounds", Expect.RELEASED, DP + ")"
-        + " VARIANCE(x, contribution_bounds_per_row => (-1e15, 1e15)) AS v,"
-        + " SUM(m, contribution_bounds_per_row => (-1e17, 1e17)) AS s,"
-        + " AVG(k, contribution_bounds_per_group => (-1e12, 1e12)) AS a FROM {t}"));
     // Item 5: duplicate public groups.
     c.add(api("Java API: one group in four spellings", Expect.REFUSED, t -> unit(t).groupBy("k").publicGroups(1, 1L, 1.0, new BigDecimal("1.00"))
         .count("n").epsilon(1).build()));
     c.add(api("Java API: one date as string and LocalDate", Expect.REFUSED, t -> unit(t).groupBy("d").publicGroups("2020-01-01", LocalDate.of(2020, 1, 1))
         .count("n").epsilon(1).build()));
     // Other refusals: schema and options only.
-    c.add(sql("unknown column", Expect.REFUSED, DP + ") SUM(nope) AS s FROM {t}"));
-    c.add(sql("non-numeric column summed", Expect.REFUSED, DP + ") SUM(g,"
-        + " contribution_bounds_per_row => (0, 1)) AS s FROM {t}"));
-    c.add(sql("bounds beyond 2^60", Expect.REFUSED, DP + ") SUM(x,"
-        + " contribution_bounds_per_row => (-1e300, 1e300)) AS s FROM {t}"));
-    c.add(sql("function in WHERE", Expect.REFUSED, DP + ") COUNT(*) AS n FROM {t}"
-        + " WHERE length(g) > 3"));
     c.add(new Case("budget refused", Expect.REFUSED, DP + ") COUNT(*) AS n FROM {t}", null,
         charge -> {
           throw new BudgetExceededException("the budget does not cover this query");
         }));
     // Releases whose output shape is public.
-    c.add(sql("every aggregate, no GROUP BY", Expect.RELEASED, DP + ") COUNT(*) AS n,"
-        + " COUNT(DISTINCT uid) AS u, SUM(x, contribution_bounds_per_row => (-5, 5)) AS s,"
-        + " AVG(m, contribution_bounds_per_row => (0, 100)) AS a,"
-        + " STDDEV_POP(k, contribution_bounds_per_row => (-10, 10)) AS sd,"
-        + " PERCENTILE_CONT(x, 0.5, contribution_bounds_per_row => (-10, 10)) AS p FROM {t}"));
-    c.add(sql("public groups of every key type", Expect.RELEASED, DP + ", public_groups = ("
-        + "'a', 'zz', 'it''s')) g, COUNT(*) AS n FROM {t} GROUP BY g"));
     c.add(api("Java API: public date, boolean and timestamp keys", Expect.RELEASED, t -> unit(t).groupBy("d", "b")
         .publicGroups(List.of(List.of(LocalDate.of(2020, 1, 1), true),
             java.util.Arrays.asList("1999-12-31", null)))
@@ -126,66 +118,11 @@ final class Cases {
         .histogram("h", "m", -10, 10, 4).epsilon(1).build()));
     // AUTO bounds (issue 16 item 3): estimated privately, released with the answer; extreme
     // values (±∞, NaN, SMALLINT extremes, DECIMAL extremes) must not fail after the charge.
-    c.add(sql("AUTO bounds on every value aggregate", Expect.RELEASED, DP + ", auto_bounds_share"
-        + " = 0.2) SUM(x, contribution_bounds_per_row => AUTO) AS s,"
-        + " AVG(m, contribution_bounds_per_row => AUTO) AS a,"
-        + " VARIANCE(k, contribution_bounds_per_row => AUTO) AS v,"
-        + " STDDEV(x, contribution_bounds_per_row => AUTO) AS sd FROM {t}"));
-    c.add(sql("AUTO bounds with private groups", Expect.RELEASED, DP + ", max_groups_contributed"
-        + " = 2) g, SUM(k, contribution_bounds_per_row => AUTO) AS s FROM {t} GROUP BY g"));
-    c.add(sql("AUTO bounds on COUNT", Expect.REFUSED, DP + ") COUNT(*,"
-        + " contribution_bounds_per_group => AUTO) AS n FROM {t}"));
-    c.add(sql("AUTO bounds share out of range", Expect.REFUSED, DP + ", auto_bounds_share = 1)"
-        + " SUM(x, contribution_bounds_per_row => AUTO) AS s FROM {t}"));
     c.add(api("Java API: AUTO bounds on a non-numeric column", Expect.REFUSED,
         t -> unit(t).mean("a", "g").epsilon(1).build()));
     c.add(api("Java API: AUTO bounds in a public range, public groups", Expect.RELEASED,
         t -> unit(t).groupBy("g").publicGroups("a", "zz").sum("s", "m", -1, 1)
             .autoBounds("s", -10_000, 10_000).autoBoundsRanks(0, 1).epsilon(1).build()));
-    c.add(sql("private partition selection", Expect.RELEASED, DP + ", max_groups_contributed = 2)"
-        + " g, COUNT(*) AS n FROM {t} GROUP BY g"));
-    c.add(sql("DP set union", Expect.RELEASED, DP + ", max_groups_contributed = 3,"
-        + " group_selection_strategy = SET_UNION) g, COUNT(*) AS n,"
-        + " SUM(x, contribution_bounds_per_row => (-5, 5)) AS s FROM {t} GROUP BY g"));
-    c.add(sql("DP set union with public groups", Expect.REFUSED, DP + ", max_groups_contributed"
-        + " = 2, group_selection_strategy = SET_UNION, public_groups = ('a')) g, COUNT(*) AS n"
-        + " FROM {t} GROUP BY g"));
-    // Issue 24: ZetaSQL's options and defaults.
-    c.add(sql("implicit bounds on every value aggregate", Expect.RELEASED, DP + ")"
-        + " SUM(x) AS s, AVG(m) AS a, VAR_POP(k) AS v, STDDEV_POP(x) AS sd, COUNT(m) AS c"
-        + " FROM {t}"));
-    c.add(sql("implicit bounds with private groups", Expect.RELEASED, DP + ","
-        + " max_groups_contributed = 2) g, SUM(k) AS s, COUNT(x) AS c FROM {t} GROUP BY g"));
-    c.add(sql("min_privacy_units_per_group", Expect.RELEASED, DP + ","
-        + " min_privacy_units_per_group = 2, max_groups_contributed = 2) g, COUNT(*) AS n,"
-        + " AVG(x, contribution_bounds_per_group => (-5, 5)) AS a FROM {t} GROUP BY g"));
-    c.add(sql("min_privacy_units_per_group with post-aggregation thresholding", Expect.RELEASED,
-        DP + ", min_privacy_units_per_group = 3, group_selection_strategy ="
-        + " POST_AGGREGATION_THRESHOLD) g, COUNT(DISTINCT uid) AS u FROM {t} GROUP BY g"));
-    c.add(sql("min_privacy_units_per_group with public groups", Expect.REFUSED, DP + ","
-        + " min_privacy_units_per_group = 2, public_groups = ('a')) g, COUNT(*) AS n FROM {t}"
-        + " GROUP BY g"));
-    c.add(sql("max_rows_contributed with unbounded groups", Expect.RELEASED, DP + ","
-        + " max_groups_contributed = NULL, max_rows_contributed = 3) g, COUNT(*) AS n,"
-        + " SUM(x, contribution_bounds_per_group => (0, 5)) AS s FROM {t} GROUP BY g"));
-    c.add(sql("unbounded groups alone", Expect.REFUSED, DP + ", max_groups_contributed = NULL)"
-        + " g, COUNT(*) AS n FROM {t} GROUP BY g"));
-    c.add(sql("delta = 1", Expect.REFUSED, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon ="
-        + " 1, delta = 1) g, COUNT(*) AS n FROM {t} GROUP BY g"));
-    c.add(sql("APPROX_QUANTILES and a JSON report", Expect.RELEASED, DP + ")"
-        + " APPROX_QUANTILES(x, 4) AS q, SUM(k, report_format => \"JSON\") AS s,"
-        + " APPROX_QUANTILES(m, 2, contribution_bounds_per_row => (0, 10)) AS r FROM {t}"));
-    c.add(sql("per-aggregation epsilon", Expect.RELEASED, "SELECT WITH DIFFERENTIAL_PRIVACY"
-        + " OPTIONS (epsilon = 2, delta = 1e-6, group_selection_epsilon = 0.5,"
-        + " max_groups_contributed = 2) g, COUNT(*, epsilon => 0.5) AS n, SUM(x,"
-        + " contribution_bounds_per_group => (0, 5), epsilon => 0.25) AS s, AVG(k) AS a FROM {t}"
-        + " GROUP BY g"));
-    c.add(sql("per-aggregation epsilon overconsumption", Expect.REFUSED, DP + ") COUNT(*,"
-        + " epsilon => 2) AS n FROM {t}"));
-    c.add(sql("PROTO report", Expect.REFUSED, DP + ") SUM(k, report_format => 'PROTO') AS s"
-        + " FROM {t}"));
-    c.add(sql("PERCENTILE_CONT without bounds", Expect.RELEASED, DP + ") PERCENTILE_CONT(x, 0.5)"
-        + " AS p, PERCENTILE_CONT(k, 0.9) AS q FROM {t}"));
     return c;
   }
 

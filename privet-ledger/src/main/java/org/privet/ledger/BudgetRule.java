@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 
 /**
@@ -43,18 +44,22 @@ final class BudgetRule {
     }
     all.addAll(cost);
     mine.addAll(cost);
-    PrivacyLoss spent = spent(spec, spec.budget(), all);
-    if (!spec.budget().admits(spent)) {
-      throw new BudgetExceededException("privacy budget of dataset '" + spec.name()
-          + "' exceeded: this charge would bring the spend to " + Budget.describe(spent) + " of "
-          + spec.budget().describe() + "; nothing was charged");
-    }
+    // The analyst's own share first: a charge over it is refused with what depends on their own
+    // charges only. The dataset's total is checked next; its refusal quotes no spend, since the
+    // dataset's spend is the sum of every analyst's (issue 23, item 3; threat-model.md).
     Optional<Grant> grant = grantOf(grants, analyst);
     PrivacyLoss analystSpent = spent(spec, grant.map(Grant::share).orElse(spec.budget()), mine);
     if (grant.isPresent() && !grant.get().share().admits(analystSpent)) {
       throw new BudgetExceededException("analyst '" + analyst + "' share of dataset '" + spec.name()
-          + "' exceeded: this charge would bring their spend to " + Budget.describe(analystSpent) + " of "
+          + "' exceeded: this charge would bring their spend to " + BudgetFormat.spent(analystSpent) + " of "
           + grant.get().share().describe() + "; nothing was charged");
+    }
+    PrivacyLoss spent = spent(spec, spec.budget(), all);
+    if (!spec.budget().admits(spent)) {
+      throw new BudgetExceededException("privacy budget of dataset '" + spec.name()
+          + "' exceeded: its total, shared by all its analysts, does not admit this charge (what"
+          + " others have spent is not shown; the curator sees it with privet budget show);"
+          + " nothing was charged");
     }
     return new LedgerStore.Spend(spent, analystSpent);
   }

@@ -92,15 +92,16 @@ public record DatasetSpec(
   }
 
   /**
-   * Checks that a budget (or grant) is one of the supported measures with a positive ε or ρ (at
-   * least {@link Budget#MIN_EPSILON}) and returns it as a {@link Budget}.
+   * Checks that a budget (or grant) is one of the supported measures with ε or ρ in [{@link
+   * Budget#MIN_EPSILON}, {@link Budget#MAX_EPSILON}] and returns it as a {@link Budget}.
    */
   static Budget requirePositiveBudget(String parameter, PrivacyLoss budget) {
     try {
       return Budget.of(budget);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(parameter
-          + " must be epsilon >= 2^-50 (with delta in [0, 1)) or rho >= 2^-50 (with delta in [0, 1)), was "
+          + " must be epsilon in [2^-50, 2^40] (with delta in [0, 1)) or rho in [2^-50, 2^40] (with"
+          + " delta in [0, 1)), was "
           + budget);
     }
   }

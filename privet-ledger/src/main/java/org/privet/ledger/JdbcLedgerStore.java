@@ -68,6 +68,16 @@ final class JdbcLedgerStore implements LedgerStore {
         + " role TEXT NOT NULL, key_id TEXT NOT NULL UNIQUE, salt TEXT NOT NULL, key_hash TEXT NOT NULL,"
         + " created_at TEXT NOT NULL, revoked_at TEXT)",
     "CREATE UNIQUE INDEX IF NOT EXISTS analysts_active ON analysts(name) WHERE revoked_at IS NULL",
+    // Asynchronous releases (issue 23): written with their charge; state CLAIMED, RUNNING, DONE or
+    // FAILED (see Job); the lease is timed by the database's clock (LedgerDialect#nowMillis).
+    "CREATE TABLE IF NOT EXISTS jobs(charge_id BIGINT PRIMARY KEY REFERENCES charges(id),"
+        + " kind TEXT NOT NULL, request TEXT NOT NULL, state TEXT NOT NULL, runner TEXT,"
+        + " lease_ms BIGINT, heartbeat_ms BIGINT, output TEXT, output_digest TEXT, failure TEXT,"
+        + " created_at TEXT NOT NULL, finished_at TEXT)",
+    // Added with the case rule for dataset names (issue 23): a dataset keeps the name it was
+    // registered under as its key in every record; a rename adds the name queries use from then on.
+    "CREATE TABLE IF NOT EXISTS dataset_renames(id ID, dataset TEXT NOT NULL REFERENCES datasets(name),"
+        + " name TEXT NOT NULL, renamed_at TEXT NOT NULL)",
   };
 
   private static final String APPEND_ONLY = "the ledger is append-only";
@@ -89,6 +99,23 @@ final class JdbcLedgerStore implements LedgerStore {
               + " OR NEW.request IS DISTINCT FROM OLD.request",
           "a release answer is stored once"),
       LedgerDialect.Guard.always("analysts", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("jobs", "DELETE", APPEND_ONLY),
+      // CLAIMED -> RUNNING -> DONE | FAILED, nothing else; DONE and FAILED are final; the order and
+      // the runner of a started job never change; only a done job has an output.
+      new LedgerDialect.Guard("jobs_forward_only", "jobs", "UPDATE",
+          "OLD.state IN ('DONE', 'FAILED')"
+              + " OR NEW.state NOT IN ('CLAIMED', 'RUNNING', 'DONE', 'FAILED')"
+              + " OR (OLD.state = 'RUNNING' AND NEW.state = 'CLAIMED')"
+              + " OR (OLD.state = 'CLAIMED' AND NEW.state IN ('DONE', 'FAILED'))"
+              + " OR (OLD.state = 'RUNNING' AND NEW.runner IS DISTINCT FROM OLD.runner)"
+              + " OR (NEW.state <> 'DONE' AND NEW.output IS NOT NULL)"
+              + " OR (NEW.state = 'DONE' AND (NEW.output IS NULL OR NEW.output_digest IS NULL))"
+              + " OR NEW.charge_id IS DISTINCT FROM OLD.charge_id OR NEW.kind IS DISTINCT FROM OLD.kind"
+              + " OR NEW.request IS DISTINCT FROM OLD.request"
+              + " OR NEW.created_at IS DISTINCT FROM OLD.created_at",
+          "a job only moves forward, once"),
+      LedgerDialect.Guard.always("dataset_renames", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("dataset_renames", "DELETE", APPEND_ONLY),
       new LedgerDialect.Guard("analysts_revoke_only", "analysts", "UPDATE",
           "OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.name IS DISTINCT FROM OLD.name"
               + " OR NEW.role IS DISTINCT FROM OLD.role OR NEW.key_id IS DISTINCT FROM OLD.key_id"
@@ -102,6 +129,9 @@ final class JdbcLedgerStore implements LedgerStore {
    */
   private static final String ACCOUNTS_LOCK = " accounts";
   private static final String RELEASES_LOCK = " releases";
+  private static final String JOBS_LOCK = " jobs";
+  /** Registrations and renames: a name is compared, ignoring case, with every name ever used. */
+  private static final String NAMES_LOCK = " names";
 
   /** The lock name of writes that concern no single dataset (schema set-up). */
   private static final String SCHEMA_LOCK = "";
@@ -234,10 +264,8 @@ final class JdbcLedgerStore implements LedgerStore {
 
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
     try {
-      inWriteTransaction(spec.name(), () -> {
-        if (findDataset(spec.name()).isPresent()) {
-          throw new IllegalArgumentException("a dataset named '" + spec.name() + "' is already registered");
-        }
+      inWriteTransaction(NAMES_LOCK, () -> {
+        requireUnusedName(spec.name());
         try (PreparedStatement p = connection.prepareStatement(
             "INSERT INTO datasets(name, spec, registered_at) VALUES (?, ?, ?)")) {
           p.setString(1, spec.name());
@@ -253,6 +281,64 @@ final class JdbcLedgerStore implements LedgerStore {
     } catch (SQLException e) {
       throw storeFailure(e);
     }
+  }
+
+  /**
+   * Refuses a name equal, ignoring case, to any dataset name ever used: registered names (each
+   * dataset's key in every record) and names given by renames.
+   */
+  private void requireUnusedName(String name) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet r = s.executeQuery("SELECT name FROM datasets UNION ALL SELECT name FROM dataset_renames")) {
+      while (r.next()) {
+        String used = r.getString(1);
+        if (used.equalsIgnoreCase(name)) {
+          throw new IllegalArgumentException("name: a dataset named '" + used + "' is already registered"
+              + (used.equals(name) ? "" : " (dataset names must differ ignoring case)")
+              + "; choose another name");
+        }
+      }
+    }
+  }
+
+  @Override
+  public void rename(String dataset, String name, Instant time) {
+    try {
+      inWriteTransaction(NAMES_LOCK, () -> {
+        findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
+        requireUnusedName(name);
+        try (PreparedStatement p = connection.prepareStatement(
+            "INSERT INTO dataset_renames(dataset, name, renamed_at) VALUES (?, ?, ?)")) {
+          p.setString(1, dataset);
+          p.setString(2, name);
+          p.setString(3, time.toString());
+          p.executeUpdate();
+        }
+        return null;
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public synchronized java.util.Map<String, String> names() {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    try (Statement s = connection.createStatement()) {
+      try (ResultSet r = s.executeQuery("SELECT name FROM datasets")) {
+        while (r.next()) {
+          out.put(r.getString(1), r.getString(1));
+        }
+      }
+      try (ResultSet r = s.executeQuery("SELECT dataset, name FROM dataset_renames ORDER BY id")) {
+        while (r.next()) {
+          out.put(r.getString(1), r.getString(2)); // the latest rename wins
+        }
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
   }
 
   @Override
@@ -452,6 +538,16 @@ final class JdbcLedgerStore implements LedgerStore {
             p.setString(5, claim.request());
             p.executeUpdate();
           }
+          if (claim.job().isPresent()) {
+            try (PreparedStatement p = connection.prepareStatement(
+                "INSERT INTO jobs(charge_id, kind, request, state, created_at) VALUES (?, ?, ?, 'CLAIMED', ?)")) {
+              p.setLong(1, id);
+              p.setString(2, claim.job().get().kind());
+              p.setString(3, claim.job().get().request());
+              p.setString(4, now.toString());
+              p.executeUpdate();
+            }
+          }
         }
         return new Charge(id, dataset, analyst, now, query, cost, spend.spent(), spend.analystSpent());
       });
@@ -526,17 +622,129 @@ final class JdbcLedgerStore implements LedgerStore {
     }
   }
 
+  private Optional<Job> findJob(long chargeId) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT kind, request, state, output_digest, failure FROM jobs WHERE charge_id = ?")) {
+      p.setLong(1, chargeId);
+      try (ResultSet r = p.executeQuery()) {
+        if (!r.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new Job(chargeId, r.getString(1), r.getString(2), Job.State.valueOf(r.getString(3)),
+            Optional.ofNullable(r.getString(4)), Optional.ofNullable(r.getString(5))));
+      }
+    }
+  }
+
+  @Override
+  public synchronized Optional<Job> job(long chargeId) {
+    try {
+      return findJob(chargeId);
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<String> jobOutput(long chargeId) {
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT output FROM jobs WHERE charge_id = ? AND state = 'DONE'")) {
+      p.setLong(1, chargeId);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() ? Optional.ofNullable(r.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public synchronized List<Long> jobsOf(String analyst, String kind) {
+    List<Long> out = new ArrayList<>();
+    try (PreparedStatement p = connection.prepareStatement("SELECT j.charge_id FROM jobs j JOIN releases r"
+        + " ON r.charge_id = j.charge_id WHERE r.analyst = ? AND j.kind = ? ORDER BY j.charge_id")) {
+      p.setString(1, analyst);
+      p.setString(2, kind);
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          out.add(r.getLong(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
+  }
+
+  /** Runs one conditional update of a job in a write transaction; the number of rows it changed. */
+  private int updateJob(String sql, Object... parameters) {
+    try {
+      return inWriteTransaction(JOBS_LOCK, () -> {
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+          for (int i = 0; i < parameters.length; i++) {
+            p.setObject(i + 1, parameters[i]);
+          }
+          return p.executeUpdate();
+        }
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private Job jobAfterUpdate(long chargeId) {
+    return job(chargeId).orElseThrow(() -> new IllegalArgumentException("no job was charged as #" + chargeId));
+  }
+
+  @Override
+  public boolean startJob(long chargeId, String runner, long leaseMillis) {
+    return updateJob("UPDATE jobs SET state = 'RUNNING', runner = ?, lease_ms = ?, heartbeat_ms = "
+        + dialect.nowMillis() + " WHERE charge_id = ? AND state = 'CLAIMED'", runner, leaseMillis, chargeId) == 1;
+  }
+
+  @Override
+  public boolean heartbeatJob(long chargeId, String runner) {
+    return updateJob("UPDATE jobs SET heartbeat_ms = " + dialect.nowMillis()
+        + " WHERE charge_id = ? AND state = 'RUNNING' AND runner = ?", chargeId, runner) == 1;
+  }
+
+  @Override
+  public Job finishJob(long chargeId, String runner, String output, String digest) {
+    updateJob("UPDATE jobs SET state = 'DONE', output = ?, output_digest = ?, finished_at = ?"
+        + " WHERE charge_id = ? AND state = 'RUNNING' AND runner = ?",
+        output, digest, Instant.now().toString(), chargeId, runner);
+    return jobAfterUpdate(chargeId);
+  }
+
+  @Override
+  public Job failJob(long chargeId, String runner, String reason) {
+    updateJob("UPDATE jobs SET state = 'FAILED', failure = ?, finished_at = ?"
+        + " WHERE charge_id = ? AND state = 'RUNNING' AND runner = ?",
+        reason, Instant.now().toString(), chargeId, runner);
+    return jobAfterUpdate(chargeId);
+  }
+
+  @Override
+  public Job expireJob(long chargeId, String reason) {
+    updateJob("UPDATE jobs SET state = 'FAILED', failure = ?, finished_at = ?"
+        + " WHERE charge_id = ? AND state = 'RUNNING' AND heartbeat_ms + lease_ms < " + dialect.nowMillis(),
+        reason, Instant.now().toString(), chargeId);
+    return jobAfterUpdate(chargeId);
+  }
+
   @Override
   public void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash) {
     try {
       inWriteTransaction(ACCOUNTS_LOCK, () -> {
-        try (PreparedStatement q = connection.prepareStatement(
-            "SELECT 1 FROM analysts WHERE name = ? AND revoked_at IS NULL")) {
-          q.setString(1, analyst.name());
-          try (ResultSet r = q.executeQuery()) {
-            if (r.next()) {
-              throw new IllegalArgumentException("name: an active account named '" + analyst.name()
-                  + "' exists already (revoke it first)");
+        // Releases, jobs, grants and charges are kept under the account's name: a name is never
+        // reused, so no new account can inherit a revoked one's answers, tables or history.
+        try (Statement q = connection.createStatement();
+            ResultSet r = q.executeQuery("SELECT name, revoked_at FROM analysts")) {
+          while (r.next()) {
+            if (r.getString(1).equalsIgnoreCase(analyst.name())) {
+              throw new IllegalArgumentException("name: an account named '" + r.getString(1) + "' "
+                  + (r.getString(2) == null ? "exists" : "existed (revoked)") + "; account names are"
+                  + " never reused (ignoring case), so choose another name");
             }
           }
         }

@@ -85,7 +85,7 @@ public final class Ledger implements AutoCloseable {
   public RegisteredSchema fixSchema(String dataset, RegisteredSchema schema) {
     Objects.requireNonNull(schema, "schema");
     schema.requireFits(dataset(dataset));
-    store.fixSchema(dataset, schema, Instant.now());
+    store.fixSchema(resolve(dataset).key(), schema, Instant.now());
     return schema;
   }
 
@@ -94,18 +94,80 @@ public final class Ledger implements AutoCloseable {
    * no query may use until the curator fixes one.
    */
   public Optional<RegisteredSchema> schema(String dataset) {
-    dataset(dataset);
-    return store.schema(dataset);
+    return store.schema(resolve(dataset).key());
   }
 
-  /** The registered dataset of that name. */
+  /**
+   * Renames a dataset, the curator's way to end a clash of names that differ only in case (a
+   * ledger written before such names were refused, issue 23): {@code current} is its name exactly
+   * as listed (case-sensitive, since the clashing names resolve to no single dataset); {@code
+   * newName} must differ, ignoring case, from every dataset name ever used. The dataset keeps its
+   * budget, grants, charges and releases; queries use the new name from now on.
+   */
+  public DatasetSpec renameDataset(String current, String newName) {
+    DatasetSpec.requireIdentifier("name", newName);
+    String key = store.names().entrySet().stream().filter(e -> e.getValue().equals(current))
+        .map(java.util.Map.Entry::getKey).findFirst()
+        .orElseThrow(() -> new UnknownDatasetException(current));
+    store.rename(key, newName, Instant.now());
+    return dataset(newName);
+  }
+
+  /**
+   * The registered dataset a written name denotes: the one whose current name equals it ignoring
+   * case (issue 23). Every method of the ledger that takes a dataset name resolves it here, once,
+   * so the read, the charge, the share and the records all concern this one dataset.
+   *
+   * @throws UnknownDatasetException if no dataset goes by that name
+   * @throws DatasetNameClashException if two datasets do (a ledger written before the rule): both
+   *     are refused until the curator renames one ({@link #renameDataset})
+   */
   public DatasetSpec dataset(String name) {
-    return store.dataset(name).orElseThrow(() -> new UnknownDatasetException(name));
+    Named n = resolve(name);
+    return n.spec(store.dataset(n.key()).orElseThrow(() -> new UnknownDatasetException(name)));
   }
 
-  /** All registered datasets, by name. */
+  /** A dataset's key (the name it was registered under, used in every record) and current name. */
+  private record Named(String key, String name) {
+    DatasetSpec spec(DatasetSpec stored) {
+      return key.equals(name) ? stored : new DatasetSpec(name, stored.source(), stored.format(),
+          stored.csv(), stored.privacyUnit(), stored.relation(), stored.budget(), stored.accountant(),
+          stored.publicMetadata(), stored.database());
+    }
+  }
+
+  private Named resolve(String written) {
+    Objects.requireNonNull(written, "dataset");
+    java.util.Map<String, String> names = store.names();
+    List<Named> hits = new ArrayList<>();
+    names.forEach((key, name) -> {
+      if (name.equalsIgnoreCase(written)) {
+        hits.add(new Named(key, name));
+      }
+    });
+    if (hits.isEmpty()) {
+      throw new UnknownDatasetException(written);
+    }
+    if (hits.size() > 1) {
+      throw new DatasetNameClashException(written, hits.stream().map(Named::name).sorted().toList());
+    }
+    return hits.get(0);
+  }
+
+  /** The current name of the dataset registered as {@code key}. */
+  private String nameOf(String key) {
+    return store.names().getOrDefault(key, key);
+  }
+
+  /**
+   * All registered datasets under their current names, by name. A dataset whose name clashes with
+   * another's ignoring case is listed (the curator must see it to rename it), but no other method
+   * accepts its name.
+   */
   public List<DatasetSpec> datasets() {
-    return store.datasets();
+    java.util.Map<String, String> names = store.names();
+    return store.datasets().stream().map(d -> new Named(d.name(), names.getOrDefault(d.name(), d.name())).spec(d))
+        .sorted(java.util.Comparator.comparing(DatasetSpec::name)).toList();
   }
 
   /**
@@ -128,9 +190,10 @@ public final class Ledger implements AutoCloseable {
       throw new IllegalArgumentException("share (" + share.describe()
           + ") must not exceed the dataset's total (" + total.describe() + ")");
     }
-    Grant grant = new Grant(dataset, analyst, share, Instant.now());
+    Named n = resolve(dataset);
+    Grant grant = new Grant(n.key(), analyst, share, Instant.now());
     store.grant(grant);
-    return grant;
+    return new Grant(n.name(), analyst, share, grant.time());
   }
 
   /** {@link #grant(String, String, Budget)} of the share a privacy-loss value states ({@link Budget#of}). */
@@ -158,8 +221,23 @@ public final class Ledger implements AutoCloseable {
     }
     List<PrivacyLoss> costs = new ArrayList<>(cost);
     costs.forEach(LedgerJson::privacyLoss); // rejects measures the store cannot keep, before locking
-    return store.appendCharge(dataset, analyst, query, List.copyOf(costs),
-        (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs));
+    Named n = resolve(dataset);
+    return named(n, store.appendCharge(n.key(), analyst, query, List.copyOf(costs),
+        (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs)));
+  }
+
+  /**
+   * Refuses, as {@link #charge} would and before anything is charged, a cost the dataset's rule
+   * cannot take whatever has been spent: a measure outside its proven filter, or one its budget
+   * cannot compose. EXPLAIN calls it so that what it accepts the run accepts (issue 23, item 5);
+   * it reads the registration only, never the charges.
+   *
+   * @throws BudgetExceededException with the message the charge would give
+   */
+  public void requireAdmissible(String dataset, List<? extends PrivacyLoss> cost) {
+    DatasetSpec spec = dataset(dataset);
+    ProvenFilter.requireAdmissible(spec, cost);
+    BudgetRule.spent(spec, spec.budget(), cost);
   }
 
   /**
@@ -180,18 +258,19 @@ public final class Ledger implements AutoCloseable {
     }
     List<PrivacyLoss> costs = new ArrayList<>(cost);
     costs.forEach(LedgerJson::privacyLoss);
-    return store.appendCharge(dataset, analyst, query, List.copyOf(costs),
-        (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs), claim);
+    Named n = resolve(dataset);
+    return named(n, store.appendCharge(n.key(), analyst, query, List.copyOf(costs),
+        (spec, grants, prior) -> BudgetRule.admit(spec, grants, prior, analyst, costs), claim));
   }
 
   /** The release an analyst holds under an idempotency key. */
   public Optional<Release> release(String analyst, String idempotencyKey) {
-    return store.release(analyst, idempotencyKey);
+    return store.release(analyst, idempotencyKey).map(this::named);
   }
 
   /** The release a charge paid for. */
   public Optional<Release> releaseOfCharge(long chargeId) {
-    return store.releaseOfCharge(chargeId);
+    return store.releaseOfCharge(chargeId).map(this::named);
   }
 
   /** The committed charge with that id. */
@@ -209,6 +288,83 @@ public final class Ledger implements AutoCloseable {
     return store.storeAnswer(chargeId, answer).answer().orElseThrow();
   }
 
+  /** The job a charge paid for ({@link Release.Claim#job}), without its output. */
+  public Optional<Job> job(long chargeId) {
+    return store.job(chargeId);
+  }
+
+  /** The output of a done job, as stored when it finished. */
+  public Optional<String> jobOutput(long chargeId) {
+    return store.jobOutput(chargeId);
+  }
+
+  /**
+   * The charge ids of an analyst's jobs of one kind, oldest first: the analyst's own job numbers
+   * 1, 2, ... (which, unlike charge ids, count nobody else's jobs) index this list.
+   */
+  public List<Long> jobsOf(String analyst, String kind) {
+    requireName("analyst", analyst);
+    Objects.requireNonNull(kind, "kind");
+    return store.jobsOf(analyst, kind);
+  }
+
+  /**
+   * Starts a claimed job, atomically: true for the one caller (in any process sharing the ledger)
+   * that moved it from {@link Job.State#CLAIMED} to {@link Job.State#RUNNING}; only that caller
+   * may run it. Its lease lapses {@code lease} after the last {@link #heartbeatJob}, by the
+   * database's clock.
+   */
+  public boolean startJob(long chargeId, String runner, java.time.Duration lease) {
+    requireName("runner", runner);
+    if (lease == null || lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be positive");
+    }
+    return store.startJob(chargeId, runner, lease.toMillis());
+  }
+
+  /** Renews the lease of a job {@code runner} is running; false if it no longer holds it. */
+  public boolean heartbeatJob(long chargeId, String runner) {
+    requireName("runner", runner);
+    return store.heartbeatJob(chargeId, runner);
+  }
+
+  /**
+   * Stores the output of a job {@code runner} is running, with its SHA-256 digest, and marks it
+   * done; returns the job as stored (failed, with the output dropped, if its lease lapsed first).
+   */
+  public Job finishJob(long chargeId, String runner, String output) {
+    requireName("runner", runner);
+    Objects.requireNonNull(output, "output");
+    return store.finishJob(chargeId, runner, output, digest(output));
+  }
+
+  /** Marks a job {@code runner} is running failed (a fixed reason, never a data value). */
+  public Job failJob(long chargeId, String runner, String reason) {
+    requireName("runner", runner);
+    Objects.requireNonNull(reason, "reason");
+    return store.failJob(chargeId, runner, reason);
+  }
+
+  /**
+   * Marks a running job failed if its lease lapsed (its runner's process stopped before it
+   * finished); returns the job as stored. A job is never run twice under one charge.
+   */
+  public Job expireJob(long chargeId, String reason) {
+    Objects.requireNonNull(reason, "reason");
+    return store.expireJob(chargeId, reason);
+  }
+
+  /** {@code sha256:HEX} of a job output's UTF-8 bytes. */
+  public static String digest(String output) {
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(output.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return "sha256:" + java.util.HexFormat.of().formatHex(d);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
   /** A new account and its API key, which is shown once and never stored in clear. */
   public record NewAnalyst(Analyst analyst, String apiKey) {
     @Override
@@ -219,7 +375,8 @@ public final class Ledger implements AutoCloseable {
 
   /**
    * Adds an account with a fresh API key (256 random bits from the secure source); the ledger keeps
-   * only a salted hash of the key.
+   * only a salted hash of the key. The name must differ, ignoring case, from every account's name,
+   * revoked ones included: names are never reused (issue 23).
    */
   public NewAnalyst addAnalyst(String name, Role role) {
     requireName("name", name);
@@ -265,7 +422,19 @@ public final class Ledger implements AutoCloseable {
       return Optional.empty();
     }
     boolean ok = key.get().matches(stored.get().salt(), stored.get().keyHash());
-    return ok && stored.get().analyst().active() ? Optional.of(stored.get().analyst()) : Optional.empty();
+    Analyst who = stored.get().analyst();
+    return ok && who.active() && !revives(who) ? Optional.of(who) : Optional.empty();
+  }
+
+  /**
+   * Whether an account bears the name of an earlier, revoked one: possible in a ledger written
+   * before names were never reused. Records are kept under names, so such an account would inherit
+   * the revoked one's stored answers, synthesis jobs and history; it never authenticates (the
+   * curator adds it under a new name).
+   */
+  private boolean revives(Analyst who) {
+    return store.analysts().stream().anyMatch(a -> a.name().equals(who.name()) && a.revoked().isPresent()
+        && !a.created().isAfter(who.created()) && !a.equals(who));
   }
 
   private static final byte[] UNKNOWN_SALT = new byte[16];
@@ -273,20 +442,31 @@ public final class Ledger implements AutoCloseable {
 
   /** The dataset's charges, oldest first. */
   public List<Charge> history(String dataset) {
-    dataset(dataset);
-    return store.charges(dataset);
+    Named n = resolve(dataset);
+    return store.charges(n.key()).stream().map(c -> named(n, c)).toList();
+  }
+
+  /**
+   * The analyst's own number of a charge on its dataset: 1 for their first charge there, 2 for the
+   * next, and so on. Unlike {@link Charge#id}, which counts everyone's charges, it depends on the
+   * analyst's own history only, so it is the id an analyst is shown (issue 23, item 3).
+   */
+  public long analystChargeNumber(Charge charge) {
+    return history(charge.dataset()).stream()
+        .filter(c -> c.analyst().equals(charge.analyst()) && c.id() <= charge.id()).count();
   }
 
   /** The grants of a dataset, oldest first. */
   public List<Grant> grants(String dataset) {
-    dataset(dataset);
-    return store.grants(dataset);
+    Named n = resolve(dataset);
+    return store.grants(n.key()).stream()
+        .map(g -> new Grant(n.name(), g.analyst(), g.share(), g.time())).toList();
   }
 
   /** What all analysts together have spent of the dataset's total. */
   public BudgetStatus status(String dataset) {
     DatasetSpec spec = dataset(dataset);
-    List<Charge> charges = store.charges(dataset);
+    List<Charge> charges = store.charges(resolve(dataset).key());
     List<PrivacyLoss> events = new ArrayList<>();
     charges.forEach(c -> events.addAll(c.cost()));
     return status(spec, Optional.empty(), spec.budget(), events, charges.size());
@@ -296,15 +476,16 @@ public final class Ledger implements AutoCloseable {
   public BudgetStatus status(String dataset, String analyst) {
     requireName("analyst", analyst);
     DatasetSpec spec = dataset(dataset);
+    String key = resolve(dataset).key();
     List<PrivacyLoss> events = new ArrayList<>();
     int n = 0;
-    for (Charge c : store.charges(dataset)) {
+    for (Charge c : store.charges(key)) {
       if (c.analyst().equals(analyst)) {
         events.addAll(c.cost());
         n++;
       }
     }
-    Budget cap = BudgetRule.grantOf(store.grants(dataset), analyst)
+    Budget cap = BudgetRule.grantOf(store.grants(key), analyst)
         .map(Grant::share).orElse(spec.budget());
     return status(spec, Optional.of(analyst), cap, events, n);
   }
@@ -313,6 +494,18 @@ public final class Ledger implements AutoCloseable {
       DatasetSpec spec, Optional<String> analyst, Budget cap, List<PrivacyLoss> events, int n) {
     PrivacyLoss spent = BudgetRule.spent(spec, cap, events);
     return new BudgetStatus(spec.name(), analyst, spec.accountant(), cap, spent, cap.remaining(spent), n);
+  }
+
+  private static Charge named(Named n, Charge c) {
+    return n.key().equals(n.name()) ? c : new Charge(c.id(), n.name(), c.analyst(), c.time(), c.query(),
+        c.cost(), c.spent(), c.analystSpent());
+  }
+
+  /** A release under its dataset's current name (a name that resolves to it, unlike its key). */
+  private Release named(Release r) {
+    String name = nameOf(r.dataset());
+    return name.equals(r.dataset()) ? r : new Release(r.chargeId(), name, r.analyst(),
+        r.idempotencyKey(), r.request(), r.answer());
   }
 
   private static void requireName(String parameter, String value) {

@@ -221,7 +221,34 @@ public final class LedgerJson {
     return n;
   }
 
-  /** One charge of the history. */
+  /**
+   * One charge as its analyst sees it (issue 23, item 3): {@code id} is the analyst's own number
+   * for it on the dataset (1 for their first charge there), and the dataset-wide {@code spent} is
+   * left out; everything else as in {@link #charge}. Nothing in it depends on other analysts.
+   *
+   * @param number the analyst's own number of the charge ({@link Ledger#analystChargeNumber})
+   */
+  public static ObjectNode analystCharge(Charge c, long number) {
+    ObjectNode n = charge(c);
+    n.put("id", number);
+    n.remove("spent");
+    return n;
+  }
+
+  /**
+   * An analyst's charges as they see them ({@link #analystCharge}), numbered 1, 2, … oldest first.
+   *
+   * @param mine the charges of one analyst on one dataset, oldest first
+   */
+  public static ArrayNode analystCharges(List<Charge> mine) {
+    ArrayNode a = MAPPER.createArrayNode();
+    for (int i = 0; i < mine.size(); i++) {
+      a.add(analystCharge(mine.get(i), i + 1));
+    }
+    return a;
+  }
+
+  /** One charge of the history, as the curator sees it. */
   public static ObjectNode charge(Charge c) {
     ObjectNode n = MAPPER.createObjectNode();
     n.put("id", c.id());
@@ -275,11 +302,15 @@ public final class LedgerJson {
     return out;
   }
 
-  /** One charge read back from {@link #charge}. */
+  /**
+   * One charge read back from {@link #charge}, or from {@link #analystCharge} (an analyst's view,
+   * which has no dataset-wide spend: {@link Charge#spent} is then the analyst's own spend).
+   */
   public static Charge readCharge(JsonNode n) {
+    PrivacyLoss analystSpent = readPrivacyLoss(n.get("analystSpent"));
     return new Charge(n.get("id").asLong(), n.get("dataset").asText(), n.get("analyst").asText(),
         readTime(n.get("time").asText()), n.get("query").asText(), readPrivacyLosses(n.get("cost")),
-        readPrivacyLoss(n.get("spent")), readPrivacyLoss(n.get("analystSpent")));
+        n.hasNonNull("spent") ? readPrivacyLoss(n.get("spent")) : analystSpent, analystSpent);
   }
 
   /** Accounts as JSON (names, roles, times; never keys). */

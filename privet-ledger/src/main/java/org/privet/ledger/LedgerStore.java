@@ -16,7 +16,10 @@ import org.privet.accounting.PrivacyLoss;
  */
 public interface LedgerStore extends AutoCloseable {
 
-  /** Stores a new dataset; refuses a name already registered. */
+  /**
+   * Stores a new dataset; refuses a name equal, ignoring case, to a dataset name ever used
+   * (registered or given by a rename).
+   */
   void register(DatasetSpec spec, Instant time);
 
   /** Stores a new dataset and its public schema, in one transaction. */
@@ -31,7 +34,18 @@ public interface LedgerStore extends AutoCloseable {
   /** The dataset's public schema, if one was fixed. */
   Optional<RegisteredSchema> schema(String dataset);
 
+  /** The dataset registered under exactly that name (its key in every record). */
   Optional<DatasetSpec> dataset(String name);
+
+  /**
+   * Gives the dataset registered as {@code dataset} the name {@code name}, which queries use from
+   * then on; its records keep its registered name. Refuses a name equal, ignoring case, to a
+   * dataset name ever used.
+   */
+  void rename(String dataset, String name, Instant time);
+
+  /** Each dataset's registered name (its key) and the name it goes by now (the latest rename). */
+  java.util.Map<String, String> names();
 
   /** All datasets, by name. */
   List<DatasetSpec> datasets();
@@ -72,6 +86,39 @@ public interface LedgerStore extends AutoCloseable {
    * never replaced); returns the release as stored after this call.
    */
   Release storeAnswer(long chargeId, String answer);
+
+  /** The job a charge paid for ({@link Release.Claim#job}), without its output. */
+  Optional<Job> job(long chargeId);
+
+  /** The output of a done job. */
+  Optional<String> jobOutput(long chargeId);
+
+  /** The charge ids of an analyst's jobs of one kind (by the release's analyst), oldest first. */
+  List<Long> jobsOf(String analyst, String kind);
+
+  /**
+   * Starts a claimed job for {@code runner}, atomically (one conditional update): true for the one
+   * caller that moved it from {@code CLAIMED} to {@code RUNNING}, false for everyone else.
+   */
+  boolean startJob(long chargeId, String runner, long leaseMillis);
+
+  /** Renews a running job's lease, if {@code runner} still holds it; whether it did. */
+  boolean heartbeatJob(long chargeId, String runner);
+
+  /**
+   * Stores a running job's output and marks it done, if {@code runner} still holds it; the job as
+   * stored after this call (failed, if its lease lapsed first: the output is then dropped).
+   */
+  Job finishJob(long chargeId, String runner, String output, String digest);
+
+  /** Marks a running job failed, if {@code runner} still holds it; the job as stored after this call. */
+  Job failJob(long chargeId, String runner, String reason);
+
+  /**
+   * Marks a running job failed if its lease lapsed (its runner's process stopped); the job as
+   * stored after this call.
+   */
+  Job expireJob(long chargeId, String reason);
 
   /** Adds an account with the id, salt and hash of its key; refuses a name already active. */
   void addAnalyst(Analyst analyst, String keyId, byte[] salt, byte[] keyHash);

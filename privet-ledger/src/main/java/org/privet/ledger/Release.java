@@ -38,11 +38,19 @@ public record Release(
    *
    * @param idempotencyKey the client's key, if any (unique per analyst)
    * @param request a digest of the request
+   * @param job the asynchronous job the charge pays for, if it is one ({@link Job}); recorded in
+   *     the charge's transaction, in state {@link Job.State#CLAIMED}
    */
-  public record Claim(Optional<String> idempotencyKey, String request) {
+  public record Claim(Optional<String> idempotencyKey, String request, Optional<Job.Order> job) {
     public Claim {
       Objects.requireNonNull(idempotencyKey, "idempotencyKey");
       Objects.requireNonNull(request, "request");
+      Objects.requireNonNull(job, "job");
+    }
+
+    /** A claim for a release answered in the request (no job). */
+    public Claim(Optional<String> idempotencyKey, String request) {
+      this(idempotencyKey, request, Optional.empty());
     }
   }
 

@@ -53,12 +53,15 @@ class AccountsAndReleasesTest extends OnEachStore {
     assertTrue(ledger.authenticate(bob).isPresent());
     assertThrows(IllegalArgumentException.class, () -> ledger.revokeAnalyst("alice"));
     assertThrows(IllegalArgumentException.class, () -> ledger.addAnalyst("bob", Role.ANALYST));
-    // A revoked name may be added again, with a new key; the old key stays dead.
-    String alice2 = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
+    // A revoked name is never added again (issue 23: records are kept under names, so a new
+    // account would inherit the old one's answers, jobs and history); the old key stays dead.
+    assertThrows(IllegalArgumentException.class, () -> ledger.addAnalyst("alice", Role.ANALYST));
+    assertThrows(IllegalArgumentException.class, () -> ledger.addAnalyst("ALICE", Role.ANALYST));
+    String alice2 = ledger.addAnalyst("alice2", Role.ANALYST).apiKey();
     assertTrue(ledger.authenticate(alice2).isPresent());
     assertTrue(ledger.authenticate(alice).isEmpty());
     List<Analyst> all = ledger.analysts();
-    assertEquals(List.of("alice", "bob", "alice"), all.stream().map(Analyst::name).toList());
+    assertEquals(List.of("alice", "bob", "alice2"), all.stream().map(Analyst::name).toList());
     assertFalse(all.get(0).active());
   }
 

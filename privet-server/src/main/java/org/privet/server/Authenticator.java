@@ -13,6 +13,8 @@ import org.privet.ledger.Role;
  */
 final class Authenticator {
   static final String ACCOUNT = "privet.account";
+  /** The request attribute holding the authenticated account's role (what error texts it may read). */
+  static final String ROLE = "privet.role";
 
   private final Ledger ledger;
   private final AuthFailureLimiter limiter;
@@ -40,6 +42,7 @@ final class Authenticator {
       throw ApiException.unauthorized();
     }
     ctx.attribute(ACCOUNT, who.get().name());
+    ctx.attribute(ROLE, who.get().role());
     return who.get();
   }
 

@@ -51,8 +51,7 @@ final class Controllers {
   void query(Context ctx) {
     Analyst who = auth.require(ctx);
     Optional<String> key = idempotencyKey(ctx);
-    String sql = sql(body(ctx));
-    CuratorService.Answer a = service.query(who, sql, key);
+    CuratorService.Answer a = service.query(who, body(ctx), key);
     ctx.attribute(CHARGE, a.chargeId());
     ObjectNode out = a.body().deepCopy();
     out.put("replay", a.replay());
@@ -80,8 +79,8 @@ final class Controllers {
 
   void synthData(Context ctx) throws java.io.IOException {
     Analyst who = auth.require(ctx);
-    java.nio.file.Path csv = synth.data(who, ctx.pathParam("id"));
-    ctx.status(200).contentType("text/csv").result(java.nio.file.Files.readAllBytes(csv));
+    String csv = synth.data(who, ctx.pathParam("id"));
+    ctx.status(200).contentType("text/csv").result(csv.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   void synthComparison(Context ctx) {

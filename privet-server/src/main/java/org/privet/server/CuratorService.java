@@ -80,9 +80,11 @@ final class CuratorService {
     if (name == null || name.isBlank()) {
       throw ApiException.badRequest("dataset: the query parameter dataset=NAME is required");
     }
-    return ledger.datasets().stream().map(DatasetSpec::name)
-        .filter(n -> n.equalsIgnoreCase(name)).filter(n -> visible(who, n))
-        .findFirst().orElseThrow(ErrorMapper::notFoundDataset);
+    String registered = ledger.dataset(name).name(); // ignoring case; a clash is refused
+    if (!visible(who, registered)) {
+      throw ErrorMapper.notFoundDataset();
+    }
+    return registered;
   }
 
   private QueryExecution execution(Analyst who, Backend backend) {
@@ -101,34 +103,47 @@ final class CuratorService {
   ArrayNode datasets(Analyst who) {
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
     for (DatasetSpec spec : ledger.datasets()) {
-      if (!visible(who, spec.name())) {
-        continue;
-      }
-      ObjectNode n = out.addObject();
-      n.put("name", spec.name());
-      n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
-      Optional<RegisteredSchema> schema = ledger.schema(spec.name());
-      if (schema.isPresent()) {
-        ArrayNode columns = n.putArray("columns");
-        for (RegisteredSchema.Column c : schema.get().columns()) {
-          columns.addObject().put("name", c.name())
-              .put("type", PublicSchema.type(c.type()).name().toLowerCase(java.util.Locale.ROOT));
+      try {
+        if (visible(who, spec.name())) {
+          out.add(describe(who, spec));
         }
-      } else {
-        n.putNull("columns");
+      } catch (org.privet.ledger.DatasetNameClashException clash) {
+        // Two names equal ignoring case (an older ledger): refused everywhere until renamed. The
+        // curator sees it listed with the reason; analysts as if it did not exist.
+        if (who.role() == Role.CURATOR) {
+          out.addObject().put("name", spec.name()).put("nameClash", clash.getMessage());
+        }
       }
-      ObjectNode keys = n.putObject("publicKeys");
-      spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
-      ObjectNode bounds = n.putObject("publicBounds");
-      spec.publicMetadata().bounds().forEach(
-          (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
-      BudgetStatus s = status(who, spec.name());
-      ObjectNode budget = n.putObject("budget");
-      budget.set("total", LedgerJson.budget(s.total()));
-      budget.set("spent", LedgerJson.privacyLoss(s.spent()));
-      budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
     }
     return out;
+  }
+
+  /** One dataset as the caller sees it (built whole before it is listed). */
+  private ObjectNode describe(Analyst who, DatasetSpec spec) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("name", spec.name());
+    n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
+    Optional<RegisteredSchema> schema = ledger.schema(spec.name());
+    if (schema.isPresent()) {
+      ArrayNode columns = n.putArray("columns");
+      for (RegisteredSchema.Column c : schema.get().columns()) {
+        columns.addObject().put("name", c.name())
+            .put("type", PublicSchema.type(c.type()).name().toLowerCase(java.util.Locale.ROOT));
+      }
+    } else {
+      n.putNull("columns");
+    }
+    ObjectNode keys = n.putObject("publicKeys");
+    spec.publicMetadata().publicKeys().forEach((col, ks) -> ks.forEach(keys.putArray(col)::add));
+    ObjectNode bounds = n.putObject("publicBounds");
+    spec.publicMetadata().bounds().forEach(
+        (col, b) -> bounds.putObject(col).put("lower", b.lower()).put("upper", b.upper()));
+    BudgetStatus s = status(who, spec.name());
+    ObjectNode budget = n.putObject("budget");
+    budget.set("total", LedgerJson.budget(s.total()));
+    budget.set("spent", LedgerJson.privacyLoss(s.spent()));
+    budget.set("remaining", LedgerJson.privacyLoss(s.remaining()));
+    return n;
   }
 
   private BudgetStatus status(Analyst who, String dataset) {
@@ -139,12 +154,62 @@ final class CuratorService {
     return LedgerJson.status(status(who, requireVisible(who, dataset)));
   }
 
+  /**
+   * The caller's charges: an analyst's own, numbered as their own ({@link LedgerJson#analystCharges},
+   * without the dataset-wide spend); every charge, as recorded, for the curator.
+   */
   ArrayNode history(Analyst who, String dataset) {
     List<Charge> charges = ledger.history(requireVisible(who, dataset));
-    if (who.role() != Role.CURATOR) {
-      charges = charges.stream().filter(c -> c.analyst().equals(who.name())).toList();
+    if (who.role() == Role.CURATOR) {
+      return LedgerJson.charges(charges);
     }
-    return LedgerJson.charges(charges);
+    return LedgerJson.analystCharges(charges.stream().filter(c -> c.analyst().equals(who.name())).toList());
+  }
+
+  /**
+   * A charge as {@code who} may see it (issue 23, item 3): the curator sees the ledger's record; an
+   * analyst sees their own charge numbered as their own, without the dataset-wide spend, so nothing
+   * in it depends on other analysts' activity.
+   */
+  ObjectNode chargeView(Analyst who, Charge charge) {
+    if (who.role() == Role.CURATOR) {
+      return LedgerJson.charge(charge);
+    }
+    return LedgerJson.analystCharge(charge, ledger.analystChargeNumber(charge));
+  }
+
+  /**
+   * EXPLAIN text as {@code who} may read it: for an analyst, the dataset's file path (the server's
+   * file system) is replaced by the dataset's name. The curator reads it as it is.
+   */
+  private String readable(Analyst who, String dataset, String text) {
+    if (who.role() == Role.CURATOR) {
+      return text;
+    }
+    DatasetSpec spec = ledger.dataset(dataset);
+    if (spec.database().isPresent()) {
+      return text; // a table name, which the curator's connection resolves; no file path
+    }
+    String shown = "<dataset " + spec.name() + ">";
+    java.nio.file.Path path = java.nio.file.Path.of(spec.source());
+    List<String> forms = new java.util.ArrayList<>(List.of(path.toAbsolutePath().normalize().toString(),
+        path.toAbsolutePath().toString(), spec.source()));
+    try {
+      forms.add(path.toRealPath().toString());
+    } catch (java.io.IOException | RuntimeException e) {
+      // no real path (the file is gone): the other forms are replaced
+    }
+    if (path.getFileName() != null) {
+      forms.add(path.getFileName().toString());
+    }
+    forms.sort(java.util.Comparator.comparingInt(String::length).reversed());
+    String out = text;
+    for (String f : forms) {
+      if (!f.isEmpty()) {
+        out = out.replace(f.replace("'", "''"), shown).replace(f, shown);
+      }
+    }
+    return out;
   }
 
   // ---- explain and query
@@ -155,7 +220,9 @@ final class CuratorService {
         DpStatement st = ex.parse(sql);
         Plan plan = ex.plan(st);
         ObjectNode out = JsonNodeFactory.instance.objectNode();
-        out.put("plan", ex.explain(st));
+        String dataset = ex.datasetOf(st);
+        out.put("plan", readable(who, dataset,
+            ex.explain(st, who.role() == Role.CURATOR ? null : who.name())));
         ObjectNode cost = out.putObject("cost");
         cost.set("total", LedgerJson.privacyLoss(plan.total()));
         ArrayNode mechanisms = cost.putArray("mechanisms");
@@ -169,7 +236,7 @@ final class CuratorService {
           putNumber(mn, "noiseStddev", m.noiseStddev());
           putNumber(mn, "error95", m.error95());
         }
-        BudgetStatus s = status(who, ex.datasetOf(st));
+        BudgetStatus s = status(who, dataset);
         cost.set("remaining", LedgerJson.privacyLoss(s.remaining()));
         putSplit(out, plan.split());
         ex.solution(st).ifPresent(sol -> putSolved(out, sol, s.remaining()));
@@ -233,12 +300,16 @@ final class CuratorService {
   }
 
   /**
-   * A DP SQL release for {@code who}, exactly once per Idempotency-Key.
+   * A DP SQL release for {@code who}, exactly once per Idempotency-Key. The key covers the whole
+   * request body ({@link #requestDigest}), so a retry whose body differs in any member, not only
+   * its SQL, is refused (issue 23, item 4).
    *
+   * @param body the request body, holding {@code sql}
    * @param idempotencyKey the client's key, if it sent one
    */
-  Answer query(Analyst who, String sql, Optional<String> idempotencyKey) {
-    String request = digest("POST /v1/query\n" + sql);
+  Answer query(Analyst who, JsonNode body, Optional<String> idempotencyKey) {
+    String sql = Controllers.sql(body);
+    String request = requestDigest("POST /v1/query", body);
     if (idempotencyKey.isPresent()) {
       Optional<Release> prior = ledger.release(who.name(), idempotencyKey.get());
       if (prior.isPresent()) {
@@ -256,7 +327,7 @@ final class CuratorService {
           LedgerBudgetCharger charger = LedgerBudgetCharger.forRelease(ledger, dataset, who.name(), sql,
               new Release.Claim(idempotencyKey, request));
           QueryExecution.Outcome outcome = ex.run(st, charger);
-          return store(outcome.charge().id(), ReleaseJson.of(outcome), false);
+          return store(outcome.charge().id(), answer(who, outcome), false);
         }
       });
     } catch (Release.DuplicateKeyException raced) {
@@ -285,9 +356,16 @@ final class CuratorService {
       try (QueryExecution ex = execution(who, backend)) {
         DpStatement st = ex.parse(sql);
         QueryExecution.Outcome outcome = ex.run(st, LedgerBudgetCharger.underExisting(ledger, charge));
-        return store(charge.id(), ReleaseJson.of(outcome), true);
+        return store(charge.id(), answer(who, outcome), true);
       }
     });
+  }
+
+  /** The answer's JSON, with its charge as the caller may see it ({@link #chargeView}). */
+  private ObjectNode answer(Analyst who, QueryExecution.Outcome outcome) {
+    ObjectNode json = ReleaseJson.of(outcome);
+    json.set("charge", chargeView(who, outcome.charge()));
+    return json;
   }
 
   /** Commits the answer (the first stored wins) and answers what is stored. */
@@ -304,6 +382,14 @@ final class CuratorService {
     } catch (Exception e) {
       throw new IllegalStateException("a stored answer is not JSON");
     }
+  }
+
+  /**
+   * What an Idempotency-Key binds: the route and the whole JSON body, as parsed (so whitespace
+   * between tokens does not count, but every member and value, and their order, does).
+   */
+  static String requestDigest(String route, JsonNode body) {
+    return digest(route + "\n" + body.toString());
   }
 
   static String digest(String text) {

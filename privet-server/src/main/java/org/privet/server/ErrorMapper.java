@@ -7,6 +7,7 @@ import io.javalin.http.HttpResponseException;
 import java.util.OptionalInt;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.curator.QueryRefusedException;
+import org.privet.ledger.DatasetNameClashException;
 import org.privet.ledger.UnknownDatasetException;
 import org.privet.sql.DpSqlException;
 import org.slf4j.Logger;
@@ -29,7 +30,9 @@ final class ErrorMapper {
 
   /** The answer to an exception thrown by a route. */
   static void handle(Exception e, Context ctx) {
-    ApiException api = map(e);
+    ApiException api = e instanceof DatasetNameClashException clash
+        ? clash(clash, ctx.attribute(Authenticator.ROLE) == org.privet.ledger.Role.CURATOR)
+        : map(e);
     if (api.status() == 500) {
       LOG.warn("internal error on {} {}: {}", ctx.method(), RequestLog.route(ctx), e.getClass().getName());
     }
@@ -46,7 +49,7 @@ final class ErrorMapper {
     if (e instanceof BudgetExceededException b) {
       return new ApiException(409, "budget_exceeded", "privacy budget exceeded, nothing charged: " + b.getMessage());
     }
-    if (e instanceof UnknownDatasetException) {
+    if (e instanceof UnknownDatasetException || e instanceof DatasetNameClashException) {
       return notFoundDataset();
     }
     if (e instanceof HttpResponseException h) {
@@ -60,6 +63,15 @@ final class ErrorMapper {
       };
     }
     return internal();
+  }
+
+  /**
+   * A name that two datasets of an older ledger share ignoring case (issue 23): refused, charging
+   * nothing. The curator reads which datasets clash and how to rename one; anyone else gets the
+   * answer for an unknown dataset, which tells nothing about datasets they cannot see.
+   */
+  static ApiException clash(DatasetNameClashException e, boolean curator) {
+    return curator ? new ApiException(409, "dataset_name_clash", e.getMessage()) : notFoundDataset();
   }
 
   /** The one answer for an unknown dataset and for a dataset the caller holds no grant on. */

@@ -36,7 +36,7 @@ public final class PrivetServer implements AutoCloseable {
     AuthFailureLimiter limiter = new AuthFailureLimiter(options.authFailuresPerMinute(), System::nanoTime);
     this.databases = new PostgresPools(Math.max(1, options.workers()));
     CuratorService service = new CuratorService(ledger, pool, hooks, databases);
-    this.synth = new SynthJobs(ledger, service, pool, options.workspace());
+    this.synth = new SynthJobs(ledger, service, pool, options.workspace(), hooks, options.jobLease());
     Controllers controllers = new Controllers(new Authenticator(ledger, limiter), service, synth);
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;

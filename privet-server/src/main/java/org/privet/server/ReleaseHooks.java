@@ -12,4 +12,7 @@ interface ReleaseHooks {
 
   /** The answer is stored (committed), not yet sent. */
   default void stored(long chargeId) {}
+
+  /** A synthesis job paid by this charge has computed its table, not yet stored it. */
+  default void jobComputed(long chargeId) {}
 }

@@ -20,6 +20,10 @@ import java.util.Optional;
  *     charge stands; the answer is stored when it completes and a retry with the same
  *     Idempotency-Key receives it)
  * @param authFailuresPerMinute failed authentications per client address per minute before 429
+ * @param jobLease how long a running synthesis job stays its replica's without a renewal (renewed
+ *     every quarter of it); a job whose lease lapsed (its replica stopped) is reported failed,
+ *     never run again under its charge. Every replica sharing a ledger reads the lease each job
+ *     was started with, so replicas may differ in it.
  */
 public record ServerOptions(
     Path workspace,
@@ -30,7 +34,8 @@ public record ServerOptions(
     int queue,
     long maxBodyBytes,
     Duration queryTimeout,
-    int authFailuresPerMinute) {
+    int authFailuresPerMinute,
+    Duration jobLease) {
 
   /** A Java keystore (PKCS12 or JKS) holding the server's certificate and private key. */
   public record Tls(Path keystore, char[] password) {
@@ -45,6 +50,7 @@ public record ServerOptions(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(queryTimeout, "queryTimeout");
+    Objects.requireNonNull(jobLease, "jobLease");
   }
 
   public static Builder builder(Path workspace) {
@@ -62,6 +68,7 @@ public record ServerOptions(
     private long maxBodyBytes = 64 * 1024;
     private Duration queryTimeout = Duration.ofSeconds(60);
     private int authFailuresPerMinute = 10;
+    private Duration jobLease = Duration.ofSeconds(60);
 
     private Builder(Path workspace) {
       this.workspace = Objects.requireNonNull(workspace, "workspace");
@@ -122,6 +129,14 @@ public record ServerOptions(
       return this;
     }
 
+    public Builder jobLease(Duration jobLease) {
+      if (jobLease == null || jobLease.toMillis() < 100) {
+        throw new IllegalArgumentException("jobLease must be at least 100 ms");
+      }
+      this.jobLease = jobLease;
+      return this;
+    }
+
     private static int positive(String name, int v) {
       if (v <= 0) {
         throw new IllegalArgumentException(name + " must be positive, was " + v);
@@ -131,7 +146,7 @@ public record ServerOptions(
 
     public ServerOptions build() {
       return new ServerOptions(workspace.toAbsolutePath(), host, port, Optional.ofNullable(tls), workers,
-          queue, maxBodyBytes, queryTimeout, authFailuresPerMinute);
+          queue, maxBodyBytes, queryTimeout, authFailuresPerMinute, jobLease);
     }
   }
 }

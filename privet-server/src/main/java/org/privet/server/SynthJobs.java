@@ -4,24 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.privet.curator.RegisteredSynthesis;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.Analyst;
 import org.privet.ledger.Charge;
+import org.privet.ledger.Job;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
 import org.privet.ledger.Release;
@@ -38,41 +35,71 @@ import org.privet.synth.WorkloadError;
 /**
  * Synthetic-data jobs ({@code POST /v1/synth}) over the curator's synthesis path
  * ({@link RegisteredSynthesis}). The request is checked against public information only; the
- * charge and the job record (the stored answer: the job id and its request) are committed before
- * the 202 and before the job starts; the job reads the rows totally and writes the CSV atomically
- * under {@code WORKSPACE/synth/}. A job whose process died before its CSV was written is run again
- * under its existing charge when it is next looked at (nobody has seen a draw of it). Jobs are
- * identified by their charge id and visible to their owner and the curator only (others get the
- * same 404 as for a job that does not exist).
+ * charge, its release record and its {@link Job} (state {@code CLAIMED}, with the request) commit
+ * in one transaction before the 202; the job record (the stored answer: the job id and its
+ * request) is stored next.
+ *
+ * <p>Exactly once across replicas and restarts (issue 23 item 2; {@link LedgerJobs} runs them). Job
+ * state lives in the ledger, never in a replica's memory or files, so every replica sharing the
+ * ledger sees the same job:
+ * <ul>
+ *   <li>A {@code CLAIMED} job has drawn nothing; whichever replica is asked about it (or started it)
+ *       tries to start it, and the ledger's conditional update lets exactly one runner win.
+ *   <li>The runner renews its lease every quarter of {@link ServerOptions#jobLease()} while the
+ *       synthesis runs, then stores the CSV in the ledger with its SHA-256 digest ({@code DONE}); a
+ *       failure is stored as {@code FAILED}, which is final (a restart never re-runs it).
+ *   <li>A {@code RUNNING} job whose lease lapsed (its replica died, or stopped mid-job) is reported
+ *       {@code FAILED} by the next replica that looks: its draw may have been half made and seen by
+ *       nobody, but a second draw under the same charge would be a second release, so it is never
+ *       run again. The analyst may start (and pay for) a new job.
+ *   <li>The output is served from the ledger, so it is the same bytes on every replica.
+ * </ul>
+ * A job charged by a version that kept its CSV under {@code WORKSPACE/synth/} (no job row) is
+ * served from that file where it exists and reported failed elsewhere; it is never run again.
+ *
+ * <p>An analyst knows their jobs by their own numbers (1, 2, ...), the curator every job by its
+ * charge id; a job is visible to its owner and the curator only (others get the same 404 as for a
+ * job that does not exist).
  */
 final class SynthJobs implements AutoCloseable {
+  /** The {@link Job#kind()} of synthesis jobs. */
+  static final String KIND = "synth";
+  /** The failure recorded for a job whose runner failed; fixed text, never a data value. */
+  static final String FAILED = "the synthesis failed after its charge";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Ledger ledger;
   private final CuratorService service;
   private final WorkerPool pool;
-  private final Path dir;
-  private final ThreadPoolExecutor jobs;
-  private final Set<Long> running = ConcurrentHashMap.newKeySet();
-  private final Set<Long> failed = ConcurrentHashMap.newKeySet();
+  private final Path legacyDir;
+  private final ReleaseHooks hooks;
+  /** Runs each job once across the replicas sharing the ledger. */
+  private final LedgerJobs jobs;
 
-  SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace) {
+  SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace, ReleaseHooks hooks,
+      Duration lease) {
     this.ledger = ledger;
     this.service = service;
     this.pool = pool;
-    this.dir = workspace.resolve("synth");
-    this.jobs = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(16), r -> {
-      Thread t = new Thread(r, "privet-synth-job");
-      t.setDaemon(true);
-      return t;
-    });
+    this.legacyDir = workspace.resolve("synth");
+    this.hooks = hooks;
+    this.jobs = new LedgerJobs(ledger, KIND, lease, id -> {
+      String csv = compute(id);
+      hooks.jobComputed(id);
+      return csv;
+    }, FAILED);
   }
 
   /** The validated public parts of a request. */
   private record Request(String dataset, Domain domain, Synthesizer synthesizer, String text) {}
 
   private Request parse(Analyst who, JsonNode body) {
-    String dataset = service.requireVisible(who, text(body, "dataset"));
+    return parse(service.requireVisible(who, text(body, "dataset")), body);
+  }
+
+  /** The request's public parts, for a dataset already resolved (the registered name). */
+  private Request parse(String dataset, JsonNode body) {
     JsonNode domainJson = body.get("domain");
     if (domainJson == null || !domainJson.isObject()) {
       throw ApiException.badRequest("domain: a JSON object (the public domain) is required");
@@ -98,9 +125,11 @@ final class SynthJobs implements AutoCloseable {
       };
       boolean pure = method == Synthesizer.Method.MWEM
           || (method == Synthesizer.Method.RAP && noise == Synthesizer.Noise.LAPLACE);
+      // The default workload: all k-way marginals, k = min(3, attributes) (issue 23, item 6).
+      int k = Math.min(3, domain.size());
       Synthesizer.Builder b = Synthesizer.builder().method(method).noise(noise)
-          .epsilon(body.get("epsilon").asDouble()).workload(Workload.parse("all-3way", domain));
-      String workloadText = "all-3way";
+          .epsilon(body.get("epsilon").asDouble()).workload(Workload.allKWay(domain, k));
+      String workloadText = "all-" + k + "way";
       if (body.has("queries")) {
         QueryWorkload queries = queries(body.get("queries"), domain);
         b.queries(queries);
@@ -140,7 +169,7 @@ final class SynthJobs implements AutoCloseable {
     return QueryWorkload.of(lines, domain, "queries");
   }
 
-  /** Starts a job: 202 with its id, after the charge and the job record are committed. */
+  /** Starts a job: 202 with its id, after the charge, its job and the job record are committed. */
   ObjectNode start(Analyst who, JsonNode body, Optional<String> idempotencyKey) {
     String digest = CuratorService.digest("POST /v1/synth\n" + body.toString());
     if (idempotencyKey.isPresent()) {
@@ -150,21 +179,25 @@ final class SynthJobs implements AutoCloseable {
       }
     }
     Request req = parse(who, body);
-    RegisteredSynthesis synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger,
-        backend, req.dataset(), req.domain(), "dataset"));
+    RegisteredSynthesis synthesis;
+    try {
+      synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(),
+          req.domain(), "dataset"));
+    } catch (IllegalArgumentException e) {
+      // prepare reads public information only (registration, schema, domain): a refusal, not an
+      // internal error (it was a 500 for e.g. a dataset with a privacy-unit column)
+      throw ApiException.badRequest(e.getMessage());
+    }
     Charge charge;
     try {
       charge = ledger.chargeRelease(req.dataset(), who.name(), req.text(),
-          List.of(synthesis.cost(req.synthesizer())), new Release.Claim(idempotencyKey, digest));
+          List.of(synthesis.cost(req.synthesizer())),
+          new Release.Claim(idempotencyKey, digest, Optional.of(new Job.Order(KIND, body.toString()))));
     } catch (Release.DuplicateKeyException raced) {
       return resume(who, ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
     }
-    ObjectNode record = JSON.createObjectNode();
-    record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
-    record.set("request", body);
-    ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
-    submit(charge, synthesis, req.synthesizer());
+    ObjectNode stored = storeRecord(who, charge, body);
+    jobs.kick(charge.id());
     return answer(stored, false);
   }
 
@@ -173,18 +206,23 @@ final class SynthJobs implements AutoCloseable {
       throw new org.privet.curator.QueryRefusedException(
           "refused, nothing charged: this Idempotency-Key was already used with a different request");
     }
-    if (prior.answer().isPresent()) {
-      return answer((ObjectNode) read(prior.answer().get()), true);
-    }
-    // Charged, but the job record was never stored (a crash): store it now and run the job once.
-    Charge charge = ledger.charge(prior.dataset(), prior.chargeId());
-    ObjectNode record = JSON.createObjectNode();
-    record.put("job", Long.toString(charge.id()));
-    record.set("charge", LedgerJson.charge(charge));
-    record.set("request", body);
-    ObjectNode stored = (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
-    restartIfLost(who, charge.id());
+    ObjectNode stored = prior.answer().isPresent() ? (ObjectNode) read(prior.answer().get())
+        // Charged, but the job record was never stored (a crash): store it now.
+        : storeRecord(who, ledger.charge(prior.dataset(), prior.chargeId()), body);
+    jobs.kick(prior.chargeId());
     return answer(stored, true);
+  }
+
+  /**
+   * Stores the job record (the answer of its release, with the charge as its owner sees it),
+   * unless one is stored; the stored one.
+   */
+  private ObjectNode storeRecord(Analyst who, Charge charge, JsonNode body) {
+    ObjectNode record = JSON.createObjectNode();
+    record.put("job", jobId(who, charge.id()));
+    record.set("charge", service.chargeView(who, charge));
+    record.set("request", body);
+    return (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
   }
 
   private static ObjectNode answer(ObjectNode stored, boolean replay) {
@@ -195,42 +233,52 @@ final class SynthJobs implements AutoCloseable {
     return out;
   }
 
-  private void submit(Charge charge, RegisteredSynthesis synthesis, Synthesizer synthesizer) {
-    long id = charge.id();
-    if (!running.add(id)) {
-      return;
-    }
-    failed.remove(id);
-    try {
-      jobs.execute(() -> {
-        try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
-          SynthesisResult result = synthesis.run(backend, synthesizer, cost -> {
-            if (!charge.cost().equals(cost)) {
-              throw new IllegalStateException("the synthesis cost differs from charge #" + id);
-            }
-            return charge;
-          });
-          Files.createDirectories(dir);
-          Path tmp = Files.createTempFile(dir, "job-" + id, ".tmp");
-          result.synthetic().write(tmp);
-          Files.move(tmp, csv(id), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
-          failed.add(id);
-        } finally {
-          running.remove(id);
+  /** The synthetic CSV of a started job, computed totally from its stored request and charge. */
+  private String compute(long id) throws IOException {
+    Job job = ledger.job(id).orElseThrow();
+    Release r = ledger.releaseOfCharge(id).orElseThrow();
+    // The dataset the charge was made on, as registered: the request was checked when it was
+    // charged, and neither a revoked owner nor a renamed dataset may fail the paid job now.
+    Request req = parse(r.dataset(), read(job.request()));
+    Charge charge = ledger.charge(r.dataset(), id);
+    // The job's own backend, not the request pool's: a busy server must not fail a paid job.
+    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      RegisteredSynthesis synthesis = RegisteredSynthesis.prepare(ledger, backend, r.dataset(), req.domain(),
+          "dataset");
+      SynthesisResult result = synthesis.run(backend, req.synthesizer(), cost -> {
+        if (!charge.cost().equals(cost)) {
+          throw new IllegalStateException("the synthesis cost differs from charge #" + id);
         }
+        return charge;
       });
-    } catch (RejectedExecutionException e) {
-      running.remove(id);
-      // The job stays pending: it starts when its status is next asked for.
+      StringWriter out = new StringWriter();
+      result.synthetic().write(out);
+      return out.toString();
     }
   }
 
-  private Path csv(long id) {
-    return dir.resolve("job-" + id + ".csv");
+  /** A job charged before job state was kept in the ledger: its CSV, where this replica has it. */
+  private Path legacyCsv(long id) {
+    return legacyDir.resolve("job-" + id + ".csv");
   }
 
-  /** The job's release record, if the caller may see it; else the one 404. */
+  /**
+   * The id a caller knows a job by. An analyst's jobs are numbered 1, 2, ... as their own (job ids
+   * that were charge ids would count everyone's releases: issue 23 item 3); the curator, who sees
+   * the ledger's records, knows every job by its charge id.
+   */
+  private String jobId(Analyst who, long chargeId) {
+    if (who.role() == Role.CURATOR) {
+      return Long.toString(chargeId);
+    }
+    return Long.toString(ledger.jobsOf(who.name(), KIND).indexOf(chargeId) + 1);
+  }
+
+  /**
+   * The job's release record, if the caller may see it; else the one 404. An analyst names a job
+   * by their own number for it, the curator by its charge id ({@link #jobId}); a job charged before
+   * job state was kept in the ledger has no number, and only the curator reaches it.
+   */
   private Release visibleJob(Analyst who, String id) {
     long chargeId;
     try {
@@ -238,37 +286,64 @@ final class SynthJobs implements AutoCloseable {
     } catch (NumberFormatException e) {
       throw ApiException.notFound("no such job");
     }
+    if (who.role() != Role.CURATOR) {
+      List<Long> own = ledger.jobsOf(who.name(), KIND);
+      if (chargeId < 1 || chargeId > own.size()) {
+        throw ApiException.notFound("no such job");
+      }
+      chargeId = own.get((int) chargeId - 1);
+    }
     Release r = ledger.releaseOfCharge(chargeId).orElseThrow(() -> ApiException.notFound("no such job"));
-    boolean isJob = r.answer().map(a -> read(a).has("request")).orElse(false);
+    boolean isJob = ledger.job(chargeId).map(j -> j.kind().equals(KIND))
+        .orElseGet(() -> r.answer().map(a -> read(a).has("request")).orElse(false));
     if (!isJob || !(who.role() == Role.CURATOR || r.analyst().equals(who.name()))) {
       throw ApiException.notFound("no such job");
     }
     return r;
   }
 
+  /**
+   * The job's state as the ledger holds it, after starting it if it is claimed and failing it if its
+   * runner's lease lapsed.
+   */
+  private Job.State settle(long chargeId) {
+    Optional<Job> job = ledger.job(chargeId);
+    if (job.isEmpty()) {
+      return Files.exists(legacyCsv(chargeId)) ? Job.State.DONE : Job.State.FAILED;
+    }
+    return jobs.settle(job.get());
+  }
+
   ObjectNode status(Analyst who, String id) {
     Release r = visibleJob(who, id);
-    long chargeId = r.chargeId();
-    restartIfLost(who, chargeId);
     ObjectNode out = JSON.createObjectNode();
     out.put("job", id);
-    if (Files.exists(csv(chargeId))) {
-      out.put("status", "done");
-    } else if (failed.contains(chargeId)) {
-      out.put("status", "failed");
-    } else {
-      out.put("status", "running");
-    }
+    out.put("status", switch (settle(r.chargeId())) {
+      case CLAIMED, RUNNING -> "running";
+      case DONE -> "done";
+      case FAILED -> "failed";
+    });
     return out;
   }
 
-  Path data(Analyst who, String id) {
+  /** The synthetic CSV of a done job, as stored in the ledger (the same bytes on every replica). */
+  String data(Analyst who, String id) {
     Release r = visibleJob(who, id);
-    Path p = csv(r.chargeId());
-    if (!Files.exists(p)) {
-      throw ApiException.notFound("the job has no data yet");
+    return output(r.chargeId());
+  }
+
+  private String output(long chargeId) {
+    if (ledger.job(chargeId).isEmpty()) {
+      try {
+        Path legacy = legacyCsv(chargeId);
+        if (Files.exists(legacy)) {
+          return Files.readString(legacy, StandardCharsets.UTF_8);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
-    return p;
+    return ledger.jobOutput(chargeId).orElseThrow(() -> ApiException.notFound("the job has no data"));
   }
 
   /**
@@ -282,17 +357,20 @@ final class SynthJobs implements AutoCloseable {
       throw ApiException.forbidden();
     }
     Release r = visibleJob(curator, id);
-    Path file = csv(r.chargeId());
-    if (!Files.exists(file)) {
-      throw ApiException.notFound("the job has no data yet");
-    }
+    String csv = output(r.chargeId());
     Request req = parse(curator, read(r.answer().orElseThrow()).get("request"));
     Domain domain = req.domain();
     Table real = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(), domain, "dataset")
         .readForCurator(backend));
     Table synthetic;
     try {
-      synthetic = Table.read(file, domain);
+      Path file = Files.createTempFile("privet-synth-" + r.chargeId(), ".csv");
+      try {
+        Files.writeString(file, csv, StandardCharsets.UTF_8);
+        synthetic = Table.read(file, domain);
+      } finally {
+        Files.deleteIfExists(file);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -337,20 +415,6 @@ final class SynthJobs implements AutoCloseable {
     return o;
   }
 
-  /** A charged job with no CSV that is not running here (its process died): run it once more. */
-  private void restartIfLost(Analyst who, long chargeId) {
-    if (Files.exists(csv(chargeId)) || running.contains(chargeId) || failed.contains(chargeId)) {
-      return;
-    }
-    Release r = ledger.releaseOfCharge(chargeId).orElseThrow();
-    JsonNode body = read(r.answer().orElseThrow()).get("request");
-    Analyst owner = new Analyst(r.analyst(), Role.CURATOR, java.time.Instant.EPOCH, Optional.empty());
-    Request req = parse(owner, body);
-    RegisteredSynthesis synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger,
-        backend, req.dataset(), req.domain(), "dataset"));
-    submit(ledger.charge(r.dataset(), chargeId), synthesis, req.synthesizer());
-  }
-
   private static JsonNode read(String json) {
     try {
       return JSON.readTree(json);
@@ -367,8 +431,9 @@ final class SynthJobs implements AutoCloseable {
     return v.asText();
   }
 
+  /** Stops: see {@link LedgerJobs#close()}. */
   @Override
   public void close() {
-    jobs.shutdownNow();
+    jobs.close();
   }
 }

@@ -71,6 +71,37 @@ class ExactlyOnceReleaseTest {
     }
   }
 
+  /**
+   * Issue 23, item 4: the key covers the whole request body, not only its SQL. The same SQL with
+   * an extra member, or another value of a member, is refused like any other different request.
+   */
+  @Test
+  void retry_sameKeySameSqlOtherBody_refusedNothingCharged() {
+    Path ws = dir.resolve("ws-body");
+    String key = setUp(ws);
+    String sql = String.format(ServerApiTest.SEX, "adult");
+    try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).build())) {
+      Api api = new Api(server.url());
+      java.util.Map<String, String> idem = java.util.Map.of("Idempotency-Key", "body-1");
+      String body = Api.JSON.createObjectNode().put("sql", sql).toString();
+      Api.Response first = api.send("POST", "/v1/query", key, body, idem);
+      assertEquals(200, first.status(), first.text());
+      for (String other : new String[] {
+          Api.JSON.createObjectNode().put("sql", sql).put("note", "x").toString(),
+          Api.JSON.createObjectNode().put("sql", sql).put("format", "csv").toString()}) {
+        Api.Response r = api.send("POST", "/v1/query", key, other, idem);
+        assertEquals(422, r.status(), r.text());
+        assertEquals("refused", r.errorCode());
+        assertTrue(r.text().contains("different request"), r.text());
+      }
+      // The same body (whitespace between JSON tokens aside) is the same request: replayed.
+      Api.Response same = api.send("POST", "/v1/query", key, "{ \"sql\" : " + Api.JSON.valueToTree(sql) + " }", idem);
+      assertEquals(200, same.status(), same.text());
+      assertTrue(same.json().get("replay").asBoolean());
+      assertEquals(1, charges(ws));
+    }
+  }
+
   @Test
   void sigkillAfterChargeBeforeStore_restartAndRetry_answersOnceUnderTheExistingCharge() throws Exception {
     Path ws = dir.resolve("ws");

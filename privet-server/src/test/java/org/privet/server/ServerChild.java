@@ -42,6 +42,11 @@ final class ServerChild implements AutoCloseable {
 
   /** A server child whose ledger is the PostgreSQL database at {@code ledgerUrl} (null: the workspace's). */
   static ServerChild start(String ledgerUrl, Path workspace, String... more) {
+    return start(ledgerUrl, java.util.Map.of(), workspace, more);
+  }
+
+  /** As {@link #start(String, Path, String...)}, with more environment variables for the child. */
+  static ServerChild start(String ledgerUrl, java.util.Map<String, String> env, Path workspace, String... more) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -49,6 +54,7 @@ final class ServerChild implements AutoCloseable {
     cmd.addAll(List.of(more));
     try {
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      pb.environment().putAll(env);
       if (ledgerUrl != null) {
         pb.environment().put("PRIVET_LEDGER_URL", ledgerUrl);
       }

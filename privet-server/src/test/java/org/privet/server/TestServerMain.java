@@ -5,8 +5,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A server child process for crash tests: {@code TestServerMain WORKSPACE [pause-after-compute |
- * pause-after-store | none] [WORKERS QUEUE]}; with {@code PRIVET_LEDGER_URL} set, its ledger is that
- * PostgreSQL database ({@link Fixture#openLedger}). It prints {@code privet: serving on URL} once ready;
+ * pause-after-store | pause-in-job | none] [WORKERS QUEUE]}; with {@code PRIVET_LEDGER_URL} set, its
+ * ledger is that PostgreSQL database ({@link Fixture#openLedger}); with {@code PRIVET_TEST_JOB_LEASE_MS}
+ * set, its synthesis jobs' lease ({@link ServerOptions#jobLease()}). It prints {@code privet: serving on URL} once ready;
  * with a pause it prints {@code privet-test: paused #CHARGE} at that point of the first release and
  * blocks there, so the test can SIGKILL it at a known moment.
  */
@@ -20,10 +21,21 @@ public final class TestServerMain {
     if (args.length > 3) {
       b.workers(Integer.parseInt(args[2])).queue(Integer.parseInt(args[3]));
     }
+    String lease = System.getenv("PRIVET_TEST_JOB_LEASE_MS");
+    if (lease != null) {
+      b.jobLease(java.time.Duration.ofMillis(Long.parseLong(lease)));
+    }
     ReleaseHooks hooks = new ReleaseHooks() {
       @Override
       public void computed(long chargeId) {
         if (pause.equals("pause-after-compute")) {
+          block(chargeId);
+        }
+      }
+
+      @Override
+      public void jobComputed(long chargeId) {
+        if (pause.equals("pause-in-job")) {
           block(chargeId);
         }
       }

@@ -42,8 +42,18 @@ final class AccuracyTargetOptions {
             + "'; give one for every aggregate (or an epsilon instead)");
       }
     }
+    applyTargets(options, b, byEngine, at, src);
+  }
+
+  /**
+   * The targets a workload planner supplied for a {@link DpOptions#planned() planned} statement
+   * (by engine aggregation name), or the max_error targets, with the confidence, min_count and
+   * delta.
+   */
+  static void applyTargets(DpOptions options, Query.Builder b, Map<String, Double> halfWidths,
+      int at, SourceText src) {
     try {
-      byEngine.forEach(b::targetError);
+      halfWidths.forEach(b::targetError);
       b.targetConfidence(options.confidence()).targetDelta(options.delta());
       if (options.minCount() > 0) {
         b.minCount(options.minCount());

@@ -40,6 +40,9 @@ import org.privet.engine.Thresholding;
  * @param maxRowsContributed ZetaSQL's {@code max_rows_contributed}, or 0 when not given
  * @param maxGroupsUnbounded whether {@code max_groups_contributed = NULL} was given
  * @param groupSelectionEpsilon ZetaSQL's {@code group_selection_epsilon}, or NaN when not given
+ * @param planned the query gives neither a budget nor max_error and was parsed for a workload
+ *     planner ({@link DpSql#parseForPlanning}), which supplies its targets; {@code confidence},
+ *     {@code min_count} and {@code delta} then apply as with max_error
  */
 record DpOptions(
     Budget budget,
@@ -59,7 +62,8 @@ record DpOptions(
     int minPrivacyUnitsPerGroup,
     int maxRowsContributed,
     boolean maxGroupsUnbounded,
-    double groupSelectionEpsilon) {
+    double groupSelectionEpsilon,
+    boolean planned) {
 
   static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
@@ -71,6 +75,14 @@ record DpOptions(
 
   /** Validates the raw options (ranges, types, conflicts), refusing with positions. */
   static DpOptions from(PreparedQuery q) {
+    return from(q, false);
+  }
+
+  /**
+   * Like {@link #from(PreparedQuery)}; with {@code plannable}, a query with neither a budget nor
+   * max_error is accepted as {@link #planned()}.
+   */
+  static DpOptions from(PreparedQuery q, boolean plannable) {
     SourceText src = q.source();
     Map<String, OptionValue> opts = q.options();
     for (Map.Entry<String, Integer> e : q.optionKeyOffsets().entrySet()) {
@@ -100,18 +112,21 @@ record DpOptions(
     double confidence = org.privet.engine.AccuracyTargets.DEFAULT_CONFIDENCE;
     long minCount = 0;
     double targetDelta = 0;
-    if (maxError == null) {
+    boolean planned = plannable && maxError == null && eps == null && rho == null;
+    if (maxError == null && !planned) {
       for (String only : List.of("confidence", "min_count", "min_group_size")) {
         if (opts.containsKey(only)) {
           throw src.error(opts.get(only).offset(), only + " applies only with max_error");
         }
       }
     } else {
-      if (eps != null || rho != null) {
+      if (planned) {
+        // targets come from the planner
+      } else if (eps != null || rho != null) {
         throw src.error(maxError.offset(), "max_error solves for the budget: give max_error or "
             + (eps != null ? "epsilon" : "rho") + ", not both");
       }
-      targets = maxError(src, maxError);
+      targets = planned ? Map.of() : maxError(src, maxError);
       OptionValue conf = opts.get("confidence");
       if (conf != null) {
         confidence = number(src, "confidence", conf);
@@ -140,7 +155,7 @@ record DpOptions(
         }
       }
     }
-    if (maxError != null) {
+    if (maxError != null || planned) {
       budget = null;
     } else if (rho != null) {
       if (eps != null) {
@@ -272,14 +287,14 @@ record DpOptions(
             + org.privet.engine.AutoBounds.MIN_SHARE + ", " + org.privet.engine.AutoBounds.MAX_SHARE
             + "], was " + share.text());
       }
-      if (maxError != null) {
+      if (maxError != null || planned) {
         throw src.error(share.offset(), "auto_bounds_share needs a budget (epsilon or rho), not "
             + "max_error");
       }
     }
     return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, thresholding,
         Map.copyOf(offsets), targets, confidence, minCount, targetDelta, autoShare, minUnits,
-        maxRows, groupsUnbounded, groupSelectionEpsilon);
+        maxRows, groupsUnbounded, groupSelectionEpsilon, planned);
   }
 
   /** Whether the private group selection has a δ (from the budget, or given with max_error). */
@@ -339,8 +354,12 @@ record DpOptions(
     if (!(x > 0) || Double.isInfinite(x)) {
       throw src.error(v.offset(), name + " must be a finite number > 0, was " + v.text());
     }
-    if (x < Budget.MIN_EPSILON) {
-      throw src.error(v.offset(), name + " must be at least 2^-50, was " + v.text());
+    if (x < Budget.MIN_EPSILON || x > Budget.MAX_EPSILON) {
+      // Budget's range, checked here to give the position; EXPLAIN and the run share this check.
+      throw src.error(v.offset(), name + " must be in [2^-50, 2^40], was " + v.text()
+          + (x > Budget.MAX_EPSILON ? "; difference from BigQuery: ZetaSQL accepts a larger"
+              + " epsilon (its docs remove noise with 1e20), Privet caps it at 2^40, where the"
+              + " noise is already negligible" : ""));
     }
     return x;
   }

@@ -34,6 +34,20 @@ public final class DpSql {
   }
 
   /**
+   * Like {@link #parse}, for a workload planner: a statement that gives neither a budget ({@code
+   * epsilon}, {@code rho}) nor {@code max_error} is accepted, with {@code confidence}, {@code
+   * min_count} and {@code delta} as for max_error, and takes the target errors {@code planned}
+   * supplies from its public parts. Other statements compile exactly as with {@link #parse}.
+   */
+  public static DpStatement parseForPlanning(String sql, DatasetCatalog catalog,
+      PlannedTargets planned) {
+    Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(planned, "planned");
+    PreparedQuery prepared = DpClauseParser.prepare(sql);
+    return SelectCompiler.compile(prepared, catalog, planned);
+  }
+
+  /**
    * Like {@link #parse}, but the statement is marked {@link DpStatement#explain() explain} whether
    * or not the text starts with {@code EXPLAIN} (the API form of {@code privet query --explain}).
    */

@@ -30,8 +30,13 @@ final class SelectCompiler {
   private SelectCompiler() {}
 
   static DpStatement compile(PreparedQuery pq, DatasetCatalog catalog) {
+    return compile(pq, catalog, null);
+  }
+
+  /** With {@code planned} non-null, a statement without budget or max_error takes its targets. */
+  static DpStatement compile(PreparedQuery pq, DatasetCatalog catalog, PlannedTargets planned) {
     SourceText src = pq.source();
-    DpOptions options = DpOptions.from(pq);
+    DpOptions options = DpOptions.from(pq, planned != null);
     SelectBinder binder = new SelectBinder(pq, catalog);
     PlainSelect ps = binder.parse();
     binder.refuseUnsupportedClauses(ps);
@@ -76,7 +81,20 @@ final class SelectCompiler {
     if (filter != null) {
       b.where(filter);
     }
-    if (options.maxError().isEmpty() && PerAggregationBudget.requested(options, calls)) {
+    if (options.planned()) {
+      if (PerAggregationBudget.requested(options, calls)) {
+        throw src.error(pq.selectOffset(), "a planned statement gets its budget from the"
+            + " planner: it cannot use epsilon => or group_selection_epsilon");
+      }
+      java.util.Map<String, Double> targets;
+      try {
+        targets = planned.halfWidths(rewrites.engineAggregations(), options.minCount(),
+            unit == null ? 1 : contributions.lInf());
+      } catch (IllegalArgumentException e) {
+        throw src.error(pq.selectOffset(), e.getMessage());
+      }
+      AccuracyTargetOptions.applyTargets(options, b, targets, pq.selectOffset(), src);
+    } else if (options.maxError().isEmpty() && PerAggregationBudget.requested(options, calls)) {
       PerAggregationBudget.apply(options, selected, outputs, calls,
           !groupBy.isEmpty() && publicGroups == null && !options.publicGroupsRequested(), b, src);
     } else if (options.maxError().isEmpty()) {

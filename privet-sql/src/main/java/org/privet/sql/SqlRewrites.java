@@ -33,6 +33,9 @@ final class SqlRewrites {
   private boolean countsNonNull;
 
   /** The rewrites for a query whose dataset and privacy unit {@code binder} resolved. */
+  /** The engine aggregations {@link #identicalCallsOnce} added, in order. */
+  private final List<Aggregation> added = new ArrayList<>();
+
   SqlRewrites(SelectBinder binder) {
     this.src = binder.src;
     this.dataset = binder.dataset();
@@ -204,6 +207,11 @@ final class SqlRewrites {
     };
   }
 
+  /** The engine aggregations added by {@link #identicalCallsOnce}, in order. */
+  List<Aggregation> engineAggregations() {
+    return List.copyOf(added);
+  }
+
   /**
    * Section 6, identical calls are released once: adds one engine aggregation per distinct call
    * (all PERCENTILE_CONT calls of one column and bounds become one quantile aggregation with all
@@ -247,8 +255,10 @@ final class SqlRewrites {
             // bounds pass replaces it.
             double lo = estimated && Double.isNaN(call.lower()) ? -0x1p60 : call.lower();
             double hi = estimated && Double.isNaN(call.upper()) ? 0x1p60 : call.upper();
-            query.aggregate(new Aggregation.Quantiles(engineName, call.column(), lo, hi, ranks,
-                Aggregation.Quantiles.DEFAULT_BINS));
+            Aggregation a = new Aggregation.Quantiles(engineName, call.column(), lo, hi, ranks,
+                Aggregation.Quantiles.DEFAULT_BINS);
+            query.aggregate(a);
+            added.add(a);
             if (estimated && Double.isNaN(call.lower())) {
               query.autoBounds(engineName);
             } else if (estimated) {
@@ -276,7 +286,9 @@ final class SqlRewrites {
         engineName = engineName(item.name(), engineNames);
         engineNameByCall.put(call.key(), engineName);
         try {
-          query.aggregate(toEngine(call, engineName));
+          Aggregation a = toEngine(call, engineName);
+          query.aggregate(a);
+          added.add(a);
           if (call.boundsKind().estimated()) {
             if (Double.isNaN(call.lower())) {
               query.autoBounds(engineName);

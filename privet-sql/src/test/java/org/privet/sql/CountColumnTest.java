@@ -24,7 +24,7 @@ import org.privet.testing.SeededRandomSource;
  * values of the column while the other aggregates see every row. The reference is computed here
  * from the rows (NULLs and NaN skipped, at most L∞ values per unit).
  *
- * <p>False-failure probability: ε = 10^20 (noise scales below 10^-12, exact after rounding);
+ * <p>False-failure probability: ε = 10^12 (noise scales below 10^-6, exact after rounding);
  * deterministic with the fixed seed.
  */
 class CountColumnTest {
@@ -52,7 +52,7 @@ class CountColumnTest {
 
   @Test
   void countColumn_besideSumOfAnother_countsItsNonNullValues() {
-    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e20,"
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12,"
         + " max_rows_per_group = 3) COUNT(y) AS c, SUM(x, contribution_bounds_per_row => (0, 4))"
         + " AS s, COUNT(*) AS n FROM t", catalog);
     SqlResult r = st.present(Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())

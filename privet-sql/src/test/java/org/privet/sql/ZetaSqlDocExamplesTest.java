@@ -31,8 +31,9 @@ import org.privet.testing.SeededRandomSource;
  * github.com/google/zetasql (the same text as BigQuery's pages), re-typed here, run on the docs'
  * own example tables (built below) at a huge ε, each compared with its documented result.
  *
- * <p>How results are compared. The docs' noisy examples (ε = 10) are run at ε = 10^20, the docs'
- * own "remove noise" setting. The reference is computed in this test from the rows and the
+ * <p>How results are compared. The docs' noisy examples (ε = 10) are run at the docs' own
+ * "remove noise" setting ε = 10^20, which Privet caps (a documented difference: ε ≤ 2^40), so the
+ * test types it as ε = 10^12 ({@link #epsilonAboveTheCap_isRefusedNamingTheDifference}). The reference is computed in this test from the rows and the
  * documented semantics (per-unit aggregation in each group, per-group clamping, average of
  * per-unit averages), independently of the engine:
  * <ul>
@@ -53,9 +54,9 @@ import org.privet.testing.SeededRandomSource;
  * anonymization_userid_column = 'id'}: it is registered here as a dataset of that name with privacy
  * unit {@code id}, and the placeholder prefix is dropped from the text.
  *
- * <p>False-failure probability: at ε = 10^20 the noise scales are below 10^-12 (counts and
+ * <p>False-failure probability: at ε = 10^12 the noise scales are below 10^-11 (counts and
  * fixed-point sums round to the exact value) and group selection keeps a group of two or more units
- * with probability 1 − 10^-12 or more; the fixed seed makes each run deterministic.
+ * with probability 1 − 10^-11 or more; the fixed seed makes each run deterministic.
  */
 class ZetaSqlDocExamplesTest {
   private static DuckDbBackend db;
@@ -176,7 +177,8 @@ class ZetaSqlDocExamplesTest {
   // ---- running ----
 
   private static String typed(String docText) {
-    return docText.replace("{{USERNAME}}.", "").replace("epsilon=10,", "epsilon=1e20,");
+    return docText.replace("{{USERNAME}}.", "").replace("epsilon=10,", "epsilon=1e20,")
+        .replace("epsilon=1e20", "epsilon=1e12").replace("epsilon = 1e20", "epsilon = 1e12");
   }
 
   private static Map<String, Double> run(String docText) {
@@ -382,6 +384,15 @@ class ZetaSqlDocExamplesTest {
         + " delta=1e-10, privacy_unit_column=id)\n  column_a, COUNT(column_b)\nFROM table_a\n"
         + "GROUP BY column_a;");
     assertEquals(Map.of("a0", 6.0, "a1", 7.0), got); // even ids: 10, of which 0, 6, 12, 18 NULL
+  }
+
+  @Test
+  void epsilonAboveTheCap_isRefusedNamingTheDifference() {
+    DpSqlException e = assertThrows(DpSqlException.class, () -> DpSql.parse("SELECT WITH"
+        + " DIFFERENTIAL_PRIVACY OPTIONS(epsilon=1e20, delta=.01, privacy_unit_column=id) item,"
+        + " COUNT(*) FROM professors GROUP BY item", catalog));
+    assertEquals(50, e.column(), e.getMessage());
+    assertTrue(e.reason().contains("difference from BigQuery"), e.getMessage());
   }
 
   @Test

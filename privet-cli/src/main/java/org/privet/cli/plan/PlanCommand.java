@@ -4,11 +4,12 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.privet.accounting.Budget;
-import org.privet.accounting.BudgetExceededException;
+import org.privet.accounting.BudgetFormat;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.ZcdpConversion;
@@ -17,6 +18,7 @@ import org.privet.cli.AnalystOption;
 import org.privet.cli.WorkspaceOption;
 import org.privet.curator.LedgerBudgetCharger;
 import org.privet.curator.QueryExecution;
+import org.privet.engine.AccuracyTargets;
 import org.privet.engine.BudgetSolution;
 import org.privet.engine.NoiseKind;
 import org.privet.engine.Plan;
@@ -35,10 +37,20 @@ import picocli.CommandLine.Spec;
 /**
  * {@code privet plan --dataset NAME --workload FILE.sql [--budget-epsilon E [--delta D] |
  * --budget-rho R] [--objective max-relative|sum-squared] [--run]}: allocates one total budget across
- * a workload of DP SQL queries given by target errors (issue 16, item 2), and reports, before
- * anything is spent, each query's cost, its relative error (error / target, the worst of its
- * outputs, by the exact accuracy statements) and whether it meets its targets. Compared in the same
- * run with the equal split under basic composition, and (with δ or ρ) under zCDP.
+ * a workload of DP SQL queries given by target errors (issue 16, item 2) or by weight (issue 22,
+ * item 4), and reports, before anything is spent, each query's cost, its relative error (the worst
+ * of its outputs, by the exact accuracy statements: error / target, or for a query planned by
+ * weight error / public magnitude, {@link PublicMagnitude}) and whether it meets its targets.
+ * Compared in the same run with the equal split under basic composition, and (with δ or ρ) under
+ * zCDP.
+ *
+ * <p>A query planned by weight gives neither a budget nor {@code max_error}: a {@code -- weight: W}
+ * line (default 1) and {@code min_count}. The objective over such queries is the weighted sum of
+ * squared relative errors Σ W·r² (the default objective when the workload has any), or with
+ * {@code --objective max-relative} the largest W·r ({@link WorkloadPlanner#allocateWeighted}). A
+ * mixed workload is planned targets first: each max_error query gets exactly the budget that meets
+ * its targets (divided by its weight), and the queries planned by weight share what is left; a plan
+ * family whose targets alone need more than the total is not feasible (refused if none is).
  *
  * <p>Allocation: {@link WorkloadPlanner} (closed form from each query's solved budget). Families
  * tried: geometric noise with basic composition; with δ &gt; 0 also geometric noise with the
@@ -50,8 +62,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "plan",
     description = {
-      "Plan a workload: split one total budget across DP SQL queries given by max_error targets,",
-      "minimising the worst (or the sum of squared) relative error; report before spending."
+      "Plan a workload: split one total budget across DP SQL queries given by max_error targets",
+      "or by weight, minimising the worst (or the sum of squared) relative error; report before",
+      "spending."
     },
     mixinStandardHelpOptions = true)
 public final class PlanCommand implements Callable<Integer> {
@@ -64,7 +77,8 @@ public final class PlanCommand implements Callable<Integer> {
   String dataset;
 
   @Option(names = "--workload", required = true, paramLabel = "FILE.sql",
-      description = "DP SQL queries separated by ';', each with max_error; '-- weight: W' lines.")
+      description = "DP SQL queries separated by ';', each with max_error, or with neither"
+          + " max_error nor a budget (planned by weight: a '-- weight: W' line and min_count).")
   Path workloadFile;
 
   @Option(names = "--budget-epsilon", paramLabel = "E", description = "Total epsilon.")
@@ -77,8 +91,9 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--budget-rho", paramLabel = "R", description = "Total rho (zCDP).")
   Double budgetRho;
 
-  @Option(names = "--objective", defaultValue = "max-relative", paramLabel = "OBJ",
-      description = "max-relative (default) or sum-squared.")
+  @Option(names = "--objective", paramLabel = "OBJ",
+      description = "max-relative or sum-squared; default max-relative, or sum-squared when a"
+          + " query is planned by weight.")
   String objective;
 
   @Option(names = "--run", description = "After planning, charge the whole plan once to the "
@@ -86,7 +101,10 @@ public final class PlanCommand implements Callable<Integer> {
       + "with its planned budget.")
   boolean run;
 
-  /** One candidate plan: a family, an allocation, each query's exact relative error. */
+  /**
+   * One candidate plan: a family, an allocation, each query's relative error (see {@link
+   * Plans#ratio}), the objective's value.
+   */
   record Candidate(String name, boolean rho, double[] cost, double[] ratio, double value,
       List<BudgetSolution> solutions, PrivacyLoss total) {}
 
@@ -103,23 +121,42 @@ public final class PlanCommand implements Callable<Integer> {
     if (budgetRho != null && delta != 0) {
       throw new IllegalArgumentException("--delta applies only with --budget-epsilon");
     }
-    WorkloadPlanner.Objective obj = WorkloadPlanner.Objective.parse(objective);
+    if (objective != null) {
+      WorkloadPlanner.Objective.parse(objective); // refuse a bad name before reading anything
+    }
     Workload workload = Workload.read(workloadFile);
     try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory();
         QueryExecution execution = new QueryExecution(ledger, backend)) {
       List<DpStatement> statements = new ArrayList<>();
+      boolean[] planned = new boolean[workload.items().size()];
       for (Workload.Item item : workload.items()) {
-        DpStatement st = execution.parse(item.sql());
+        PublicMagnitude magnitudes = new PublicMagnitude();
+        DpStatement st;
+        try {
+          st = execution.parseForPlanning(item.sql(), magnitudes);
+        } catch (RuntimeException e) {
+          throw new IllegalArgumentException("workload query " + item.number() + ": "
+              + e.getMessage(), e);
+        }
         if (st.query().targets().isEmpty()) {
           throw new IllegalArgumentException("workload query " + item.number() + ": give"
-              + " max_error (the planner allocates by target errors)");
+              + " max_error, or neither max_error nor a budget to plan it by weight (the planner"
+              + " sets the budget; epsilon and rho are not planned)");
         }
         if (!execution.datasetOf(st).equalsIgnoreCase(dataset)) {
           throw new IllegalArgumentException("workload query " + item.number() + " reads another"
               + " dataset than --dataset " + dataset);
         }
+        planned[item.number() - 1] = magnitudes.used();
         statements.add(st);
       }
+      boolean anyPlanned = false;
+      for (boolean b : planned) {
+        anyPlanned |= b;
+      }
+      String objectiveName = objective != null ? objective
+          : anyPlanned ? "sum-squared" : "max-relative";
+      WorkloadPlanner.Objective obj = WorkloadPlanner.Objective.parse(objectiveName);
       // The dataset's own backend: DuckDB for files, its database for a PostgreSQL table.
       this.backend = execution.backendOf(ledger.dataset(dataset).name());
       Session session = Session.builder().backend(this.backend)
@@ -127,21 +164,22 @@ public final class PlanCommand implements Callable<Integer> {
             throw new IllegalStateException("planning must never charge");
           }).randomSource(RandomSource.secure()).build();
       double[] weights = workload.items().stream().mapToDouble(Workload.Item::weight).toArray();
-      Plans plans = new Plans(session, statements, weights, obj);
+      Plans plans = new Plans(session, statements, weights, planned, obj);
       List<Candidate> candidates = new ArrayList<>();
+      Map<String, String> infeasible = new LinkedHashMap<>();
       List<String[]> baselines = new ArrayList<>();
       if (budgetEpsilon != null) {
-        candidates.add(plans.additive("laplace+basic", false, budgetEpsilon, delta));
-        baselines.add(plans.equalSplit("equal split, laplace+basic", false, budgetEpsilon, delta));
+        plans.additive("laplace+basic", false, budgetEpsilon, candidates, infeasible);
+        baselines.add(plans.equalSplit("equal split, laplace+basic", false, budgetEpsilon));
         if (delta > 0) {
-          candidates.add(plans.laplacePld(budgetEpsilon, delta));
+          plans.laplacePld(budgetEpsilon, delta, candidates, infeasible);
           double rho = ZcdpConversion.largestRho(budgetEpsilon, delta);
-          candidates.add(plans.additive("gaussian+zcdp", true, rho, 0));
-          baselines.add(plans.equalSplit("equal split, gaussian+zcdp", true, rho, 0));
+          plans.additive("gaussian+zcdp", true, rho, candidates, infeasible);
+          baselines.add(plans.equalSplit("equal split, gaussian+zcdp", true, rho));
         }
       } else {
-        candidates.add(plans.additive("gaussian+zcdp", true, budgetRho, 0));
-        baselines.add(plans.equalSplit("equal split, gaussian+zcdp", true, budgetRho, 0));
+        plans.additive("gaussian+zcdp", true, budgetRho, candidates, infeasible);
+        baselines.add(plans.equalSplit("equal split, gaussian+zcdp", true, budgetRho));
       }
       if (run) {
         // The ledger composes the charge with the dataset's own accountant (basic or zCDP; the
@@ -149,6 +187,9 @@ public final class PlanCommand implements Callable<Integer> {
         boolean basic = ledger.dataset(execution.datasetOf(statements.get(0))).accountant()
             == org.privet.ledger.AccountantKind.BASIC;
         String admitted = basic ? "laplace+basic" : "gaussian+zcdp";
+        if (infeasible.containsKey(admitted)) {
+          throw new IllegalArgumentException("--run: " + infeasible.get(admitted));
+        }
         if (candidates.stream().noneMatch(c -> c.name().equals(admitted))) {
           throw new IllegalArgumentException("--run: the dataset's " + (basic ? "basic" : "zcdp")
               + " accountant admits the " + admitted + " plan, which these options do not give"
@@ -158,9 +199,12 @@ public final class PlanCommand implements Callable<Integer> {
             + (basic ? "basic" : "zcdp") + " accountant composes as planned");
         candidates.removeIf(c -> !c.name().equals(admitted));
       }
+      if (candidates.isEmpty()) {
+        throw new IllegalArgumentException(String.join("; ", infeasible.values()));
+      }
       Candidate best = Collections.min(candidates,
           java.util.Comparator.comparingDouble(Candidate::value));
-      print(out, workload, best, candidates, baselines, obj);
+      print(out, workload, best, candidates, infeasible, baselines, plans, objectiveName);
       if (run) {
         return runPlan(execution, statements, best, session, ledger, out, err);
       }
@@ -169,31 +213,37 @@ public final class PlanCommand implements Callable<Integer> {
   }
 
   private void print(PrintWriter out, Workload w, Candidate best, List<Candidate> all,
-      List<String[]> baselines, WorkloadPlanner.Objective obj) {
+      Map<String, String> infeasible, List<String[]> baselines, Plans plans,
+      String objectiveName) {
     out.printf("plan for %d queries on dataset '%s', objective %s: %s (total %s)%n",
-        w.items().size(), dataset, objective, best.name(), best.total());
+        w.items().size(), dataset, objectiveName, best.name(), BudgetFormat.spent(best.total()));
     out.printf("%-3s  %-12s  %-10s  %-6s  %s%n", "#", best.rho() ? "rho" : "epsilon",
-        "rel.error", "meets", "errors (output => error / target)");
+        "rel.error", "meets", "errors (output => error / target, or error / magnitude)");
     for (int i = 0; i < best.cost().length; i++) {
       BudgetSolution sol = best.solutions().get(i);
       Map<String, Double> e = errorsAt(best, i);
       StringBuilder detail = new StringBuilder();
-      e.forEach((k, v) -> detail.append(String.format("%s => %.4g / %.4g  ", k, v,
-          sol.targets().halfWidths().get(k))));
-      out.printf("%-3d  %-12.6g  %-10.4g  %-6s  %s%n", i + 1, best.cost()[i], best.ratio()[i],
-          best.ratio()[i] <= 1 ? "yes" : "no", detail.toString().strip());
+      boolean byWeight = plans.planned[i];
+      e.forEach((k, v) -> detail.append(String.format("%s => %.4g / %s%.4g  ", k, v,
+          byWeight ? "magnitude " : "", sol.targets().halfWidths().get(k)
+              / (byWeight ? PublicMagnitude.SCALE : 1))));
+      out.printf("%-3d  %-12s  %-10.4g  %-6s  %s%n", i + 1, BudgetFormat.up(best.cost()[i]),
+          best.ratio()[i], byWeight ? "-" : best.ratio()[i] <= 1 ? "yes" : "no",
+          detail.toString().strip());
     }
-    out.println("candidates (same total budget; relative error = error / target, worst output):");
+    out.println("candidates (same total budget; " + plans.objectiveText() + "):");
     for (Candidate c : all) {
-      out.printf("  %-28s max %.4g  sum-squared %.4g%n", c.name(), max(c.ratio()),
-          WorkloadPlanner.objective(c.ratio(), WorkloadPlanner.Objective.SUM_SQUARED));
+      out.printf("  %-28s %s%n", c.name(), plans.describe(c.ratio()));
     }
+    infeasible.forEach((name, why) -> out.printf("  %-28s not feasible: %s%n", name, why));
     for (String[] b : baselines) {
-      out.printf("  %-28s max %s  sum-squared %s%n", b[0], b[1], b[2]);
+      out.printf("  %-28s %s%n", b[0], b[1]);
     }
-    double naive = Double.parseDouble(baselines.get(0)[1]);
-    out.printf("planned max relative error %.4g vs naive equal split (basic) %.4g: ratio %.3f%n",
-        max(best.ratio()), naive, max(best.ratio()) / naive);
+    double naive = Double.parseDouble(baselines.get(0)[2]);
+    double planned = plans.anyPlanned ? best.value() : max(best.ratio());
+    out.printf("planned %s %.4g vs naive %s %.4g: ratio %.3f%n",
+        plans.anyPlanned ? plans.objectiveText() : "max relative error", planned,
+        baselines.get(0)[0], naive, planned / naive);
     out.flush();
   }
 
@@ -234,8 +284,10 @@ public final class PlanCommand implements Callable<Integer> {
     for (int i = 0; i < statements.size(); i++) {
       expected = planned.get(i);
       org.privet.engine.Result result = runner.run(queries.get(i));
-      out.printf("query %d:%n%s%n", i + 1, statements.get(i).withQuery(queries.get(i))
-          .present(result));
+      out.printf("query %d:%n", i + 1);
+      org.privet.cli.ResultPrinter.printTable(out,
+          statements.get(i).withQuery(queries.get(i)).present(result),
+          org.privet.cli.OutputFormat.TABLE);
     }
     out.flush();
     return 0;
@@ -263,64 +315,162 @@ public final class PlanCommand implements Callable<Integer> {
     private final Session session;
     private final List<DpStatement> statements;
     private final double[] weights;
+    private final boolean[] planned;
+    private final boolean anyPlanned;
     private final WorkloadPlanner.Objective obj;
 
-    Plans(Session session, List<DpStatement> statements, double[] weights,
+    Plans(Session session, List<DpStatement> statements, double[] weights, boolean[] planned,
         WorkloadPlanner.Objective obj) {
       this.session = session;
       this.statements = statements;
       this.weights = weights;
+      this.planned = planned;
+      boolean any = false;
+      for (boolean b : planned) {
+        any |= b;
+      }
+      this.anyPlanned = any;
       this.obj = obj;
       plansSession = session;
     }
 
     private List<BudgetSolution> solve(boolean rho) {
       List<BudgetSolution> out = new ArrayList<>();
-      for (DpStatement st : statements) {
-        out.add(session.solve(st.query().withTargetNoise(rho ? NoiseKind.GAUSSIAN
-            : NoiseKind.LAPLACE)));
+      for (int i = 0; i < statements.size(); i++) {
+        try {
+          out.add(session.solve(statements.get(i).query().withTargetNoise(rho
+              ? NoiseKind.GAUSSIAN : NoiseKind.LAPLACE)));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("workload query " + (i + 1) + ": "
+              + e.getMessage(), e);
+        }
       }
       return out;
     }
 
-    private double[] solvedScaled(List<BudgetSolution> sols, double p) {
-      double[] s = new double[sols.size()];
-      for (int i = 0; i < s.length; i++) {
-        s[i] = sols.get(i).parameter() * Math.pow(weights[i], p);
-      }
-      return s;
-    }
-
-    /** Exact relative errors (worst output, weighted) of each query at its cost. */
+    /**
+     * Each query's relative error at its cost, the worst of its outputs: weight × error / target
+     * for a max_error query (its targets count as divided by its weight), error / public magnitude
+     * for a query planned by weight (its weight weighs the objective instead).
+     */
     private double[] ratios(List<BudgetSolution> sols, double[] cost) {
       double[] r = new double[cost.length];
       for (int i = 0; i < r.length; i++) {
-        r[i] = ratio(session.errorsAt(sols.get(i), cost[i]), sols.get(i), weights[i]);
+        r[i] = ratio(i, session.errorsAt(sols.get(i), cost[i]), sols.get(i).targets());
       }
       return r;
     }
 
-    private double ratio(Map<String, Double> errors, BudgetSolution sol, double weight) {
+    private double ratio(int i, Map<String, Double> errors, AccuracyTargets targets) {
       double worst = 0;
       for (Map.Entry<String, Double> e : errors.entrySet()) {
-        worst = Math.max(worst, weight * e.getValue() / sol.targets().halfWidths().get(e.getKey()));
+        worst = Math.max(worst, e.getValue() / targets.halfWidths().get(e.getKey()));
       }
-      return worst;
+      return planned[i] ? PublicMagnitude.SCALE * worst : weights[i] * worst;
     }
 
-    Candidate additive(String name, boolean rho, double total, double d) {
+    /**
+     * The objective's value: over the queries planned by weight if there are any (Σ W·r² or max
+     * W·r; the max_error queries are met by construction), else over every query.
+     */
+    double value(double[] r) {
+      if (!anyPlanned) {
+        return WorkloadPlanner.objective(r, obj);
+      }
+      return WorkloadPlanner.weightedObjective(pick(r, true), pick(weights, true), obj);
+    }
+
+    String objectiveText() {
+      if (!anyPlanned) {
+        return "relative error = error / target, worst output";
+      }
+      return obj == WorkloadPlanner.Objective.SUM_SQUARED
+          ? "weighted sum of squared relative errors" : "weighted max relative error";
+    }
+
+    String describe(double[] r) {
+      if (!anyPlanned) {
+        return String.format("max %.4g  sum-squared %.4g", max(r),
+            WorkloadPlanner.objective(r, WorkloadPlanner.Objective.SUM_SQUARED));
+      }
+      double[] rp = pick(r, true);
+      double[] wp = pick(weights, true);
+      String s = String.format("weighted sum-squared %.4g  weighted max %.4g",
+          WorkloadPlanner.weightedObjective(rp, wp, WorkloadPlanner.Objective.SUM_SQUARED),
+          WorkloadPlanner.weightedObjective(rp, wp, WorkloadPlanner.Objective.MAX_RELATIVE));
+      double[] rt = pick(r, false);
+      return rt.length == 0 ? s : s + String.format("  max_error queries: max %.4g", max(rt));
+    }
+
+    private double[] pick(double[] x, boolean byWeight) {
+      List<Double> out = new ArrayList<>();
+      for (int i = 0; i < x.length; i++) {
+        if (planned[i] == byWeight) {
+          out.add(x[i]);
+        }
+      }
+      return out.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * The allocation of an additive total (ε under basic composition, ρ under zCDP), or null with
+     * {@code why} set if the max_error queries alone need more than the total.
+     */
+    private double[] allocate(List<BudgetSolution> sols, double total, double p, String name,
+        Map<String, String> why) {
+      double[] s = new double[sols.size()];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = sols.get(i).parameter() * (planned[i] ? 1 : Math.pow(weights[i], p));
+      }
+      if (!anyPlanned) {
+        return WorkloadPlanner.allocate(s, total, p, obj);
+      }
+      // Targets first: each max_error query exactly its solved budget; the rest by weight.
+      double need = 0;
+      for (int i = 0; i < s.length; i++) {
+        if (!planned[i]) {
+          need += s[i];
+        }
+      }
+      double rest = total - need;
+      if (!(rest > total * 1e-6)) {
+        String unit = p == 2 ? "rho=" : "epsilon=";
+        why.put(name, name + ": the max_error queries alone need " + unit + BudgetFormat.up(need)
+            + ", not less than the total " + unit + BudgetFormat.down(total) + " (raise the total"
+            + " or loosen their targets)");
+        return null;
+      }
+      double[] byWeight = WorkloadPlanner.allocateWeighted(pick(s, true), pick(weights, true),
+          rest, p, obj);
+      double[] cost = new double[s.length];
+      for (int i = 0, j = 0; i < s.length; i++) {
+        cost[i] = planned[i] ? byWeight[j++] : s[i];
+      }
+      return cost;
+    }
+
+    void additive(String name, boolean rho, double total, List<Candidate> out,
+        Map<String, String> why) {
       List<BudgetSolution> sols = solve(rho);
-      double p = rho ? 2 : 1;
-      double[] cost = WorkloadPlanner.allocate(solvedScaled(sols, p), total, p, obj);
+      double[] cost = allocate(sols, total, rho ? 2 : 1, name, why);
+      if (cost == null) {
+        return;
+      }
       double[] r = ratios(sols, cost);
       PrivacyLoss t = rho ? new org.privet.accounting.Zcdp(sum(cost)) : new PureDp(sum(cost));
-      return new Candidate(name, rho, cost, r, WorkloadPlanner.objective(r, obj), sols, t);
+      out.add(new Candidate(name, rho, cost, r, value(r), sols, t));
     }
 
-    /** Laplace allocation scaled up by bisection while PLD composition stays within (E, δ). */
-    Candidate laplacePld(double epsilon, double d) {
+    /**
+     * The basic-composition allocation scaled up, every share together, by bisection while PLD
+     * composition of every release stays within (E, δ).
+     */
+    void laplacePld(double epsilon, double d, List<Candidate> out, Map<String, String> why) {
       List<BudgetSolution> sols = solve(false);
-      double[] base = WorkloadPlanner.allocate(solvedScaled(sols, 1), epsilon, 1, obj);
+      double[] base = allocate(sols, epsilon, 1, "laplace+pld", why);
+      if (base == null) {
+        return;
+      }
       double lo = 1;
       double hi = 1;
       while (pldEpsilon(sols, base, hi * 2, d) <= epsilon && hi < 64) {
@@ -340,8 +490,8 @@ public final class PlanCommand implements Callable<Integer> {
         cost[i] = base[i] * lo;
       }
       double[] r = ratios(sols, cost);
-      return new Candidate("laplace+pld", false, cost, r, WorkloadPlanner.objective(r, obj), sols,
-          new org.privet.accounting.ApproxDp(pldEpsilon(sols, base, lo, d), d));
+      out.add(new Candidate("laplace+pld", false, cost, r, value(r), sols,
+          new org.privet.accounting.ApproxDp(pldEpsilon(sols, base, lo, d), d)));
     }
 
     private double pldEpsilon(List<BudgetSolution> sols, double[] base, double k, double d) {
@@ -353,8 +503,11 @@ public final class PlanCommand implements Callable<Integer> {
       return new PldAccountant().compose(events, d).epsilon();
     }
 
-    /** The equal split with the engine's default per-query split: {name, max, sum-squared}. */
-    String[] equalSplit(String name, boolean rho, double total, double d) {
+    /**
+     * The equal split with the engine's default per-query split: {name, description, the
+     * objective's value (the max relative error without queries planned by weight)}.
+     */
+    String[] equalSplit(String name, boolean rho, double total) {
       double[] r = new double[statements.size()];
       for (int i = 0; i < r.length; i++) {
         Query q = statements.get(i).query();
@@ -364,15 +517,10 @@ public final class PlanCommand implements Callable<Integer> {
             : Budget.pure(each);
         Map<String, Double> e = session.errorsWithDefaultSplit(q, b,
             rho ? NoiseKind.GAUSSIAN : NoiseKind.LAPLACE);
-        double worst = 0;
-        for (Map.Entry<String, Double> x : e.entrySet()) {
-          worst = Math.max(worst,
-              weights[i] * x.getValue() / q.targets().get().halfWidths().get(x.getKey()));
-        }
-        r[i] = worst;
+        r[i] = ratio(i, e, q.targets().get());
       }
-      return new String[] {name, String.format("%.4g", max(r)),
-          String.format("%.4g", WorkloadPlanner.objective(r, WorkloadPlanner.Objective.SUM_SQUARED))};
+      return new String[] {name, describe(r),
+          Double.toString(anyPlanned ? value(r) : max(r))};
     }
   }
 

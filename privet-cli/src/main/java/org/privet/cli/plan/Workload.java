@@ -9,8 +9,10 @@ import java.util.Locale;
 
 /**
  * A workload file: DP SQL queries separated by semicolons, each given by target errors ({@code
- * max_error}); a line {@code -- weight: W} before a query makes it W times as important (its
- * targets count as divided by W). Other {@code --} lines are comments.
+ * max_error}) or planned by weight (neither max_error nor a budget, {@link PublicMagnitude}); a
+ * line {@code -- weight: W} before a query makes it W times as important (on a max_error query its
+ * targets count as divided by W; on a query planned by weight W weighs its term of the objective,
+ * W·r² or W·r). Other {@code --} lines are comments.
  */
 record Workload(List<Item> items) {
   /** One query of the workload. */

@@ -20,6 +20,23 @@ package org.privet.cli.plan;
  * The planner then checks the result with each query's exact accuracy statements (grid effects
  * included) and, for ε with δ &gt; 0, scales the allocation up as far as PLD composition of all
  * releases allows.
+ *
+ * <p>Statements planned by weight (issue 22, item 4; {@link #allocateWeighted}): query i has no
+ * target; its relative error r<sub>i</sub> = error / public magnitude ({@link PublicMagnitude})
+ * is again (s<sub>i</sub>/x<sub>i</sub>)<sup>1/p</sup>, s<sub>i</sub> now the budget at which r =
+ * 1, and its weight W<sub>i</sub> weighs its term of the objective:
+ * <ul>
+ *   <li><b>sum-squared</b>: minimise Σ W<sub>i</sub> r<sub>i</sub>² subject to Σ x<sub>i</sub> = X.
+ *       Lagrange: ∂/∂x<sub>i</sub> of W<sub>i</sub> s<sub>i</sub><sup>2/p</sup>
+ *       x<sub>i</sub><sup>−2/p</sup> is −(2/p) W<sub>i</sub> s<sub>i</sub><sup>2/p</sup>
+ *       x<sub>i</sub><sup>−2/p−1</sup> = −λ, so x<sub>i</sub> ∝ (W<sub>i</sub>
+ *       s<sub>i</sub><sup>2/p</sup>)<sup>p/(p+2)</sup>: with p = 1 (ε, variance ∝ 1/ε²)
+ *       x<sub>i</sub> ∝ W<sub>i</sub><sup>1/3</sup> s<sub>i</sub><sup>2/3</sup>, with p = 2 (ρ,
+ *       variance ∝ 1/ρ) x<sub>i</sub> ∝ W<sub>i</sub><sup>1/2</sup> s<sub>i</sub><sup>1/2</sup>. The
+ *       objective is convex in x, so this stationary point is the minimum;
+ *   <li><b>max-relative</b>: minimise max W<sub>i</sub> r<sub>i</sub>: all W<sub>i</sub>
+ *       r<sub>i</sub> equal, x<sub>i</sub> ∝ W<sub>i</sub><sup>p</sup> s<sub>i</sub>.
+ * </ul>
  */
 final class WorkloadPlanner {
   private WorkloadPlanner() {}
@@ -69,6 +86,43 @@ final class WorkloadPlanner {
       x[i] = total * (w[i] / sum) * (1 - 1e-12);
     }
     return x;
+  }
+
+  /**
+   * The allocation of an additive total across statements planned by weight: minimises Σ
+   * W<sub>i</sub> r<sub>i</sub>² (sum-squared) or max W<sub>i</sub> r<sub>i</sub> (max-relative)
+   * with r<sub>i</sub> = (s<sub>i</sub>/x<sub>i</sub>)<sup>1/p</sup> (see the class comment).
+   *
+   * @param solved s<sub>i</sub>: the budget at which statement i's relative error is 1
+   * @param weights W<sub>i</sub> &gt; 0
+   */
+  static double[] allocateWeighted(double[] solved, double[] weights, double total, double p,
+      Objective objective) {
+    if (weights.length != solved.length) {
+      throw new IllegalArgumentException("weights: one per statement");
+    }
+    // Both optima are allocate()'s closed forms for a rescaled s'ᵢ: sum-squared wants xᵢ ∝
+    // (Wᵢ^(p/2) sᵢ)^(2/(p+2)) = (Wᵢ sᵢ^(2/p))^(p/(p+2)); max-relative wants xᵢ ∝ Wᵢ^p sᵢ.
+    double[] scaled = new double[solved.length];
+    for (int i = 0; i < solved.length; i++) {
+      if (!(weights[i] > 0) || Double.isInfinite(weights[i])) {
+        throw new IllegalArgumentException("weight of statement " + (i + 1)
+            + " must be positive and finite");
+      }
+      scaled[i] = solved[i] * Math.pow(weights[i],
+          objective == Objective.MAX_RELATIVE ? p : p / 2);
+    }
+    return allocate(scaled, total, p, objective);
+  }
+
+  /** The weighted objective: max W<sub>i</sub> r<sub>i</sub>, or Σ W<sub>i</sub> r<sub>i</sub>². */
+  static double weightedObjective(double[] r, double[] weights, Objective objective) {
+    double v = 0;
+    for (int i = 0; i < r.length; i++) {
+      v = objective == Objective.MAX_RELATIVE ? Math.max(v, weights[i] * r[i])
+          : v + weights[i] * r[i] * r[i];
+    }
+    return v;
   }
 
   /** The predicted relative error (s/x)<sup>1/p</sup> of a query with solved s at budget x. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.privet.accounting.ApproxDp;
+import org.privet.accounting.BudgetFormat;
 import org.privet.cli.AnalystOption;
 import org.privet.cli.WorkspaceOption;
 import org.privet.curator.RegisteredSynthesis;
@@ -72,11 +73,11 @@ public final class SynthCommand implements Callable<Integer> {
       description = "rap: gaussian (zCDP, needs delta) | laplace (pure epsilon-DP) (default: ${DEFAULT-VALUE})")
   String noise;
 
-  @Option(names = "--workload", defaultValue = "all-3way", paramLabel = "all-<k>way|FILE",
+  @Option(names = "--workload", paramLabel = "all-<k>way|FILE",
       description = "what to preserve: all-<k>way marginals, or a query file, one query a line: 'marginal A,B',"
           + " 'count A=x B=y' (a conjunctive counting query), 'mean C | A=x B=y' (a conditional average of a"
           + " numeric or coded column, measured by rap as a noisy count and a noisy bounded sum; the other"
-          + " methods preserve the marginals the file reads) (default: ${DEFAULT-VALUE})")
+          + " methods preserve the marginals the file reads) (default: all-<k>way with k = min(3, attributes))")
   String workload;
 
   @Option(names = "--receipt", paramLabel = "FILE",
@@ -116,6 +117,9 @@ public final class SynthCommand implements Callable<Integer> {
           err.println(line);
           err.flush();
         });
+    if (workload == null) {
+      workload = "all-" + Math.min(3, dom.size()) + "way"; // as POST /v1/synth (issue 23, item 6)
+    }
     if (isFile(workload)) {
       builder.queries(QueryWorkload.read(Path.of(workload), dom));
     } else {
@@ -133,8 +137,9 @@ public final class SynthCommand implements Callable<Integer> {
     }
     Synthesizer synthesizer = builder.build();
     ApproxDp guarantee = synthesizer.approxDp();
-    err.printf(Locale.ROOT, "privet synth: method %s, cost %s = (%.6g, %.3g)-DP%n",
-        m.name().toLowerCase(Locale.ROOT), synthesizer.privacyLoss(), guarantee.epsilon(), guarantee.delta());
+    err.printf(Locale.ROOT, "privet synth: method %s, cost %s = (%s)-DP%n",
+        m.name().toLowerCase(Locale.ROOT), BudgetFormat.spent(synthesizer.privacyLoss()),
+        BudgetFormat.spent(guarantee));
     SynthesisResult result;
     if (out.toAbsolutePath().getParent() != null && !Files.isDirectory(out.toAbsolutePath().getParent())) {
       throw new IllegalArgumentException("--out: directory " + out.toAbsolutePath().getParent() + " does not exist");
@@ -147,13 +152,15 @@ public final class SynthCommand implements Callable<Integer> {
     result.synthetic().write(out);
     if (receipt != null) {
       var lines = new java.util.ArrayList<String>();
-      lines.add("privet synth receipt: method " + m.name().toLowerCase(Locale.ROOT) + ", total " + result.privacyLoss());
+      lines.add("privet synth receipt: method " + m.name().toLowerCase(Locale.ROOT) + ", total "
+          + BudgetFormat.spent(result.privacyLoss()));
       lines.addAll(result.receipt());
       Files.write(receipt, lines, java.nio.charset.StandardCharsets.UTF_8);
     }
     PrintWriter o = spec.commandLine().getOut();
     o.printf(Locale.ROOT, "wrote %d synthetic rows to %s (%s, privacy loss %s)%n",
-        result.synthetic().rows(), out, m.name().toLowerCase(Locale.ROOT), result.privacyLoss());
+        result.synthetic().rows(), out, m.name().toLowerCase(Locale.ROOT),
+        BudgetFormat.spent(result.privacyLoss()));
     o.flush();
     return 0;
   }
@@ -177,7 +184,7 @@ public final class SynthCommand implements Callable<Integer> {
       return synthesis.run(backend, synthesizer, cost -> {
         Charge charge = ledger.charge(dataset, analyst.resolve(), request, cost);
         err.printf(Locale.ROOT, "privet synth: charged %s to dataset '%s' (ledger charge #%d, committed before release)%n",
-            synthesis.cost(synthesizer), dataset, charge.id());
+            BudgetFormat.spent(synthesis.cost(synthesizer)), dataset, charge.id());
         err.flush();
         return charge;
       });

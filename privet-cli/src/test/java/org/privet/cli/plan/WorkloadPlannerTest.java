@@ -69,6 +69,58 @@ class WorkloadPlannerTest {
     assertTrue(planned < equal);
   }
 
+  /**
+   * Planned by weight, sum-squared: the closed form minimises Σ Wᵢ (sᵢ/xᵢ)^(2/p) on a fine grid of
+   * the simplex (a brute-force search done here, independent of the Lagrange solution), for ε (p =
+   * 1) and ρ (p = 2), with unequal weights and solved budgets.
+   */
+  @Test
+  void allocateWeighted_sumSquared_matchesBruteForceOptimum() {
+    double[] s = {0.5, 0.1, 0.02};
+    double[] w = {1, 8, 3};
+    for (double p : new double[] {1, 2}) {
+      double[] x = WorkloadPlanner.allocateWeighted(s, w, 1.0, p, Objective.SUM_SQUARED);
+      double bestValue = Double.POSITIVE_INFINITY;
+      double[] best = null;
+      for (int a = 1; a < 1000; a++) {
+        for (int b = 1; a + b < 1000; b++) {
+          double[] g = {a / 1000.0, b / 1000.0, (1000 - a - b) / 1000.0};
+          double v = 0;
+          for (int i = 0; i < 3; i++) {
+            v += w[i] * Math.pow(s[i] / g[i], 2 / p);
+          }
+          if (v < bestValue) {
+            bestValue = v;
+            best = g;
+          }
+        }
+      }
+      for (int i = 0; i < 3; i++) {
+        assertEquals(best[i], x[i], 1.5e-3, "p=" + p + " share " + i);
+      }
+      double closed = WorkloadPlanner.weightedObjective(ratios(s, x, p), w, Objective.SUM_SQUARED);
+      assertTrue(closed <= bestValue * (1 + 1e-9), "p=" + p + ": " + closed + " > " + bestValue);
+    }
+  }
+
+  /** A larger weight moves budget toward its statement; equal weights leave allocate() as is. */
+  @Test
+  void allocateWeighted_largerWeight_getsMoreBudget() {
+    double[] s = {0.2, 0.2};
+    for (Objective o : Objective.values()) {
+      for (double p : new double[] {1, 2}) {
+        double[] even = WorkloadPlanner.allocateWeighted(s, new double[] {1, 1}, 1, p, o);
+        double[] heavy = WorkloadPlanner.allocateWeighted(s, new double[] {1, 4}, 1, p, o);
+        assertEquals(0.5, even[1], 1e-9);
+        assertTrue(heavy[1] > 0.55, o + " p=" + p + ": " + heavy[1]);
+      }
+    }
+    // max-relative equalises W·r: W = (1, 4), p = 1 gives x ∝ (1, 4), so shares 0.2 and 0.8.
+    double[] m = WorkloadPlanner.allocateWeighted(s, new double[] {1, 4}, 1, 1,
+        Objective.MAX_RELATIVE);
+    assertEquals(0.8, m[1], 1e-9);
+  }
+
   @Test
   void allocate_badInput_refusedNamingTheParameter() {
     assertThrows(IllegalArgumentException.class,

@@ -50,6 +50,24 @@ class SynthCommandTest {
     assertTrue(html.contains("<svg") && html.contains("Workload error"));
   }
 
+  /** Issue 23, item 6: without --workload, all k-way marginals with k = min(3, attributes). */
+  @Test
+  void synth_twoAttributesDefaultWorkload_runs() throws Exception {
+    Path domain = dir.resolve("two.json");
+    Files.writeString(domain, "{\"a\": 3, \"b\": 2}");
+    StringBuilder sb = new StringBuilder("a,b\n");
+    for (int i = 0; i < 300; i++) {
+      sb.append(i % 3).append(',').append(i % 2).append('\n');
+    }
+    Path data = dir.resolve("two.csv");
+    Files.writeString(data, sb);
+    Path out = dir.resolve("two-syn.csv");
+    String[] r = run("synth", "--data", data.toString(), "--domain", domain.toString(), "--epsilon", "1",
+        "--method", "mwem", "--out", out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertEquals("a,b", Files.readAllLines(out).get(0));
+  }
+
   @Test
   void synth_mwemWithoutDomainForEvaluate_works() throws Exception {
     Path[] in = smallTable();
@@ -75,7 +93,7 @@ class SynthCommandTest {
       String[] r = run(args.toArray(String[]::new));
       assertEquals("0", r[0], String.join(" ", v) + ": " + r[2]);
       assertTrue(r[2].contains(v[0] + ": "), "progress on stderr: " + r[2]);
-      assertTrue(r[2].contains(v.length > 1 && v[2].equals("laplace") ? "PureDp" : "Zcdp"), r[2]);
+      assertTrue(r[2].contains(v.length > 1 && v[2].equals("laplace") ? "cost epsilon=" : "cost rho="), r[2]);
       var lines = Files.readAllLines(out);
       assertEquals("a,b,c", lines.get(0));
       assertTrue(lines.size() > 400, "about 600 rows (noisy count): " + lines.size());
@@ -134,7 +152,7 @@ class SynthCommandTest {
       // Header, the row count, the 1-ways of a, b, c, the counts of a=1 b=0 and of a=2, the sum of c
       // over a=2: the pool is measured whole, so no selection events.
       assertEquals(1 + 1 + 3 + 3, lines.size(), String.join("\n", lines));
-      assertTrue(lines.get(0).contains(noise.equals("laplace") ? "PureDp[epsilon=2.0]" : "Zcdp"), lines.get(0));
+      assertTrue(lines.get(0).contains(noise.equals("laplace") ? "epsilon=2" : "rho="), lines.get(0));
       assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure count a=1 b=0 (1 cells)")), lines.toString());
       assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure count a=2 (1 cells)")), lines.toString());
       assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure sum c | a=2 (1 cells)")), lines.toString());

@@ -684,13 +684,33 @@ public final class BoundingPlan {
       for (int i = 0; i < g; i++) {
         key.add(column.apply(i + offset));
       }
-      Object u = unitLevel() ? column.apply(0) : null;
+      Object u = unitLevel() ? unitKey(column.apply(0)) : null;
       if (!current.isEmpty() && (!unitLevel() || !java.util.Objects.equals(u, unit))) {
         sink.accept(current);
         current = new ArrayList<>();
       }
       unit = u;
       current.add(key);
+    }
+
+    /**
+     * A unit value as SQL compares it, so that Java's {@code equals} splits the ordered stream where
+     * SQL's equality does (issue 23): a (unit, group) pair keeps the unit value of its own rows, so
+     * one unit may come as 0.0 and -0.0, or as NUMERIC 1.0 and 1.00 (PostgreSQL), which SQL holds
+     * equal and Java does not; split apart, one unit would enter set union as several, each with
+     * its own ℓ2 bound. Zeros become 0.0, NaNs one NaN, decimals lose trailing zeros.
+     */
+    private static Object unitKey(Object v) {
+      if (v instanceof Double d) {
+        return d == 0.0 ? (Object) 0.0 : Double.isNaN(d) ? (Object) Double.NaN : d;
+      }
+      if (v instanceof Float f) {
+        return f == 0.0f ? (Object) 0.0f : Float.isNaN(f) ? (Object) Float.NaN : f;
+      }
+      if (v instanceof java.math.BigDecimal b) {
+        return b.signum() == 0 ? java.math.BigDecimal.ZERO : b.stripTrailingZeros();
+      }
+      return v;
     }
 
     /** Hands over the last unit. */

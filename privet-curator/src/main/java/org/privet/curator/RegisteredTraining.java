@@ -1,0 +1,327 @@
+package org.privet.curator;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.BasicAccountant;
+import org.privet.accounting.NeighbouringRelation;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.TableSchema;
+import org.privet.ledger.Charge;
+import org.privet.ledger.ColumnBounds;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.RegisteredSchema;
+import org.privet.models.AdaSsp;
+import org.privet.models.DpSgd;
+import org.privet.models.Feature;
+import org.privet.models.FeatureEncoder;
+import org.privet.models.GaussianNaiveBayes;
+import org.privet.models.Label;
+import org.privet.models.Model;
+import org.privet.models.ObjectivePerturbation;
+import org.privet.models.TrainingSet;
+import org.privet.random.RandomSource;
+
+/**
+ * DP model training on a registered dataset, for {@code privet train} (and later the server):
+ * validated against public information only, charged once, then the rows are read and the model
+ * is trained totally (docs/proofs/dp-models.md; threat model: docs/proofs/threat-model.md).
+ *
+ * <p>Before the charge, only public facts are used: the request, the dataset's registration (privacy
+ * unit, neighbouring relation, source kind, public schema, public bounds and keys) and the budget.
+ * The mechanism is calibrated then, and its stated loss is asserted equal to the plan (the
+ * requested (ε, δ)) before the ledger is charged. After the charge the rows are read through the
+ * engine's {@link Source} by a total text scan ({@link DuckDbBackend#scanText}); every value is
+ * encoded by a total rule (clamped to public bounds, one-hot over public keys, missing values
+ * fixed), each unit keeps at most {@code maxRowsPerUnit} rows, and training never throws on data.
+ *
+ * <p>Why Java and not aggregate queries: objective perturbation and DP-SGD are iterative
+ * optimisations over the rows, not a fixed set of aggregates; AdaSSP's and naive Bayes' sufficient
+ * statistics are aggregates, but over a one-hot, per-unit weighted encoding that the SQL aggregate
+ * layer does not express yet. Reading once through the engine's source keeps the registered file
+ * layout and schema authoritative; files only (as for synthesis).
+ */
+public final class RegisteredTraining {
+
+  /** A training request (all public: the analyst's choices). */
+  public record Request(
+      Model.Kind kind,
+      String method,
+      String label,
+      String positive,
+      String negative,
+      ColumnBounds labelBounds,
+      List<String> features,
+      Map<String, ColumnBounds> featureBounds,
+      Map<String, List<String>> featureKeys,
+      double epsilon,
+      double delta,
+      int maxRowsPerUnit,
+      Double regularization,
+      DpSgdOptions sgd) {
+    public Request {
+      Objects.requireNonNull(kind, "kind");
+      features = List.copyOf(features);
+      featureBounds = Map.copyOf(featureBounds);
+      featureKeys = Map.copyOf(featureKeys);
+    }
+  }
+
+  /** DP-SGD hyperparameters (public; fixed defaults unless given). */
+  public record DpSgdOptions(double samplingRate, int steps, double clip, double learningRate) {
+    /** The documented defaults: q = 0.01, T = 1000, C = 1, learning rate 0.05. */
+    public static final DpSgdOptions DEFAULTS = new DpSgdOptions(0.01, 1000, 1.0, 0.05);
+  }
+
+  private final DatasetSpec spec;
+  private final Source source;
+  private final TableSchema schema;
+  private final Request request;
+  private final FeatureEncoder encoder;
+  private final Label label;
+  private final Trainer trainer;
+
+  /** A calibrated mechanism: its stated loss and the training step. */
+  private interface Trainer {
+    ApproxDp privacyLoss();
+
+    List<? extends PrivacyLoss> parts();
+
+    Model train(TrainingSet set, RandomSource random);
+  }
+
+  private RegisteredTraining(DatasetSpec spec, Source source, TableSchema schema, Request request,
+      FeatureEncoder encoder, Label label, Trainer trainer) {
+    this.spec = spec;
+    this.source = source;
+    this.schema = schema;
+    this.request = request;
+    this.encoder = encoder;
+    this.label = label;
+    this.trainer = trainer;
+  }
+
+  /**
+   * Checks a request against public information only and calibrates its mechanism (nothing is
+   * charged or read).
+   *
+   * @param option how the caller names the dataset parameter in messages (e.g. {@code --dataset})
+   */
+  public static RegisteredTraining prepare(Ledger ledger, String dataset, Request r, String option) {
+    DatasetSpec spec = ledger.dataset(dataset);
+    if (spec.database().isPresent()) {
+      throw new IllegalArgumentException(option + ": dataset '" + spec.name() + "' is a PostgreSQL table;"
+          + " training reads files only (export the table to Parquet and register that)");
+    }
+    if (spec.relation() != NeighbouringRelation.ADD_REMOVE_ONE) {
+      throw new IllegalArgumentException(option + ": dataset '" + spec.name() + "' states its budget under"
+          + " replace-one neighbours; training is proven under add/remove-one-unit neighbours only");
+    }
+    RegisteredSchema fixed = ledger.schema(spec.name()).orElseThrow(() -> new IllegalArgumentException(
+        "dataset '" + spec.name() + "' has no public schema; the curator fixes one with: privet dataset"
+            + " fix-schema --name " + spec.name()));
+    List<TableSchema.Column> cols = new ArrayList<>();
+    fixed.columns().forEach(c -> cols.add(new TableSchema.Column(c.name(), ColumnType.STRING, "VARCHAR")));
+    TableSchema schema = new TableSchema(cols);
+    String unit = spec.privacyUnit().columnName().orElse(null);
+    requireColumn(schema, r.label(), "--label", spec);
+    if (r.features().isEmpty()) {
+      throw new IllegalArgumentException("--features: give at least one feature column");
+    }
+    for (String f : r.featureBounds().keySet()) {
+      if (!r.features().contains(f)) {
+        throw new IllegalArgumentException("--feature-bounds: " + f + " is not in --features");
+      }
+    }
+    for (String f : r.featureKeys().keySet()) {
+      if (!r.features().contains(f)) {
+        throw new IllegalArgumentException("--feature-keys: " + f + " is not in --features");
+      }
+    }
+    List<Feature> features = new ArrayList<>();
+    for (String f : r.features()) {
+      requireColumn(schema, f, "--features", spec);
+      if (f.equals(r.label())) {
+        throw new IllegalArgumentException("--features: " + f + " is the label");
+      }
+      if (f.equals(unit)) {
+        throw new IllegalArgumentException("--features: " + f + " is the privacy-unit column");
+      }
+      ColumnBounds b = r.featureBounds().getOrDefault(f, spec.publicMetadata().bounds().get(f));
+      List<String> keys = r.featureKeys().getOrDefault(f, spec.publicMetadata().publicKeys().get(f));
+      if (r.featureBounds().containsKey(f) || (b != null && !r.featureKeys().containsKey(f))) {
+        features.add(new Feature.Numeric(f, b.lower(), b.upper()));
+      } else if (keys != null) {
+        features.add(new Feature.Categorical(f, keys));
+      } else {
+        throw new IllegalArgumentException("--features: " + f + " needs public bounds (--feature-bounds " + f
+            + "=LOW:HIGH, or registered --bounds) or public keys (--feature-keys " + f
+            + "=K1,K2,..., or registered --public-keys)");
+      }
+    }
+    FeatureEncoder encoder = new FeatureEncoder(features);
+    Label label;
+    if (r.kind() == Model.Kind.LINEAR_REGRESSION) {
+      ColumnBounds lb = r.labelBounds() != null ? r.labelBounds() : spec.publicMetadata().bounds().get(r.label());
+      if (lb == null) {
+        throw new IllegalArgumentException("--label-bounds: linear regression needs public bounds of the label "
+            + r.label() + " (--label-bounds LOW:HIGH, or registered --bounds)");
+      }
+      label = new Label.Numeric(r.label(), lb.lower(), lb.upper());
+    } else {
+      if (r.positive() == null) {
+        throw new IllegalArgumentException("--positive: a classifier needs the label value that counts as positive");
+      }
+      label = new Label.Binary(r.label(), r.positive(), r.negative());
+    }
+    if (r.maxRowsPerUnit() < 1) {
+      throw new IllegalArgumentException("--max-rows-per-unit must be at least 1, was " + r.maxRowsPerUnit());
+    }
+    if (unit == null && r.maxRowsPerUnit() != 1) {
+      throw new IllegalArgumentException("--max-rows-per-unit: dataset '" + spec.name()
+          + "' protects each row; it applies to datasets with a privacy-unit column only");
+    }
+    Trainer trainer = trainer(r, encoder.dimension());
+    return new RegisteredTraining(spec, LedgerCatalog.source(spec), schema, r, encoder, label, trainer);
+  }
+
+  private static Trainer trainer(Request r, int dimension) {
+    String method = r.method() == null ? defaultMethod(r.kind()) : r.method();
+    switch (r.kind()) {
+      case LOGISTIC_REGRESSION:
+        if (method.equals("objective-perturbation")) {
+          ObjectivePerturbation op = ObjectivePerturbation.of(r.epsilon(), r.delta(), r.maxRowsPerUnit(),
+              r.regularization(), dimension);
+          return trainer(op.privacyLoss(), List.of(op.privacyLoss()), op::train);
+        }
+        if (method.equals("dp-sgd")) {
+          DpSgdOptions o = r.sgd() == null ? DpSgdOptions.DEFAULTS : r.sgd();
+          DpSgd sgd = DpSgd.builder().epsilon(r.epsilon()).delta(r.delta()).samplingRate(o.samplingRate())
+              .steps(o.steps()).clip(o.clip()).learningRate(o.learningRate()).dimension(dimension).build();
+          return trainer(sgd.privacyLoss(), List.of(sgd.privacyLoss()), sgd::train);
+        }
+        throw new IllegalArgumentException("--method: logistic regression is trained by objective-perturbation"
+            + " or dp-sgd, was " + method);
+      case LINEAR_REGRESSION: {
+        if (!method.equals("adassp")) {
+          throw new IllegalArgumentException("--method: linear regression is trained by adassp, was " + method);
+        }
+        // the noise source is bound at training time (below); calibrate now with a placeholder
+        AdaSsp probe = AdaSsp.of(r.epsilon(), r.delta(), dimension, RandomSource.secure());
+        return trainer(probe.privacyLoss(), probe.parts(),
+            (set, random) -> AdaSsp.of(r.epsilon(), r.delta(), dimension, random).train(set));
+      }
+      default: {
+        if (!method.equals("gaussian-naive-bayes")) {
+          throw new IllegalArgumentException("--method: naive Bayes is trained by gaussian-naive-bayes, was "
+              + method);
+        }
+        GaussianNaiveBayes probe = GaussianNaiveBayes.of(r.epsilon(), r.delta(), RandomSource.secure());
+        return trainer(probe.privacyLoss(), List.of(probe.privacyLoss()),
+            (set, random) -> GaussianNaiveBayes.of(r.epsilon(), r.delta(), random).train(set));
+      }
+    }
+  }
+
+  /** The method a model kind uses when none is named. */
+  public static String defaultMethod(Model.Kind kind) {
+    return switch (kind) {
+      case LOGISTIC_REGRESSION -> "objective-perturbation";
+      case LINEAR_REGRESSION -> "adassp";
+      case GAUSSIAN_NAIVE_BAYES -> "gaussian-naive-bayes";
+    };
+  }
+
+  private static Trainer trainer(ApproxDp loss, List<? extends PrivacyLoss> parts,
+      java.util.function.BiFunction<TrainingSet, RandomSource, Model> train) {
+    return new Trainer() {
+      @Override
+      public ApproxDp privacyLoss() {
+        return loss;
+      }
+
+      @Override
+      public List<? extends PrivacyLoss> parts() {
+        return parts;
+      }
+
+      @Override
+      public Model train(TrainingSet set, RandomSource random) {
+        return train.apply(set, random);
+      }
+    };
+  }
+
+  private static void requireColumn(TableSchema schema, String column, String option, DatasetSpec spec) {
+    if (column == null || schema.column(column).isEmpty()) {
+      throw new IllegalArgumentException(option + ": '" + column + "' is not a column of dataset '"
+          + spec.name() + "'");
+    }
+  }
+
+  /** The registered name of the dataset. */
+  public String dataset() {
+    return spec.name();
+  }
+
+  /** The encoded dimension (intercept included). */
+  public int dimension() {
+    return encoder.dimension();
+  }
+
+  /** What the ledger is charged: the requested (ε, δ), once. */
+  public List<PrivacyLoss> cost() {
+    return List.of(new ApproxDp(request.epsilon(), request.delta()));
+  }
+
+  /**
+   * Asserts the mechanism's stated loss equals the plan, charges with {@code charge} (which must
+   * commit the cost durably and return the charge, or throw to refuse, charging nothing), then
+   * reads the rows totally and trains.
+   */
+  public Model run(DuckDbBackend backend, Function<List<PrivacyLoss>, Charge> charge, RandomSource random) {
+    List<PrivacyLoss> plan = cost();
+    ApproxDp composed = new BasicAccountant().compose(trainer.parts(), request.delta());
+    if (!trainer.privacyLoss().equals(plan.get(0)) || composed.epsilon() > request.epsilon()
+        || composed.delta() > request.delta()) {
+      throw new IllegalStateException("the mechanism's loss " + trainer.privacyLoss() + " (parts composed: "
+          + composed + ") differs from the plan " + plan);
+    }
+    Charge c = Objects.requireNonNull(charge.apply(plan), "charge");
+    TrainingSet set = read(backend);
+    Map<String, Object> more = new LinkedHashMap<>();
+    more.put("dataset", spec.name());
+    more.put("ledger_charge", c.id());
+    more.put("privacy_unit", spec.privacyUnit().toString());
+    more.put("neighbouring_relation", "add/remove one unit");
+    return trainer.train(set, random).withPrivacy(more);
+  }
+
+  private TrainingSet read(DuckDbBackend backend) {
+    String unit = spec.privacyUnit().columnName().orElse(null);
+    List<String> columns = new ArrayList<>();
+    if (unit != null) {
+      columns.add(unit);
+    }
+    columns.addAll(encoder.columns());
+    columns.add(label.column());
+    int offset = unit == null ? 0 : 1;
+    int k = encoder.columns().size();
+    TrainingSet.Builder b = TrainingSet.builder(encoder, label, request.maxRowsPerUnit());
+    backend.scanText(source, schema, columns, row -> {
+      String[] values = new String[k];
+      System.arraycopy(row, offset, values, 0, k);
+      String unitKey = unit == null ? null : row[0] == null ? "\u0000null" : row[0];
+      b.add(unitKey, values, row[offset + k]);
+    });
+    return b.build();
+  }
+}

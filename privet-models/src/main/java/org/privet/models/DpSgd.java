@@ -1,0 +1,344 @@
+package org.privet.models;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.privet.accounting.ApproxDp;
+import org.privet.accounting.MechanismLoss;
+import org.privet.accounting.NoiseCalibration;
+import org.privet.accounting.PoissonSubsampled;
+import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.pld.PldAccountant;
+import org.privet.noise.Bernoulli;
+import org.privet.random.RandomSource;
+
+/**
+ * Logistic regression by DP-SGD (Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar, Zhang 2016,
+ * "Deep learning with differential privacy", CCS, Algorithm 1) at the level of privacy units: each
+ * of T steps samples every unit independently with probability q (Poisson subsampling, exactly,
+ * by {@link Bernoulli} on q = num/2<sup>60</sup>), computes each sampled unit's gradient over all
+ * its kept rows (weights summing to ≤ 1) and clips it to ℓ2 norm C, sums, and adds Gaussian noise
+ * of σ = z·C per coordinate ({@link DitheredGaussian}). The update is Adam on the noisy sums
+ * (Kingma &amp; Ba 2015; scale-free, so it needs no private count), and the released θ is the
+ * average of the iterates of the second half: both post-processing.
+ *
+ * <p>Privacy (docs/proofs/dp-models.md, "DP-SGD"): T adaptive compositions of the Poisson-
+ * subsampled Gaussian mechanism with noise multiplier z under add/remove-one-unit neighbours,
+ * composed by the project's PLD accountant ({@link PldAccountant}; the same events that
+ * {@code privet account --mechanism gaussian --noise-multiplier z --sampling-rate q --steps T}
+ * composes), at δ' = 0.98·δ; the dithered noise's transfer gap adds 2T·gap to ε and its tails
+ * the remaining δ. z is the smallest (to 10<sup>−3</sup>) that meets the target.
+ *
+ * <p>Decisions (fixed defaults, never tuned on private data): q = 0.01, T = 1000, C = 1, Adam with
+ * learning rate 0.05, β = (0.9, 0.999). Immutable.
+ */
+public final class DpSgd {
+  static final int RATE_BITS = 60;
+
+  private final double epsilon;
+  private final double delta;
+  private final double samplingRate;
+  private final long rateNumerator;
+  private final int steps;
+  private final double clip;
+  private final double learningRate;
+  private final double noiseMultiplier;
+  private final double deltaAccountant;
+  private final double epsilonAccountant;
+  private final DitheredGaussian noise;
+  private final double epsilonCertified;
+  private final double deltaCertified;
+  private final double tailX;
+  private final double gap;
+  private final Double pldInterval;
+
+  private DpSgd(Builder b) {
+    this.epsilon = ObjectivePerturbation.requireEpsilon(b.epsilon);
+    if (!(b.delta > 0 && b.delta < 1)) {
+      throw new IllegalArgumentException("delta must be in (0, 1) for DP-SGD, was " + b.delta);
+    }
+    this.delta = b.delta;
+    if (!(b.samplingRate > 0 && b.samplingRate <= 1)) {
+      throw new IllegalArgumentException("sampling-rate must be in (0, 1], was " + b.samplingRate);
+    }
+    this.rateNumerator = (long) Math.floor(Math.scalb(b.samplingRate, RATE_BITS));
+    if (rateNumerator < 1) {
+      throw new IllegalArgumentException("sampling-rate is too small, was " + b.samplingRate);
+    }
+    this.samplingRate = Math.scalb((double) rateNumerator, -RATE_BITS);
+    if (b.steps < 1 || b.steps > 100_000) {
+      throw new IllegalArgumentException("steps must be in [1, 100000], was " + b.steps);
+    }
+    this.steps = b.steps;
+    if (!(b.clip > 0) || !Double.isFinite(b.clip)) {
+      throw new IllegalArgumentException("clip must be positive and finite, was " + b.clip);
+    }
+    this.clip = b.clip;
+    if (!(b.learningRate > 0) || !Double.isFinite(b.learningRate)) {
+      throw new IllegalArgumentException("learning-rate must be positive and finite, was " + b.learningRate);
+    }
+    this.learningRate = b.learningRate;
+    if (b.dimension < 1) {
+      throw new IllegalArgumentException("dimension must be positive");
+    }
+    this.deltaAccountant = 0.98 * delta;
+    this.tailX = Math.log(steps * (1 + Math.exp(epsilon + 1)) / (0.01 * delta));
+    DitheredGaussian smallest = new DitheredGaussian(1.0);
+    double gapBound = smallest.logDensityGap(b.dimension, tailX);
+    double target = epsilon - 2 * steps * gapBound;
+    this.pldInterval = b.pldInterval;
+    PldAccountant pld = accountant();
+    this.noiseMultiplier = NoiseCalibration.noiseMultiplier(pld, this::events, target, deltaAccountant, 1e-3);
+    this.epsilonAccountant = pld.compose(events(noiseMultiplier), deltaAccountant).epsilon();
+    this.noise = new DitheredGaussian(noiseMultiplier * clip);
+    this.gap = noise.logDensityGap(b.dimension, tailX);
+    this.epsilonCertified = epsilonAccountant + 2 * steps * gap;
+    this.deltaCertified = deltaAccountant * Math.exp(steps * gap)
+        + steps * Math.exp(-tailX) * (1 + Math.exp(epsilonAccountant + steps * gap));
+    if (!(epsilonCertified <= epsilon) || !(deltaCertified <= delta)) {
+      throw new IllegalStateException("DP-SGD calibration failed: (" + epsilonCertified + ", " + deltaCertified
+          + ") exceeds (" + epsilon + ", " + delta + ")");
+    }
+  }
+
+  private DpSgd(DpSgd o, DitheredGaussian weaker) {
+    this.epsilon = o.epsilon;
+    this.delta = o.delta;
+    this.samplingRate = o.samplingRate;
+    this.rateNumerator = o.rateNumerator;
+    this.steps = o.steps;
+    this.clip = o.clip;
+    this.learningRate = o.learningRate;
+    this.noiseMultiplier = o.noiseMultiplier;
+    this.deltaAccountant = o.deltaAccountant;
+    this.epsilonAccountant = o.epsilonAccountant;
+    this.noise = weaker;
+    this.epsilonCertified = o.epsilonCertified;
+    this.deltaCertified = o.deltaCertified;
+    this.tailX = o.tailX;
+    this.gap = o.gap;
+    this.pldInterval = o.pldInterval;
+  }
+
+  /** The PLD accountant: the default adaptive grid, or a fixed loss-value interval if one was given. */
+  PldAccountant accountant() {
+    return pldInterval == null ? new PldAccountant()
+        : PldAccountant.builder().valueDiscretizationInterval(pldInterval).build();
+  }
+
+  /** A copy whose noise is {@code factor} times smaller (audit power tests only). */
+  DpSgd withLessNoiseForAudit(double factor) {
+    return new DpSgd(this, new DitheredGaussian(noise.sigma() / factor));
+  }
+
+  /**
+   * The δ this mechanism states at ε' (its privacy profile): the PLD accountant's δ at
+   * ε' − 2T·gap, times e<sup>T·gap</sup>, plus the transfer tails.
+   */
+  double claimedDelta(double epsilonPrime) {
+    double ideal = accountant().delta(events(noiseMultiplier), epsilonPrime - 2 * steps * gap);
+    return Math.min(1.0, ideal * Math.exp(steps * gap) * (1 + 1e-9)
+        + steps * Math.exp(-tailX) * (1 + Math.exp(epsilonPrime)));
+  }
+
+  /** The T subsampled Gaussian events for noise multiplier z (the accountant's input). */
+  List<? extends PrivacyLoss> events(double z) {
+    return Collections.nCopies(steps, new PoissonSubsampled(new MechanismLoss.Gaussian(z), samplingRate));
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The requested (ε, δ), certified by the PLD accountant plus the noise's transfer terms. */
+  public ApproxDp privacyLoss() {
+    return new ApproxDp(epsilon, delta);
+  }
+
+  /** The calibrated noise multiplier z. */
+  public double noiseMultiplier() {
+    return noiseMultiplier;
+  }
+
+  /** The PLD accountant's ε for the T events at δ' (what {@code privet account} prints). */
+  public double accountantEpsilon() {
+    return epsilonAccountant;
+  }
+
+  /** δ' = 0.98·δ, the δ the accountant is asked at. */
+  public double accountantDelta() {
+    return deltaAccountant;
+  }
+
+  /** The exact sampling rate used (q rounded down to a multiple of 2^−60). */
+  public double samplingRate() {
+    return samplingRate;
+  }
+
+  public int steps() {
+    return steps;
+  }
+
+  /** The privacy statement for the model file. */
+  public Map<String, Object> statement() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("mechanism", "DP-SGD (Abadi et al. 2016), Poisson subsampling of units, per-unit clipping,"
+        + " PLD accountant");
+    m.put("epsilon", epsilon);
+    m.put("delta", delta);
+    m.put("epsilon_certified", epsilonCertified);
+    m.put("delta_certified", deltaCertified);
+    m.put("accountant", pldInterval == null ? "pld" : "pld (value interval " + pldInterval + ")");
+    m.put("accountant_epsilon", epsilonAccountant);
+    m.put("accountant_delta", deltaAccountant);
+    m.put("noise_multiplier", noiseMultiplier);
+    m.put("sampling_rate", samplingRate);
+    m.put("steps", steps);
+    m.put("clip", clip);
+    m.put("learning_rate", learningRate);
+    return m;
+  }
+
+  /** Each unit's kept rows. */
+  static List<List<Integer>> unitRows(TrainingSet set) {
+    List<List<Integer>> unitRows = new ArrayList<>();
+    for (int u = 0; u < set.units; u++) {
+      unitRows.add(new ArrayList<>(1));
+    }
+    for (int i = 0; i < set.rows; i++) {
+      unitRows.get(set.unit[i]).add(i);
+    }
+    return unitRows;
+  }
+
+  /**
+   * One step's release: the sum over Poisson-sampled units of their clipped gradients at θ, plus
+   * noise of σ = z·C per coordinate.
+   */
+  double[] noisySum(TrainingSet set, List<List<Integer>> unitRows, double[] theta, RandomSource random) {
+    int d = theta.length;
+    long den = 1L << RATE_BITS;
+    double[] g = new double[d];
+    double[] sum = new double[d];
+    for (List<Integer> rows : unitRows) {
+      if (!Bernoulli.sample(random, rateNumerator, den)) {
+        continue;
+      }
+      java.util.Arrays.fill(g, 0);
+      for (int i : rows) {
+        double m = set.y[i] * set.dot(i, theta);
+        double coef = -set.weight[i] * set.y[i] * LogisticObjective.sigmoid(-m);
+        int[] idx = set.index.get(i);
+        double[] v = set.value.get(i);
+        for (int a = 0; a < idx.length; a++) {
+          g[idx[a]] += coef * v[a];
+        }
+      }
+      double norm = 0;
+      for (double x : g) {
+        norm += x * x;
+      }
+      norm = Math.sqrt(norm);
+      double f = norm > clip ? clip / norm : 1.0;
+      for (int j = 0; j < d; j++) {
+        sum[j] += f * g[j];
+      }
+    }
+    for (int j = 0; j < d; j++) {
+      sum[j] += noise.sample(random);
+    }
+    return sum;
+  }
+
+  /** Trains (after the charge); total. */
+  public Model train(TrainingSet set, RandomSource random) {
+    int d = set.encoder().dimension();
+    List<List<Integer>> unitRows = unitRows(set);
+    double[] theta = new double[d];
+    double[] avg = new double[d];
+    int averaged = 0;
+    double[] m1 = new double[d];
+    double[] m2 = new double[d];
+    double b1 = 0.9;
+    double b2 = 0.999;
+    for (int t = 1; t <= steps; t++) {
+      double[] noisy = noisySum(set, unitRows, theta, random);
+      for (int j = 0; j < d; j++) {
+        m1[j] = b1 * m1[j] + (1 - b1) * noisy[j];
+        m2[j] = b2 * m2[j] + (1 - b2) * noisy[j] * noisy[j];
+        double mh = m1[j] / (1 - Math.pow(b1, t));
+        double vh = m2[j] / (1 - Math.pow(b2, t));
+        theta[j] -= learningRate * mh / (Math.sqrt(vh) + 1e-8);
+      }
+      if (2 * t > steps) {
+        averaged++;
+        for (int j = 0; j < d; j++) {
+          avg[j] += (theta[j] - avg[j]) / averaged;
+        }
+      }
+    }
+    return Model.logistic("dp-sgd", set.encoder(), (Label.Binary) set.label(), avg, statement());
+  }
+
+  /** Validating builder: defaults q = 0.01, T = 1000, C = 1, learning rate 0.05. */
+  public static final class Builder {
+    private double epsilon = Double.NaN;
+    private double delta = Double.NaN;
+    private double samplingRate = 0.01;
+    private int steps = 1000;
+    private double clip = 1.0;
+    private double learningRate = 0.05;
+    private int dimension;
+    private Double pldInterval;
+
+    /**
+     * A fixed PLD loss-value interval (as {@code privet account --value-discretization-interval});
+     * default: the accountant's adaptive grid. Coarser is faster and still an upper bound.
+     */
+    public Builder pldInterval(double v) {
+      this.pldInterval = v;
+      return this;
+    }
+
+    public Builder epsilon(double v) {
+      this.epsilon = v;
+      return this;
+    }
+
+    public Builder delta(double v) {
+      this.delta = v;
+      return this;
+    }
+
+    public Builder samplingRate(double v) {
+      this.samplingRate = v;
+      return this;
+    }
+
+    public Builder steps(int v) {
+      this.steps = v;
+      return this;
+    }
+
+    public Builder clip(double v) {
+      this.clip = v;
+      return this;
+    }
+
+    public Builder learningRate(double v) {
+      this.learningRate = v;
+      return this;
+    }
+
+    public Builder dimension(int v) {
+      this.dimension = v;
+      return this;
+    }
+
+    public DpSgd build() {
+      return new DpSgd(this);
+    }
+  }
+}
