@@ -129,6 +129,9 @@ public final class ResultPrinter {
           } else {
             cells.add(e.hasInterval() ? "[" + number(e.lower()) + ", " + number(e.upper()) + "]" : "(no interval)");
           }
+        } else if (v instanceof List<?> list) { // APPROX_QUANTILES: the released values
+          cells.add("[" + String.join(", ", list.stream()
+              .map(x -> number(((Estimate) x).value())).toList()) + "]");
         } else {
           cells.add(v == null ? (format == OutputFormat.CSV ? "" : "NULL") : v.toString());
         }

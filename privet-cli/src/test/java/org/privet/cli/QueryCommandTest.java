@@ -86,6 +86,19 @@ class QueryCommandTest {
     assertEquals(0, charges());
   }
 
+  /** Issue 24: a default that changes the answer relative to BigQuery is named by EXPLAIN. */
+  @Test
+  void query_explain_namesTheDifferencesFromBigQuery() {
+    CliRun r = query("--explain", COUNT_BY_CITY);
+    assertEquals(ExitCodes.OK, r.code(), r.toString());
+    assertTrue(r.out().contains("difference from BigQuery: n: counts at most 1 row per privacy"
+        + " unit per group"), r.out());
+    CliRun bounded = query("--explain", COUNT_BY_CITY.replace("COUNT(*)",
+        "COUNT(*, contribution_bounds_per_group => (0, 3))"));
+    assertFalse(bounded.out().contains("difference from BigQuery"), bounded.out());
+    assertEquals(0, charges());
+  }
+
   @Test
   void query_unsafeSql_exitsRefusedWithPositionAndChargesNothing() {
     for (String sql : List.of(

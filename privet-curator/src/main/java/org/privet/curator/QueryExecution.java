@@ -183,8 +183,12 @@ public final class QueryExecution implements AutoCloseable {
         throw refused(e);
       }
     }
+    StringBuilder differences = new StringBuilder();
+    st.differences().forEach(d -> differences.append("difference from BigQuery: ").append(d)
+        .append('\n'));
     return plan.render() + solved
-        + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n");
+        + (post == null || post.isBlank() ? "" : "post-processing: " + post + "\n")
+        + differences;
   }
 
   /**

@@ -12,7 +12,7 @@ import org.privet.sql.SqlResult;
 /**
  * The JSON of a released DP SQL answer, shared by {@code privet query --format json} and the
  * server's {@code POST /v1/query}: {@code columns}, {@code rows} (each estimate with {@code value},
- * {@code lower}, {@code upper}, {@code level}), with {@code contribution_bounds_per_row => AUTO}
+ * {@code lower}, {@code upper}, {@code level}; an APPROX_QUANTILES cell is an array of them), with {@code contribution_bounds_per_row => AUTO}
  * the estimated {@code auto_bounds} by output column (DP outputs), and the ledger {@code charge}.
  */
 public final class ReleaseJson {
@@ -32,13 +32,10 @@ public final class ReleaseJson {
         String name = r.columns().get(i).name();
         Object v = row.get(i);
         if (v instanceof Estimate e) {
-          ObjectNode n = o.putObject(name);
-          n.put("value", e.value());
-          if (e.hasInterval()) {
-            n.put("lower", e.lower()).put("upper", e.upper()).put("level", e.level());
-          } else {
-            n.putNull("lower").putNull("upper").putNull("level");
-          }
+          estimate(o.putObject(name), e);
+        } else if (v instanceof List<?> list) { // APPROX_QUANTILES: one estimate per quantile
+          ArrayNode a = o.putArray(name);
+          list.forEach(x -> estimate(a.addObject(), (Estimate) x));
         } else if (v == null) {
           o.putNull(name);
         } else if (v instanceof Number num && !(v instanceof BigDecimal)) {
@@ -64,5 +61,14 @@ public final class ReleaseJson {
     }
     root.set("charge", LedgerJson.charge(outcome.charge()));
     return root;
+  }
+
+  private static void estimate(ObjectNode n, Estimate e) {
+    n.put("value", e.value());
+    if (e.hasInterval()) {
+      n.put("lower", e.lower()).put("upper", e.upper()).put("level", e.level());
+    } else {
+      n.putNull("lower").putNull("upper").putNull("level");
+    }
   }
 }

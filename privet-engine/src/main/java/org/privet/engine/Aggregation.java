@@ -12,7 +12,8 @@ import org.privet.engine.spi.Measure;
  * COUNT counts rows, whatever their values.
  */
 public sealed interface Aggregation
-    permits Aggregation.Count, Aggregation.CountDistinctUnits, Aggregation.Sum, Aggregation.Mean,
+    permits Aggregation.Count, Aggregation.CountNonNull, Aggregation.CountDistinctUnits,
+        Aggregation.Sum, Aggregation.Mean,
         Aggregation.Variance, Aggregation.StdDev, Aggregation.Quantiles, Aggregation.Histogram {
 
   /** The output name. */
@@ -22,6 +23,17 @@ public sealed interface Aggregation
   record Count(String name) implements Aggregation {
     public Count {
       Names.requireIdentifier("name", name);
+    }
+  }
+
+  /**
+   * Number of non-NULL, non-NaN values of a numeric column (after filtering and bounding: at most
+   * L∞ per unit per group), beside aggregates of other columns (SQL {@code COUNT(column)}).
+   */
+  record CountNonNull(String name, String column) implements Aggregation {
+    public CountNonNull {
+      Names.requireIdentifier("name", name);
+      Names.requireIdentifier("column", column);
     }
   }
 

@@ -11,7 +11,7 @@ import java.util.Optional;
  * one planner here and one case in {@link #of}.
  */
 sealed interface AggregationPlanner
-    permits CountPlanner, DistinctUnitsPlanner, SumPlanner, MeanPlanner, VariancePlanner,
+    permits CountPlanner, CountNonNullPlanner, DistinctUnitsPlanner, SumPlanner, MeanPlanner, VariancePlanner,
         HistogramPlanner, QuantilesPlanner {
 
   /** The aggregation planned. */
@@ -38,6 +38,8 @@ sealed interface AggregationPlanner
   static AggregationPlanner of(Aggregation a) {
     if (a instanceof Aggregation.Count c) {
       return new CountPlanner(c);
+    } else if (a instanceof Aggregation.CountNonNull c) {
+      return new CountNonNullPlanner(c);
     } else if (a instanceof Aggregation.CountDistinctUnits c) {
       return new DistinctUnitsPlanner(c);
     } else if (a instanceof Aggregation.Sum s) {

@@ -124,10 +124,18 @@ final class AutoBoundsPass {
   }
 
   /**
-   * Post-processing of the bounds pass's noisy trees: for each AUTO output, the grid edge at or
-   * below the noisy lower-rank quantile and the one at or above the upper-rank quantile (moved
-   * one cell apart if they meet). Total: every tree answer lies in [0, cells], so the result is
-   * always a pair of grid edges with lower &lt; upper, also on an empty table.
+   * Post-processing of the bounds pass's noisy trees: for each AUTO output, the lower edge of the
+   * cell holding the noisy lower-rank quantile and the upper edge of the cell holding the
+   * upper-rank quantile (moved one cell apart if they meet). Total: every tree answer lies in
+   * [0, cells], so the result is always a pair of grid edges with lower &lt; upper; when the
+   * tree's estimated row total is below one (an empty input), the pair centred on 0 (log grid) or
+   * the whole public range (linear grid).
+   *
+   * <p>The tree's point answer interpolates inside a cell, and when the target row is the last
+   * row of its cell (P<sub>c</sub> &lt; k = P<sub>c+1</sub>, e.g. the only row of the lowest
+   * cell on small data) it is exactly the cell's upper edge c + 1. That row lies in cell c, so
+   * the cell of an answer x is ⌈x⌉ − 1, not ⌊x⌋: flooring took edge c + 1 as the lower bound and
+   * clipped the minimum (issue 24: {1.5, 2.5, 3.5, 2.5, 3.75} got [2, 4]).
    */
   List<AutoBounds.Estimated> estimate(Releaser.Group group) {
     double[] ranks = {auto.lowerRank(), auto.upperRank()};
@@ -137,8 +145,15 @@ final class AutoBoundsPass {
       AutoBounds.Grid grid = gridFor(qs);
       QuantileTree.Answer ans = QuantilesPlanner.treeAnswer(group, o.releases().get(0), ranks);
       int cells = grid.cells();
-      int lo = (int) Math.max(0, Math.min(cells - 1, Math.floor(ans.edge()[0])));
+      int lo = (int) Math.max(0, Math.min(cells - 1, Math.ceil(ans.edge()[0]) - 1));
       int hi = (int) Math.max(lo + 1, Math.min(cells, Math.ceil(ans.edge()[1])));
+      if (ans.total() < 1) {
+        // No rows as far as the noisy tree tells: bounds centred on 0 (the log grid's two cells
+        // next to 0) or the whole public range, so an empty input releases the midpoint 0 or that
+        // of the range, not a value at the grid's far end.
+        lo = grid.log() ? cells / 2 - 1 : 0;
+        hi = grid.log() ? cells / 2 + 1 : cells;
+      }
       perTree.put(qs.name(), new AutoBounds.Estimated(qs.name(), qs.column(), grid.edge(lo),
           grid.edge(hi), auto.lowerRank(), auto.upperRank()));
     }
@@ -246,6 +261,10 @@ final class AutoBoundsPass {
       return new Aggregation.Variance(v.name(), v.column(), lower, upper);
     } else if (a instanceof Aggregation.StdDev d) {
       return new Aggregation.StdDev(d.name(), d.column(), lower, upper);
+    } else if (a instanceof Aggregation.Quantiles q) {
+      // The tree's cost depends on its number of cells only, not on the range they cover.
+      return new Aggregation.Quantiles(q.name(), q.column(), lower, upper, q.ranks(), q.bins(),
+          q.method());
     }
     throw new IllegalArgumentException("autoBounds: " + a.name() + " takes no AUTO bounds");
   }

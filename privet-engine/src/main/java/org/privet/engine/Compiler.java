@@ -91,6 +91,12 @@ final class Compiler {
               + "; " + chosen.reason()));
       losses.add(sel.privacyLoss());
       rw.bounds.add("group selection: " + chosen.reason());
+      if (q.minPrivacyUnitsPerGroup() > 1) {
+        rw.bounds.add("min_privacy_units_per_group = " + q.minPrivacyUnitsPerGroup() + ": the"
+            + " selection runs on max(0, units − " + (q.minPrivacyUnitsPerGroup() - 1) + "), so no"
+            + " group of fewer than " + q.minPrivacyUnitsPerGroup() + " units is released and"
+            + " the unit counts above are " + (q.minPrivacyUnitsPerGroup() - 1) + " higher");
+      }
     }
     for (int i = 0; i < planned.size(); i++) {
       Release r = planned.get(i);

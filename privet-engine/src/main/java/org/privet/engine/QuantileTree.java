@@ -253,8 +253,11 @@ final class QuantileTree {
     return out;
   }
 
-  /** Quantiles at several ranks, in grid-edge units: edge j is the value lower + j·(upper − lower)/B. */
-  record Answer(double[] edge, int[] lowerEdge, int[] upperEdge) {}
+  /**
+   * Quantiles at several ranks, in grid-edge units: edge j is the value lower + j·(upper − lower)/B;
+   * {@code total} is the monotone point estimate of the number of bounded rows (the CDF at B).
+   */
+  record Answer(double[] edge, int[] lowerEdge, int[] upperEdge, double total) {}
 
   /**
    * Post-processes noisy node counts into quantiles and value intervals (in edge units).
@@ -365,7 +368,7 @@ final class QuantileTree {
       }
       edge[i] = Math.max(lEdge, Math.min(uEdge, value));
     }
-    return new Answer(edge, lowerEdge, upperEdge);
+    return new Answer(edge, lowerEdge, upperEdge, total);
   }
 
   /** k = max(1, ⌈r·n⌉) with r as its shortest decimal (so 0.1·30 = 3, not 4). */

@@ -64,6 +64,7 @@ public final class Query {
   private final double selectionBudgetWeight; // NaN: default
   private final Thresholding thresholding;
   private final boolean postAggregationThresholding;
+  private final int minPrivacyUnitsPerGroup; // k ≥ 1: selection sees max(0, units − (k − 1))
   private final AccuracyTargets targets; // null: the budget is given
   private final AutoBounds autoBounds; // null: every bound is given
   // Solver-set weights per release, by BudgetSolver#key(output, field); null: not solved.
@@ -86,6 +87,7 @@ public final class Query {
     this.selectionBudgetWeight = b.selectionBudgetWeight;
     this.thresholding = b.thresholding;
     this.postAggregationThresholding = b.postAggregationThresholding;
+    this.minPrivacyUnitsPerGroup = b.minPrivacyUnitsPerGroup;
     this.targets = b.targets.isEmpty() ? null : new AccuracyTargets(b.targets,
         b.targetConfidence, b.minCount, b.targetDelta);
     this.autoBounds = b.autoOutputs.isEmpty() ? null : new AutoBounds(b.autoShare,
@@ -118,6 +120,7 @@ public final class Query {
     this.selectionBudgetWeight = selectionWeight;
     this.thresholding = q.thresholding;
     this.postAggregationThresholding = q.postAggregationThresholding;
+    this.minPrivacyUnitsPerGroup = q.minPrivacyUnitsPerGroup;
     this.targets = targets;
     this.autoBounds = autoBounds;
     this.releaseWeights = releaseWeights == null ? null
@@ -279,6 +282,14 @@ public final class Query {
     return thresholding;
   }
 
+  /**
+   * k of {@link Builder#minPrivacyUnitsPerGroup}: private group selection runs on max(0, units −
+   * (k − 1)), so no group of fewer than k units is released (1: the plain selection).
+   */
+  public int minPrivacyUnitsPerGroup() {
+    return minPrivacyUnitsPerGroup;
+  }
+
   /** True when groups are chosen by DP partition selection. */
   public boolean usesPrivatePartitionSelection() {
     return !groupBy.isEmpty() && publicGroups == null;
@@ -293,6 +304,9 @@ public final class Query {
     if (!groupBy.isEmpty()) {
       s.append(", groupBy=").append(groupBy);
       s.append(publicGroups == null ? ", private groups" : ", " + publicGroups.size() + " public groups");
+      if (minPrivacyUnitsPerGroup > 1) {
+        s.append(", minUnits=").append(minPrivacyUnitsPerGroup);
+      }
     }
     if (filter != null) {
       s.append(", filtered");
@@ -354,6 +368,7 @@ public final class Query {
     private final Map<String, Double> budgetWeights = new LinkedHashMap<>();
     private double selectionBudgetWeight = Double.NaN;
     private Thresholding thresholding = Thresholding.AUTO;
+    private int minPrivacyUnitsPerGroup = 1;
     private boolean postAggregationThresholding;
     private final Map<String, Double> targets = new LinkedHashMap<>();
     private double targetConfidence = AccuracyTargets.DEFAULT_CONFIDENCE;
@@ -745,6 +760,25 @@ public final class Query {
     }
 
     /**
+     * ZetaSQL's {@code min_privacy_units_per_group}: private group selection runs on the shifted
+     * unit count max(0, units − (k − 1)) (Google's pre-thresholding), so a group with fewer than
+     * k privacy units is never released, and one with n ≥ k units is released as the plain
+     * selection would release one with n − k + 1. The shift is 1-Lipschitz and maps 0 to 0, so
+     * the selection's guarantee is unchanged (docs/proofs/min-privacy-units.md). Only with
+     * private group selection (GROUP BY without public groups), not with SET_UNION.
+     *
+     * @param k at least 1 (1: no change), at most 10^6
+     */
+    public Builder minPrivacyUnitsPerGroup(int k) {
+      if (k < 1 || k > 1_000_000) {
+        throw new IllegalArgumentException("minPrivacyUnitsPerGroup must be in [1, 1000000], was "
+            + k);
+      }
+      this.minPrivacyUnitsPerGroup = k;
+      return this;
+    }
+
+    /**
      * Validates and builds.
      *
      * @throws IllegalArgumentException naming the missing or conflicting parameter
@@ -790,6 +824,14 @@ public final class Query {
         }
       }
       checkAutoBounds();
+      if (minPrivacyUnitsPerGroup > 1 && (groupBy.isEmpty() || publicGroups != null)) {
+        throw new IllegalArgumentException("minPrivacyUnitsPerGroup applies only to private group"
+            + " selection (groupBy without publicGroups)");
+      }
+      if (minPrivacyUnitsPerGroup > 1 && thresholding == Thresholding.SET_UNION) {
+        throw new IllegalArgumentException("minPrivacyUnitsPerGroup is not supported with"
+            + " SET_UNION selection");
+      }
       if (!targets.isEmpty()) {
         return buildWithTargets(privateSelectionFor());
       }
@@ -875,10 +917,11 @@ public final class Query {
             .orElseThrow(() -> new IllegalArgumentException("autoBounds: no aggregation is named '"
                 + output + "'"));
         if (!(a instanceof Aggregation.Sum || a instanceof Aggregation.Mean
-            || a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev)) {
+            || a instanceof Aggregation.Variance || a instanceof Aggregation.StdDev
+            || a instanceof Aggregation.Quantiles)) {
           throw new IllegalArgumentException("autoBounds: output '" + output + "' is a "
               + a.getClass().getSimpleName().toUpperCase(java.util.Locale.ROOT) + "; AUTO bounds "
-              + "apply to SUM, MEAN (AVG), VARIANCE and STDDEV");
+              + "apply to SUM, MEAN (AVG), VARIANCE, STDDEV and QUANTILES");
         }
       }
     }

@@ -257,17 +257,20 @@ public final class Session {
         });
         return rows;
       }
+      long shift = query.minPrivacyUnitsPerGroup() - 1L; // pre-thresholding (0: none)
       backend.aggregate(spec, g -> {
-        if (g.units() > 0) {
+        long units = g.units() - shift;
+        if (units > 0) {
           if (!sel.kind().noisyCount()) {
-            if (sel.keep(g.units(), random)) {
+            if (sel.keep(units, random)) {
               rows.add(releaser.release(g.key(), g));
             }
             return;
           }
-          long noisy = sel.noisyCount(g.units(), random);
+          long noisy = sel.noisyCount(units, random);
           if (sel.passes(noisy, random)) {
-            rows.add(releaser.release(g.key(), g, noisy));
+            // The noisy count of the shifted units, shifted back (post-processing).
+            rows.add(releaser.release(g.key(), g, noisy + shift));
           }
         }
       });

@@ -10,7 +10,8 @@ import org.privet.mechanisms.ConfidenceInterval;
  * VARIANCE and STDDEV: a noisy sum, sum of squares and count of the non-null values, the squares
  * centred on a coarser grid (within 2^40); the sum and the count are shared with a SUM, MEAN or
  * COUNT of the query that releases the same statistic. variance = Q/N − (S/N)², clamped to
- * [0, ((upper − lower)/2)²] (post-processing), its square root for STDDEV.
+ * [0, ((upper − lower)/2)²] (post-processing), its square root for STDDEV; with a noisy count
+ * N ≤ 0 (no or only NULL values) the upper end ((upper − lower)/2)², as ZetaSQL releases.
  */
 record VariancePlanner(Aggregation aggregation, String columnName, double lower, double upper,
     boolean sqrt) implements AggregationPlanner {
@@ -62,7 +63,9 @@ record VariancePlanner(Aggregation aggregation, String columnName, double lower,
     // The sum's centre minus the squares' centre, in value units.
     double shift = sumTarget.center() * unit - squaresTarget.center() * Math.sqrt(unit2);
     double max = Math.pow((upper - lower) / 2, 2);
-    double value = 0;
+    // No values (noisy count ≤ 0): ZetaSQL's answer, the largest variance of values in
+    // [lower, upper] (that of the two bounds); it lies in the interval [0, max] below.
+    double value = max;
     if (n > 0) {
       double mean = (double) s / n * unit + shift;
       value = MeanPlanner.clamp((double) q / n * unit2 - mean * mean, 0, max);

@@ -111,8 +111,21 @@ final class QueryFuzz {
     Arbitrary<String> percentile = Combinators.combine(col, Arbitraries.of("0", "0.5", "1"),
         bounds).as((c, r, b) -> "PERCENTILE_CONT(" + c + ", " + r
             + ", contribution_bounds_per_row => " + b + ")");
+    // Issue 24: implicit bounds (no bounds given) and COUNT(col) beside other aggregates.
+    Arbitrary<String> implicit = Combinators.combine(fn, col).as((f, c) -> f + "(" + c + ")");
+    Arbitrary<String> countColumn = col.map(c -> "COUNT(" + c + ")");
+    Arbitrary<String> approx = Combinators.combine(col, Arbitraries.of("1", "4", "100", "101"),
+        Arbitraries.of("", ", contribution_bounds_per_row => (0, 100)"))
+        .as((c, n, b) -> "APPROX_QUANTILES(" + c + ", " + n + b + ")");
+    Arbitrary<String> report = Combinators.combine(fn, col, Arbitraries.of("\"JSON\"",
+        "'PROTO'")).as((f, c, r) -> f + "(" + c + ", report_format => " + r + ")");
+    Arbitrary<String> perEpsilon = Combinators.combine(Arbitraries.of("COUNT(*", "SUM(x",
+        "AVG(m, contribution_bounds_per_row => (0, 10)"), Arbitraries.of("0.25", "0.5", "2",
+        "-1", "1e-300")).as((f, e) -> f + ", epsilon => " + e + ")");
     return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.of("COUNT(*)",
-        "COUNT(DISTINCT uid)")), Tuple.of(2, bounded), Tuple.of(1, percentile));
+        "COUNT(DISTINCT uid)")), Tuple.of(2, bounded), Tuple.of(1, percentile),
+        Tuple.of(1, implicit), Tuple.of(1, countColumn), Tuple.of(1, approx),
+        Tuple.of(1, report), Tuple.of(1, perEpsilon));
   }
 
   /** A DP SQL query over table {@code {t}}. */
@@ -120,7 +133,14 @@ final class QueryFuzz {
     Arbitrary<String> group = Arbitraries.of("", "g", "k", "d", "b");
     Arbitrary<String> options = Combinators.combine(
         Arbitraries.of("", ", max_groups_contributed = 2",
-            ", max_groups_contributed = 3, group_selection_strategy = SET_UNION"),
+            ", max_groups_contributed = 3, group_selection_strategy = SET_UNION",
+            // Issue 24: ZetaSQL's options.
+            ", min_privacy_units_per_group = 2", ", min_privacy_units_per_group = 3,"
+                + " max_groups_contributed = 2",
+            ", max_rows_contributed = 3", ", max_groups_contributed = NULL,"
+                + " max_rows_contributed = 2",
+            ", max_groups_contributed = NULL", ", group_selection_epsilon = 0.25,"
+                + " max_groups_contributed = 2"),
         Arbitraries.oneOf(Arbitraries.just(""), literals().list().ofMinSize(1).ofMaxSize(3)
             .map(ls -> ", public_groups = (" + String.join(", ", ls) + ")")))
         .as((a, b) -> a + b);

@@ -24,6 +24,10 @@ import org.privet.sql.AggregateCall.BoundsKind;
 final class AggregateCallParser {
   static final String BOUNDS_PER_GROUP = "contribution_bounds_per_group";
   static final String BOUNDS_PER_ROW = "contribution_bounds_per_row";
+  static final String REPORT_FORMAT = "report_format";
+  static final String EPSILON = "epsilon";
+  /** Most intervals of APPROX_QUANTILES (its n + 1 quantiles share one tree of 1 024 cells). */
+  static final int MAX_QUANTILE_INTERVALS = 100;
 
   private final SelectBinder b;
   private final PreparedQuery pq;
@@ -31,6 +35,8 @@ final class AggregateCallParser {
   private final DatasetDescriptor dataset;
   private final String unit;
   private final Set<Integer> consumedNamedArguments = new HashSet<>();
+  private final Set<Integer> jsonReports = new HashSet<>();
+  private final java.util.Map<Integer, Double> epsilons = new java.util.HashMap<>();
 
   /** A parser for the calls of a query whose dataset and privacy unit {@code binder} resolved. */
   AggregateCallParser(SelectBinder binder) {
@@ -51,7 +57,8 @@ final class AggregateCallParser {
     DpFunctions fn = DpFunctions.of(upper);
     if (fn == null) {
       throw src.error(at, DpFunctions.isAggregate(upper)
-          ? upper + " is not a DP aggregate; use COUNT, SUM, AVG, VARIANCE, STDDEV or PERCENTILE_CONT"
+          ? upper + " is not a DP aggregate; use COUNT, SUM, AVG, VARIANCE, STDDEV, PERCENTILE_CONT"
+              + " or APPROX_QUANTILES"
           : "only GROUP BY columns and DP aggregate calls can be selected; " + upper
               + " is not a DP aggregate");
     }
@@ -72,6 +79,28 @@ final class AggregateCallParser {
     NamedArgument perRow = null;
     NamedArgument perGroup = null;
     for (NamedArgument a : named) {
+      if (a.name().equals(REPORT_FORMAT)) {
+        if (jsonReports.contains(at)) {
+          throw src.error(a.nameOffset(), "named argument '" + REPORT_FORMAT + "' is given twice");
+        }
+        if (!a.text().equalsIgnoreCase("JSON")) {
+          throw src.error(a.nameOffset(), REPORT_FORMAT + " must be \"JSON\" (a JSON string with"
+              + " the value and its confidence interval); difference from BigQuery: the PROTO"
+              + " report is not supported");
+        }
+        jsonReports.add(at);
+        continue;
+      }
+      if (a.name().equals(EPSILON)) {
+        if (epsilons.containsKey(at)) {
+          throw src.error(a.nameOffset(), "named argument '" + EPSILON + "' is given twice");
+        }
+        if (!(a.lower() > 0) || Double.isInfinite(a.lower())) {
+          throw src.error(a.nameOffset(), EPSILON + " must be a finite number > 0");
+        }
+        epsilons.put(at, a.lower());
+        continue;
+      }
       if (a.name().equals(BOUNDS_PER_ROW) && perRow == null) {
         perRow = a;
       } else if (a.name().equals(BOUNDS_PER_GROUP) && perGroup == null) {
@@ -80,17 +109,19 @@ final class AggregateCallParser {
         throw src.error(a.nameOffset(), "named argument '" + a.name() + "' is given twice");
       } else {
         throw src.error(a.nameOffset(), "unknown named argument '" + a.name() + "'; use "
-            + BOUNDS_PER_GROUP + " or " + BOUNDS_PER_ROW);
+            + BOUNDS_PER_GROUP + ", " + BOUNDS_PER_ROW + ", " + EPSILON + " or " + REPORT_FORMAT);
       }
     }
     if (perGroup != null && perGroup.auto()) {
       throw src.error(perGroup.nameOffset(), "AUTO applies only to " + BOUNDS_PER_ROW + " of SUM, "
-          + "AVG, VARIANCE or STDDEV (the per-row clamping bounds are estimated privately)");
+          + "AVG, VARIANCE, STDDEV or PERCENTILE_CONT (the per-row clamping bounds are estimated"
+          + " privately)");
     }
+    boolean quantiles = fn == DpFunctions.PERCENTILE_CONT || fn == DpFunctions.APPROX_QUANTILES;
     if (perRow != null && perRow.auto() && fn != DpFunctions.SUM && fn != DpFunctions.AVG
-        && fn != DpFunctions.VARIANCE && fn != DpFunctions.STDDEV) {
+        && fn != DpFunctions.VARIANCE && fn != DpFunctions.STDDEV && !quantiles) {
       throw src.error(perRow.nameOffset(), "AUTO applies only to " + BOUNDS_PER_ROW + " of SUM, "
-          + "AVG, VARIANCE or STDDEV, not " + upper);
+          + "AVG, VARIANCE, STDDEV or PERCENTILE_CONT, not " + upper);
     }
     if (perRow != null && perGroup != null) {
       throw src.error(perGroup.nameOffset(), "give either " + BOUNDS_PER_GROUP + " or " + BOUNDS_PER_ROW
@@ -102,10 +133,11 @@ final class AggregateCallParser {
     if (f.isDistinct()) {
       throw src.error(at, "DISTINCT is only supported as COUNT(DISTINCT <privacy unit column>)");
     }
-    int expected = fn == DpFunctions.PERCENTILE_CONT ? 2 : 1;
+    int expected = quantiles ? 2 : 1;
     if (args.size() != expected) {
-      throw src.error(at, upper + " takes " + (expected == 2 ? "a column and a percentile" : "one column")
-          + ", then optional contribution bounds");
+      throw src.error(at, upper + " takes " + (fn == DpFunctions.APPROX_QUANTILES
+          ? "a column and a number of intervals" : expected == 2 ? "a column and a percentile"
+          : "one column") + ", then optional contribution bounds");
     }
     Expression arg = args.get(0);
     if (!(arg instanceof Column) && b.mentionsUnit(arg)) {
@@ -129,8 +161,15 @@ final class AggregateCallParser {
         throw src.error(b.at(args.get(1), at), "the percentile must be a literal in [0, 1]");
       }
     }
-    boolean perRowOnly = fn == DpFunctions.VARIANCE || fn == DpFunctions.STDDEV
-        || fn == DpFunctions.PERCENTILE_CONT;
+    if (fn == DpFunctions.APPROX_QUANTILES) {
+      percentile = numericLiteral(args.get(1));
+      if (!(percentile >= 1 && percentile <= MAX_QUANTILE_INTERVALS)
+          || percentile != Math.rint(percentile)) {
+        throw src.error(b.at(args.get(1), at), "the number of intervals must be an integer literal"
+            + " in [1, " + MAX_QUANTILE_INTERVALS + "]");
+      }
+    }
+    boolean perRowOnly = fn == DpFunctions.VARIANCE || fn == DpFunctions.STDDEV || quantiles;
     if (perRowOnly && perGroup != null) {
       throw src.error(perGroup.nameOffset(), upper + " takes " + BOUNDS_PER_ROW + " (it clamps each"
           + " value), not " + BOUNDS_PER_GROUP);
@@ -153,13 +192,15 @@ final class AggregateCallParser {
     } else {
       DatasetDescriptor.ColumnBounds pb = dataset.publicBounds().get(column.name());
       if (pb == null) {
-        throw src.error(at, upper + "(" + column.name() + ") needs contribution bounds, e.g. " + upper
-            + "(" + column.name() + ", " + (perRowOnly ? BOUNDS_PER_ROW : BOUNDS_PER_GROUP)
-            + " => (lower, upper))");
+        // ZetaSQL's implicit bounding: the bounds are computed privately (AUTO on a log grid).
+        kind = BoundsKind.IMPLICIT;
+        lo = Double.NaN;
+        hi = Double.NaN;
+      } else {
+        kind = BoundsKind.PUBLIC;
+        lo = pb.lower();
+        hi = pb.upper();
       }
-      kind = BoundsKind.PUBLIC;
-      lo = pb.lower();
-      hi = pb.upper();
     }
     return new AggregateCall(fn, false, column.name(), kind, lo, hi, percentile, 0, at);
   }
@@ -235,6 +276,21 @@ final class AggregateCallParser {
       return sign * d.getValue();
     }
     return Double.NaN;
+  }
+
+  /** Whether the call at {@code offset} asked for {@code report_format => "JSON"}. */
+  boolean jsonReport(int offset) {
+    return jsonReports.contains(offset);
+  }
+
+  /** The {@code epsilon => e} of the call at {@code offset}, or NaN when not given. */
+  double epsilon(int offset) {
+    return epsilons.getOrDefault(offset, Double.NaN);
+  }
+
+  /** Whether any call has an {@code epsilon} argument. */
+  boolean anyEpsilon() {
+    return !epsilons.isEmpty();
   }
 
   /** Refuses named arguments outside the DP aggregate calls of the SELECT list. */

@@ -68,6 +68,11 @@ final class DpClauseParser {
     }
     pos++;
     SqlToken with = peek();
+    if (with != null && with.isWord("WITH") && peekAt(1) != null
+        && peekAt(1).isWord("ANONYMIZATION")) {
+      throw source.error(peekAt(1).start(), "the deprecated ANONYMIZATION clause (and its ANON_*"
+          + " functions) is not supported; use WITH DIFFERENTIAL_PRIVACY");
+    }
     if (with == null || !with.isWord("WITH") || peekAt(1) == null || !peekAt(1).isWord("DIFFERENTIAL_PRIVACY")) {
       int at = with == null ? select.end() : with.start();
       throw source.error(at, "missing WITH DIFFERENTIAL_PRIVACY after SELECT: only differentially"
@@ -96,6 +101,10 @@ final class DpClauseParser {
           expectSymbol("=", "expected '=' after option '" + name + "'");
           options.put(name, parseValue());
           keyOffsets.put(name, key.start());
+          if (peek() != null && peek().isSymbol(".")) {
+            throw errorAtCurrent("option '" + name + "': qualified names (path expressions such"
+                + " as table.column) are not supported; name the column alone");
+          }
           if (endOfListItem("expected ',' or ')' in OPTIONS")) {
             break;
           }
@@ -253,6 +262,39 @@ final class DpClauseParser {
         }
         pos = i + 1;
         SqlToken open = peek();
+        if (name.text().equalsIgnoreCase(AggregateCallParser.REPORT_FORMAT)) {
+          // report_format => "JSON" (ZetaSQL writes the word as a string literal).
+          if (open == null || !(open.kind() == SqlToken.Kind.WORD
+              || open.kind() == SqlToken.Kind.QUOTED_ID || open.kind() == SqlToken.Kind.STRING)) {
+            throw errorAtCurrent("expected a report format after '=>', e.g. \"JSON\"");
+          }
+          pos++;
+          SqlToken after = peek();
+          if (after == null || !(after.isSymbol(")") || after.isSymbol(","))) {
+            throw errorAtCurrent("expected ')' or another named argument after the report format");
+          }
+          String word = open.kind() == SqlToken.Kind.WORD ? open.text()
+              : open.text().substring(1, open.text().length() - 1);
+          out.computeIfAbsent(fn, k -> new ArrayList<>()).add(new NamedArgument(
+              name.text().toLowerCase(Locale.ROOT), Double.NaN, Double.NaN, name.start(), false,
+              word));
+          blank(comma.start(), peekAt(-1).end());
+          i = pos - 1;
+          continue;
+        }
+        if (name.text().equalsIgnoreCase(AggregateCallParser.EPSILON)) {
+          // epsilon => number: ZetaSQL's per-aggregation budget.
+          double value = parseSignedNumber("expected a number after 'epsilon =>'");
+          SqlToken after = peek();
+          if (after == null || !(after.isSymbol(")") || after.isSymbol(","))) {
+            throw errorAtCurrent("expected ')' or another named argument after the epsilon");
+          }
+          out.computeIfAbsent(fn, k -> new ArrayList<>()).add(new NamedArgument(
+              AggregateCallParser.EPSILON, value, Double.NaN, name.start()));
+          blank(comma.start(), peekAt(-1).end());
+          i = pos - 1;
+          continue;
+        }
         if (open != null && open.kind() == SqlToken.Kind.WORD
             && open.text().equalsIgnoreCase("AUTO")) {
           pos++;

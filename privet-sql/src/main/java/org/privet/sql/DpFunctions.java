@@ -9,7 +9,9 @@ enum DpFunctions {
   AVG,
   VARIANCE,
   STDDEV,
-  PERCENTILE_CONT;
+  PERCENTILE_CONT,
+  /** APPROX_QUANTILES(x, n): the n + 1 quantiles at ranks 0, 1/n, …, 1 (one quantile tree). */
+  APPROX_QUANTILES;
 
   /** The DP function a (case-insensitive) SQL name denotes, or null. */
   static DpFunctions of(String name) {
@@ -20,6 +22,7 @@ enum DpFunctions {
       case "VARIANCE", "VAR_POP" -> VARIANCE;
       case "STDDEV", "STDDEV_POP" -> STDDEV;
       case "PERCENTILE_CONT" -> PERCENTILE_CONT;
+      case "APPROX_QUANTILES" -> APPROX_QUANTILES;
       default -> null;
     };
   }
@@ -28,7 +31,7 @@ enum DpFunctions {
   static boolean isAggregate(String upper) {
     return of(upper) != null || switch (upper) {
       case "MIN", "MAX", "VAR_SAMP", "STDDEV_SAMP", "PERCENTILE_DISC", "MEDIAN", "QUANTILES",
-          "APPROX_QUANTILES", "ARRAY_AGG", "STRING_AGG", "ANY_VALUE", "LIST", "FIRST", "LAST",
+          "ARRAY_AGG", "STRING_AGG", "ANY_VALUE", "LIST", "FIRST", "LAST",
           "APPROX_COUNT_DISTINCT", "COUNTIF", "LOGICAL_AND", "LOGICAL_OR", "BIT_AND", "BIT_OR",
           "GROUP_CONCAT", "MODE", "ARG_MAX", "ARG_MIN" -> true;
       default -> false;

@@ -36,6 +36,10 @@ import org.privet.engine.Thresholding;
  * @param delta the δ given with max_error (0 when not given)
  * @param autoBoundsShare {@code auto_bounds_share}: the fraction of the budget spent estimating
  *     {@code contribution_bounds_per_row => AUTO} bounds, or NaN when not given (default 0.1)
+ * @param minPrivacyUnitsPerGroup ZetaSQL's {@code min_privacy_units_per_group}, or 0 when not given
+ * @param maxRowsContributed ZetaSQL's {@code max_rows_contributed}, or 0 when not given
+ * @param maxGroupsUnbounded whether {@code max_groups_contributed = NULL} was given
+ * @param groupSelectionEpsilon ZetaSQL's {@code group_selection_epsilon}, or NaN when not given
  * @param planned the query gives neither a budget nor max_error and was parsed for a workload
  *     planner ({@link DpSql#parseForPlanning}), which supplies its targets; {@code confidence},
  *     {@code min_count} and {@code delta} then apply as with max_error
@@ -55,12 +59,17 @@ record DpOptions(
     long minCount,
     double delta,
     double autoBoundsShare,
+    int minPrivacyUnitsPerGroup,
+    int maxRowsContributed,
+    boolean maxGroupsUnbounded,
+    double groupSelectionEpsilon,
     boolean planned) {
 
   static final Set<String> NAMES = Set.of("epsilon", "delta", "rho", "max_groups_contributed",
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
       "noise", "max_error", "confidence", "min_count", "min_group_size",
-      "auto_bounds_share");
+      "auto_bounds_share", "min_privacy_units_per_group", "max_rows_contributed",
+      "group_selection_epsilon", "kappa");
   static final int MAX_CONTRIBUTIONS = 1_000_000;
   static final int MAX_PUBLIC_GROUPS = 100_000;
 
@@ -81,6 +90,15 @@ record DpOptions(
         throw src.error(e.getValue(), "unknown option '" + e.getKey() + "'; known options: "
             + String.join(", ", NAMES.stream().sorted().toList()));
       }
+    }
+    if (opts.containsKey("kappa")) {
+      // ZetaSQL's deprecated name of max_groups_contributed.
+      if (opts.containsKey("max_groups_contributed")) {
+        throw src.error(q.optionKeyOffsets().get("kappa"), "kappa is the deprecated name of"
+            + " max_groups_contributed: give one of them");
+      }
+      opts = new java.util.LinkedHashMap<>(opts);
+      opts.put("max_groups_contributed", opts.remove("kappa"));
     }
     Map<String, Integer> offsets = new java.util.LinkedHashMap<>();
     opts.forEach((k, v) -> offsets.put(k, v.offset()));
@@ -133,7 +151,7 @@ record DpOptions(
       if (delta != null) {
         targetDelta = number(src, "delta", delta);
         if (!(targetDelta >= 0 && targetDelta < 1)) {
-          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+          throw src.error(delta.offset(), deltaRange(delta));
         }
       }
     }
@@ -148,7 +166,7 @@ record DpOptions(
       if (delta != null) {
         d = number(src, "delta", delta);
         if (!(d >= 0 && d < 1)) {
-          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+          throw src.error(delta.offset(), deltaRange(delta));
         }
       }
       // ρ-zCDP, or with δ > 0 δ-approximate ρ-zCDP (δ pays for private group selection).
@@ -163,13 +181,40 @@ record DpOptions(
       if (delta != null) {
         d = number(src, "delta", delta);
         if (!(d >= 0 && d < 1)) {
-          throw src.error(delta.offset(), "delta must be in [0, 1), was " + delta.text());
+          throw src.error(delta.offset(), deltaRange(delta));
         }
       }
       budget = Budget.approx(e, d);
     }
-    int l0 = integer(src, "max_groups_contributed", opts.get("max_groups_contributed"));
+    OptionValue groupsOption = opts.get("max_groups_contributed");
+    boolean groupsUnbounded = groupsOption != null && groupsOption.kind() == OptionValue.Kind.NULL;
+    int l0 = groupsUnbounded ? 0 : integer(src, "max_groups_contributed", groupsOption);
     int linf = integer(src, "max_rows_per_group", opts.get("max_rows_per_group"));
+    OptionValue rowsOption = opts.get("max_rows_contributed");
+    int maxRows = integer(src, "max_rows_contributed", rowsOption);
+    if (rowsOption != null && groupsOption != null && !groupsUnbounded) {
+      throw src.error(rowsOption.offset(), "max_rows_contributed conflicts with"
+          + " max_groups_contributed = " + groupsOption.text() + " (ZetaSQL: give one of them, or"
+          + " max_groups_contributed = NULL)");
+    }
+    if (rowsOption != null && linf > 0) {
+      throw src.error(rowsOption.offset(), "max_rows_contributed conflicts with max_rows_per_group");
+    }
+    if (groupsUnbounded && rowsOption == null) {
+      throw src.error(groupsOption.offset(), "max_groups_contributed = NULL (no bound on the"
+          + " groups of a unit) needs max_rows_contributed; difference from BigQuery: Privet never"
+          + " runs without a contribution bound, which the noise needs");
+    }
+    OptionValue gse = opts.get("group_selection_epsilon");
+    double groupSelectionEpsilon = Double.NaN;
+    if (gse != null) {
+      if (eps == null) {
+        throw src.error(gse.offset(), "group_selection_epsilon needs an epsilon budget");
+      }
+      groupSelectionEpsilon = positive(src, "group_selection_epsilon", gse);
+    }
+    OptionValue minUnitsOption = opts.get("min_privacy_units_per_group");
+    int minUnits = integer(src, "min_privacy_units_per_group", minUnitsOption);
 
     String unit = null;
     OptionValue u = opts.get("privacy_unit_column");
@@ -213,6 +258,14 @@ record DpOptions(
       publicRequested = true;
       groups = publicGroups(src, pg);
     }
+    if (minUnitsOption != null && publicRequested) {
+      throw src.error(minUnitsOption.offset(), "min_privacy_units_per_group must not be given with"
+          + " public groups (they are released whatever their size)");
+    }
+    if (minUnitsOption != null && thresholding == Thresholding.SET_UNION) {
+      throw src.error(minUnitsOption.offset(), "min_privacy_units_per_group is not supported with"
+          + " group_selection_strategy = SET_UNION");
+    }
 
     NoiseKind noise = NoiseKind.AUTO;
     OptionValue n = opts.get("noise");
@@ -240,7 +293,8 @@ record DpOptions(
       }
     }
     return new DpOptions(budget, l0, linf, unit, publicRequested, groups, noise, thresholding,
-        Map.copyOf(offsets), targets, confidence, minCount, targetDelta, autoShare, planned);
+        Map.copyOf(offsets), targets, confidence, minCount, targetDelta, autoShare, minUnits,
+        maxRows, groupsUnbounded, groupSelectionEpsilon, planned);
   }
 
   /** Whether the private group selection has a δ (from the budget, or given with max_error). */
@@ -273,6 +327,21 @@ record DpOptions(
     return Map.copyOf(new java.util.LinkedHashMap<>(out));
   }
 
+  /**
+   * The refusal of a δ outside [0, 1); δ ≥ 1 names the difference from BigQuery/ZetaSQL, which
+   * accept delta = 1 (every group kept: no privacy for group membership).
+   */
+  private static String deltaRange(OptionValue delta) {
+    boolean one;
+    try {
+      one = Double.parseDouble(delta.text().trim()) == 1;
+    } catch (NumberFormatException e) {
+      one = false;
+    }
+    return "delta must be in [0, 1), was " + delta.text() + (one ? "; difference from BigQuery:"
+        + " ZetaSQL accepts delta = 1, which gives no privacy guarantee; Privet refuses it" : "");
+  }
+
   private static double number(SourceText src, String name, OptionValue v) {
     if (v.kind() != OptionValue.Kind.NUMBER) {
       throw src.error(v.offset(), name + " must be a number, was a " + v.describe());
@@ -287,7 +356,10 @@ record DpOptions(
     }
     if (x < Budget.MIN_EPSILON || x > Budget.MAX_EPSILON) {
       // Budget's range, checked here to give the position; EXPLAIN and the run share this check.
-      throw src.error(v.offset(), name + " must be in [2^-50, 2^40], was " + v.text());
+      throw src.error(v.offset(), name + " must be in [2^-50, 2^40], was " + v.text()
+          + (x > Budget.MAX_EPSILON ? "; difference from BigQuery: ZetaSQL accepts a larger"
+              + " epsilon (its docs remove noise with 1e20), Privet caps it at 2^40, where the"
+              + " noise is already negligible" : ""));
     }
     return x;
   }

@@ -31,9 +31,18 @@ public final class DpStatement {
   private final List<SortKey> orderBy;
   private final long limit;
   private final long offset;
+  private final List<String> differences;
+  private final java.util.Set<Integer> jsonReportColumns;
 
   DpStatement(String sql, boolean explain, String dataset, Query query, List<OutputColumn> columns,
       List<SortKey> orderBy, long limit, long offset) {
+    this(sql, explain, dataset, query, columns, orderBy, limit, offset, List.of(),
+        java.util.Set.of());
+  }
+
+  DpStatement(String sql, boolean explain, String dataset, Query query, List<OutputColumn> columns,
+      List<SortKey> orderBy, long limit, long offset, List<String> differences,
+      java.util.Set<Integer> jsonReportColumns) {
     this.sql = Objects.requireNonNull(sql);
     this.explain = explain;
     this.dataset = Objects.requireNonNull(dataset);
@@ -42,6 +51,8 @@ public final class DpStatement {
     this.orderBy = List.copyOf(orderBy);
     this.limit = limit;
     this.offset = offset;
+    this.differences = List.copyOf(differences);
+    this.jsonReportColumns = java.util.Set.copyOf(jsonReportColumns);
   }
 
   /** This statement marked as EXPLAIN (plan only: run nothing, charge nothing). */
@@ -53,11 +64,13 @@ public final class DpStatement {
     if (!other.aggregations().equals(query.aggregations())) {
       throw new IllegalArgumentException("withQuery: the query must have the same aggregations");
     }
-    return new DpStatement(sql, explain, dataset, other, columns, orderBy, limit, offset);
+    return new DpStatement(sql, explain, dataset, other, columns, orderBy, limit, offset,
+        differences, jsonReportColumns);
   }
 
   public DpStatement asExplain() {
-    return explain ? this : new DpStatement(sql, true, dataset, query, columns, orderBy, limit, offset);
+    return explain ? this : new DpStatement(sql, true, dataset, query, columns, orderBy, limit,
+        offset, differences, jsonReportColumns);
   }
 
   /** The SQL text as the user wrote it. */
@@ -100,6 +113,15 @@ public final class DpStatement {
     return offset;
   }
 
+  /**
+   * The defaults of this statement that make its answer differ from BigQuery's/ZetaSQL's for the
+   * same text (docs/sql.md, "Differences from BigQuery"), one line each, for EXPLAIN; empty when
+   * none apply. Public information only.
+   */
+  public List<String> differences() {
+    return differences;
+  }
+
   /** A one-line description of the post-processing, for plans (no data values). */
   public String postProcessing() {
     StringBuilder s = new StringBuilder("columns ").append(columnNames());
@@ -130,7 +152,11 @@ public final class DpStatement {
     for (ResultRow r : result.rows()) {
       List<Object> cells = new ArrayList<>(columns.size());
       for (OutputColumn c : columns) {
-        cells.add(c.isAggregate() ? r.get(c.engineOutput()) : r.key().get(c.groupKeyIndex()));
+        if (c.isArray()) {
+          cells.add(c.engineOutputs().stream().map(r::get).toList()); // APPROX_QUANTILES
+        } else {
+          cells.add(c.isAggregate() ? r.get(c.engineOutput()) : r.key().get(c.groupKeyIndex()));
+        }
       }
       rows.add(cells);
     }
@@ -143,13 +169,18 @@ public final class DpStatement {
     List<org.privet.engine.AutoBounds.Estimated> bounds = new ArrayList<>();
     for (OutputColumn c : columns) {
       for (org.privet.engine.AutoBounds.Estimated e : result.bounds()) {
-        if (c.isAggregate() && e.output().equals(c.engineOutput())) {
+        if (c.isAggregate() && (e.output().equals(c.engineOutput())
+            || c.engineOutput().startsWith(e.output() + "["))) { // a rank of a quantile tree
           bounds.add(new org.privet.engine.AutoBounds.Estimated(c.name(), e.column(), e.lower(),
               e.upper(), e.lowerRank(), e.upperRank()));
         }
       }
     }
-    return new SqlResult(columns, rows.subList(from, to), result.receipt(), bounds);
+    List<List<Object>> kept = rows.subList(from, to);
+    if (!jsonReportColumns.isEmpty()) {
+      kept = JsonReport.apply(kept, columns, jsonReportColumns, bounds);
+    }
+    return new SqlResult(columns, kept, result.receipt(), bounds);
   }
 
   private Comparator<List<Object>> comparator() {

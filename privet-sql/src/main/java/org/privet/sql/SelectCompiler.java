@@ -82,6 +82,10 @@ final class SelectCompiler {
       b.where(filter);
     }
     if (options.planned()) {
+      if (PerAggregationBudget.requested(options, calls)) {
+        throw src.error(pq.selectOffset(), "a planned statement gets its budget from the"
+            + " planner: it cannot use epsilon => or group_selection_epsilon");
+      }
       java.util.Map<String, Double> targets;
       try {
         targets = planned.halfWidths(rewrites.engineAggregations(), options.minCount(),
@@ -90,19 +94,32 @@ final class SelectCompiler {
         throw src.error(pq.selectOffset(), e.getMessage());
       }
       AccuracyTargetOptions.applyTargets(options, b, targets, pq.selectOffset(), src);
+    } else if (options.maxError().isEmpty() && PerAggregationBudget.requested(options, calls)) {
+      PerAggregationBudget.apply(options, selected, outputs, calls,
+          !groupBy.isEmpty() && publicGroups == null && !options.publicGroupsRequested(), b, src);
     } else if (options.maxError().isEmpty()) {
       b.budget(options.budget());
+    } else if (PerAggregationBudget.requested(options, calls)) {
+      throw src.error(options.offsets().get("max_error"), "max_error solves for the budget: it"
+          + " cannot be combined with epsilon => or group_selection_epsilon");
     } else {
       AccuracyTargetOptions.apply(options, b, outputs, src); // issue 16 hook
     }
     b.noise(options.noise());
     if (!Double.isNaN(options.autoBoundsShare())) {
       if (aggregateCalls.stream().noneMatch(c -> c != null
-          && c.boundsKind() == AggregateCall.BoundsKind.AUTO)) {
+          && c.boundsKind().estimated())) {
         throw src.error(options.offsets().get("auto_bounds_share"), "auto_bounds_share: no "
             + "aggregate has " + AggregateCallParser.BOUNDS_PER_ROW + " => AUTO");
       }
       b.autoBoundsShare(options.autoBoundsShare());
+    }
+    if (options.minPrivacyUnitsPerGroup() > 1) {
+      if (groupBy.isEmpty()) {
+        throw src.error(options.offsets().get("min_privacy_units_per_group"),
+            "min_privacy_units_per_group applies to the groups of a GROUP BY");
+      }
+      b.minPrivacyUnitsPerGroup(options.minPrivacyUnitsPerGroup());
     }
     if (options.thresholding() != org.privet.engine.Thresholding.AUTO && !groupBy.isEmpty()
         && !options.publicGroupsRequested()) {
@@ -116,7 +133,22 @@ final class SelectCompiler {
     }
     // Output columns that read group keys must point at released keys, which the engine returns.
     return new DpStatement(src.text(), pq.explain(), dataset.name(), query, outputs, orderBy,
-        limitOffset.limit(), limitOffset.offset());
+        limitOffset.limit(), limitOffset.offset(),
+        DialectNotes.of(options, selected, unit, contributions, !groupBy.isEmpty()),
+        jsonReportColumns(selected, calls));
+  }
+
+  /** The indexes of the output columns whose call asked for {@code report_format => "JSON"}. */
+  private static java.util.Set<Integer> jsonReportColumns(List<SelectedColumn> selected,
+      AggregateCallParser calls) {
+    java.util.Set<Integer> out = new java.util.TreeSet<>();
+    for (int i = 0; i < selected.size(); i++) {
+      AggregateCall c = selected.get(i).call();
+      if (c != null && calls.jsonReport(c.offset())) {
+        out.add(i);
+      }
+    }
+    return out;
   }
 
   /** The SELECT list: group keys and DP aggregate calls, with distinct output names. */

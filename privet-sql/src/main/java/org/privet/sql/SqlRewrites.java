@@ -29,6 +29,8 @@ final class SqlRewrites {
   private final SourceText src;
   private final DatasetDescriptor dataset;
   private final String unit;
+  /** Whether COUNT(column) calls become engine counts of non-NULL values (not a filter). */
+  private boolean countsNonNull;
 
   /** The rewrites for a query whose dataset and privacy unit {@code binder} resolved. */
   /** The engine aggregations {@link #identicalCallsOnce} added, in order. */
@@ -44,7 +46,9 @@ final class SqlRewrites {
    * Section 5, COUNT(column) as a filter. COUNT(column) counts the rows where column is not NULL.
    * The engine counts rows, so the query gets the filter {@code column IS NOT NULL}; that is exact
    * only when every aggregate is COUNT of that column or a value aggregate of it (which ignore
-   * NULLs anyway).
+   * NULLs anyway). Beside aggregates of other columns, COUNT of a numeric column is instead the
+   * engine's count of its non-NULL values ({@code Aggregation.CountNonNull}); of a non-numeric
+   * column it is refused.
    */
   Filter countColumnAsFilter(Filter filter, List<AggregateCall> calls) {
     String counted = null;
@@ -61,8 +65,19 @@ final class SqlRewrites {
     }
     for (AggregateCall c : calls) {
       if (c != null && (c.column() == null || !c.column().equals(counted) || c.distinct())) {
-        throw src.error(first.offset(), "COUNT(" + counted + ") can only be combined with aggregates of"
-            + " the same column; use COUNT(*) with WHERE " + counted + " IS NOT NULL");
+        // Beside other aggregates: each COUNT(column) of a numeric column is its own engine
+        // count of non-NULL values (Aggregation.CountNonNull), and no filter is added.
+        for (AggregateCall k : calls) {
+          if (k != null && k.function() == DpFunctions.COUNT && !k.distinct() && k.column() != null
+              && !dataset.schema().column(k.column()).map(col -> col.type().isNumeric())
+                  .orElse(false)) {
+            throw src.error(k.offset(), "COUNT(" + k.column() + ") of a non-numeric column can only"
+                + " be combined with aggregates of the same column; use COUNT(*) with WHERE "
+                + k.column() + " IS NOT NULL");
+          }
+        }
+        countsNonNull = true;
+        return filter;
       }
     }
     Filter notNull = new Filter.Not(new Filter.IsNull(counted));
@@ -79,6 +94,8 @@ final class SqlRewrites {
    * Section 4, contribution bounds: {L0, L∞} from the options and the COUNT / per-group bounds.
    */
   Contributions contributionBounds(DpOptions options, List<AggregateCall> calls) {
+    // max_rows_contributed = m: a unit keeps at most m groups with at most m rows each (L0 = L∞ =
+    // m), which covers every unit of at most m rows (docs/sql.md, "Differences from BigQuery").
     int linf = options.maxRowsPerGroup();
     AggregateCall capCall = null;
     for (AggregateCall c : calls) {
@@ -95,6 +112,10 @@ final class SqlRewrites {
       }
       capCall = c;
     }
+    if (linf == 0 && options.maxRowsContributed() > 0) {
+      linf = capCall == null ? options.maxRowsContributed()
+          : Math.min(capCall.countCap(), options.maxRowsContributed());
+    }
     if (linf == 0) {
       linf = capCall == null ? 1 : capCall.countCap();
     }
@@ -110,8 +131,14 @@ final class SqlRewrites {
             + " with more rows per group");
       }
     }
-    int l0 = options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
+    int l0 = options.maxRowsContributed() > 0 ? options.maxRowsContributed()
+        : options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
     return new Contributions(l0, linf);
+  }
+
+  private static boolean isQuantiles(AggregateCall call) {
+    return call.function() == DpFunctions.PERCENTILE_CONT
+        || call.function() == DpFunctions.APPROX_QUANTILES;
   }
 
   private String engineName(String preferred, Set<String> used) {
@@ -145,7 +172,7 @@ final class SqlRewrites {
 
   /** Section 4: the engine aggregation of one call (per-group bounds as a per unit clamp). */
   private Aggregation toEngine(AggregateCall c, String name) {
-    if (c.boundsKind() == BoundsKind.AUTO) {
+    if (c.boundsKind().estimated()) {
       // Stand-in bounds (the public range or ±2^60): the engine estimates the real ones.
       double lo = Double.isNaN(c.lower()) ? -0x1p60 : c.lower();
       double hi = Double.isNaN(c.upper()) ? 0x1p60 : c.upper();
@@ -168,12 +195,15 @@ final class SqlRewrites {
               Aggregation.GroupBounds.of(c.lower(), c.upper()));
     }
     return switch (c.function()) {
-      case COUNT -> c.distinct() ? new Aggregation.CountDistinctUnits(name) : new Aggregation.Count(name);
+      case COUNT -> c.distinct() ? new Aggregation.CountDistinctUnits(name)
+          : countsNonNull && c.column() != null ? new Aggregation.CountNonNull(name, c.column())
+          : new Aggregation.Count(name);
       case SUM -> new Aggregation.Sum(name, c.column(), c.lower(), c.upper());
       case AVG -> new Aggregation.Mean(name, c.column(), c.lower(), c.upper());
       case VARIANCE -> new Aggregation.Variance(name, c.column(), c.lower(), c.upper());
       case STDDEV -> new Aggregation.StdDev(name, c.column(), c.lower(), c.upper());
-      case PERCENTILE_CONT -> throw new IllegalStateException("percentiles are grouped per column");
+      case PERCENTILE_CONT, APPROX_QUANTILES ->
+          throw new IllegalStateException("quantiles are grouped per column");
     };
   }
 
@@ -197,10 +227,12 @@ final class SqlRewrites {
     Map<String, List<Double>> ranksByColumn = new LinkedHashMap<>();
     for (SelectedColumn item : selected) {
       AggregateCall call = item.call();
-      if (call != null && call.function() == DpFunctions.PERCENTILE_CONT) {
+      if (call != null && isQuantiles(call)) {
         List<Double> ranks = ranksByColumn.computeIfAbsent(call.quantileKey(), k -> new ArrayList<>());
-        if (!ranks.contains(call.percentile())) {
-          ranks.add(call.percentile());
+        for (double rank : call.ranks()) {
+          if (!ranks.contains(rank)) {
+            ranks.add(rank);
+          }
         }
       }
     }
@@ -211,20 +243,39 @@ final class SqlRewrites {
         outputs.add(new OutputColumn(item.name(), item.groupKeyIndex(), null));
         continue;
       }
-      if (call.function() == DpFunctions.PERCENTILE_CONT) {
+      if (isQuantiles(call)) {
         List<Double> ranks = ranksByColumn.get(call.quantileKey());
         String engineName = engineNameByCall.get(call.quantileKey());
         if (engineName == null) {
           engineName = engineName(item.name(), engineNames);
           engineNameByCall.put(call.quantileKey(), engineName);
           try {
-            Aggregation a = new Aggregation.Quantiles(engineName, call.column(), call.lower(),
-                call.upper(), ranks, Aggregation.Quantiles.DEFAULT_BINS);
+            boolean estimated = call.boundsKind().estimated();
+            // Estimated bounds: the stand-in range (the public one or ±2^60) until the engine's
+            // bounds pass replaces it.
+            double lo = estimated && Double.isNaN(call.lower()) ? -0x1p60 : call.lower();
+            double hi = estimated && Double.isNaN(call.upper()) ? 0x1p60 : call.upper();
+            Aggregation a = new Aggregation.Quantiles(engineName, call.column(), lo, hi, ranks,
+                Aggregation.Quantiles.DEFAULT_BINS);
             query.aggregate(a);
             added.add(a);
+            if (estimated && Double.isNaN(call.lower())) {
+              query.autoBounds(engineName);
+            } else if (estimated) {
+              query.autoBounds(engineName, call.lower(), call.upper());
+            }
           } catch (IllegalArgumentException e) {
             throw src.error(call.offset(), e.getMessage());
           }
+        }
+        if (call.function() == DpFunctions.APPROX_QUANTILES) {
+          // One cell holding the n + 1 quantiles (BigQuery's ARRAY), each read from the tree.
+          List<String> parts = new ArrayList<>();
+          for (double rank : call.ranks()) {
+            parts.add(engineName + "[" + rank + "]");
+          }
+          outputs.add(OutputColumn.array(item.name(), parts));
+          continue;
         }
         outputs.add(new OutputColumn(item.name(), -1,
             ranks.size() > 1 ? engineName + "[" + call.percentile() + "]" : engineName));
@@ -238,7 +289,7 @@ final class SqlRewrites {
           Aggregation a = toEngine(call, engineName);
           query.aggregate(a);
           added.add(a);
-          if (call.boundsKind() == BoundsKind.AUTO) {
+          if (call.boundsKind().estimated()) {
             if (Double.isNaN(call.lower())) {
               query.autoBounds(engineName);
             } else {

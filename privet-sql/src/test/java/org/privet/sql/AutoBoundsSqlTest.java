@@ -99,8 +99,8 @@ class AutoBoundsSqlTest {
         "AUTO applies only to contribution_bounds_per_row");
     refused(p + "SUM(age, contribution_bounds_per_group => AUTO) AS s FROM adult",
         "AUTO applies only to contribution_bounds_per_row");
-    refused(p + "PERCENTILE_CONT(age, 0.5, contribution_bounds_per_row => AUTO) AS m FROM adult",
-        "not PERCENTILE_CONT");
+    refused(p + "PERCENTILE_CONT(age, 0.5, contribution_bounds_per_group => AUTO) AS m FROM"
+        + " adult", "AUTO applies only to contribution_bounds_per_row");
     refused(p + "SUM(age, contribution_bounds_per_row => AUTOMATIC) AS s FROM adult",
         "expected '(lower, upper)'");
     refused(p.replace("epsilon = 1", "epsilon = 1, auto_bounds_share = 0.95")
