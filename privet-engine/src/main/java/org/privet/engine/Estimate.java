@@ -4,8 +4,9 @@ package org.privet.engine;
  * A released value with its confidence interval.
  *
  * <p>The interval accounts for the noise only: it covers the <em>bounded</em> exact value (after
- * clamping and contribution bounding) with probability at least {@code level}. For means and
- * variances it is a conservative interval (union bound over their parts). Quantile-tree
+ * clamping and contribution bounding) with probability at least {@code level}. For means,
+ * variances and standard deviations it inverts an exact pivot in the released sum, sum of squares
+ * and count ({@code docs/proofs/engine-ratio-intervals.md}). Quantile-tree
  * quantiles carry an interval of grid edges that contains the grid cell of the true quantile of
  * the bounded values (all ranks of one aggregation simultaneously; {@code
  * docs/proofs/engine-quantiles.md}). Exponential-mechanism quantiles carry no interval ({@code

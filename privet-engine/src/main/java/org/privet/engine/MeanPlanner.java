@@ -101,8 +101,10 @@ record MeanPlanner(Aggregation.Mean aggregation) implements AggregationPlanner {
   }
 
   /**
-   * mean = (center + S/N)·2^-k, clamped to [lower, upper]; interval by a union bound. S is the
-   * backend's centred (and, beyond 2^62, saturated) sum: nothing here can overflow.
+   * mean = (center + S/N)·2^-k, clamped to [lower, upper]; its interval by inverting the exact
+   * pivot S − m·N (Fieller; {@link RatioIntervals#meanSet}), or by a union bound over the sum's
+   * and the count's intervals when their noises differ in kind. S is the backend's centred (and,
+   * beyond 2^62, saturated) sum: nothing here can overflow.
    */
   private static Estimate mean(Releaser.Group g, int sumRelease, int countRelease, double lower,
       double upper) {
@@ -110,12 +112,19 @@ record MeanPlanner(Aggregation.Mean aggregation) implements AggregationPlanner {
     double beta = g.beta();
     long s = g.noisy(sumRelease);
     long n = g.noisy(countRelease);
-    ConfidenceInterval si = g.interval(sumRelease, s, beta / 2);
-    ConfidenceInterval ni = g.interval(countRelease, n, beta / 2);
     double unit = sumTarget.unit();
     double c = sumTarget.center();
     double value = n > 0 ? clamp((c + (double) s / n) * unit, lower, upper)
         : clamp(c * unit, lower, upper);
+    double cs = c * unit;
+    double[] set = RatioIntervals.meanSet(s * unit, n, unit, g.noise(sumRelease),
+        g.noise(countRelease), lower - cs, upper - cs, beta);
+    if (set != null) {
+      return new Estimate(value, clamp(cs + set[0], lower, upper),
+          clamp(cs + set[1], lower, upper), 1 - beta);
+    }
+    ConfidenceInterval si = g.interval(sumRelease, s, beta / 2);
+    ConfidenceInterval ni = g.interval(countRelease, n, beta / 2);
     double lo = lower;
     double hi = upper;
     if (ni.lower() > 0) {

@@ -153,6 +153,11 @@ final class Releaser {
       return noises.get(release).release(exact);
     }
 
+    /** The noise of release {@code release} (its kind and scale, for joint intervals). */
+    Releases.Noise noise(int release) {
+      return noises.get(release);
+    }
+
     ConfidenceInterval interval(int release, long released, double level) {
       return noises.get(release).interval(released, level);
     }

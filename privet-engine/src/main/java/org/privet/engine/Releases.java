@@ -27,6 +27,12 @@ final class Releases {
 
     double halfWidth(double beta);
 
+    /** True for discrete Gaussian noise, false for discrete Laplace (geometric) noise. */
+    boolean gaussian();
+
+    /** The noise's scale: σ of a discrete Gaussian, t of a discrete Laplace (q = e^−1/t). */
+    double scale();
+
     /**
      * The smallest a found with P[|Z₁ + … + Z<sub>m</sub>| &gt; a] ≤ γ for m independent copies
      * of this noise: the exact single-noise interval for m = 1, else the smaller of a union bound
@@ -42,7 +48,8 @@ final class Releases {
       double q = Math.exp(-1 / m.scale());
       double scale = m.scale();
       return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(),
-          Math.sqrt(2 * q) / (1 - q), (k, gamma) -> SumTail.laplace(scale, k, gamma));
+          Math.sqrt(2 * q) / (1 - q), (k, gamma) -> SumTail.laplace(scale, k, gamma), false,
+          scale);
     }
     MechanismSpec.DiscreteGaussian d = (MechanismSpec.DiscreteGaussian) spec;
     DiscreteGaussianMechanism.Builder b = DiscreteGaussianMechanism.builder().rho(d.rho())
@@ -53,13 +60,14 @@ final class Releases {
     DiscreteGaussianMechanism m = b.build();
     double sigma = m.sigma();
     return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), sigma,
-        (k, g) -> SumTail.gaussian(sigma, k, g));
+        (k, g) -> SumTail.gaussian(sigma, k, g), true, sigma);
   }
 
   /** A core integer mechanism seen through {@link Noise}. */
   private record Adapter(LongUnaryOperator releaser,
       BiFunction<Long, Double, ConfidenceInterval> intervals, PrivacyLoss privacyLoss,
-      double stddev, ToLongBiFunction<Integer, Double> sumTail) implements Noise {
+      double stddev, ToLongBiFunction<Integer, Double> sumTail, boolean gaussian, double scale)
+      implements Noise {
     @Override
     public long release(long exact) {
       return releaser.applyAsLong(exact);

@@ -72,7 +72,14 @@ record VariancePlanner(Aggregation aggregation, String columnName, double lower,
     }
     double lo = 0;
     double hi = max;
-    if (ni.lower() > 0) {
+    double cs = sumTarget.center() * unit;
+    double[] set = RatioIntervals.varianceSet(s * unit, q * unit2, n, unit, unit2, cs,
+        cs - shift, g.noise(idx.get(0)), g.noise(idx.get(1)), g.noise(idx.get(2)), lower, upper,
+        max, beta);
+    if (set != null) {
+      lo = set[0];
+      hi = set[1];
+    } else if (ni.lower() > 0) {
       double e2lo = Math.min(qi.lower() / ni.lower(), qi.lower() / ni.upper()) * unit2;
       double e2hi = Math.max(qi.upper() / ni.lower(), qi.upper() / ni.upper()) * unit2;
       double mlo = Math.min(si.lower() / ni.lower(), si.lower() / ni.upper()) * unit + shift;
