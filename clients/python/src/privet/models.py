@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas  # type: ignore[import-untyped]
@@ -346,8 +346,17 @@ class WorkloadPlan:
         return pd.DataFrame(rows, columns=["query", "output", "expected_error", "target", "epsilon", "rho"])
 
 
-class SynthJob:
-    """A synthetic-data job: charged once, before the job started; ``wait()`` then read the table."""
+_J = TypeVar("_J", bound="_Job")
+
+
+class _Job:
+    """A job the server runs after its charge (``POST /v1/synth``, ``POST /v1/train``): charged once,
+    before the job started; ``status()`` and ``wait()`` poll ``{_path}/{id}``."""
+
+    #: The job's route on the server, e.g. ``/v1/synth``.
+    _path = ""
+    #: What the job is called in errors, e.g. ``synthetic-data``.
+    _label = ""
 
     def __init__(self, client: "Client", job: str, charge: Charge, replay: bool, idempotency_key: str) -> None:
         self._client = client
@@ -355,16 +364,15 @@ class SynthJob:
         self.charge = charge
         self.replay = replay
         self.idempotency_key = idempotency_key
-        self._csv: Optional[str] = None
 
     def __repr__(self) -> str:
-        return f"SynthJob(id={self.id!r}, charge={self.charge.id}, replay={self.replay})"
+        return f"{type(self).__name__}(id={self.id!r}, charge={self.charge.id}, replay={self.replay})"
 
     def status(self) -> str:
         """``running``, ``done`` or ``failed``."""
-        return str(self._client._get(f"/v1/synth/{self.id}")["status"])
+        return str(self._client._get(f"{self._path}/{self.id}")["status"])
 
-    def wait(self, timeout: float = 600.0, poll: float = 0.5) -> "SynthJob":
+    def wait(self: _J, timeout: float = 600.0, poll: float = 0.5) -> _J:
         """Blocks until the job is done (raises :class:`PrivetError` if it failed, TimeoutError
         after ``timeout`` seconds)."""
         import time
@@ -377,10 +385,21 @@ class SynthJob:
             if s == "done":
                 return self
             if s == "failed":
-                raise PrivetError(f"synthetic-data job {self.id} failed; its charge stands", code="job_failed")
+                raise PrivetError(f"{self._label} job {self.id} failed; its charge stands", code="job_failed")
             if time.monotonic() >= deadline:
-                raise TimeoutError(f"synthetic-data job {self.id} still {s} after {timeout} s")
+                raise TimeoutError(f"{self._label} job {self.id} still {s} after {timeout} s")
             time.sleep(poll)
+
+
+class SynthJob(_Job):
+    """A synthetic-data job: charged once, before the job started; ``wait()`` then read the table."""
+
+    _path = "/v1/synth"
+    _label = "synthetic-data"
+
+    def __init__(self, client: "Client", job: str, charge: Charge, replay: bool, idempotency_key: str) -> None:
+        super().__init__(client, job, charge, replay, idempotency_key)
+        self._csv: Optional[str] = None
 
     def csv(self) -> str:
         """The synthetic table as CSV text (with a header row); waits for the job first."""

@@ -17,7 +17,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .models import Charge
+from .models import Charge, _Job
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -226,41 +226,15 @@ def read_csv_rows(path: Union[str, "os.PathLike[str]"]) -> List[Dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-class TrainJob:
+class TrainJob(_Job):
     """A model-training job: charged once, before the job started; ``wait()`` then ``model()``."""
 
+    _path = "/v1/train"
+    _label = "training"
+
     def __init__(self, client: "Client", job: str, charge: Charge, replay: bool, idempotency_key: str) -> None:
-        self._client = client
-        self.id = job
-        self.charge = charge
-        self.replay = replay
-        self.idempotency_key = idempotency_key
+        super().__init__(client, job, charge, replay, idempotency_key)
         self._model: Optional[Model] = None
-
-    def __repr__(self) -> str:
-        return f"TrainJob(id={self.id!r}, charge={self.charge.id}, replay={self.replay})"
-
-    def status(self) -> str:
-        """``running``, ``done`` or ``failed``."""
-        return str(self._client._get(f"/v1/train/{self.id}")["status"])
-
-    def wait(self, timeout: float = 600.0, poll: float = 0.5) -> "TrainJob":
-        """Blocks until the job is done (raises :class:`PrivetError` if it failed, TimeoutError
-        after ``timeout`` seconds)."""
-        import time
-
-        from .errors import PrivetError
-
-        deadline = time.monotonic() + timeout
-        while True:
-            s = self.status()
-            if s == "done":
-                return self
-            if s == "failed":
-                raise PrivetError(f"training job {self.id} failed; its charge stands", code="job_failed")
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"training job {self.id} still {s} after {timeout} s")
-            time.sleep(poll)
 
     def model(self) -> Model:
         """The released model (waits for the job first)."""

@@ -20,7 +20,6 @@ import org.privet.ledger.Analyst;
 import org.privet.ledger.Charge;
 import org.privet.ledger.Job;
 import org.privet.ledger.Ledger;
-import org.privet.ledger.LedgerJson;
 import org.privet.ledger.Release;
 import org.privet.ledger.Role;
 import org.privet.synth.Attribute;
@@ -72,23 +71,16 @@ final class SynthJobs implements AutoCloseable {
   private final Ledger ledger;
   private final CuratorService service;
   private final WorkerPool pool;
-  private final Path legacyDir;
-  private final ReleaseHooks hooks;
-  /** Runs each job once across the replicas sharing the ledger. */
-  private final LedgerJobs jobs;
+  /** Starts, runs (once across the replicas sharing the ledger) and shows the jobs. */
+  private final LedgerJobViews views;
 
   SynthJobs(Ledger ledger, CuratorService service, WorkerPool pool, Path workspace, ReleaseHooks hooks,
       Duration lease) {
     this.ledger = ledger;
     this.service = service;
     this.pool = pool;
-    this.legacyDir = workspace.resolve("synth");
-    this.hooks = hooks;
-    this.jobs = new LedgerJobs(ledger, KIND, lease, id -> {
-      String csv = compute(id);
-      hooks.jobComputed(id);
-      return csv;
-    }, FAILED);
+    this.views = new LedgerJobViews(ledger, service, hooks, lease, KIND, "POST /v1/synth", this::compute, FAILED,
+        "the job has no data", workspace.resolve("synth"));
   }
 
   /** The validated public parts of a request. */
@@ -171,66 +163,19 @@ final class SynthJobs implements AutoCloseable {
 
   /** Starts a job: 202 with its id, after the charge, its job and the job record are committed. */
   ObjectNode start(Analyst who, JsonNode body, Optional<String> idempotencyKey) {
-    String digest = CuratorService.digest("POST /v1/synth\n" + body.toString());
-    if (idempotencyKey.isPresent()) {
-      Optional<Release> prior = ledger.release(who.name(), idempotencyKey.get());
-      if (prior.isPresent()) {
-        return resume(who, prior.get(), digest, body);
+    return views.start(who, body, idempotencyKey, () -> {
+      Request req = parse(who, body);
+      RegisteredSynthesis synthesis;
+      try {
+        synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(),
+            req.domain(), "dataset"));
+      } catch (IllegalArgumentException e) {
+        // prepare reads public information only (registration, schema, domain): a refusal, not an
+        // internal error (it was a 500 for e.g. a dataset with a privacy-unit column)
+        throw ApiException.badRequest(e.getMessage());
       }
-    }
-    Request req = parse(who, body);
-    RegisteredSynthesis synthesis;
-    try {
-      synthesis = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(),
-          req.domain(), "dataset"));
-    } catch (IllegalArgumentException e) {
-      // prepare reads public information only (registration, schema, domain): a refusal, not an
-      // internal error (it was a 500 for e.g. a dataset with a privacy-unit column)
-      throw ApiException.badRequest(e.getMessage());
-    }
-    Charge charge;
-    try {
-      charge = ledger.chargeRelease(req.dataset(), who.name(), req.text(),
-          List.of(synthesis.cost(req.synthesizer())),
-          new Release.Claim(idempotencyKey, digest, Optional.of(new Job.Order(KIND, body.toString()))));
-    } catch (Release.DuplicateKeyException raced) {
-      return resume(who, ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
-    }
-    ObjectNode stored = storeRecord(who, charge, body);
-    jobs.kick(charge.id());
-    return answer(stored, false);
-  }
-
-  private ObjectNode resume(Analyst who, Release prior, String digest, JsonNode body) {
-    if (!prior.request().equals(digest)) {
-      throw new org.privet.curator.QueryRefusedException(
-          "refused, nothing charged: this Idempotency-Key was already used with a different request");
-    }
-    ObjectNode stored = prior.answer().isPresent() ? (ObjectNode) read(prior.answer().get())
-        // Charged, but the job record was never stored (a crash): store it now.
-        : storeRecord(who, ledger.charge(prior.dataset(), prior.chargeId()), body);
-    jobs.kick(prior.chargeId());
-    return answer(stored, true);
-  }
-
-  /**
-   * Stores the job record (the answer of its release, with the charge as its owner sees it),
-   * unless one is stored; the stored one.
-   */
-  private ObjectNode storeRecord(Analyst who, Charge charge, JsonNode body) {
-    ObjectNode record = JSON.createObjectNode();
-    record.put("job", jobId(who, charge.id()));
-    record.set("charge", service.chargeView(who, charge));
-    record.set("request", body);
-    return (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
-  }
-
-  private static ObjectNode answer(ObjectNode stored, boolean replay) {
-    ObjectNode out = JSON.createObjectNode();
-    out.put("job", stored.get("job").asText());
-    out.set("charge", stored.get("charge"));
-    out.put("replay", replay);
-    return out;
+      return new LedgerJobViews.Charged(req.dataset(), req.text(), List.of(synthesis.cost(req.synthesizer())));
+    });
   }
 
   /** The synthetic CSV of a started job, computed totally from its stored request and charge. */
@@ -239,7 +184,7 @@ final class SynthJobs implements AutoCloseable {
     Release r = ledger.releaseOfCharge(id).orElseThrow();
     // The dataset the charge was made on, as registered: the request was checked when it was
     // charged, and neither a revoked owner nor a renamed dataset may fail the paid job now.
-    Request req = parse(r.dataset(), read(job.request()));
+    Request req = parse(r.dataset(), LedgerJobViews.read(job.request()));
     Charge charge = ledger.charge(r.dataset(), id);
     // The job's own backend, not the request pool's: a busy server must not fail a paid job.
     try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
@@ -257,93 +202,13 @@ final class SynthJobs implements AutoCloseable {
     }
   }
 
-  /** A job charged before job state was kept in the ledger: its CSV, where this replica has it. */
-  private Path legacyCsv(long id) {
-    return legacyDir.resolve("job-" + id + ".csv");
-  }
-
-  /**
-   * The id a caller knows a job by. An analyst's jobs are numbered 1, 2, ... as their own (job ids
-   * that were charge ids would count everyone's releases: issue 23 item 3); the curator, who sees
-   * the ledger's records, knows every job by its charge id.
-   */
-  private String jobId(Analyst who, long chargeId) {
-    if (who.role() == Role.CURATOR) {
-      return Long.toString(chargeId);
-    }
-    return Long.toString(ledger.jobsOf(who.name(), KIND).indexOf(chargeId) + 1);
-  }
-
-  /**
-   * The job's release record, if the caller may see it; else the one 404. An analyst names a job
-   * by their own number for it, the curator by its charge id ({@link #jobId}); a job charged before
-   * job state was kept in the ledger has no number, and only the curator reaches it.
-   */
-  private Release visibleJob(Analyst who, String id) {
-    long chargeId;
-    try {
-      chargeId = Long.parseLong(id);
-    } catch (NumberFormatException e) {
-      throw ApiException.notFound("no such job");
-    }
-    if (who.role() != Role.CURATOR) {
-      List<Long> own = ledger.jobsOf(who.name(), KIND);
-      if (chargeId < 1 || chargeId > own.size()) {
-        throw ApiException.notFound("no such job");
-      }
-      chargeId = own.get((int) chargeId - 1);
-    }
-    Release r = ledger.releaseOfCharge(chargeId).orElseThrow(() -> ApiException.notFound("no such job"));
-    boolean isJob = ledger.job(chargeId).map(j -> j.kind().equals(KIND))
-        .orElseGet(() -> r.answer().map(a -> read(a).has("request")).orElse(false));
-    if (!isJob || !(who.role() == Role.CURATOR || r.analyst().equals(who.name()))) {
-      throw ApiException.notFound("no such job");
-    }
-    return r;
-  }
-
-  /**
-   * The job's state as the ledger holds it, after starting it if it is claimed and failing it if its
-   * runner's lease lapsed.
-   */
-  private Job.State settle(long chargeId) {
-    Optional<Job> job = ledger.job(chargeId);
-    if (job.isEmpty()) {
-      return Files.exists(legacyCsv(chargeId)) ? Job.State.DONE : Job.State.FAILED;
-    }
-    return jobs.settle(job.get());
-  }
-
   ObjectNode status(Analyst who, String id) {
-    Release r = visibleJob(who, id);
-    ObjectNode out = JSON.createObjectNode();
-    out.put("job", id);
-    out.put("status", switch (settle(r.chargeId())) {
-      case CLAIMED, RUNNING -> "running";
-      case DONE -> "done";
-      case FAILED -> "failed";
-    });
-    return out;
+    return views.status(who, id);
   }
 
   /** The synthetic CSV of a done job, as stored in the ledger (the same bytes on every replica). */
   String data(Analyst who, String id) {
-    Release r = visibleJob(who, id);
-    return output(r.chargeId());
-  }
-
-  private String output(long chargeId) {
-    if (ledger.job(chargeId).isEmpty()) {
-      try {
-        Path legacy = legacyCsv(chargeId);
-        if (Files.exists(legacy)) {
-          return Files.readString(legacy, StandardCharsets.UTF_8);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return ledger.jobOutput(chargeId).orElseThrow(() -> ApiException.notFound("the job has no data"));
+    return views.output(who, id);
   }
 
   /**
@@ -356,9 +221,9 @@ final class SynthJobs implements AutoCloseable {
     if (curator.role() != Role.CURATOR) {
       throw ApiException.forbidden();
     }
-    Release r = visibleJob(curator, id);
-    String csv = output(r.chargeId());
-    Request req = parse(curator, read(r.answer().orElseThrow()).get("request"));
+    Release r = views.visibleJob(curator, id);
+    String csv = views.output(r.chargeId());
+    Request req = parse(curator, LedgerJobViews.read(r.answer().orElseThrow()).get("request"));
     Domain domain = req.domain();
     Table real = pool.call(backend -> RegisteredSynthesis.prepare(ledger, backend, req.dataset(), domain, "dataset")
         .readForCurator(backend));
@@ -415,14 +280,6 @@ final class SynthJobs implements AutoCloseable {
     return o;
   }
 
-  private static JsonNode read(String json) {
-    try {
-      return JSON.readTree(json);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private static String text(JsonNode body, String field) {
     JsonNode v = body.get(field);
     if (v == null || !v.isTextual() || v.asText().isBlank()) {
@@ -434,6 +291,6 @@ final class SynthJobs implements AutoCloseable {
   /** Stops: see {@link LedgerJobs#close()}. */
   @Override
   public void close() {
-    jobs.close();
+    views.close();
   }
 }

@@ -1,10 +1,7 @@
 package org.privet.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,9 +16,7 @@ import org.privet.ledger.Charge;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.Job;
 import org.privet.ledger.Ledger;
-import org.privet.ledger.LedgerJson;
 import org.privet.ledger.Release;
-import org.privet.ledger.Role;
 import org.privet.models.Model;
 import org.privet.random.RandomSource;
 
@@ -45,7 +40,6 @@ final class TrainJobs implements AutoCloseable {
   /** The failure recorded for a job whose runner failed; fixed text, never a data value. */
   static final String FAILED = "the training failed after its charge";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   /** The CLI option names in {@link RegisteredTraining}'s messages, and the request fields they are. */
   private static final String[][] FIELD_NAMES = {
     {"--label-bounds", "labelBounds"}, {"--feature-bounds", "featureBounds"}, {"--feature-keys", "featureKeys"},
@@ -56,18 +50,13 @@ final class TrainJobs implements AutoCloseable {
 
   private final Ledger ledger;
   private final CuratorService service;
-  private final ReleaseHooks hooks;
-  private final LedgerJobs jobs;
+  private final LedgerJobViews views;
 
   TrainJobs(Ledger ledger, CuratorService service, ReleaseHooks hooks, Duration lease) {
     this.ledger = ledger;
     this.service = service;
-    this.hooks = hooks;
-    this.jobs = new LedgerJobs(ledger, KIND, lease, id -> {
-      String model = compute(id);
-      hooks.jobComputed(id);
-      return model;
-    }, FAILED);
+    this.views = new LedgerJobViews(ledger, service, hooks, lease, KIND, "POST /v1/train", this::compute, FAILED,
+        "the job has no model", null);
   }
 
   /** A checked request: the calibrated training and the ledger's text of it. */
@@ -213,57 +202,15 @@ final class TrainJobs implements AutoCloseable {
 
   /** Starts a job: 202 with its id, after the charge, its job and the job record are committed. */
   ObjectNode start(Analyst who, JsonNode body, Optional<String> idempotencyKey) {
-    String digest = CuratorService.digest("POST /v1/train\n" + body.toString());
-    if (idempotencyKey.isPresent()) {
-      Optional<Release> prior = ledger.release(who.name(), idempotencyKey.get());
-      if (prior.isPresent()) {
-        return resume(who, prior.get(), digest, body);
+    return views.start(who, body, idempotencyKey, () -> {
+      JsonNode dataset = body.get("dataset");
+      if (dataset == null || !dataset.isTextual() || dataset.asText().isBlank()) {
+        throw ApiException.badRequest("dataset: a non-empty string is required");
       }
-    }
-    JsonNode dataset = body.get("dataset");
-    if (dataset == null || !dataset.isTextual() || dataset.asText().isBlank()) {
-      throw ApiException.badRequest("dataset: a non-empty string is required");
-    }
-    String registered = service.requireVisible(who, dataset.asText());
-    Prepared p = prepare(registered, body);
-    Charge charge;
-    try {
-      charge = ledger.chargeRelease(registered, who.name(), p.text(), p.training().cost(),
-          new Release.Claim(idempotencyKey, digest, Optional.of(new Job.Order(KIND, body.toString()))));
-    } catch (Release.DuplicateKeyException raced) {
-      return resume(who, ledger.release(who.name(), idempotencyKey.orElseThrow()).orElseThrow(), digest, body);
-    }
-    ObjectNode stored = storeRecord(who, charge, body);
-    jobs.kick(charge.id());
-    return answer(stored, false);
-  }
-
-  private ObjectNode resume(Analyst who, Release prior, String digest, JsonNode body) {
-    if (!prior.request().equals(digest)) {
-      throw new org.privet.curator.QueryRefusedException(
-          "refused, nothing charged: this Idempotency-Key was already used with a different request");
-    }
-    ObjectNode stored = prior.answer().isPresent() ? (ObjectNode) read(prior.answer().get())
-        // Charged, but the job record was never stored (a crash): store it now.
-        : storeRecord(who, ledger.charge(prior.dataset(), prior.chargeId()), body);
-    jobs.kick(prior.chargeId());
-    return answer(stored, true);
-  }
-
-  private ObjectNode storeRecord(Analyst who, Charge charge, JsonNode body) {
-    ObjectNode record = JSON.createObjectNode();
-    record.put("job", jobId(who, charge.id()));
-    record.set("charge", service.chargeView(who, charge));
-    record.set("request", body);
-    return (ObjectNode) read(ledger.storeAnswer(charge.id(), LedgerJson.write(record)));
-  }
-
-  private static ObjectNode answer(ObjectNode stored, boolean replay) {
-    ObjectNode out = JSON.createObjectNode();
-    out.put("job", stored.get("job").asText());
-    out.set("charge", stored.get("charge"));
-    out.put("replay", replay);
-    return out;
+      String registered = service.requireVisible(who, dataset.asText());
+      Prepared p = prepare(registered, body);
+      return new LedgerJobViews.Charged(registered, p.text(), p.training().cost());
+    });
   }
 
   /** The model JSON of a started job, trained totally from its stored request and charge. */
@@ -271,7 +218,7 @@ final class TrainJobs implements AutoCloseable {
     Job job = ledger.job(id).orElseThrow();
     Release r = ledger.releaseOfCharge(id).orElseThrow();
     // The dataset the charge was made on, as registered: the request was checked when charged.
-    Prepared p = prepare(r.dataset(), read(job.request()));
+    Prepared p = prepare(r.dataset(), LedgerJobViews.read(job.request()));
     Charge charge = ledger.charge(r.dataset(), id);
     try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
       Model model = p.training().run(backend, cost -> {
@@ -284,65 +231,18 @@ final class TrainJobs implements AutoCloseable {
     }
   }
 
-  private String jobId(Analyst who, long chargeId) {
-    if (who.role() == Role.CURATOR) {
-      return Long.toString(chargeId);
-    }
-    return Long.toString(ledger.jobsOf(who.name(), KIND).indexOf(chargeId) + 1);
-  }
-
-  /** The job's release record, if the caller may see it; else the one 404. */
-  private Release visibleJob(Analyst who, String id) {
-    long chargeId;
-    try {
-      chargeId = Long.parseLong(id);
-    } catch (NumberFormatException e) {
-      throw ApiException.notFound("no such job");
-    }
-    if (who.role() != Role.CURATOR) {
-      List<Long> own = ledger.jobsOf(who.name(), KIND);
-      if (chargeId < 1 || chargeId > own.size()) {
-        throw ApiException.notFound("no such job");
-      }
-      chargeId = own.get((int) chargeId - 1);
-    }
-    Release r = ledger.releaseOfCharge(chargeId).orElseThrow(() -> ApiException.notFound("no such job"));
-    boolean isJob = ledger.job(chargeId).map(j -> j.kind().equals(KIND)).orElse(false);
-    if (!isJob || !(who.role() == Role.CURATOR || r.analyst().equals(who.name()))) {
-      throw ApiException.notFound("no such job");
-    }
-    return r;
-  }
-
   ObjectNode status(Analyst who, String id) {
-    Release r = visibleJob(who, id);
-    ObjectNode out = JSON.createObjectNode();
-    out.put("job", id);
-    out.put("status", switch (jobs.settle(ledger.job(r.chargeId()).orElseThrow())) {
-      case CLAIMED, RUNNING -> "running";
-      case DONE -> "done";
-      case FAILED -> "failed";
-    });
-    return out;
+    return views.status(who, id);
   }
 
   /** The model JSON of a done job, as stored in the ledger (the same bytes on every replica). */
   String model(Analyst who, String id) {
-    Release r = visibleJob(who, id);
-    return ledger.jobOutput(r.chargeId()).orElseThrow(() -> ApiException.notFound("the job has no model"));
-  }
-
-  private static JsonNode read(String json) {
-    try {
-      return JSON.readTree(json);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return views.output(who, id);
   }
 
   /** Stops: see {@link LedgerJobs#close()}. */
   @Override
   public void close() {
-    jobs.close();
+    views.close();
   }
 }
