@@ -111,10 +111,10 @@ def test_refused_lineAndColumn_nothingCharged(client: privet.Client) -> None:
     before = client.budget("adult")
     with pytest.raises(privet.QueryRefused) as refused:
         client.query("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.1)\n  COUNT(*) AS n,\n"
-                     "  AVG(hours_per_week) AS h\nFROM adult")
-    assert (refused.value.line, refused.value.column) == (3, 3)
+                     "  AVG(sex) AS h\nFROM adult")
+    assert (refused.value.line, refused.value.column) == (3, 7)
     assert refused.value.status == 422 and refused.value.code == "refused"
-    assert "contribution bounds" in refused.value.message
+    assert "numeric column" in refused.value.message
     with pytest.raises(privet.QueryRefused) as not_dp:
         client.explain("SELECT\n  age FROM adult")
     assert (not_dp.value.line, not_dp.value.column) == (2, 3)

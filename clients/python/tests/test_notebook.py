@@ -52,7 +52,7 @@ def test_tour_runsAgainstARealServer(tmp_path: Path) -> None:
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "Exact answers leaked it" in text
     assert "budget exceeded, nothing charged" in text
-    assert "refused at line 3, column 3" in text
+    assert "refused at line 3, column 7" in text
     assert "fits = True" in text
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) == 4  # error bars, burn-down, synthetic vs real, burn-down
