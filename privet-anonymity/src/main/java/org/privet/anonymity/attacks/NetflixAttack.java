@@ -3,6 +3,7 @@ package org.privet.anonymity.attacks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.privet.accounting.ApproxDp;
 import org.privet.random.RandomSource;
@@ -141,45 +142,23 @@ public final class NetflixAttack {
     ScoreboardRh anonBoard = new ScoreboardRh(anonymized);
     ScoreboardRh dpBoard = new ScoreboardRh(dp.synthetic());
     long[] itemDraw = cumulativeSupports(table);
+    BiFunction<Integer, Integer, Row> at =
+        (k, w) ->
+            row(k, w, days, table, members, outsiders, anonymized, anonBoard, dp.synthetic(),
+                dpBoard, itemDraw, random);
     List<Row> sweep = new ArrayList<>();
     Row given = null;
     for (int k : SWEEP) {
       int w = k * wrong / known;
       progress.accept("netflix: K = " + k + ", W = " + w);
-      Row row =
-          row(
-              k,
-              w,
-              days,
-              table,
-              members,
-              outsiders,
-              anonymized,
-              anonBoard,
-              dp.synthetic(),
-              dpBoard,
-              itemDraw,
-              random);
+      Row row = at.apply(k, w);
       sweep.add(row);
       if (k == known && w == wrong) {
         given = row;
       }
     }
     if (given == null) {
-      given =
-          row(
-              known,
-              wrong,
-              days,
-              table,
-              members,
-              outsiders,
-              anonymized,
-              anonBoard,
-              dp.synthetic(),
-              dpBoard,
-              itemDraw,
-              random);
+      given = at.apply(known, wrong);
     }
     return new Outcome(
         users,
