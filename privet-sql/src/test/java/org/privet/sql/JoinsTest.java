@@ -235,4 +235,16 @@ class JoinsTest {
     return explain.replace("\"d_", "\"X_").replace("\"n_", "\"X_").replace("d_customer", "X_customer")
         .replace("n_customer", "X_customer").replaceAll("salt=-?[0-9]+", "salt");
   }
+
+  @Test
+  void docsExample_tpchNames_unqualifiedOnForm_parsesWithTheDerivedUnit() {
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6)"
+        + " n_name, COUNT(*) AS items, SUM(l_quantity, contribution_bounds_per_row => (0, 50)) AS qty"
+        + " FROM lineitem JOIN orders ON l_orderkey = o_orderkey JOIN customer ON o_custkey = c_custkey"
+        + " JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name", ShopFixture.catalog());
+    org.privet.engine.Source.Relational r = (org.privet.engine.Source.Relational) st.query().source();
+    assertEquals("customer.c_custkey", r.unitDerivation());
+    assertEquals(List.of("n_name"), st.query().groupBy());
+    assertTrue(st.query().contributionBoundEstimate().isPresent(), "no bound given: estimated");
+  }
 }
