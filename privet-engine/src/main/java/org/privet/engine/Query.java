@@ -68,6 +68,8 @@ public final class Query {
   private final AccuracyTargets targets; // null: the budget is given
   private final AutoBounds autoBounds; // null: every bound is given
   private final ContributionBoundEstimate rowsEstimate; // null: L∞ is given
+  // A main pass of an AutoBoundsPass: some clamping bounds are stand-ins, later estimates.
+  private final boolean boundsEstimated;
   // Solver-set weights per release, by BudgetSolver#key(output, field); null: not solved.
   private final Map<String, Double> releaseWeights;
 
@@ -94,6 +96,7 @@ public final class Query {
     this.autoBounds = b.autoOutputs.isEmpty() ? null : new AutoBounds(b.autoShare,
         b.autoLowerRank, b.autoUpperRank, b.autoOutputs);
     this.rowsEstimate = b.rowsEstimate;
+    this.boundsEstimated = false;
     this.releaseWeights = null;
   }
 
@@ -113,6 +116,8 @@ public final class Query {
     this.maxGroupsContributed = q.maxGroupsContributed;
     this.maxRowsPerGroup = maxRowsPerGroup;
     this.rowsEstimate = q.rowsEstimate;
+    // Dropping the AUTO bounds (withAggregations) makes this a main pass of an AutoBoundsPass.
+    this.boundsEstimated = q.boundsEstimated || (q.autoBounds != null && autoBounds == null);
     this.groupBy = q.groupBy;
     this.publicGroups = q.publicGroups;
     this.filter = q.filter;
@@ -157,6 +162,16 @@ public final class Query {
   Query withContributionBound(Budget budget, NoiseKind noise, int lInf) {
     return new Query(this, aggregations, budget, noise, budgetWeights, selectionBudgetWeight,
         targets, autoBounds, releaseWeights, lInf);
+  }
+
+  /**
+   * Whether this is the main pass of an {@link AutoBoundsPass} (its AUTO outputs carry stand-in
+   * bounds before the charge and estimated ones after it): choices the compiler would otherwise
+   * make from the bounds' values (such as which sum an AVG or VARIANCE shares) must then not
+   * depend on them, so that both compilations cost the same (package hook).
+   */
+  boolean boundsEstimated() {
+    return boundsEstimated;
   }
 
   /**

@@ -218,7 +218,7 @@ class BigQueryDocExamplesTest {
   @Test
   void privacyUnitColumn_otherThanTheRegisteredUnit_isRefusedNamingIt() {
     assertRefusedUncounted(tableForm("With noise", "10", 1, "COUNT(*)", "n")
-        .replace("privacy_unit_column=id", "privacy_unit_column=item"), 4, 74,
+        .replace("privacy_unit_column=id", "privacy_unit_column=item"), 4, 84,
         "privacy_unit_column 'item' is not the privacy unit registered");
   }
 
