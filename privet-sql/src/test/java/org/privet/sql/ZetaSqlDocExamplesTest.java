@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterAll;
@@ -19,9 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
 import org.privet.engine.Session;
-import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.engine.spi.ColumnType;
 import org.privet.testing.SeededRandomSource;
 
 /**
@@ -112,6 +108,13 @@ class ZetaSqlDocExamplesTest {
         l.stream().mapToDouble(Double::doubleValue).sum(), lo, hi)).sum();
   }
 
+  /** VAR_POP with per-row bounds holding every value: the variance of all the group's rows. */
+  static double popVariance(Map<Long, List<Double>> units) {
+    double[] x = units.values().stream().flatMap(List::stream).mapToDouble(d -> d).toArray();
+    double m = Arrays.stream(x).average().orElseThrow();
+    return Arrays.stream(x).map(d -> (d - m) * (d - m)).average().orElseThrow();
+  }
+
   /** COUNT with per-group bounds (0, k): each unit's row count, clamped. */
   static double count(Map<Long, List<Double>> units, double k) {
     return units.values().stream().mapToDouble(l -> Math.min(k, l.size())).sum();
@@ -172,8 +175,14 @@ class ZetaSqlDocExamplesTest {
    */
   private static void assertAdmissible(String docText, boolean oneGroupPerUnit,
       BiFunction<String, Map<Long, List<Double>>, Double> agg) {
-    Map<String, Double> got = run(docText);
-    List<Answer> ok = admissible(oneGroupPerUnit, agg);
+    assertOneOf(docText, run(docText), admissible(oneGroupPerUnit, agg));
+  }
+
+  /**
+   * {@code got} is one of the admissible answers: every released group with its value, and every
+   * group of two or more units released (a one-unit group may be absent).
+   */
+  static void assertOneOf(String docText, Map<String, Double> got, List<Answer> ok) {
     for (Answer want : ok) {
       boolean match = true;
       for (Map.Entry<String, Double> e : got.entrySet()) {
@@ -328,11 +337,7 @@ class ZetaSqlDocExamplesTest {
           (String) form[0], (Boolean) form[1]);
       // Every row of the kept pairs counts (L∞ estimated privately, as ZetaSQL uses all rows):
       // the population variance of the group's values.
-      assertAdmissible(v, true, (g, u) -> {
-        double[] x = u.values().stream().flatMap(List::stream).mapToDouble(d -> d).toArray();
-        double m = Arrays.stream(x).average().orElseThrow();
-        return Arrays.stream(x).map(d -> (d - m) * (d - m)).average().orElseThrow();
-      });
+      assertAdmissible(v, true, (g, u) -> popVariance(u));
       for (String q : List.of(p, v)) {
         assertTrue(DpSql.parse(typed(q), catalog).differences().stream()
             .noneMatch(d -> d.contains("L∞")), q);
