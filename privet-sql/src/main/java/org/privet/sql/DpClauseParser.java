@@ -73,6 +73,12 @@ final class DpClauseParser {
       throw source.error(peekAt(1).start(), "the deprecated ANONYMIZATION clause (and its ANON_*"
           + " functions) is not supported; use WITH DIFFERENTIAL_PRIVACY");
     }
+    if (with != null && with.isWord("WITH") && peekAt(1) != null
+        && peekAt(1).isWord("AGGREGATION_THRESHOLD")) {
+      throw source.error(peekAt(1).start(), "BigQuery's AGGREGATION_THRESHOLD clause is not"
+          + " supported: a fixed threshold on the privacy units of a group is not differentially"
+          + " private; use WITH DIFFERENTIAL_PRIVACY (min_privacy_units_per_group sets a threshold)");
+    }
     if (with == null || !with.isWord("WITH") || peekAt(1) == null || !peekAt(1).isWord("DIFFERENTIAL_PRIVACY")) {
       int at = with == null ? select.end() : with.start();
       throw source.error(at, "missing WITH DIFFERENTIAL_PRIVACY after SELECT: only differentially"
