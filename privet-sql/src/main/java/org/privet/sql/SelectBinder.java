@@ -176,7 +176,7 @@ final class SelectBinder {
           + " privacy unit's rows beyond its contribution bounds (register the other tables with"
           + " their references to the privacy unit)");
     }
-    if (!joined && r.table() == r.dataset().tables().get(0)) {
+    if (!joined && !r.dataset().isMultiTable()) {
       this.dataset = r.dataset();
       return;
     }

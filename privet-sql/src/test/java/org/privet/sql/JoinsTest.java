@@ -311,4 +311,16 @@ class JoinsTest {
       assertEquals(e.getMessage(), refused(c[0], dPrime).getMessage(), "the same on the neighbour");
     }
   }
+
+  @Test
+  void unitTableAlone_withAliasAndQualifiedColumns_countsEachCustomer() {
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12)"
+        + " COUNT(*) AS n, SUM(c.acctbal, contribution_bounds_per_row => (0, 1000)) AS s FROM customer c"
+        + " WHERE c.nationkey = 1", d.catalog);
+    List<Object> row = st.present(run(st)).rows().get(0);
+    assertEquals(d.customer.stream().filter(c -> (Long) c.get(1) == 1).count(),
+        ((Estimate) row.get(0)).value(), 1e-3);
+    assertEquals(d.customer.stream().filter(c -> (Long) c.get(1) == 1).mapToDouble(c -> (Double) c.get(2))
+        .sum(), ((Estimate) row.get(1)).value(), 1e-3);
+  }
 }
