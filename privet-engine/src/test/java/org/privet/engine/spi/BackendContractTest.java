@@ -626,6 +626,50 @@ public abstract class BackendContractTest {
         Optional.of(keys), 8, 1000, 7, QTY), same);
   }
 
+  /**
+   * A computed column over the joined rows, {@code qty * 2 - 1} (Relation.Compute): NULL and NaN
+   * give NULL, ±∞ and huge values are clamped to ±2^500 at each step (no backend may fail on a
+   * value, PostgreSQL's float overflow included), then the measure clamps as usual.
+   */
+  @Test
+  void aggregate_computedColumn_isTotalAndExact() {
+    Source joined = joinedSource(null);
+    org.privet.engine.plan.Relation.Project p = (org.privet.engine.plan.Relation.Project)
+        ((Source.Relational) joined).relation();
+    org.privet.engine.plan.Expr e = new org.privet.engine.plan.Expr.Arith('-',
+        new org.privet.engine.plan.Expr.Arith('*', new org.privet.engine.plan.Expr.Column("qty"),
+            new org.privet.engine.plan.Expr.Number(2)), new org.privet.engine.plan.Expr.Number(1));
+    org.privet.engine.plan.Relation.Project computed = new org.privet.engine.plan.Relation.Project(
+        new org.privet.engine.plan.Relation.Compute(p, "q2", e),
+        List.of(new org.privet.engine.plan.Relation.Project.Output("uid", "uid"),
+            new org.privet.engine.plan.Relation.Project.Output("name", "name"),
+            new org.privet.engine.plan.Relation.Project.Output("qty", "q2"),
+            new org.privet.engine.plan.Relation.Project.Output("label", "label")));
+    BoundedAggregation spec = new BoundedAggregation(new Source.Relational(computed, "c.uid"),
+        Optional.empty(), Optional.of("uid"), List.of("name"), Optional.empty(), 8, 1000, 3,
+        List.of(new Measure.FixedPointSum("qty", -5, 30, 2, 0, false)));
+    double bound = Math.scalb(1.0, 500);
+    List<List<?>> rows = new ArrayList<>();
+    for (List<?> r : joinedRows()) {
+      Double q = (Double) r.get(2);
+      Double v = null;
+      if (q != null && !q.isNaN()) {
+        double x = Math.max(-bound, Math.min(bound, q));
+        x = Math.max(-bound, Math.min(bound, x * 2));
+        v = Math.max(-bound, Math.min(bound, x - 1));
+      }
+      rows.add(Arrays.asList(r.get(0), r.get(1), v, r.get(3)));
+    }
+    Map<List<String>, GroupAggregate> expected = ContractOracle.aggregate(JOINED, rows, spec, row -> true);
+    Map<List<String>, GroupAggregate> actual = run(spec);
+    assertEquals(expected.keySet().stream().map(Object::toString).sorted().toList(),
+        actual.keySet().stream().map(Object::toString).sorted().toList(), "groups");
+    for (Map.Entry<List<String>, GroupAggregate> en : expected.entrySet()) {
+      assertEquals(en.getValue().sums()[0], actual.get(en.getKey()).sums()[0], "sum " + en.getKey());
+      assertEquals(en.getValue().counts()[0], actual.get(en.getKey()).counts()[0], "count " + en.getKey());
+    }
+  }
+
   @Test
   void describe_joinedRelation_isThePlansSchemaWithoutReadingRows() {
     TableSchema s = backend.describe(joinedSource(null));
