@@ -1,0 +1,116 @@
+package org.privet.ledger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The rules a table must meet to join a registered dataset (issue 25), checked against the
+ * registration only (names, schemas, references: public metadata), never against the data, before
+ * anything is stored; each refusal names the parameter.
+ *
+ * <ul>
+ *   <li>its name is an identifier that differs, ignoring case, from the dataset's other tables and
+ *       from the dataset's own name (unless that is the unit table's);
+ *   <li>its source is read by the dataset's backend: files for a dataset of files, the dataset's
+ *       own database for a PostgreSQL dataset (one query joins them in one place);
+ *   <li>a public table has no references; a private table has at least one, each from a column of
+ *       its schema to a column of the same type of a private table already in the dataset (so
+ *       every private table reaches the unit table, and references never form a cycle);
+ *   <li>a dataset whose unit is each row ({@code --row-privacy}) takes public tables only: its rows
+ *       have no unit column that a reference could lead to.
+ * </ul>
+ */
+final class TableRules {
+  private TableRules() {}
+
+  /**
+   * Checks {@code table} against the dataset's tables so far and returns it with its references
+   * spelled as registered (table and column names as in their schemas).
+   *
+   * @throws IllegalArgumentException naming the parameter; nothing is stored then
+   */
+  static TableSpec check(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table,
+      RegisteredSchema schema) {
+    DatasetTable unit = tables.get(0);
+    if (unit.schema().isEmpty()) {
+      throw new IllegalArgumentException("dataset: '" + dataset.name() + "' has no public schema (it"
+          + " was registered before schemas were kept); fix one first with privet dataset fix-schema");
+    }
+    String lower = table.name().toLowerCase(Locale.ROOT);
+    for (DatasetTable t : tables) {
+      if (t.name().toLowerCase(Locale.ROOT).equals(lower)) {
+        throw new IllegalArgumentException("name: dataset '" + dataset.name() + "' has a table named '"
+            + t.name() + "' already (table names differ ignoring case)");
+      }
+    }
+    if (dataset.name().toLowerCase(Locale.ROOT).equals(lower)) {
+      throw new IllegalArgumentException("name: a table cannot be named as its dataset '"
+          + dataset.name() + "'");
+    }
+    if (!table.database().equals(dataset.database())) {
+      throw new IllegalArgumentException(dataset.database().isPresent()
+          ? "jdbc-url: the tables of dataset '" + dataset.name() + "' are in its database "
+              + dataset.database().get().jdbcUrl() + " (same --jdbc-url, --db-user and password"
+              + " source), so that a query joins them there; give --table only"
+          : "jdbc-url: the tables of dataset '" + dataset.name() + "' are files (CSV or Parquet),"
+              + " read by one backend; give --source FILE");
+    }
+    schema.requireFits(table.asSource(dataset));
+    if (table.isPublic()) {
+      return table; // TableSpec refuses references on a public table
+    }
+    if (dataset.privacyUnit().isRow()) {
+      throw new IllegalArgumentException("references: dataset '" + dataset.name() + "' protects each"
+          + " row (--row-privacy), so no column leads to its unit; only --public tables can be added");
+    }
+    if (table.references().isEmpty()) {
+      throw new IllegalArgumentException("references: a private table must reach the privacy unit"
+          + " through a reference to a table of dataset '" + dataset.name() + "' (--references"
+          + " COLUMN=TABLE.COLUMN, e.g. to " + unit.name() + "), or be --public");
+    }
+    List<TableReference> spelled = new ArrayList<>();
+    for (TableReference r : table.references()) {
+      if (r.references(table.name())) {
+        throw new IllegalArgumentException("references: table '" + table.name() + "' cannot reference"
+            + " itself (" + r + "); its rows reach the privacy unit through another table");
+      }
+      DatasetTable target = tables.stream().filter(t -> r.references(t.name())).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("references: dataset '" + dataset.name()
+              + "' has no table '" + r.table() + "' (" + r + "); its tables are "
+              + tables.stream().map(DatasetTable::name).toList()));
+      if (target.spec().isPublic()) {
+        throw new IllegalArgumentException("references: table '" + target.name() + "' is public, so it"
+            + " does not lead to the privacy unit (" + r + "); join it in queries without a reference");
+      }
+      RegisteredSchema.Column from = column(schema, r.column()).orElseThrow(() ->
+          new IllegalArgumentException("references: column '" + r.column() + "' is not in the schema"
+              + " of table '" + table.name() + "' " + schema.names()));
+      RegisteredSchema targetSchema = target.schema().orElseThrow();
+      RegisteredSchema.Column to = column(targetSchema, r.targetColumn()).orElseThrow(() ->
+          new IllegalArgumentException("references: column '" + r.targetColumn() + "' is not in the"
+              + " schema of table '" + target.name() + "' " + targetSchema.names()));
+      if (!from.type().equals(to.type())) {
+        throw new IllegalArgumentException("references: " + table.name() + "." + from.name() + " ("
+            + from.type() + ") cannot reference " + target.name() + "." + to.name() + " (" + to.type()
+            + "): the types differ");
+      }
+      TableReference s = new TableReference(from.name(), target.name(), to.name());
+      if (spelled.contains(s)) {
+        throw new IllegalArgumentException("references: " + s + " is given twice");
+      }
+      spelled.add(s);
+    }
+    return new TableSpec(table.name(), table.source(), table.format(), table.csv(), table.database(),
+        spelled, false);
+  }
+
+  /** The column a written name denotes: the one of that name, else the one equal ignoring case. */
+  private static Optional<RegisteredSchema.Column> column(RegisteredSchema schema, String written) {
+    Optional<RegisteredSchema.Column> exact =
+        schema.columns().stream().filter(c -> c.name().equals(written)).findFirst();
+    return exact.isPresent() ? exact
+        : schema.columns().stream().filter(c -> c.name().equalsIgnoreCase(written)).findFirst();
+  }
+}
