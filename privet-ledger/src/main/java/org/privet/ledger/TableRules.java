@@ -15,9 +15,12 @@ import java.util.Optional;
  *       from the dataset's own name (unless that is the unit table's);
  *   <li>its source is read by the dataset's backend: files for a dataset of files, the dataset's
  *       own database for a PostgreSQL dataset (one query joins them in one place);
- *   <li>a public table has no references; a private table has at least one, each from a column of
- *       its schema to a column of the same type of a private table already in the dataset (so
- *       every private table reaches the unit table, and references never form a cycle);
+ *   <li>a public table has no references; a private table has exactly one reference to a private
+ *       table already in the dataset (so every private table reaches the unit table along one
+ *       path, each row has one unit, and references never form a cycle), and may reference public
+ *       tables too; each reference goes from a column of its schema to a column of the target's
+ *       schema of the same type (or both numeric), which the curator asserts is a key of the
+ *       target (not checked against the data);
  *   <li>a dataset whose unit is each row ({@code --row-privacy}) takes public tables only: its rows
  *       have no unit column that a reference could lead to.
  * </ul>
@@ -65,12 +68,8 @@ final class TableRules {
       throw new IllegalArgumentException("references: dataset '" + dataset.name() + "' protects each"
           + " row (--row-privacy), so no column leads to its unit; only --public tables can be added");
     }
-    if (table.references().isEmpty()) {
-      throw new IllegalArgumentException("references: a private table must reach the privacy unit"
-          + " through a reference to a table of dataset '" + dataset.name() + "' (--references"
-          + " COLUMN=TABLE.COLUMN, e.g. to " + unit.name() + "), or be --public");
-    }
     List<TableReference> spelled = new ArrayList<>();
+    List<TableReference> toPrivate = new ArrayList<>();
     for (TableReference r : table.references()) {
       if (r.references(table.name())) {
         throw new IllegalArgumentException("references: table '" + table.name() + "' cannot reference"
@@ -80,10 +79,6 @@ final class TableRules {
           .orElseThrow(() -> new IllegalArgumentException("references: dataset '" + dataset.name()
               + "' has no table '" + r.table() + "' (" + r + "); its tables are "
               + tables.stream().map(DatasetTable::name).toList()));
-      if (target.spec().isPublic()) {
-        throw new IllegalArgumentException("references: table '" + target.name() + "' is public, so it"
-            + " does not lead to the privacy unit (" + r + "); join it in queries without a reference");
-      }
       RegisteredSchema.Column from = column(schema, r.column()).orElseThrow(() ->
           new IllegalArgumentException("references: column '" + r.column() + "' is not in the schema"
               + " of table '" + table.name() + "' " + schema.names()));
@@ -91,7 +86,7 @@ final class TableRules {
       RegisteredSchema.Column to = column(targetSchema, r.targetColumn()).orElseThrow(() ->
           new IllegalArgumentException("references: column '" + r.targetColumn() + "' is not in the"
               + " schema of table '" + target.name() + "' " + targetSchema.names()));
-      if (!from.type().equals(to.type())) {
+      if (!from.type().equals(to.type()) && !(from.isNumeric() && to.isNumeric())) {
         throw new IllegalArgumentException("references: " + table.name() + "." + from.name() + " ("
             + from.type() + ") cannot reference " + target.name() + "." + to.name() + " (" + to.type()
             + "): the types differ");
@@ -101,6 +96,20 @@ final class TableRules {
         throw new IllegalArgumentException("references: " + s + " is given twice");
       }
       spelled.add(s);
+      if (!target.spec().isPublic()) {
+        toPrivate.add(s);
+      }
+    }
+    if (toPrivate.isEmpty()) {
+      throw new IllegalArgumentException("references: a private table must reach the privacy unit"
+          + " through a reference to a private table of dataset '" + dataset.name() + "' (--references"
+          + " COLUMN=TABLE.COLUMN, e.g. to " + unit.name() + "), or be --public; it gives "
+          + (spelled.isEmpty() ? "none" : "only references to public tables " + spelled));
+    }
+    if (toPrivate.size() > 1) {
+      throw new IllegalArgumentException("references: a private table reaches the privacy unit through"
+          + " exactly one reference to a private table (so each row has one unit); '" + table.name()
+          + "' gives " + toPrivate.size() + ": " + toPrivate);
     }
     return new TableSpec(table.name(), table.source(), table.format(), table.csv(), table.database(),
         spelled, false);

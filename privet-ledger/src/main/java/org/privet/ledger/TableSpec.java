@@ -10,10 +10,10 @@ import java.util.Optional;
  * is either
  *
  * <ul>
- *   <li><b>private</b>: it has at least one {@link TableReference} to a private table added
- *       before it (or the unit table), so each of its rows reaches the privacy unit through a chain
- *       of references; removing a unit removes every row that references it, transitively
- *       (docs/proofs/threat-model.md, "Several tables"); or
+ *   <li><b>private</b>: it has exactly one {@link TableReference} to a private table added
+ *       before it (or the unit table), so each of its rows reaches the privacy unit through one
+ *       chain of references; removing a unit removes every row that references it, transitively
+ *       (the threat model's neighbour relation). It may also reference public tables; or
  *   <li><b>public</b>: its contents are public (a reference table such as nations), so it has no
  *       references and no privacy unit, and its values, e.g. its distinct keys, are public
  *       metadata.
@@ -28,8 +28,8 @@ import java.util.Optional;
  * @param csv how to read a CSV source (ignored otherwise)
  * @param database for a {@link SourceFormat#POSTGRES} table, its database (the dataset's); empty for
  *     files
- * @param references the references of a private table (none for a public table, and none for the
- *     unit table)
+ * @param references the references of a private table: one to a private table, any to public
+ *     tables (none for a public table, and none for the unit table)
  * @param isPublic whether the table's contents are public
  */
 public record TableSpec(String name, String source, SourceFormat format, CsvOptions csv,

@@ -72,6 +72,15 @@ class DatasetTablesTest extends OnEachStore {
   }
 
   @Test
+  void addTable_privateTableReferencingAPublicOneToo_keepsBothReferences() {
+    registerShop();
+    ledger.addTable("shop", file("supplier", false, "s_nationkey=nation.n_nationkey", "s_custkey=customer.c_custkey"),
+        RegisteredSchemaTest.schema("s_custkey:double,s_nationkey:integer", RegisteredSchema.Origin.DECLARED));
+    assertEquals(List.of(new TableReference("s_nationkey", "nation", "n_nationkey"),
+        new TableReference("s_custkey", "customer", "c_custkey")), ledger.tables("shop").get(4).spec().references());
+  }
+
+  @Test
   void addTable_referencesSpelledOtherwise_storedAsTheSchemasSpellThem() {
     ledger.register(shop("shop"), CUSTOMER, "customer");
     DatasetTable t = ledger.addTable("shop", file("orders", false, "O_CUSTKEY=Customer.C_CustKey"), ORDERS);
@@ -105,8 +114,11 @@ class DatasetTablesTest extends OnEachStore {
         () -> ledger.addTable("shop", file("x", false, "l_orderkey=x.l_orderkey"), LINEITEM));
     assertRefused("references: a private table must reach the privacy unit",
         () -> ledger.addTable("shop", file("x", false), LINEITEM));
-    assertRefused("references: table 'nation' is public",
+    assertRefused("references: a private table must reach the privacy unit",
         () -> ledger.addTable("shop", file("x", false, "l_orderkey=nation.n_nationkey"), LINEITEM));
+    assertRefused("references: a private table reaches the privacy unit through exactly one reference"
+        + " to a private table", () -> ledger.addTable("shop",
+            file("x", false, "l_orderkey=orders.o_orderkey", "l_orderkey=customer.c_custkey"), LINEITEM));
     assertRefused("references: l_orderkey=orders.o_orderkey is given twice", () -> ledger.addTable("shop",
         file("x", false, "l_orderkey=orders.o_orderkey", "L_ORDERKEY=orders.o_orderkey"), LINEITEM));
     assertRefused("name: dataset 'shop' has a table named 'orders' already",
