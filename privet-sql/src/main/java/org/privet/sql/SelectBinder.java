@@ -161,8 +161,28 @@ final class SelectBinder {
     if (t.getIndexHint() != null || t.getPivot() != null || t.getUnPivot() != null) {
       throw src.error(at, "unsupported clause after the dataset name");
     }
-    String name = unquote(t.getFullyQualifiedName());
-    this.dataset = catalog.find(name).orElseThrow(() -> src.error(at, "unknown dataset '" + name + "'"));
+    FromResolver.Resolved r = resolveTable(new FromResolver(catalog), t, at);
+    if (r.table() != r.dataset().tables().get(0)) {
+      throw src.error(at, "table '" + r.table().name() + "' " + (r.table().isPublic()
+          ? "is public: a DP query needs a private table" : "has no privacy unit column of its own:"
+          + " join it to the unit table '" + r.dataset().tables().get(0).name() + "'"));
+    }
+    this.dataset = r.dataset();
+  }
+
+  /** Resolves one FROM table by {@link FromResolver}'s rules, refusing at {@code at}. */
+  FromResolver.Resolved resolveTable(FromResolver resolver, Table t, int at) {
+    if (t.getDatabase() != null && t.getDatabase().getDatabaseName() != null) {
+      throw src.error(at, "write a table as dataset.table or table; '" + t.getFullyQualifiedName()
+          + "' has too many parts");
+    }
+    String qualifier = t.getSchemaName() == null ? null : unquote(t.getSchemaName());
+    String name = unquote(t.getName());
+    try {
+      return resolver.resolve(qualifier, name);
+    } catch (FromResolver.Refusal e) {
+      throw src.error(at, e.getMessage());
+    }
   }
 
   void resolvePrivacyUnit(DpOptions options) {
