@@ -17,6 +17,7 @@ import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.DatasetTable;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.SourceFormat;
@@ -67,6 +68,15 @@ public final class LedgerCatalog implements DatasetCatalog {
       throw new UnknownDatasetException(name);
     }
     return Optional.of(describe(spec));
+  }
+
+  /**
+   * The registered multi-table datasets (visible here) holding a table so named, ignoring case
+   * ({@link Ledger#datasetsWithTable}).
+   */
+  @Override
+  public List<String> datasetsWithTable(String table) {
+    return ledger.datasetsWithTable(table).stream().filter(visible).toList();
   }
 
   /**
@@ -166,15 +176,31 @@ public final class LedgerCatalog implements DatasetCatalog {
         spec.csv().nullString());
   }
 
-  /** The dataset as DP SQL sees it: source, schema, privacy unit and public metadata. */
+  /**
+   * The dataset as DP SQL sees it: source, schema, privacy unit and public metadata, and its tables
+   * (issue 25): the unit table first, then each added table read against its own fixed schema, with
+   * its references and public flag as registered.
+   */
   public DatasetDescriptor describe(DatasetSpec spec) {
     Source source = source(spec, ledger.schema(spec.name()));
-    TableSchema schema = backends.apply(spec).describe(source);
+    Backend backend = backends.apply(spec);
+    TableSchema schema = backend.describe(source);
     DatasetDescriptor.Builder b = DatasetDescriptor.builder(spec.name(), source, schema);
     if (spec.privacyUnit().isRow()) {
       b.eachRowIsAUnit();
     } else {
       b.privacyUnit(spec.privacyUnit().columnName().orElseThrow());
+    }
+    List<DatasetTable> tables = ledger.tables(spec.name());
+    if (!tables.get(0).name().equals(spec.name())) {
+      b.unitTable(tables.get(0).name(), List.of());
+    }
+    for (DatasetTable t : tables.subList(1, tables.size())) {
+      // All tables of a dataset are read by its one backend (TableRules): files, or its database.
+      Source ts = source(t.spec().asSource(spec), t.schema());
+      b.addTable(new DatasetDescriptor.TableDescriptor(t.name(), ts, backend.describe(ts),
+          t.spec().references().stream().map(r -> new DatasetDescriptor.Reference(r.column(), r.table(),
+              r.targetColumn())).toList(), t.spec().isPublic()));
     }
     spec.publicMetadata().bounds().forEach((column, bounds) -> addBounds(b, column, bounds));
     spec.publicMetadata().publicKeys().forEach((column, keys) -> {

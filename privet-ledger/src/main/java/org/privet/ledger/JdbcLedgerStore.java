@@ -443,6 +443,20 @@ final class JdbcLedgerStore implements LedgerStore {
     }
   }
 
+  @Override
+  public synchronized List<String> datasetsWithTables() {
+    List<String> out = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet r = s.executeQuery("SELECT DISTINCT dataset FROM dataset_tables ORDER BY dataset")) {
+      while (r.next()) {
+        out.add(r.getString(1));
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
+  }
+
   private List<DatasetTable> readTables(String dataset, String currentName) throws SQLException {
     DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
     String unitName = currentName;

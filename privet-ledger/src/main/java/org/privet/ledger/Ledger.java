@@ -119,6 +119,28 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * The current names of the datasets holding a table named {@code table} (ignoring case) under a
+   * name of its own: an added table, or a unit table registered with a name other than the
+   * dataset's, or the unit table of a dataset with several tables (named as the dataset). A
+   * single-table dataset whose one table is named as the dataset is not listed: its name finds it.
+   * This is how an unqualified FROM name finds its dataset (the engine's {@code DatasetCatalog}).
+   */
+  public List<String> datasetsWithTable(String table) {
+    Objects.requireNonNull(table, "table");
+    java.util.Map<String, String> names = store.names();
+    List<String> out = new ArrayList<>();
+    for (String key : store.datasetsWithTables()) {
+      List<DatasetTable> tables = store.tables(key);
+      String name = names.getOrDefault(key, key);
+      boolean ownNames = tables.size() > 1 || !tables.get(0).name().equals(name);
+      if (ownNames && tables.stream().anyMatch(t -> t.name().equalsIgnoreCase(table))) {
+        out.add(name);
+      }
+    }
+    return out.stream().sorted().toList();
+  }
+
+  /**
    * Fixes the public schema of a dataset registered without one (before schemas were kept).
    *
    * @throws IllegalArgumentException if the dataset has a schema already, or the schema does not

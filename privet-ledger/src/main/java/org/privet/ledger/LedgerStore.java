@@ -53,6 +53,12 @@ public interface LedgerStore extends AutoCloseable {
    */
   List<DatasetTable> tables(String dataset);
 
+  /**
+   * The datasets (by key) with a row in the tables' record: a named unit table or an added table;
+   * every other dataset has one table, named as the dataset.
+   */
+  List<String> datasetsWithTables();
+
   /** The decision, inside the write transaction, whether a table may be added. */
   @FunctionalInterface
   interface TableCheck {
