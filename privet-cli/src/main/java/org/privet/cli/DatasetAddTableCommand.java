@@ -62,6 +62,7 @@ final class DatasetAddTableCommand implements Callable<Integer> {
       SourceOptions.Located at = from.locate(d.database());
       TableSpec table = new TableSpec(name, at.source(), at.resolvedFormat(), at.csv(), at.database(), refs,
           isPublic);
+      ledger.requireTablePlace(d.name(), table); // before the source is read
       RegisteredSchema fixed = from.declared().orElseGet(() -> LedgerCatalog.inferSchema(table.asSource(d)));
       added = ledger.addTable(d.name(), table, fixed);
     }

@@ -110,6 +110,17 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * Checks, before the table's source is read for its schema, what {@link #addTable} will check
+   * without the schema: its name, its backend, its kind and the tables its references name.
+   *
+   * @throws IllegalArgumentException naming the parameter
+   */
+  public void requireTablePlace(String dataset, TableSpec table) {
+    Objects.requireNonNull(table, "table");
+    TableRules.place(dataset(dataset), store.tables(resolve(dataset).key()), table);
+  }
+
+  /**
    * The dataset's tables, in the order they were added: its unit table first (named as
    * registered, else as the dataset), then every added table. A dataset registered with one
    * table has exactly one.

@@ -29,13 +29,12 @@ final class TableRules {
   private TableRules() {}
 
   /**
-   * Checks {@code table} against the dataset's tables so far and returns it with its references
-   * spelled as registered (table and column names as in their schemas).
+   * Checks what of {@code table} can be checked without its schema (so before its source is read):
+   * its name, its backend, its kind, and the tables its references name.
    *
-   * @throws IllegalArgumentException naming the parameter; nothing is stored then
+   * @throws IllegalArgumentException naming the parameter
    */
-  static TableSpec check(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table,
-      RegisteredSchema schema) {
+  static void place(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table) {
     DatasetTable unit = tables.get(0);
     if (unit.schema().isEmpty()) {
       throw new IllegalArgumentException("dataset: '" + dataset.name() + "' has no public schema (it"
@@ -60,25 +59,50 @@ final class TableRules {
           : "jdbc-url: the tables of dataset '" + dataset.name() + "' are files (CSV or Parquet),"
               + " read by one backend; give --source FILE");
     }
-    schema.requireFits(table.asSource(dataset));
     if (table.isPublic()) {
-      return table; // TableSpec refuses references on a public table
+      return; // TableSpec refuses references on a public table
     }
     if (dataset.privacyUnit().isRow()) {
       throw new IllegalArgumentException("references: dataset '" + dataset.name() + "' protects each"
           + " row (--row-privacy), so no column leads to its unit; only --public tables can be added");
     }
-    List<TableReference> spelled = new ArrayList<>();
     List<TableReference> toPrivate = new ArrayList<>();
     for (TableReference r : table.references()) {
       if (r.references(table.name())) {
         throw new IllegalArgumentException("references: table '" + table.name() + "' cannot reference"
             + " itself (" + r + "); its rows reach the privacy unit through another table");
       }
-      DatasetTable target = tables.stream().filter(t -> r.references(t.name())).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("references: dataset '" + dataset.name()
-              + "' has no table '" + r.table() + "' (" + r + "); its tables are "
-              + tables.stream().map(DatasetTable::name).toList()));
+      if (!target(dataset, tables, r).spec().isPublic()) {
+        toPrivate.add(r);
+      }
+    }
+    if (toPrivate.isEmpty()) {
+      throw new IllegalArgumentException("references: a private table must reach the privacy unit"
+          + " through a reference to a private table of dataset '" + dataset.name() + "' (--references"
+          + " COLUMN=TABLE.COLUMN, e.g. to " + unit.name() + "), or be --public; it gives "
+          + (table.references().isEmpty() ? "none" : "only references to public tables " + table.references()));
+    }
+    if (toPrivate.size() > 1) {
+      throw new IllegalArgumentException("references: a private table reaches the privacy unit through"
+          + " exactly one reference to a private table (so each row has one unit); '" + table.name()
+          + "' gives " + toPrivate.size() + ": " + toPrivate);
+    }
+  }
+
+  /**
+   * Checks {@code table} with its schema against the dataset's tables so far ({@link #place}, then
+   * its references' columns and types) and returns it with its references spelled as registered
+   * (table and column names as in their schemas).
+   *
+   * @throws IllegalArgumentException naming the parameter; nothing is stored then
+   */
+  static TableSpec check(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table,
+      RegisteredSchema schema) {
+    place(dataset, tables, table);
+    schema.requireFits(table.asSource(dataset));
+    List<TableReference> spelled = new ArrayList<>();
+    for (TableReference r : table.references()) {
+      DatasetTable target = target(dataset, tables, r);
       RegisteredSchema.Column from = column(schema, r.column()).orElseThrow(() ->
           new IllegalArgumentException("references: column '" + r.column() + "' is not in the schema"
               + " of table '" + table.name() + "' " + schema.names()));
@@ -96,23 +120,16 @@ final class TableRules {
         throw new IllegalArgumentException("references: " + s + " is given twice");
       }
       spelled.add(s);
-      if (!target.spec().isPublic()) {
-        toPrivate.add(s);
-      }
-    }
-    if (toPrivate.isEmpty()) {
-      throw new IllegalArgumentException("references: a private table must reach the privacy unit"
-          + " through a reference to a private table of dataset '" + dataset.name() + "' (--references"
-          + " COLUMN=TABLE.COLUMN, e.g. to " + unit.name() + "), or be --public; it gives "
-          + (spelled.isEmpty() ? "none" : "only references to public tables " + spelled));
-    }
-    if (toPrivate.size() > 1) {
-      throw new IllegalArgumentException("references: a private table reaches the privacy unit through"
-          + " exactly one reference to a private table (so each row has one unit); '" + table.name()
-          + "' gives " + toPrivate.size() + ": " + toPrivate);
     }
     return new TableSpec(table.name(), table.source(), table.format(), table.csv(), table.database(),
-        spelled, false);
+        spelled, table.isPublic());
+  }
+
+  private static DatasetTable target(DatasetSpec dataset, List<DatasetTable> tables, TableReference r) {
+    return tables.stream().filter(t -> r.references(t.name())).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("references: dataset '" + dataset.name()
+            + "' has no table '" + r.table() + "' (" + r + "); its tables are "
+            + tables.stream().map(DatasetTable::name).toList()));
   }
 
   /** The column a written name denotes: the one of that name, else the one equal ignoring case. */

@@ -1,0 +1,108 @@
+package org.privet.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.curator.DatasetBackends;
+import org.privet.curator.LedgerCatalog;
+import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.ledger.Ledger;
+import org.privet.sql.DatasetDescriptor;
+import org.privet.testing.TestPostgres;
+
+/**
+ * A multi-table dataset kept in PostgreSQL (issue 25, item 1) on a real server (TestPostgres):
+ * {@code dataset register --jdbc-url --table --table-name}, then {@code dataset add-table --table}
+ * in the dataset's database (schemas read from the catalog, no password stored); a table of
+ * another database, or a file, is refused and stores nothing; the catalog describes every table
+ * as a table of that database.
+ */
+class PostgresTablesTest {
+  private static final String PASSWORD = "not-stored-51c2";
+
+  @TempDir Path dir;
+
+  @Test
+  void tablesOfOneDatabase_registeredAndDescribed_othersRefused() throws Exception {
+    String full = TestPostgres.server().newDatabase();
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA tpch");
+      s.execute("CREATE TABLE tpch.customer (c_custkey bigint, c_name text, c_nationkey integer)");
+      s.execute("CREATE TABLE tpch.orders (o_orderkey bigint, o_custkey bigint, o_totalprice numeric(12,2))");
+      s.execute("CREATE TABLE tpch.nation (n_nationkey integer, n_name text)");
+      s.execute("INSERT INTO tpch.customer VALUES (1, 'Customer#1', 7)");
+      s.execute("INSERT INTO tpch.orders VALUES (10, 1, 99.50)");
+      s.execute("INSERT INTO tpch.nation VALUES (7, 'FRANCE')");
+    }
+    String url = full.substring(0, full.indexOf('?'));
+    Files.writeString(dir.resolve("pw"), PASSWORD + "\n");
+    Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n");
+    Path ws = dir.resolve("ws");
+
+    ok("register", "--workspace", ws.toString(), "--name", "shop", "--table-name", "customer", "--jdbc-url", url,
+        "--table", "tpch.customer", "--db-user", "postgres", "--db-password-file", dir.resolve("pw").toString(),
+        "--privacy-unit", "c_custkey", "--epsilon", "10");
+    CliRun orders = ok("add-table", "--workspace", ws.toString(), "--dataset", "shop", "--name", "orders",
+        "--table", "tpch.orders", "--references", "o_custkey=customer.c_custkey");
+    assertTrue(orders.out().contains("o_totalprice:double") && orders.out().contains("read from the table's catalog"),
+        orders.out());
+    ok("add-table", "--workspace", ws.toString(), "--dataset", "shop", "--name", "nation", "--table", "tpch.nation",
+        "--public");
+
+    List<String> refused = new ArrayList<>();
+    CliRun otherDb = CliRun.of("dataset", "add-table", "--workspace", ws.toString(), "--dataset", "shop",
+        "--name", "x", "--jdbc-url", TestPostgres.server().newDatabase().replaceAll("\\?.*", ""),
+        "--table", "tpch.nation", "--db-user", "postgres", "--public");
+    refused.add(otherDb.err());
+    assertEquals(ExitCodes.USAGE, otherDb.code(), otherDb.toString());
+    assertTrue(otherDb.err().contains("jdbc-url: the tables of dataset 'shop' are in its database"), otherDb.err());
+    CliRun file = CliRun.of("dataset", "add-table", "--workspace", ws.toString(), "--dataset", "shop",
+        "--name", "x", "--source", dir.resolve("nation.csv").toString(), "--public");
+    assertEquals(ExitCodes.USAGE, file.code(), file.toString());
+    assertTrue(file.err().contains("jdbc-url: the tables of dataset 'shop' are in its database"), file.err());
+
+    JsonNode json = new ObjectMapper().readTree(
+        ok("show", "--workspace", ws.toString(), "--name", "shop", "--format", "json").out());
+    JsonNode tables = json.get("tables");
+    assertEquals(3, tables.size(), json.toPrettyString());
+    assertEquals("tpch.orders", tables.get(1).get("source").asText());
+    assertEquals("postgres", tables.get(1).get("format").asText());
+    assertEquals(url, tables.get(1).get("database").get("jdbcUrl").asText());
+    assertTrue(tables.get(2).get("public").asBoolean());
+    for (Path f : Files.list(ws).toList()) {
+      assertFalse(new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1).contains(PASSWORD),
+          "the password is never stored: " + f);
+    }
+
+    try (Ledger ledger = Ledger.open(ws); DuckDbBackend files = DuckDbBackend.inMemory();
+        DatasetBackends backends = new DatasetBackends(files)) {
+      DatasetDescriptor d = new LedgerCatalog(ledger, backends).find("shop").orElseThrow();
+      assertEquals(3, d.tables().size());
+      DatasetDescriptor.TableDescriptor t = d.table("orders").orElseThrow();
+      assertTrue(t.source() instanceof Source.Typed typed && typed.file() instanceof Source.Table table
+          && table.name().equals("tpch.orders"), t.source().toString());
+      assertEquals(3, ledger.tables("shop").size(), "refused tables stored nothing");
+    }
+  }
+
+  private static CliRun ok(String command, String... args) {
+    List<String> a = new ArrayList<>(List.of("dataset", command));
+    a.addAll(List.of(args));
+    CliRun r = CliRun.of(a.toArray(String[]::new));
+    assertEquals(ExitCodes.OK, r.code(), r.toString());
+    return r;
+  }
+}
