@@ -128,6 +128,20 @@ final class CuratorService {
     return columns;
   }
 
+  /** A multi-table dataset's tables (issue 25): name, unit table, public flag, references, columns. */
+  private static ArrayNode tables(List<org.privet.ledger.DatasetTable> registered) {
+    ArrayNode tables = JsonNodeFactory.instance.arrayNode();
+    for (org.privet.ledger.DatasetTable t : registered) {
+      ObjectNode table = tables.addObject().put("name", t.name()).put("unitTable", t.unitTable())
+          .put("public", t.spec().isPublic());
+      ArrayNode refs = table.putArray("references");
+      t.spec().references().forEach(r -> refs.addObject().put("column", r.column()).put("table", r.table())
+          .put("targetColumn", r.targetColumn()));
+      table.set("columns", columns(t.schema().orElseThrow()));
+    }
+    return tables;
+  }
+
   /** One dataset as the caller sees it (built whole before it is listed). */
   private ObjectNode describe(Analyst who, DatasetSpec spec) {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
@@ -136,14 +150,9 @@ final class CuratorService {
     Optional<RegisteredSchema> schema = ledger.schema(spec.name());
     if (schema.isPresent()) {
       n.set("columns", columns(schema.get()));
-      ArrayNode tables = n.putArray("tables");
-      for (org.privet.ledger.DatasetTable t : ledger.tables(spec.name())) {
-        ObjectNode table = tables.addObject().put("name", t.name()).put("unitTable", t.unitTable())
-            .put("public", t.spec().isPublic());
-        ArrayNode refs = table.putArray("references");
-        t.spec().references().forEach(r -> refs.addObject().put("column", r.column()).put("table", r.table())
-            .put("targetColumn", r.targetColumn()));
-        table.set("columns", columns(t.schema().orElseThrow()));
+      List<org.privet.ledger.DatasetTable> registered = ledger.tables(spec.name());
+      if (registered.size() > 1 || !registered.get(0).name().equals(spec.name())) {
+        n.set("tables", tables(registered));
       }
     } else {
       n.putNull("columns");
