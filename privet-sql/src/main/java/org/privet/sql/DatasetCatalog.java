@@ -42,4 +42,15 @@ public interface DatasetCatalog {
   default List<String> datasetsWithTable(String table) {
     return List.of();
   }
+
+  /**
+   * The distinct values of {@code column} of the <em>public</em> table {@code table} of dataset
+   * {@code dataset} (NULL excluded), typed as the column's values ({@code Long}, {@code Double},
+   * {@code String}, ...), for group keys that come from a public table (public groups); empty when
+   * this catalog cannot read them (groups are then selected privately). Public data only: never
+   * called for a private table.
+   */
+  default Optional<List<Object>> publicValues(String dataset, String table, String column) {
+    return Optional.empty();
+  }
 }

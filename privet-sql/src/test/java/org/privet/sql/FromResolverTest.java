@@ -68,11 +68,21 @@ class FromResolverTest {
   }
 
   @Test
-  void dpSql_fromANonUnitTable_refusedAtItsPosition() {
+  void dpSql_fromAPublicTableAlone_refusedAtItsPosition() {
     DatasetCatalog c = ShopFixture.catalog(ADULT);
-    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM shop.orders";
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM shop.nation";
     DpSqlException e = assertThrows(DpSqlException.class, () -> DpSql.parse(sql, c));
-    assertEquals(sql.indexOf("shop.orders") + 1, e.column());
-    assertTrue(e.reason().contains("join it to the unit table 'customer'"), e.reason());
+    assertEquals(sql.indexOf("shop.nation") + 1, e.column());
+    assertTrue(e.reason().contains("these tables are all public"), e.reason());
+  }
+
+  @Test
+  void dpSql_fromANonUnitTable_readsItWithItsDerivedUnit() {
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1,"
+        + " max_rows_per_group = 4) COUNT(*) FROM shop.orders", ShopFixture.catalog(ADULT));
+    assertEquals("shop", st.dataset());
+    assertTrue(st.query().source() instanceof Source.Relational r
+        && r.unitDerivation().equals("orders, orders.o_custkey = customer.c_custkey (the unit)"),
+        st.query().source().toString());
   }
 }
