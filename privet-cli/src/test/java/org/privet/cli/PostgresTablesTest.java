@@ -28,7 +28,7 @@ import org.privet.testing.TestPostgres;
  * {@code dataset register --jdbc-url --table --table-name}, then {@code dataset add-table --table}
  * in the dataset's database (schemas read from the catalog, no password stored); a table of
  * another database, or a file, is refused and stores nothing; the catalog describes every table
- * as a table of that database.
+ * as a table of that database, and reads a public table's distinct values (public groups) there.
  */
 class PostgresTablesTest {
   private static final String PASSWORD = "not-stored-51c2";
@@ -95,6 +95,11 @@ class PostgresTablesTest {
       assertTrue(t.source() instanceof Source.Typed typed && typed.file() instanceof Source.Table table
           && table.name().equals("tpch.orders"), t.source().toString());
       assertEquals(3, ledger.tables("shop").size(), "refused tables stored nothing");
+      LedgerCatalog catalog = new LedgerCatalog(ledger, backends);
+      assertEquals(java.util.Optional.of(List.of("FRANCE")), catalog.publicValues("shop", "nation", "n_name"));
+      assertEquals(java.util.Optional.of(List.of(7L)), catalog.publicValues("shop", "NATION", "n_nationkey"));
+      assertEquals(java.util.Optional.empty(), catalog.publicValues("shop", "orders", "o_custkey"),
+          "a private table's values are never read");
     }
   }
 

@@ -73,6 +73,21 @@ class LedgerCatalogTablesTest {
   }
 
   @Test
+  void publicValues_publicTableOnly_distinctTypedSorted() throws Exception {
+    try (Ledger ledger = shop(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+      Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n8,PERU\n7,FRANCE\n8,PERU\n9,\n");
+      LedgerCatalog catalog = new LedgerCatalog(ledger, backend);
+      assertEquals(Optional.of(List.of(7L, 8L, 9L)), catalog.publicValues("shop", "nation", "n_nationkey"));
+      assertEquals(Optional.of(List.of("FRANCE", "PERU")), catalog.publicValues("shop", "Nation", "N_NAME"),
+          "NULL excluded");
+      assertEquals(Optional.empty(), catalog.publicValues("shop", "orders", "o_custkey"), "never a private table");
+      assertEquals(Optional.empty(), catalog.publicValues("shop", "customer", "c_name"), "never the unit table");
+      assertEquals(Optional.empty(), new LedgerCatalog(ledger, backend, n -> false)
+          .publicValues("shop", "nation", "n_name"), "nothing of an invisible dataset");
+    }
+  }
+
+  @Test
   void datasetsWithTable_unqualifiedName_findsTheDatasetHoldingIt() throws Exception {
     try (Ledger ledger = shop(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
       LedgerCatalog catalog = new LedgerCatalog(ledger, backend);
