@@ -189,6 +189,45 @@ class DatasetTablesTest extends OnEachStore {
   }
 
   @Test
+  void addTable_sameNameFromSeveralConnectionsAtOnce_storedOnce() throws Exception {
+    ledger.register(shop("shop"), CUSTOMER, "customer");
+    int writers = 6;
+    List<Ledger> ledgers = new java.util.ArrayList<>();
+    for (int i = 0; i < writers; i++) {
+      ledgers.add(where.open()); // a connection each, as separate processes would have
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<Boolean>> added = new java.util.ArrayList<>();
+      for (int i = 0; i < writers; i++) {
+        Ledger l = ledgers.get(i);
+        String name = i % 2 == 0 ? "orders" : "ORDERS";
+        added.add(pool.submit(() -> {
+          go.await();
+          try {
+            l.addTable("shop", file(name, false, "o_custkey=customer.c_custkey"), ORDERS);
+            return true;
+          } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage().startsWith("name: dataset 'shop' has a table named"), e.getMessage());
+            return false;
+          }
+        }));
+      }
+      go.countDown();
+      int successes = 0;
+      for (var f : added) {
+        successes += f.get() ? 1 : 0;
+      }
+      assertEquals(1, successes);
+      assertEquals(2, ledger.tables("shop").size());
+    } finally {
+      pool.shutdownNow();
+      ledgers.forEach(Ledger::close);
+    }
+  }
+
+  @Test
   void open_ledgerWrittenBeforeTables_gainsTheTableAndKeepsItsDatasets() throws SQLException {
     ledger.register(shop("shop"), CUSTOMER);
     ledger.close();
