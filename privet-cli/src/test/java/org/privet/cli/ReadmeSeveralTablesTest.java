@@ -15,7 +15,7 @@ import org.privet.ledger.TableReference;
 /**
  * The README's "Several tables" commands, run in order as written (their {@code data/} paths in a
  * temporary folder instead of the clone's): the TPC-H CSVs are generated, the four tables
- * registered under one dataset, and shown.
+ * registered under one dataset and shown, and a join query answered with public groups.
  */
 class ReadmeSeveralTablesTest {
   @TempDir Path dir;
@@ -27,7 +27,7 @@ class ReadmeSeveralTablesTest {
     String section = readme.substring(start, readme.indexOf("\n## ", start));
     Path ws = dir.resolve("ws");
     List<List<String>> commands = ReadmeCommandsTest.privetCommands(section);
-    assertEquals(6, commands.size(), section);
+    assertEquals(7, commands.size(), section);
     for (List<String> args : commands) {
       List<String> resolved = new ArrayList<>();
       for (String a : args) {
@@ -41,6 +41,9 @@ class ReadmeSeveralTablesTest {
       if (args.get(1).equals("show")) {
         assertTrue(r.out().contains("private, references l_orderkey=orders.o_orderkey"), r.out());
       }
+      if (args.get(0).equals("query")) {
+        assertTrue(r.out().contains("GERMANY") && r.out().contains("PERU"), r.out()); // public groups
+      }
     }
     try (Ledger ledger = Ledger.open(ws)) {
       List<DatasetTable> tables = ledger.tables("shop");
@@ -50,6 +53,7 @@ class ReadmeSeveralTablesTest {
           tables.get(1).spec().references());
       assertTrue(tables.get(3).spec().isPublic());
       assertEquals(1, ledger.datasets().size(), "one dataset, one budget");
+      assertEquals(1, ledger.history("shop").size(), "the query charged the dataset once");
     }
   }
 }
