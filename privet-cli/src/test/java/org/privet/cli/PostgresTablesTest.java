@@ -43,9 +43,9 @@ class PostgresTablesTest {
       s.execute("CREATE TABLE tpch.customer (c_custkey bigint, c_name text, c_nationkey integer)");
       s.execute("CREATE TABLE tpch.orders (o_orderkey bigint, o_custkey bigint, o_totalprice numeric(12,2))");
       s.execute("CREATE TABLE tpch.nation (n_nationkey integer, n_name text)");
-      s.execute("INSERT INTO tpch.customer VALUES (1, 'Customer#1', 7)");
-      s.execute("INSERT INTO tpch.orders VALUES (10, 1, 99.50)");
-      s.execute("INSERT INTO tpch.nation VALUES (7, 'FRANCE')");
+      s.execute("INSERT INTO tpch.customer VALUES (1, 'Customer#1', 7), (2, 'Customer#2', 8), (3, 'Customer#3', 7)");
+      s.execute("INSERT INTO tpch.orders VALUES (10, 1, 99.50), (11, 1, 12.00), (12, 3, 40.25)");
+      s.execute("INSERT INTO tpch.nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
     }
     String url = full.substring(0, full.indexOf('?'));
     Files.writeString(dir.resolve("pw"), PASSWORD + "\n");
@@ -54,7 +54,7 @@ class PostgresTablesTest {
 
     ok("register", "--workspace", ws.toString(), "--name", "shop", "--table-name", "customer", "--jdbc-url", url,
         "--table", "tpch.customer", "--db-user", "postgres", "--db-password-file", dir.resolve("pw").toString(),
-        "--privacy-unit", "c_custkey", "--epsilon", "10");
+        "--privacy-unit", "c_custkey", "--epsilon", "10000000");
     CliRun orders = ok("add-table", "--workspace", ws.toString(), "--dataset", "shop", "--name", "orders",
         "--table", "tpch.orders", "--references", "o_custkey=customer.c_custkey");
     assertTrue(orders.out().contains("o_totalprice:double") && orders.out().contains("read from the table's catalog"),
@@ -87,6 +87,35 @@ class PostgresTablesTest {
           "the password is never stored: " + f);
     }
 
+    // A join query runs in PostgreSQL; at ε = 10^6 and bounds of 3 rows the counts' discrete noise
+    // (scale 3·10^-6) is 0 except with probability below 10^-100000, so it equals the plain join.
+    java.util.Map<String, Long> expected = new java.util.TreeMap<>(java.util.Map.of("CHINA", 0L, "PERU", 0L));
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery("SELECT n_name, COUNT(*) FROM tpch.orders JOIN tpch.customer"
+            + " ON o_custkey = c_custkey JOIN tpch.nation ON c_nationkey = n_nationkey GROUP BY n_name")) {
+      while (r.next()) {
+        expected.put(r.getString(1), r.getLong(2));
+      }
+    }
+    CliRun q = CliRun.of("query", "--workspace", ws.toString(), "--analyst", "ann", "--format", "json",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, max_groups_contributed = 1,"
+            + " max_rows_per_group = 3) n_name, COUNT(*) AS n FROM orders JOIN customer ON o_custkey = c_custkey"
+            + " JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name");
+    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    java.util.Map<String, Long> released = new java.util.TreeMap<>();
+    for (JsonNode row : new ObjectMapper().readTree(q.out()).get("rows")) {
+      JsonNode nation = row.get("n_name");
+      released.put(nation.isObject() ? nation.get("value").asText() : nation.asText(),
+          Math.round(row.get("n").get("value").asDouble()));
+    }
+    assertEquals(expected, released, q.out());
+    CliRun explain = CliRun.of("query", "--workspace", ws.toString(), "--explain",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, max_groups_contributed = 1,"
+            + " max_rows_per_group = 3) n_name, COUNT(*) AS n FROM orders JOIN customer ON o_custkey = c_custkey"
+            + " JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name");
+    assertEquals(ExitCodes.OK, explain.code(), explain.toString());
+    assertTrue(explain.out().contains("\"tpch\".\"orders\""), explain.out()); // PostgreSQL's plan, on its tables
+
     try (Ledger ledger = Ledger.open(ws); DuckDbBackend files = DuckDbBackend.inMemory();
         DatasetBackends backends = new DatasetBackends(files)) {
       DatasetDescriptor d = new LedgerCatalog(ledger, backends).find("shop").orElseThrow();
@@ -95,9 +124,11 @@ class PostgresTablesTest {
       assertTrue(t.source() instanceof Source.Typed typed && typed.file() instanceof Source.Table table
           && table.name().equals("tpch.orders"), t.source().toString());
       assertEquals(3, ledger.tables("shop").size(), "refused tables stored nothing");
+      assertEquals(1, ledger.history("shop").size(), "one charge: the query; explain and refusals charge nothing");
       LedgerCatalog catalog = new LedgerCatalog(ledger, backends);
-      assertEquals(java.util.Optional.of(List.of("FRANCE")), catalog.publicValues("shop", "nation", "n_name"));
-      assertEquals(java.util.Optional.of(List.of(7L)), catalog.publicValues("shop", "NATION", "n_nationkey"));
+      assertEquals(java.util.Optional.of(List.of("CHINA", "FRANCE", "PERU")),
+          catalog.publicValues("shop", "nation", "n_name"));
+      assertEquals(java.util.Optional.of(List.of(7L, 8L, 9L)), catalog.publicValues("shop", "NATION", "n_nationkey"));
       assertEquals(java.util.Optional.empty(), catalog.publicValues("shop", "orders", "o_custkey"),
           "a private table's values are never read");
     }
