@@ -208,7 +208,12 @@ class JoinsTest {
             + " USING (nationkey) GROUP BY name",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM lineitem",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-5) nationkey, COUNT(*)"
-            + " AS n FROM orders JOIN customer USING (custkey) GROUP BY nationkey");
+            + " AS n FROM orders JOIN customer USING (custkey) GROUP BY nationkey",
+        "WITH big AS (SELECT orderkey, quantity * 2 AS q2 FROM lineitem WHERE quantity >= 2)"
+            + " SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) name, SUM(q2,"
+            + " contribution_bounds_per_row => (0, 10)) AS s FROM big, orders o, customer c, nation"
+            + " WHERE big.orderkey = o.orderkey AND o.custkey = c.custkey AND c.nationkey ="
+            + " nation.nationkey GROUP BY name");
     for (String sql : queries) {
       DpStatement a = DpSql.parse(sql, d.catalog);
       DpStatement b = DpSql.parse(sql, dPrime.catalog);
