@@ -110,20 +110,29 @@ class JoinsTest {
         d.catalog);
     double s = 0;
     double t = 0;
-    for (List<?> l : d.lineitem) {
-      if (l.get(0) == null || d.customerOf(l.get(0)) == null || (Double) l.get(1) < 2) {
-        continue;
-      }
-      double price = d.orders.stream().filter(o -> o.get(0).equals(l.get(0)))
-          .mapToDouble(o -> (Double) o.get(2)).findFirst().orElseThrow();
-      if (price < 3) {
-        s += (Double) l.get(1);
-        t += price;
-      }
+    for (double[] qp : quantityAndPrice(d)) {
+      s += qp[0];
+      t += qp[1];
     }
     List<Object> row = st.present(run(st)).rows().get(0);
     assertEquals(s, ((Estimate) row.get(0)).value(), 1e-3);
     assertEquals(t, ((Estimate) row.get(1)).value(), 1e-3);
+  }
+
+  /** (quantity, order's totalprice) of the line items with an order, quantity ≥ 2, price < 3. */
+  private static List<double[]> quantityAndPrice(JoinFixture f) {
+    List<double[]> out = new ArrayList<>();
+    for (List<?> l : f.lineitem) {
+      if (l.get(0) == null || f.customerOf(l.get(0)) == null || (Double) l.get(1) < 2) {
+        continue;
+      }
+      double price = f.orders.stream().filter(o -> o.get(0).equals(l.get(0)))
+          .mapToDouble(o -> (Double) o.get(2)).findFirst().orElseThrow();
+      if (price < 3) {
+        out.add(new double[] {(Double) l.get(1), price});
+      }
+    }
+    return out;
   }
 
   @Test
@@ -263,16 +272,9 @@ class JoinsTest {
         + " WHERE l.quantity >= 2) big JOIN orders o ON big.orderkey = o.orderkey WHERE o.totalprice < 3";
     double s = 0;
     int n = 0;
-    for (List<?> l : d.lineitem) {
-      if (l.get(0) == null || d.customerOf(l.get(0)) == null || (Double) l.get(1) < 2) {
-        continue;
-      }
-      double price = d.orders.stream().filter(o -> o.get(0).equals(l.get(0)))
-          .mapToDouble(o -> (Double) o.get(2)).findFirst().orElseThrow();
-      if (price < 3) {
-        s += (Double) l.get(1) * 2 + 1;
-        n++;
-      }
+    for (double[] qp : quantityAndPrice(d)) {
+      s += qp[0] * 2 + 1;
+      n++;
     }
     for (String sql : List.of(with, sub)) {
       List<Object> row = DpSql.parse(sql, d.catalog).present(run(DpSql.parse(sql, d.catalog))).rows().get(0);
