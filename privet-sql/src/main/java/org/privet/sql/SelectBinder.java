@@ -343,19 +343,7 @@ final class SelectBinder {
         throw src.error(optionAt, "no public key set is registered for column '" + g + "' of dataset '"
             + dataset.name() + "'; list the keys with public_groups = (...)");
       }
-      List<List<Object>> next = new ArrayList<>();
-      for (List<Object> prefix : keys) {
-        for (Object v : values) {
-          List<Object> k = new ArrayList<>(prefix);
-          k.add(v);
-          next.add(k);
-        }
-      }
-      if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
-        throw src.error(optionAt, "the public key sets give more than " + DpOptions.MAX_PUBLIC_GROUPS
-            + " groups");
-      }
-      keys = next;
+      keys = times(keys, values, optionAt, "the public key sets");
     }
     return keys;
   }
@@ -375,21 +363,26 @@ final class SelectBinder {
       if (values.isEmpty() || values.get().isEmpty()) {
         return null;
       }
-      List<List<Object>> next = new ArrayList<>();
-      for (List<Object> prefix : keys) {
-        for (Object v : values.get()) {
-          List<Object> k = new ArrayList<>(prefix);
-          k.add(v);
-          next.add(k);
-        }
-      }
-      if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
-        throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), "the public tables' values"
-            + " give more than " + DpOptions.MAX_PUBLIC_GROUPS + " groups");
-      }
-      keys = next;
+      keys = times(keys, values.get(), pq.offsetOfWord("GROUP", pq.selectOffset()),
+          "the public tables' values");
     }
     return keys;
+  }
+
+  /** Each key of {@code keys} extended by each of {@code values}, at most MAX_PUBLIC_GROUPS. */
+  private List<List<Object>> times(List<List<Object>> keys, List<Object> values, int at, String what) {
+    List<List<Object>> next = new ArrayList<>();
+    for (List<Object> prefix : keys) {
+      for (Object v : values) {
+        List<Object> k = new ArrayList<>(prefix);
+        k.add(v);
+        next.add(k);
+      }
+    }
+    if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
+      throw src.error(at, what + " give more than " + DpOptions.MAX_PUBLIC_GROUPS + " groups");
+    }
+    return next;
   }
 
   private void checkKeyType(Object v, String column, int at) {

@@ -330,4 +330,15 @@ class JoinsTest {
     assertEquals(d.customer.stream().filter(c -> (Long) c.get(1) == 1).mapToDouble(c -> (Double) c.get(2))
         .sum(), ((Estimate) row.get(1)).value(), 1e-3);
   }
+
+  @Test
+  void docsExample_withComputedRevenue_parsesAndDerivesTheUnitThroughOrders() {
+    DpStatement st = DpSql.parse("WITH li AS (SELECT l_orderkey, l_price * (1 - l_quantity) AS revenue"
+        + " FROM lineitem WHERE l_quantity >= 1) SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1)"
+        + " SUM(revenue, contribution_bounds_per_row => (0, 100)) AS r FROM li JOIN orders ON"
+        + " l_orderkey = o_orderkey", ShopFixture.catalog());
+    org.privet.engine.Source.Relational r = (org.privet.engine.Source.Relational) st.query().source();
+    assertEquals("orders, orders.o_custkey = customer.c_custkey (the unit)", r.unitDerivation());
+    assertTrue(r.relation().explain().contains("Compute __e0"), r.relation().explain());
+  }
 }
