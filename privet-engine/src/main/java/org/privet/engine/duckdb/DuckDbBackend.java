@@ -257,6 +257,23 @@ public final class DuckDbBackend implements Backend {
     });
   }
 
+  @Override
+  public synchronized void query(Source source, org.privet.engine.spi.RenderedQuery query,
+      int columns, java.util.function.Consumer<String[]> rows) {
+    String sql = query.render(SqlText.from(source), describe(source), DuckDbDialect.FAST);
+    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        String[] row = new String[columns];
+        for (int i = 0; i < columns; i++) {
+          row[i] = rs.getString(i + 1);
+        }
+        rows.accept(row);
+      }
+    } catch (SQLException e) {
+      throw failure("rendered query", e);
+    }
+  }
+
   /**
    * Streams {@code columns} of every row of {@code source} to {@code rows} as text (SQL NULL as
    * {@code null}), for a release that must read rows after its charge (synthetic data). The read is
