@@ -5,13 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BasicAccountant;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.engine.Source;
-import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Charge;
@@ -20,6 +21,7 @@ import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.RegisteredSchema;
 import org.privet.models.AdaSsp;
+import org.privet.models.BackendTraining;
 import org.privet.models.DpSgd;
 import org.privet.models.Feature;
 import org.privet.models.FeatureEncoder;
@@ -38,16 +40,14 @@ import org.privet.random.RandomSource;
  * <p>Before the charge, only public facts are used: the request, the dataset's registration (privacy
  * unit, neighbouring relation, source kind, public schema, public bounds and keys) and the budget.
  * The mechanism is calibrated then, and its stated loss is asserted equal to the plan (the
- * requested (ε, δ)) before the ledger is charged. After the charge the rows are read through the
- * engine's {@link Source} by a total text scan ({@link DuckDbBackend#scanText}); every value is
- * encoded by a total rule (clamped to public bounds, one-hot over public keys, missing values
- * fixed), each unit keeps at most {@code maxRowsPerUnit} rows, and training never throws on data.
- *
- * <p>Why Java and not aggregate queries: objective perturbation and DP-SGD are iterative
- * optimisations over the rows, not a fixed set of aggregates; AdaSSP's and naive Bayes' sufficient
- * statistics are aggregates, but over a one-hot, per-unit weighted encoding that the SQL aggregate
- * layer does not express yet. Reading once through the engine's source keeps the registered file
- * layout and schema authoritative; files only (as for synthesis).
+ * requested (ε, δ)) before the ledger is charged. After the charge the data is read where it lives,
+ * on the dataset's backend (DuckDB for files, PostgreSQL for a table, Spark when the caller runs
+ * one), by statements {@link BackendTraining} writes once and each backend's dialect renders: every
+ * value is encoded by a total rule (clamped to public bounds, one-hot over public keys, missing
+ * values fixed) on a fixed-point grid, each unit keeps at most {@code maxRowsPerUnit} rows, and
+ * training never throws on data. AdaSSP and naive Bayes run as exact aggregate queries (their
+ * sufficient statistics); objective perturbation and DP-SGD are iterative optimisations, not a
+ * fixed sequence of aggregates, and read the bounded encoded rows through the same statement.
  */
 public final class RegisteredTraining {
 
@@ -83,26 +83,31 @@ public final class RegisteredTraining {
 
   private final DatasetSpec spec;
   private final Source source;
-  private final TableSchema schema;
+  private final BackendTraining data;
   private final Request request;
   private final FeatureEncoder encoder;
   private final Label label;
   private final Trainer trainer;
 
-  /** A calibrated mechanism: its stated loss and the training step. */
+  /** A calibrated mechanism: its stated loss and the training step, where the data lives. */
   private interface Trainer {
     ApproxDp privacyLoss();
 
     List<? extends PrivacyLoss> parts();
 
+    Model train(BackendTraining data, Backend backend, Source source, RandomSource random);
+  }
+
+  /** The training step of an iterative method: on the bounded rows read through the backend. */
+  private interface OnRows {
     Model train(TrainingSet set, RandomSource random);
   }
 
-  private RegisteredTraining(DatasetSpec spec, Source source, TableSchema schema, Request request,
+  private RegisteredTraining(DatasetSpec spec, Source source, BackendTraining data, Request request,
       FeatureEncoder encoder, Label label, Trainer trainer) {
     this.spec = spec;
     this.source = source;
-    this.schema = schema;
+    this.data = data;
     this.request = request;
     this.encoder = encoder;
     this.label = label;
@@ -117,10 +122,6 @@ public final class RegisteredTraining {
    */
   public static RegisteredTraining prepare(Ledger ledger, String dataset, Request r, String option) {
     DatasetSpec spec = ledger.dataset(dataset);
-    if (spec.database().isPresent()) {
-      throw new IllegalArgumentException(option + ": dataset '" + spec.name() + "' is a PostgreSQL table;"
-          + " training reads files only (export the table to Parquet and register that)");
-    }
     if (spec.relation() != NeighbouringRelation.ADD_REMOVE_ONE) {
       throw new IllegalArgumentException(option + ": dataset '" + spec.name() + "' states its budget under"
           + " replace-one neighbours; training is proven under add/remove-one-unit neighbours only");
@@ -129,7 +130,8 @@ public final class RegisteredTraining {
         "dataset '" + spec.name() + "' has no public schema; the curator fixes one with: privet dataset"
             + " fix-schema --name " + spec.name()));
     List<TableSchema.Column> cols = new ArrayList<>();
-    fixed.columns().forEach(c -> cols.add(new TableSchema.Column(c.name(), ColumnType.STRING, "VARCHAR")));
+    fixed.columns().forEach(c -> cols.add(new TableSchema.Column(c.name(),
+        org.privet.engine.PublicSchema.type(c.type()), c.type())));
     TableSchema schema = new TableSchema(cols);
     String unit = spec.privacyUnit().columnName().orElse(null);
     requireColumn(schema, r.label(), "--label", spec);
@@ -189,8 +191,11 @@ public final class RegisteredTraining {
       throw new IllegalArgumentException("--max-rows-per-unit: dataset '" + spec.name()
           + "' protects each row; it applies to datasets with a privacy-unit column only");
     }
+    BackendTraining data = BackendTraining.of(encoder, label, unit, r.maxRowsPerUnit());
+    data.check(schema);
     Trainer trainer = trainer(r, encoder.dimension());
-    return new RegisteredTraining(spec, LedgerCatalog.source(spec), schema, r, encoder, label, trainer);
+    return new RegisteredTraining(spec, LedgerCatalog.source(spec, Optional.of(fixed)), data, r, encoder, label,
+        trainer);
   }
 
   private static Trainer trainer(Request r, int dimension) {
@@ -200,13 +205,13 @@ public final class RegisteredTraining {
         if (method.equals("objective-perturbation")) {
           ObjectivePerturbation op = ObjectivePerturbation.of(r.epsilon(), r.delta(), r.maxRowsPerUnit(),
               r.regularization(), dimension);
-          return trainer(op.privacyLoss(), List.of(op.privacyLoss()), op::train);
+          return trainer(op.privacyLoss(), List.of(op.privacyLoss()), rows(op::train));
         }
         if (method.equals("dp-sgd")) {
           DpSgdOptions o = r.sgd() == null ? DpSgdOptions.DEFAULTS : r.sgd();
           DpSgd sgd = DpSgd.builder().epsilon(r.epsilon()).delta(r.delta()).samplingRate(o.samplingRate())
               .steps(o.steps()).clip(o.clip()).learningRate(o.learningRate()).dimension(dimension).build();
-          return trainer(sgd.privacyLoss(), List.of(sgd.privacyLoss()), sgd::train);
+          return trainer(sgd.privacyLoss(), List.of(sgd.privacyLoss()), rows(sgd::train));
         }
         throw new IllegalArgumentException("--method: logistic regression is trained by objective-perturbation"
             + " or dp-sgd, was " + method);
@@ -216,8 +221,8 @@ public final class RegisteredTraining {
         }
         // the noise source is bound at training time (below); calibrate now with a placeholder
         AdaSsp probe = AdaSsp.of(r.epsilon(), r.delta(), dimension, RandomSource.secure());
-        return trainer(probe.privacyLoss(), probe.parts(),
-            (set, random) -> AdaSsp.of(r.epsilon(), r.delta(), dimension, random).train(set));
+        return trainer(probe.privacyLoss(), probe.parts(), (data, backend, source, random) -> AdaSsp.of(
+            r.epsilon(), r.delta(), dimension, random).train(data.encoder(), data.label(), data.gram(backend, source)));
       }
       default: {
         if (!method.equals("gaussian-naive-bayes")) {
@@ -225,8 +230,9 @@ public final class RegisteredTraining {
               + method);
         }
         GaussianNaiveBayes probe = GaussianNaiveBayes.of(r.epsilon(), r.delta(), RandomSource.secure());
-        return trainer(probe.privacyLoss(), List.of(probe.privacyLoss()),
-            (set, random) -> GaussianNaiveBayes.of(r.epsilon(), r.delta(), random).train(set));
+        return trainer(probe.privacyLoss(), List.of(probe.privacyLoss()), (data, backend, source, random) ->
+            GaussianNaiveBayes.of(r.epsilon(), r.delta(), random).train(data.encoder(), data.label(),
+                data.classMoments(backend, source)));
       }
     }
   }
@@ -240,8 +246,16 @@ public final class RegisteredTraining {
     };
   }
 
-  private static Trainer trainer(ApproxDp loss, List<? extends PrivacyLoss> parts,
-      java.util.function.BiFunction<TrainingSet, RandomSource, Model> train) {
+  private static TrainStep rows(OnRows step) {
+    return (data, backend, source, random) -> step.train(data.rows(backend, source), random);
+  }
+
+  /** {@link Trainer#train}. */
+  private interface TrainStep {
+    Model train(BackendTraining data, Backend backend, Source source, RandomSource random);
+  }
+
+  private static Trainer trainer(ApproxDp loss, List<? extends PrivacyLoss> parts, TrainStep train) {
     return new Trainer() {
       @Override
       public ApproxDp privacyLoss() {
@@ -254,8 +268,8 @@ public final class RegisteredTraining {
       }
 
       @Override
-      public Model train(TrainingSet set, RandomSource random) {
-        return train.apply(set, random);
+      public Model train(BackendTraining data, Backend backend, Source source, RandomSource random) {
+        return train.train(data, backend, source, random);
       }
     };
   }
@@ -285,9 +299,9 @@ public final class RegisteredTraining {
   /**
    * Asserts the mechanism's stated loss equals the plan, charges with {@code charge} (which must
    * commit the cost durably and return the charge, or throw to refuse, charging nothing), then
-   * reads the rows totally and trains.
+   * computes totally on {@code backend}, the dataset's ({@link DatasetBackends#of}), and trains.
    */
-  public Model run(DuckDbBackend backend, Function<List<PrivacyLoss>, Charge> charge, RandomSource random) {
+  public Model run(Backend backend, Function<List<PrivacyLoss>, Charge> charge, RandomSource random) {
     List<PrivacyLoss> plan = cost();
     ApproxDp composed = new BasicAccountant().compose(trainer.parts(), request.delta());
     if (!trainer.privacyLoss().equals(plan.get(0)) || composed.epsilon() > request.epsilon()
@@ -296,32 +310,12 @@ public final class RegisteredTraining {
           + composed + ") differs from the plan " + plan);
     }
     Charge c = Objects.requireNonNull(charge.apply(plan), "charge");
-    TrainingSet set = read(backend);
     Map<String, Object> more = new LinkedHashMap<>();
     more.put("dataset", spec.name());
     more.put("ledger_charge", c.id());
     more.put("privacy_unit", spec.privacyUnit().toString());
     more.put("neighbouring_relation", "add/remove one unit");
-    return trainer.train(set, random).withPrivacy(more);
+    return trainer.train(data, backend, source, random).withPrivacy(more);
   }
 
-  private TrainingSet read(DuckDbBackend backend) {
-    String unit = spec.privacyUnit().columnName().orElse(null);
-    List<String> columns = new ArrayList<>();
-    if (unit != null) {
-      columns.add(unit);
-    }
-    columns.addAll(encoder.columns());
-    columns.add(label.column());
-    int offset = unit == null ? 0 : 1;
-    int k = encoder.columns().size();
-    TrainingSet.Builder b = TrainingSet.builder(encoder, label, request.maxRowsPerUnit());
-    backend.scanText(source, schema, columns, row -> {
-      String[] values = new String[k];
-      System.arraycopy(row, offset, values, 0, k);
-      String unitKey = unit == null ? null : row[0] == null ? "\u0000null" : row[0];
-      b.add(unitKey, values, row[offset + k]);
-    });
-    return b.build();
-  }
 }

@@ -22,7 +22,9 @@ import org.privet.engine.spi.TableSchema;
  *   <li>{@code __e}: per row the unit {@code __u}, the fixed-point coordinates {@code __c0..}
  *       (integers in [0, 2^K], K = {@value Feature#GRID_BITS}: the intercept 2^K, a number
  *       rint(((min(max(x, lo), hi) − lo)/(hi − lo))·2^K) half to even, 2^(K−1) when NULL or NaN, a
- *       key 2^K when the value with its spaces trimmed equals it) and the label {@code __y} in
+ *       key 2^K when the value with its spaces trimmed equals it; on an integer column a key
+ *       matches the integer it spells canonically, on a boolean column {@code true/t/yes/y/1} and
+ *       {@code false/f/no/n/0} match TRUE and FALSE, any other key nothing) and the label {@code __y} in
  *       [−2^K, 2^K]: exactly {@link FeatureEncoder#encodeFixed} and {@link Label#encodeFixed};
  *   <li>{@code __r}, {@code __b} (per-unit bounding): each unit keeps its first L rows in the
  *       order of a salted hash of the encoded row (ties broken by the encoded values, so the kept
@@ -101,6 +103,16 @@ public final class BackendTraining {
     return b == 0 ? a : gcd(b, a % b);
   }
 
+  /** The feature encoding. */
+  public FeatureEncoder encoder() {
+    return encoder;
+  }
+
+  /** The label. */
+  public Label label() {
+    return label;
+  }
+
   /** lcm(1..L): the weights' common denominator. */
   long weightDenominator() {
     return lcm;
@@ -121,10 +133,10 @@ public final class BackendTraining {
             + t.name().toLowerCase(java.util.Locale.ROOT) + " column in the registered schema; a numeric"
             + " feature needs a number column (or give --feature-keys)");
       }
-      if (f instanceof Feature.Categorical && t != ColumnType.STRING && t != ColumnType.INTEGER) {
+      if (f instanceof Feature.Categorical && !keyed(t)) {
         throw new IllegalArgumentException("--feature-keys: feature " + f.name() + " is a "
-            + t.name().toLowerCase(java.util.Locale.ROOT) + " column; keys are matched on text or integer"
-            + " columns only");
+            + t.name().toLowerCase(java.util.Locale.ROOT) + " column; keys are matched on text, integer"
+            + " or boolean columns only");
       }
     }
     ColumnType t = type(schema, label.column());
@@ -132,11 +144,15 @@ public final class BackendTraining {
       throw new IllegalArgumentException("--label: " + label.column() + " is a "
           + t.name().toLowerCase(java.util.Locale.ROOT) + " column; linear regression needs a number column");
     }
-    if (label instanceof Label.Binary && t != ColumnType.STRING && t != ColumnType.INTEGER) {
+    if (label instanceof Label.Binary && !keyed(t)) {
       throw new IllegalArgumentException("--label: " + label.column() + " is a "
-          + t.name().toLowerCase(java.util.Locale.ROOT) + " column; a classifier's label must be a text or"
-          + " integer column");
+          + t.name().toLowerCase(java.util.Locale.ROOT) + " column; a classifier's label must be a text,"
+          + " integer or boolean column");
     }
+  }
+
+  private static boolean keyed(ColumnType t) {
+    return t == ColumnType.STRING || t == ColumnType.INTEGER || t == ColumnType.BOOLEAN;
   }
 
   private static boolean numeric(ColumnType t) {
@@ -213,8 +229,20 @@ public final class BackendTraining {
             + d.dbl(Feature.ONE)) + " END";
   }
 
-  /** Whether a text or integer column equals a key (text: spaces trimmed; integer: canonical keys only). */
+  /** Keys that name a boolean column's true value (as a registered CSV's {@code yes} reads). */
+  static final java.util.Set<String> TRUE_TEXT = java.util.Set.of("true", "t", "yes", "y", "1");
+  /** Keys that name its false value. */
+  static final java.util.Set<String> FALSE_TEXT = java.util.Set.of("false", "f", "no", "n", "0");
+
+  /** Whether a text, integer or boolean column equals a key (text: spaces trimmed; integer: canonical keys only). */
   private static String matches(TableSchema.Column c, String key, SqlDialect d) {
+    if (c.type() == ColumnType.BOOLEAN) {
+      String k = Feature.trimSpaces(key).toLowerCase(java.util.Locale.ROOT);
+      if (TRUE_TEXT.contains(k)) {
+        return d.quote(c.name()) + " = TRUE";
+      }
+      return FALSE_TEXT.contains(k) ? d.quote(c.name()) + " = FALSE" : "1 = 0";
+    }
     if (c.type() == ColumnType.INTEGER) {
       try {
         long v = Long.parseLong(key);

@@ -209,6 +209,13 @@ final class TrainJobs implements AutoCloseable {
       }
       String registered = service.requireVisible(who, dataset.asText());
       Prepared p = prepare(registered, body);
+      // a table dataset's database must be reachable before the charge (a refusal, no data read)
+      try (DuckDbBackend files = DuckDbBackend.inMemory();
+          org.privet.curator.DatasetBackends backends = service.datasetBackends(files)) {
+        backends.of(ledger.dataset(registered));
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest(e.getMessage());
+      }
       return new LedgerJobViews.Charged(registered, p.text(), p.training().cost());
     });
   }
@@ -220,8 +227,9 @@ final class TrainJobs implements AutoCloseable {
     // The dataset the charge was made on, as registered: the request was checked when charged.
     Prepared p = prepare(r.dataset(), LedgerJobViews.read(job.request()));
     Charge charge = ledger.charge(r.dataset(), id);
-    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      Model model = p.training().run(backend, cost -> {
+    try (DuckDbBackend files = DuckDbBackend.inMemory();
+        org.privet.curator.DatasetBackends backends = service.datasetBackends(files)) {
+      Model model = p.training().run(backends.of(ledger.dataset(r.dataset())), cost -> {
         if (!charge.cost().equals(cost)) {
           throw new IllegalStateException("the training cost differs from charge #" + id);
         }

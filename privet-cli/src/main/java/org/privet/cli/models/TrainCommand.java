@@ -13,8 +13,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.privet.cli.AnalystOption;
 import org.privet.cli.WorkspaceOption;
+import org.privet.curator.DatasetBackends;
 import org.privet.curator.RegisteredTraining;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.Backend;
 import org.privet.ledger.Charge;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.Ledger;
@@ -129,8 +131,11 @@ public final class TrainCommand implements Callable<Integer> {
         new RegisteredTraining.DpSgdOptions(samplingRate, steps, clip, learningRate));
     PrintWriter err = spec.commandLine().getErr();
     Model trained;
-    try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+    try (Ledger ledger = workspace.open(); DuckDbBackend files = DuckDbBackend.inMemory();
+        DatasetBackends backends = new DatasetBackends(files)) {
       RegisteredTraining training = RegisteredTraining.prepare(ledger, dataset, request, "--dataset");
+      // the dataset's backend: a table's database is connected now, before the charge
+      Backend backend = backends.of(ledger.dataset(training.dataset()));
       String text = String.format(Locale.ROOT, "privet train --model %s --method %s --label %s --features %s"
           + " --epsilon %s --delta %s", kind.label(), method == null ? RegisteredTraining.defaultMethod(kind) : method,
           label, String.join(",", features), epsilon, delta);
