@@ -56,7 +56,7 @@ class TrainCommandTest {
     return ws;
   }
 
-  private static CliRun train(Path ws, Path out, String... options) {
+  static CliRun train(Path ws, Path out, String... options) {
     List<String> a = new ArrayList<>(List.of("train", "--workspace", ws.toString(), "--dataset", "t",
         "--out", out.toString()));
     a.addAll(List.of(options));
