@@ -11,6 +11,7 @@ import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BasicAccountant;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
@@ -29,6 +30,7 @@ import org.privet.models.GaussianNaiveBayes;
 import org.privet.models.Label;
 import org.privet.models.Model;
 import org.privet.models.ObjectivePerturbation;
+import org.privet.models.PureObjectivePerturbation;
 import org.privet.models.TrainingSet;
 import org.privet.random.RandomSource;
 
@@ -91,7 +93,7 @@ public final class RegisteredTraining {
 
   /** A calibrated mechanism: its stated loss and the training step, where the data lives. */
   private interface Trainer {
-    ApproxDp privacyLoss();
+    PrivacyLoss privacyLoss();
 
     List<? extends PrivacyLoss> parts();
 
@@ -193,15 +195,22 @@ public final class RegisteredTraining {
     }
     BackendTraining data = BackendTraining.of(encoder, label, unit, r.maxRowsPerUnit());
     data.check(schema);
-    Trainer trainer = trainer(r, encoder.dimension());
+    Trainer trainer = trainer(r, encoder);
     return new RegisteredTraining(spec, LedgerCatalog.source(spec, Optional.of(fixed)), data, r, encoder, label,
         trainer);
   }
 
-  private static Trainer trainer(Request r, int dimension) {
+  private static Trainer trainer(Request r, FeatureEncoder encoder) {
+    int dimension = encoder.dimension();
     String method = r.method() == null ? defaultMethod(r.kind()) : r.method();
     switch (r.kind()) {
       case LOGISTIC_REGRESSION:
+        if (method.equals("objective-perturbation") && r.delta() == 0) {
+          // δ = 0: the pure-ε variant (Laplace noise), which a pure-ε grant admits
+          PureObjectivePerturbation op = PureObjectivePerturbation.of(r.epsilon(), r.maxRowsPerUnit(),
+              r.regularization(), encoder);
+          return trainer(op.privacyLoss(), List.of(op.privacyLoss()), rows(op::train));
+        }
         if (method.equals("objective-perturbation")) {
           ObjectivePerturbation op = ObjectivePerturbation.of(r.epsilon(), r.delta(), r.maxRowsPerUnit(),
               r.regularization(), dimension);
@@ -255,10 +264,10 @@ public final class RegisteredTraining {
     Model train(BackendTraining data, Backend backend, Source source, RandomSource random);
   }
 
-  private static Trainer trainer(ApproxDp loss, List<? extends PrivacyLoss> parts, TrainStep train) {
+  private static Trainer trainer(PrivacyLoss loss, List<? extends PrivacyLoss> parts, TrainStep train) {
     return new Trainer() {
       @Override
-      public ApproxDp privacyLoss() {
+      public PrivacyLoss privacyLoss() {
         return loss;
       }
 
@@ -291,9 +300,10 @@ public final class RegisteredTraining {
     return encoder.dimension();
   }
 
-  /** What the ledger is charged: the requested (ε, δ), once. */
+  /** What the ledger is charged, once: the requested (ε, δ), or pure ε when δ = 0. */
   public List<PrivacyLoss> cost() {
-    return List.of(new ApproxDp(request.epsilon(), request.delta()));
+    return List.of(request.delta() == 0 ? new PureDp(request.epsilon())
+        : new ApproxDp(request.epsilon(), request.delta()));
   }
 
   /**

@@ -92,7 +92,8 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(names = "--epsilon", required = true, description = "privacy parameter epsilon (> 0)")
   double epsilon;
 
-  @Option(names = "--delta", required = true, description = "privacy parameter delta in (0, 1)")
+  @Option(names = "--delta", required = true, description = "privacy parameter delta in [0, 1); 0 trains"
+      + " objective perturbation's pure-epsilon variant (Laplace noise)")
   double delta;
 
   @Option(names = "--max-rows-per-unit", defaultValue = "1",
