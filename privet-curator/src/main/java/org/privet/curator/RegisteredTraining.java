@@ -12,6 +12,11 @@ import org.privet.accounting.BasicAccountant;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
+import org.privet.accounting.Budget;
+import org.privet.engine.AutoBounds;
+import org.privet.engine.Query;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
 import org.privet.engine.Source;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
@@ -68,14 +73,33 @@ public final class RegisteredTraining {
       double delta,
       int maxRowsPerUnit,
       Double regularization,
-      DpSgdOptions sgd) {
+      DpSgdOptions sgd,
+      java.util.Set<String> autoBounds) {
     public Request {
       Objects.requireNonNull(kind, "kind");
       features = List.copyOf(features);
       featureBounds = Map.copyOf(featureBounds);
       featureKeys = Map.copyOf(featureKeys);
+      autoBounds = autoBounds == null ? java.util.Set.of() : java.util.Set.copyOf(autoBounds);
+    }
+
+    /** Without AUTO bounds named (numeric features without bounds still get them). */
+    public Request(Model.Kind kind, String method, String label, String positive, String negative,
+        ColumnBounds labelBounds, List<String> features, Map<String, ColumnBounds> featureBounds,
+        Map<String, List<String>> featureKeys, double epsilon, double delta, int maxRowsPerUnit,
+        Double regularization, DpSgdOptions sgd) {
+      this(kind, method, label, positive, negative, labelBounds, features, featureBounds, featureKeys, epsilon,
+          delta, maxRowsPerUnit, regularization, sgd, java.util.Set.of());
+    }
+
+    Request withEpsilon(double e) {
+      return new Request(kind, method, label, positive, negative, labelBounds, features, featureBounds,
+          featureKeys, e, delta, maxRowsPerUnit, regularization, sgd, autoBounds);
     }
   }
+
+  /** The share of ε that buys AUTO feature bounds (the engine's default share, as for queries). */
+  public static final double AUTO_BOUNDS_SHARE = AutoBounds.DEFAULT_SHARE;
 
   /** DP-SGD hyperparameters (public; fixed defaults unless given). */
   public record DpSgdOptions(double samplingRate, int steps, double clip, double learningRate) {
@@ -87,6 +111,9 @@ public final class RegisteredTraining {
   private final Source source;
   private final BackendTraining data;
   private final Request request;
+  private final List<String> auto;
+  private final double epsilonBounds;
+  private final Query boundsQuery;
   private final FeatureEncoder encoder;
   private final Label label;
   private final Trainer trainer;
@@ -106,7 +133,11 @@ public final class RegisteredTraining {
   }
 
   private RegisteredTraining(DatasetSpec spec, Source source, BackendTraining data, Request request,
-      FeatureEncoder encoder, Label label, Trainer trainer) {
+      FeatureEncoder encoder, Label label, Trainer trainer, List<String> auto, double epsilonBounds,
+      Query boundsQuery) {
+    this.auto = auto;
+    this.epsilonBounds = epsilonBounds;
+    this.boundsQuery = boundsQuery;
     this.spec = spec;
     this.source = source;
     this.data = data;
@@ -150,6 +181,16 @@ public final class RegisteredTraining {
         throw new IllegalArgumentException("--feature-keys: " + f + " is not in --features");
       }
     }
+    for (String f : r.autoBounds()) {
+      if (!r.features().contains(f)) {
+        throw new IllegalArgumentException("--feature-bounds: " + f + " is not in --features");
+      }
+      if (r.featureBounds().containsKey(f) || r.featureKeys().containsKey(f)) {
+        throw new IllegalArgumentException("--feature-bounds: " + f + "=AUTO conflicts with its other bounds or"
+            + " keys");
+      }
+    }
+    List<String> auto = new ArrayList<>();
     List<Feature> features = new ArrayList<>();
     for (String f : r.features()) {
       requireColumn(schema, f, "--features", spec);
@@ -161,10 +202,22 @@ public final class RegisteredTraining {
       }
       ColumnBounds b = r.featureBounds().getOrDefault(f, spec.publicMetadata().bounds().get(f));
       List<String> keys = r.featureKeys().getOrDefault(f, spec.publicMetadata().publicKeys().get(f));
-      if (r.featureBounds().containsKey(f) || (b != null && !r.featureKeys().containsKey(f))) {
+      boolean number = isNumber(schema, f);
+      if (r.autoBounds().contains(f)) {
+        if (!number) {
+          throw new IllegalArgumentException("--feature-bounds: " + f + "=AUTO needs a number column; " + f
+              + " is " + schema.column(f).orElseThrow().type().name().toLowerCase(java.util.Locale.ROOT)
+              + " in the registered schema");
+        }
+        auto.add(f);
+        features.add(new Feature.Numeric(f, 0, 1)); // bounds estimated after the charge
+      } else if (r.featureBounds().containsKey(f) || (b != null && !r.featureKeys().containsKey(f))) {
         features.add(new Feature.Numeric(f, b.lower(), b.upper()));
       } else if (keys != null) {
         features.add(new Feature.Categorical(f, keys));
+      } else if (number) {
+        auto.add(f); // a number column without public bounds: AUTO bounds, paid from the same charge
+        features.add(new Feature.Numeric(f, 0, 1));
       } else {
         throw new IllegalArgumentException("--features: " + f + " needs public bounds (--feature-bounds " + f
             + "=LOW:HIGH, or registered --bounds) or public keys (--feature-keys " + f
@@ -195,9 +248,24 @@ public final class RegisteredTraining {
     }
     BackendTraining data = BackendTraining.of(encoder, label, unit, r.maxRowsPerUnit());
     data.check(schema);
-    Trainer trainer = trainer(r, encoder);
+    double epsilonBounds = 0;
+    double epsilonModel = r.epsilon();
+    Query boundsQuery = null;
+    if (!auto.isEmpty()) {
+      // the engine's AUTO bounds (AutoBounds, docs/proofs/auto-bounds.md) as one query of pure ε_b
+      epsilonBounds = AUTO_BOUNDS_SHARE * r.epsilon();
+      epsilonModel = r.epsilon() - epsilonBounds;
+      // the parts never exceed the whole, as the accountant composes them (rounding toward more loss)
+      while (new BasicAccountant().compose(List.of(new ApproxDp(epsilonModel, r.delta()), new PureDp(epsilonBounds)),
+          r.delta()).epsilon() > r.epsilon()) {
+        epsilonModel = Math.nextDown(epsilonModel);
+      }
+      boundsQuery = boundsQuery(LedgerCatalog.source(spec, Optional.of(fixed)), unit, r.maxRowsPerUnit(), auto,
+          epsilonBounds);
+    }
+    Trainer trainer = trainer(r.withEpsilon(epsilonModel), encoder);
     return new RegisteredTraining(spec, LedgerCatalog.source(spec, Optional.of(fixed)), data, r, encoder, label,
-        trainer);
+        trainer, List.copyOf(auto), epsilonBounds, boundsQuery);
   }
 
   private static Trainer trainer(Request r, FeatureEncoder encoder) {
@@ -283,6 +351,30 @@ public final class RegisteredTraining {
     };
   }
 
+  private static boolean isNumber(TableSchema schema, String column) {
+    ColumnType t = schema.column(column).orElseThrow().type();
+    return t == ColumnType.INTEGER || t == ColumnType.FLOATING || t == ColumnType.DECIMAL;
+  }
+
+  /**
+   * The bounds pass: one engine query on the same rows and contribution bound whose AUTO SUMs buy a
+   * noisy quantile tree per feature with 90% of its pure ε_b (the rest answers SUMs that are
+   * discarded); the estimated bounds ({@link Result#bounds()}) are its DP output.
+   */
+  private static Query boundsQuery(Source source, String unit, int maxRowsPerUnit, List<String> auto,
+      double epsilonBounds) {
+    Query.Builder q = Query.from(source);
+    if (unit == null) {
+      q.eachRowIsAUnit();
+    } else {
+      q.privacyUnit(unit).maxRowsPerGroup(maxRowsPerUnit);
+    }
+    for (int i = 0; i < auto.size(); i++) {
+      q.sum("auto_" + i, auto.get(i));
+    }
+    return q.autoBoundsShare(AutoBounds.MAX_SHARE).epsilon(epsilonBounds).build();
+  }
+
   private static void requireColumn(TableSchema schema, String column, String option, DatasetSpec spec) {
     if (column == null || schema.column(column).isEmpty()) {
       throw new IllegalArgumentException(option + ": '" + column + "' is not a column of dataset '"
@@ -300,6 +392,11 @@ public final class RegisteredTraining {
     return encoder.dimension();
   }
 
+  /** The features whose bounds are estimated privately (AUTO), in order. */
+  public List<String> autoBounds() {
+    return auto;
+  }
+
   /** What the ledger is charged, once: the requested (ε, δ), or pure ε when δ = 0. */
   public List<PrivacyLoss> cost() {
     return List.of(request.delta() == 0 ? new PureDp(request.epsilon())
@@ -313,19 +410,55 @@ public final class RegisteredTraining {
    */
   public Model run(Backend backend, Function<List<PrivacyLoss>, Charge> charge, RandomSource random) {
     List<PrivacyLoss> plan = cost();
-    ApproxDp composed = new BasicAccountant().compose(trainer.parts(), request.delta());
-    if (!trainer.privacyLoss().equals(plan.get(0)) || composed.epsilon() > request.epsilon()
+    List<PrivacyLoss> parts = new ArrayList<>(trainer.parts());
+    if (!auto.isEmpty()) {
+      parts.add(new PureDp(epsilonBounds));
+    }
+    ApproxDp composed = new BasicAccountant().compose(parts, request.delta());
+    if ((auto.isEmpty() && !trainer.privacyLoss().equals(plan.get(0))) || composed.epsilon() > request.epsilon()
         || composed.delta() > request.delta()) {
       throw new IllegalStateException("the mechanism's loss " + trainer.privacyLoss() + " (parts composed: "
           + composed + ") differs from the plan " + plan);
     }
     Charge c = Objects.requireNonNull(charge.apply(plan), "charge");
+    BackendTraining on = data;
+    Map<String, Object> estimated = new LinkedHashMap<>();
+    if (!auto.isEmpty()) {
+      Result bounds = Session.builder().backend(backend).randomSource(random).budgetCharger(req -> {
+        // already charged as part of this training's one charge: only check it is the planned share
+        if (!Budget.pure(epsilonBounds).admits(req.total())) {
+          throw new IllegalStateException("the bounds pass costs " + req.total() + ", planned " + epsilonBounds);
+        }
+      }).build().run(boundsQuery);
+      Map<String, double[]> byColumn = new LinkedHashMap<>();
+      for (AutoBounds.Estimated e : bounds.bounds()) {
+        byColumn.put(e.column(), new double[] {e.lower(), e.upper()});
+      }
+      List<Feature> features = new ArrayList<>();
+      for (Feature f : encoder.features()) {
+        double[] b = byColumn.get(f.name());
+        features.add(b == null ? f : new Feature.Numeric(f.name(), b[0], b[1]));
+        if (b != null) {
+          estimated.put(f.name(), List.of(b[0], b[1]));
+        }
+      }
+      on = BackendTraining.of(new FeatureEncoder(features), label, spec.privacyUnit().columnName().orElse(null),
+          request.maxRowsPerUnit());
+    }
     Map<String, Object> more = new LinkedHashMap<>();
     more.put("dataset", spec.name());
     more.put("ledger_charge", c.id());
     more.put("privacy_unit", spec.privacyUnit().toString());
     more.put("neighbouring_relation", "add/remove one unit");
-    return trainer.train(data, backend, source, random).withPrivacy(more);
+    if (!auto.isEmpty()) {
+      more.put("auto_bounds", estimated);
+      more.put("auto_bounds_epsilon", epsilonBounds);
+      more.put("auto_bounds_mechanism", "the engine's AUTO bounds (noisy quantile tree, ranks "
+          + AutoBounds.DEFAULT_LOWER_RANK + "/" + AutoBounds.DEFAULT_UPPER_RANK + "), pure epsilon, from this"
+          + " charge; the model's mechanism has the rest");
+      more.put("charged_epsilon", request.epsilon());
+    }
+    return trainer.train(on, backend, source, random).withPrivacy(more);
   }
 
 }

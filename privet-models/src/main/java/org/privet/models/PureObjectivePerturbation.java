@@ -22,7 +22,7 @@ import org.privet.random.RandomSource;
  * <p>Why Laplace and not Chaudhuri's Gamma-norm ℓ2 noise: the project has an exact discrete Laplace
  * sampler whose dithered density is uniformly close to the Laplace one (no tail set, so no δ), and
  * in the dimensions of the Adult encodings the ℓ1 noise is smaller: E‖b‖₂ ≈ √(m+1)·√(2d)/ε against
- * 2d/ε for the Gamma-norm noise (d = 106, m = 12: 53/ε against 212/ε).
+ * 2d/ε for the Gamma-norm noise (d = 106, m = 14: 56/ε against 212/ε).
  *
  * <p>Decisions (fixed defaults, never tuned on private data): Λ such that ε<sub>jac</sub> = ε/10,
  * as {@link ObjectivePerturbation}; the same Newton minimiser. Immutable.

@@ -81,7 +81,8 @@ public final class TrainCommand implements Callable<Integer> {
   List<String> features = new ArrayList<>();
 
   @Option(names = "--feature-bounds", split = ",(?=[A-Za-z_][A-Za-z0-9_]*=)", paramLabel = "COLUMN=LOW:HIGH",
-      description = "public bounds of numeric features (repeatable; default: the registered --bounds)")
+      description = "public bounds of numeric features, or COLUMN=AUTO to estimate them privately from the same"
+          + " charge (repeatable; default: the registered --bounds, else AUTO for a number column)")
   List<String> featureBounds = new ArrayList<>();
 
   @Option(names = "--feature-keys", paramLabel = "COLUMN=K1,K2,...",
@@ -129,7 +130,7 @@ public final class TrainCommand implements Callable<Integer> {
     RegisteredTraining.Request request = new RegisteredTraining.Request(kind, method, label, positive, negative,
         labelBounds == null ? null : bounds("--label-bounds", labelBounds), features, parseBounds(featureBounds),
         parseKeys(featureKeys), epsilon, delta, maxRowsPerUnit, regularization,
-        new RegisteredTraining.DpSgdOptions(samplingRate, steps, clip, learningRate));
+        new RegisteredTraining.DpSgdOptions(samplingRate, steps, clip, learningRate), autoBounds(featureBounds));
     PrintWriter err = spec.commandLine().getErr();
     Model trained;
     try (Ledger ledger = workspace.open(); DuckDbBackend files = DuckDbBackend.inMemory();
@@ -177,12 +178,23 @@ public final class TrainCommand implements Callable<Integer> {
       }
       String column = s.substring(0, eq).trim();
       if (s.substring(eq + 1).trim().equalsIgnoreCase("AUTO")) {
-        throw new IllegalArgumentException("--feature-bounds " + column + "=AUTO: private bounds are not"
-            + " available for training yet; give public bounds " + column + "=LOW:HIGH");
+        continue; // autoBounds(items)
       }
       m.put(column, bounds("--feature-bounds " + column, s.substring(eq + 1)));
     }
     return m;
+  }
+
+  /** The features given as {@code COLUMN=AUTO}: bounds estimated privately from the same charge. */
+  static java.util.Set<String> autoBounds(List<String> items) {
+    java.util.Set<String> out = new java.util.LinkedHashSet<>();
+    for (String s : items) {
+      int eq = s.indexOf('=');
+      if (eq > 0 && s.substring(eq + 1).trim().equalsIgnoreCase("AUTO")) {
+        out.add(s.substring(0, eq).trim());
+      }
+    }
+    return out;
   }
 
   static Map<String, List<String>> parseKeys(List<String> items) {

@@ -24,7 +24,7 @@ import org.privet.testing.TestPostgres;
  * training runs there ({@code org.privet.models.BackendTraining}), and as a hostile analyst on
  * neighbouring tables (empty and one row; 40 rows and 41, the extra row outside every public bound
  * and key, in a unit of its own) every refusal is identical and charges nothing, and each method
- * charges once with identical output and model shape.
+ * (AUTO feature bounds and pure ε included) charges once with identical output and model shape.
  */
 class TrainPostgresTest {
   @TempDir Path dir;
@@ -52,7 +52,7 @@ class TrainPostgresTest {
     Path ws = run.resolve("ws");
     CliRun r = CliRun.of("dataset", "register", "--workspace", ws.toString(), "--name", "t", "--jdbc-url",
         full.substring(0, full.indexOf('?')), "--table", "people", "--db-user", "postgres", "--db-password-file",
-        run.resolve("pw").toString(), "--epsilon", "4.5", "--delta", "1e-5", "--privacy-unit", "user");
+        run.resolve("pw").toString(), "--epsilon", "4.9", "--delta", "1e-5", "--privacy-unit", "user");
     assertEquals(ExitCodes.OK, r.code(), r.toString());
     return ws;
   }
@@ -60,14 +60,17 @@ class TrainPostgresTest {
   static final String[][] METHODS = {
     TrainCommandTest.GOOD,
     {"--model", "linear-regression", "--label", "hours", "--label-bounds", "0:100", "--features", "age,sex",
-        "--feature-bounds", "age=17:90", "--feature-keys", "sex=F,M", "--epsilon", "1", "--delta", "1e-6",
+        "--feature-bounds", "age=17:90", "--feature-keys", "sex=F,M", "--epsilon", "0.5", "--delta", "1e-6",
         "--max-rows-per-unit", "4"},
     {"--model", "gaussian-naive-bayes", "--label", "income", "--positive", "high", "--features", "age,hours,sex",
-        "--feature-bounds", "age=17:90,hours=1:99", "--feature-keys", "sex=F,M", "--epsilon", "1", "--delta",
+        "--feature-bounds", "age=17:90,hours=1:99", "--feature-keys", "sex=F,M", "--epsilon", "0.5", "--delta",
         "1e-6"},
     {"--method", "dp-sgd", "--label", "income", "--positive", "high", "--features", "age,sex", "--feature-bounds",
         "age=17:90", "--feature-keys", "sex=F,M", "--epsilon", "1", "--delta", "1e-6", "--steps", "20",
-        "--sampling-rate", "0.2", "--max-rows-per-unit", "3"}};
+        "--sampling-rate", "0.2", "--max-rows-per-unit", "3"},
+    // AUTO bounds (age named, hours without bounds: a number column) under pure ε (δ = 0)
+    {"--label", "income", "--positive", "high", "--features", "age,hours,sex", "--feature-bounds", "age=AUTO",
+        "--feature-keys", "sex=F,M", "--epsilon", "0.5", "--delta", "0", "--max-rows-per-unit", "2"}};
 
   @Test
   void train_postgresNeighbouringTables_identicalRefusalsAndOneChargePerMethod() throws Exception {
@@ -114,7 +117,8 @@ class TrainPostgresTest {
         shapes.add(shape.toString());
       }
       assertEquals(shapes.get(0), shapes.get(1));
-      assertTrue(shapes.get(0).contains("adassp") && shapes.get(0).contains("dp-sgd"), shapes.get(0));
+      assertTrue(shapes.get(0).contains("adassp") && shapes.get(0).contains("dp-sgd")
+          && shapes.get(0).contains("auto_bounds:{age:[#,#,],hours:[#,#,],}"), shapes.get(0));
     }
   }
 }
