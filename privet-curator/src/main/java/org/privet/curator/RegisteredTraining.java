@@ -55,6 +55,12 @@ import org.privet.random.RandomSource;
  * training never throws on data. AdaSSP and naive Bayes run as exact aggregate queries (their
  * sufficient statistics); objective perturbation and DP-SGD are iterative optimisations, not a
  * fixed sequence of aggregates, and read the bounded encoded rows through the same statement.
+ *
+ * <p>AUTO feature bounds (a feature named {@code AUTO}, or a number column given no bounds or keys)
+ * are estimated after the charge by the engine's own AUTO bounds query at ε<sub>b</sub> =
+ * {@value #AUTO_BOUNDS_SHARE}·ε, pure, from the same charge; the model's mechanism is calibrated at
+ * the rest, and the composition is checked before the charge. δ = 0 trains objective
+ * perturbation's pure-ε variant and is charged as pure ε.
  */
 public final class RegisteredTraining {
 
