@@ -42,9 +42,7 @@ final class DitheredLaplace {
   /** One draw. */
   double sample(RandomSource random) {
     long z = DiscreteLaplace.sample(random, steps, 1);
-    long bits = random.nextLong() >>> 11; // 53 uniform bits
-    double u = (bits + 0.5) * 0x1p-53 - 0.5;
-    return grid * (z + u);
+    return grid * (z + DitheredGaussian.dither(random));
   }
 
   /** A vector of independent draws. */

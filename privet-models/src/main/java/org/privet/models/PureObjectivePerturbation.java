@@ -43,15 +43,8 @@ public final class PureObjectivePerturbation {
       throw new IllegalArgumentException("max-rows-per-unit must be at least 1, was " + maxRowsPerUnit);
     }
     this.maxRowsPerUnit = maxRowsPerUnit;
-    double target = ObjectivePerturbation.JACOBIAN_SHARE * epsilon;
-    double lam = lambdaOrNull != null ? lambdaOrNull
-        : maxRowsPerUnit == 1 ? ObjectivePerturbation.BETA / Math.expm1(target) : ObjectivePerturbation.BETA / target;
-    if (!(lam > 0) || !Double.isFinite(lam)) {
-      throw new IllegalArgumentException("regularization must be positive and finite, was " + lam);
-    }
-    this.lambda = lam;
-    this.epsilonJacobian = Math.nextUp(maxRowsPerUnit == 1 ? Math.log1p(ObjectivePerturbation.BETA / lam)
-        : ObjectivePerturbation.BETA / lam);
+    this.lambda = ObjectivePerturbation.regularization(epsilon, maxRowsPerUnit, lambdaOrNull);
+    this.epsilonJacobian = ObjectivePerturbation.jacobianEpsilon(lambda, maxRowsPerUnit);
     int d = encoder.dimension();
     // ‖x‖₁ ≤ (m + 1)·scale = √(m + 1), with a margin for the encoding's rounding
     this.l1 = Math.nextUp((encoder.features().size() + 1) * encoder.scale() * (1 + 1e-12));
