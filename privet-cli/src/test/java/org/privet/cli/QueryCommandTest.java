@@ -111,7 +111,7 @@ class QueryCommandTest {
     for (String sql : List.of(
         "SELECT * FROM visits",
         "SELECT user_id FROM visits",
-        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) SUM(minutes) AS s FROM (SELECT * FROM visits)",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) SUM(minutes) AS s FROM (SELECT * FROM visits LIMIT 5)",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, privacy_unit_column = city) COUNT(*) AS n FROM visits",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = -1) COUNT(*) AS n FROM visits")) {
       CliRun r = query(sql);

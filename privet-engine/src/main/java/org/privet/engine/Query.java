@@ -390,6 +390,8 @@ public final class Query {
   static String describe(Source src) {
     if (src instanceof Source.Typed t) {
       return describe(t.file());
+    } else if (src instanceof Source.Relational r) {
+      return "plan:" + r.relation().describe();
     } else if (src instanceof Source.Table t) {
       return t.name();
     } else if (src instanceof Source.CsvFile c) {

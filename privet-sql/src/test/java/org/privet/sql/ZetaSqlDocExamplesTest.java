@@ -253,6 +253,7 @@ class ZetaSqlDocExamplesTest {
 
   @Test
   void querySyntax_publicGroups_joinIsRefused_andThePublicGroupsOptionAnswers() {
+    // A one-table dataset: the join is refused (multi-table datasets join along references).
     assertRefused("SELECT WITH DIFFERENTIAL_PRIVACY\n  OPTIONS (\n    epsilon = 1e20,\n"
         + "    delta = .01,\n    max_groups_contributed = 1,\n"
         + "    group_selection_strategy = PUBLIC_GROUPS\n  )\n  item,\n"
