@@ -20,7 +20,7 @@ import java.util.Optional;
  *       path, each row has one unit, and references never form a cycle), and may reference public
  *       tables too; each reference goes from a column of its schema to a column of the target's
  *       schema of the same type (or both numeric), which the curator asserts is a key of the
- *       target (not checked against the data);
+ *       target (checked on the data by the curator's {@code LedgerCatalog.addTable}, not here);
  *   <li>a dataset whose unit is each row ({@code --row-privacy}) takes public tables only: its rows
  *       have no unit column that a reference could lead to.
  * </ul>
