@@ -103,6 +103,24 @@ class ReferenceKeysCommandTest {
     assertEquals(List.of("customer"), tableNames());
   }
 
+  /**
+   * The engine reads a row's unit from its reference to the unit table. Were that reference to name
+   * another key of the unit table (each customer row's c_name here), a unit with three rows would
+   * count as three units, its COUNT contribution 3 under a bound of 1: so it is refused, from the
+   * registration alone, before the data is read.
+   */
+  @Test
+  void addTable_referenceToUnitTableNotItsUnitColumn_refused() throws Exception {
+    registerCustomer(file("customer3.csv", "c_custkey,c_name\n1,a\n1,b\n1,c\n2,d\n"));
+    CliRun r = run("add-table", "--dataset", "shop", "--name", "orders", "--source",
+        file("orders.csv", "o_orderkey,o_name\n10,a\n11,b\n12,c\n13,d\n").toString(),
+        "--references", "o_name=customer.c_name");
+    assertEquals(ExitCodes.USAGE, r.code(), r.toString());
+    assertTrue(r.err().contains("references: orders.o_name references the unit table 'customer', so it must"
+        + " reference its privacy unit column customer.c_custkey, not customer.c_name"), r.err());
+    assertEquals(List.of("customer"), tableNames());
+  }
+
   @Test
   void addTable_nullTargetsAndUniqueValues_accepted() throws Exception {
     registerCustomer(dir.resolve("customer.csv"));
