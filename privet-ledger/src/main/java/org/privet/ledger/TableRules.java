@@ -18,10 +18,10 @@ import java.util.Optional;
  *   <li>a public table has no references; a private table has exactly one reference to a private
  *       table already in the dataset (so every private table reaches the unit table along one
  *       path, each row has one unit, and references never form a cycle), and may reference public
- *       tables too; a reference to the unit table names its privacy unit column (the engine reads a
- *       row's unit from that reference); each reference goes from a column of its schema to a column of the target's
- *       schema of the same type (or both numeric), which the curator asserts is a key of the
- *       target (checked on the data by the curator's {@code LedgerCatalog.addTable}, not here);
+ *       tables too; a reference to the unit table names its privacy unit column (the engine reads
+ *       a row's unit from that reference); each reference goes from a column of its schema to a
+ *       column of the target's schema of the same type (or both numeric), which must be a key of
+ *       the target (checked on the data by the curator's {@code LedgerCatalog.addTable}, not here);
  *   <li>a dataset whose unit is each row ({@code --row-privacy}) takes public tables only: its rows
  *       have no unit column that a reference could lead to.
  * </ul>
