@@ -314,6 +314,31 @@ public final class DuckDbBackend implements Backend {
     }
   }
 
+  /**
+   * Whether {@code column} of {@code source} holds some non-NULL value on more than one row, i.e.
+   * is not a key of it: the curator's check, when a table is added, that a reference's target is a
+   * key of its table (issue 25; docs/proofs/engine-joins.md, "Precondition (keys)"). It reads the
+   * data, as the curator's act at registration; a query never calls it. A typed source is compared
+   * on its typed values, as a join compares them; NULLs match nothing and are ignored.
+   *
+   * @throws IllegalArgumentException if the column is not in the source's schema (names only)
+   * @throws IllegalStateException if the read fails (message without data values)
+   */
+  public synchronized boolean hasDuplicateValues(Source source, String column) {
+    if (describe(source).column(column).isEmpty()) {
+      throw new IllegalArgumentException("column '" + column + "' is not in the schema of "
+          + SqlText.describe(source));
+    }
+    String c = SqlText.quote(column);
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery("SELECT 1 FROM " + SqlText.from(source) + " AS t WHERE " + c
+            + " IS NOT NULL GROUP BY " + c + " HAVING COUNT(*) > 1 LIMIT 1")) {
+      return rs.next();
+    } catch (SQLException e) {
+      throw failure("key check", e);
+    }
+  }
+
   /** Runs trusted SQL (data loading); the driver message is kept since no protected data is read. */
   public synchronized void execute(String sql) {
     try (Statement st = connection.createStatement()) {
