@@ -214,7 +214,7 @@ final class StandaloneSparkCluster implements AutoCloseable {
         .config("spark.executor.cores", "1")
         .config("spark.cores.max", Integer.toString(WORKERS))
         .config("spark.executor.extraClassPath", classPath)
-        .config("spark.executor.extraJavaOptions", "-XX:+UseSerialGC -XX:ActiveProcessorCount=1")
+        .config("spark.executor.extraJavaOptions", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ActiveProcessorCount=1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", Integer.toString(WORKERS))
         .config("spark.default.parallelism", Integer.toString(WORKERS))
