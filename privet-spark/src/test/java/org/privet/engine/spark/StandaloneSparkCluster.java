@@ -64,6 +64,8 @@ final class StandaloneSparkCluster implements AutoCloseable {
   /** Per executor: Spark's minimum is 450 MiB of heap (1.5 × its 300 MiB reserve). */
   private static final String EXECUTOR_MEMORY = "512m";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final HttpClient HTTP = HttpClient.newBuilder()
+      .connectTimeout(Duration.ofSeconds(2)).build();
 
   private final Path dir;
   private final Process master;
@@ -134,8 +136,9 @@ final class StandaloneSparkCluster implements AutoCloseable {
    */
   static synchronized StandaloneSparkCluster started() {
     if (running == null || running.closed) {
-      fail("no standalone Spark cluster (is the class annotated @ExtendWith("
-          + "StandaloneSparkCluster.Required.class)?): " + failure);
+      fail(failure != null ? "the standalone Spark cluster could not start: " + failure
+          : "no standalone Spark cluster: annotate the class @ExtendWith("
+              + "StandaloneSparkCluster.Required.class)");
     }
     return running;
   }
@@ -403,10 +406,7 @@ final class StandaloneSparkCluster implements AutoCloseable {
   /** Polls the master's {@code /json/} until it names {@code url} and {@link #WORKERS} ALIVE workers. */
   private static void awaitWorkers(Path run, Process master, List<Process> workers, String url,
       int uiPort) throws Exception {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest get = HttpRequest.newBuilder(URI.create("http://" + LOOPBACK + ":" + uiPort + "/json/"))
-        .timeout(Duration.ofSeconds(5)).build();
-    ObjectMapper json = new ObjectMapper();
+    URI page = URI.create("http://" + LOOPBACK + ":" + uiPort + "/json/");
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     String seen = "no answer";
     while (System.nanoTime() < deadline) {
@@ -424,26 +424,32 @@ final class StandaloneSparkCluster implements AutoCloseable {
               + tail(run.resolve("worker-" + (i + 1) + ".log")));
         }
       }
-      try {
-        HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          JsonNode state = json.readTree(r.body());
-          seen = "url " + state.path("url").asText() + ", alive workers "
-              + state.path("aliveworkers").asInt();
-          if (!url.equals(state.path("url").asText())) {
-            throw new PortTaken("another master answers on web UI port " + uiPort + ": " + seen);
-          }
-          if (state.path("aliveworkers").asInt() == WORKERS) {
-            return;
-          }
+      JsonNode state = masterState(page);
+      if (state != null) {
+        seen = "url " + state.path("url").asText() + ", alive workers "
+            + state.path("aliveworkers").asInt();
+        if (!url.equals(state.path("url").asText())) {
+          throw new PortTaken("another master answers on web UI port " + uiPort + ": " + seen);
         }
-      } catch (IOException e) {
-        seen = e.toString(); // not listening yet
+        if (state.path("aliveworkers").asInt() == WORKERS) {
+          return;
+        }
       }
       Thread.sleep(250);
     }
     throw new IllegalStateException("workers not registered within " + START_TIMEOUT + " (" + seen
         + ")\n" + logs(run));
+  }
+
+  /** The master's state from its web UI's {@code /json/} page, or null if it does not answer yet. */
+  static JsonNode masterState(URI page) throws InterruptedException {
+    HttpRequest get = HttpRequest.newBuilder(page).timeout(Duration.ofSeconds(5)).build();
+    try {
+      HttpResponse<String> r = HTTP.send(get, HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200 ? new ObjectMapper().readTree(r.body()) : null;
+    } catch (IOException e) {
+      return null; // not listening yet
+    }
   }
 
   /** Waits until the driver sees {@link #WORKERS} executors besides itself. */
@@ -524,18 +530,11 @@ final class StandaloneSparkCluster implements AutoCloseable {
 
     /** Polls {@code url} (the master's {@code /json/}) for status ALIVE, for at most two minutes. */
     private static void awaitAlive(URI url) throws InterruptedException {
-      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-      HttpRequest get = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(5)).build();
-      ObjectMapper json = new ObjectMapper();
       long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
       while (System.nanoTime() < deadline) {
-        try {
-          HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
-          if (r.statusCode() == 200 && "ALIVE".equals(json.readTree(r.body()).path("status").asText())) {
-            return;
-          }
-        } catch (IOException e) {
-          // not listening yet
+        JsonNode state = masterState(url);
+        if (state != null && "ALIVE".equals(state.path("status").asText())) {
+          return;
         }
         Thread.sleep(100);
       }
