@@ -26,6 +26,10 @@ final class LocalSpark {
           .config("spark.sql.adaptive.enabled", "false")
           .config("spark.sql.codegen.wholeStage", "false")
           .getOrCreate();
+      if (!session.sparkContext().isLocal()) { // getOrCreate returned another, running session
+        throw new IllegalStateException("a Spark session on " + session.sparkContext().master()
+            + " is still running in this JVM");
+      }
     }
     return session;
   }

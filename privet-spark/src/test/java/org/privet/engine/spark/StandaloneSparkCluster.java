@@ -219,6 +219,9 @@ final class StandaloneSparkCluster implements AutoCloseable {
         .config("spark.executor.extraClassPath", classPath)
         .config("spark.executor.extraJavaOptions", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ActiveProcessorCount=1")
         .config("spark.ui.enabled", "false")
+        // No waiting for a preferred executor (the default 3 s per task set: shuffle reads prefer
+        // the executor holding most of their input, whose single core may be busy).
+        .config("spark.locality.wait", "0")
         .config("spark.sql.shuffle.partitions", Integer.toString(WORKERS))
         .config("spark.default.parallelism", Integer.toString(WORKERS))
         .config("spark.sql.session.timeZone", "UTC")
