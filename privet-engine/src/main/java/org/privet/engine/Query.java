@@ -73,6 +73,7 @@ public final class Query {
   private final AccuracyTargets targets; // null: the budget is given
   private final AutoBounds autoBounds; // null: every bound is given
   private final ContributionBoundEstimate rowsEstimate; // null: L∞ is given
+  private final long r2tBound; // 0: no R2T truncation (issue 25)
   // A main pass of an AutoBoundsPass: some clamping bounds are stand-ins, later estimates.
   private final boolean boundsEstimated;
   // Solver-set weights per release, by BudgetSolver#key(output, field); null: not solved.
@@ -101,6 +102,7 @@ public final class Query {
     this.autoBounds = b.autoOutputs.isEmpty() ? null : new AutoBounds(b.autoShare,
         b.autoLowerRank, b.autoUpperRank, b.autoOutputs);
     this.rowsEstimate = b.rowsEstimate;
+    this.r2tBound = b.r2tBound;
     this.boundsEstimated = false;
     this.releaseWeights = null;
   }
@@ -121,6 +123,7 @@ public final class Query {
     this.maxGroupsContributed = q.maxGroupsContributed;
     this.maxRowsPerGroup = maxRowsPerGroup;
     this.rowsEstimate = q.rowsEstimate;
+    this.r2tBound = q.r2tBound;
     // Dropping the AUTO bounds (withAggregations) makes this a main pass of an AutoBoundsPass.
     this.boundsEstimated = q.boundsEstimated || (q.autoBounds != null && autoBounds == null);
     this.groupBy = q.groupBy;
@@ -186,6 +189,14 @@ public final class Query {
    */
   public Optional<ContributionBoundEstimate> contributionBoundEstimate() {
     return Optional.ofNullable(rowsEstimate);
+  }
+
+  /**
+   * The public bound GS on one unit's rows when the truncation is chosen privately by R2T
+   * ({@link Builder#truncateR2T}), or empty; with it {@link #maxRowsPerGroup()} is a stand-in 1.
+   */
+  public java.util.OptionalLong r2tTruncation() {
+    return r2tBound == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(r2tBound);
   }
 
   /**
@@ -374,6 +385,9 @@ public final class Query {
     if (targets != null) {
       s.append(", ").append(targets);
     }
+    if (r2tBound != 0) {
+      s.append(", truncation R2T (GS ").append(r2tBound).append(')');
+    }
     if (rowsEstimate != null) {
       s.append(", Linf estimated (share ").append(rowsEstimate.share()).append(", rank ")
           .append(rowsEstimate.rank()).append(')');
@@ -427,6 +441,7 @@ public final class Query {
     private double autoLowerRank = AutoBounds.DEFAULT_LOWER_RANK;
     private double autoUpperRank = AutoBounds.DEFAULT_UPPER_RANK;
     private ContributionBoundEstimate rowsEstimate;
+    private long r2tBound;
 
     private Builder(Source source) {
       this.source = source;
@@ -474,6 +489,26 @@ public final class Query {
     /** As {@link #estimateMaxRowsPerGroup()}, with its share of the budget and rank. */
     public Builder estimateMaxRowsPerGroup(ContributionBoundEstimate estimate) {
       this.rowsEstimate = Objects.requireNonNull(estimate, "estimateMaxRowsPerGroup");
+      return this;
+    }
+
+    /**
+     * The truncation chosen privately by R2T (Dong, Fang, Yi, Tao, Machanavajjhala, SIGMOD 2022)
+     * instead of a given L∞: for a scalar COUNT(*) only (no groups), with a pure-ε budget; one
+     * unit's rows (over joins: its joined rows) are truncated at τ<sub>j</sub> = 2<sup>j</sup>,
+     * j = 1..⌈log₂ GS⌉, and the best noisy, bias-corrected answer is released (see {@code
+     * docs/proofs/r2t-truncation.md}). Excludes {@link #maxRowsPerGroup} and {@link
+     * #estimateMaxRowsPerGroup}.
+     *
+     * @param globalSensitivity GS, the public bound that fixes how many thresholds are tried, in
+     *     [2, 2^20]
+     */
+    public Builder truncateR2T(long globalSensitivity) {
+      if (globalSensitivity < 2 || globalSensitivity > (1L << 20)) {
+        throw new IllegalArgumentException("truncateR2T: the global sensitivity bound must be in "
+            + "[2, 1048576], was " + globalSensitivity);
+      }
+      this.r2tBound = globalSensitivity;
       return this;
     }
 
@@ -842,12 +877,41 @@ public final class Query {
       return this;
     }
 
+    /** R2T's refusals, from public parameters only (before any charge). */
+    private void checkR2T() {
+      if (maxRowsPerGroup != 0 || rowsEstimate != null) {
+        throw new IllegalArgumentException("truncateR2T conflicts with " + (rowsEstimate != null
+            ? "estimateMaxRowsPerGroup" : "maxRowsPerGroup") + ": R2T chooses the truncation");
+      }
+      if (!groupBy.isEmpty() || maxGroupsContributed > 1) {
+        throw new IllegalArgumentException("truncateR2T supports a scalar query only: no groupBy"
+            + " (and no maxGroupsContributed above 1)");
+      }
+      if (aggregations.size() != 1 || !(aggregations.get(0) instanceof Aggregation.Count)) {
+        throw new IllegalArgumentException("truncateR2T supports exactly one COUNT(*) "
+            + "aggregation; was " + aggregations.stream().map(a -> a.getClass().getSimpleName()
+            + " " + a.name()).toList());
+      }
+      if (!targets.isEmpty() || !autoOutputs.isEmpty() || postAggregationThresholding) {
+        throw new IllegalArgumentException("truncateR2T conflicts with "
+            + (!targets.isEmpty() ? "targetError" : !autoOutputs.isEmpty() ? "autoBounds"
+            : "post-aggregation thresholding"));
+      }
+      if (budget == null || !(budget.loss() instanceof PureDp)) {
+        throw new IllegalArgumentException("truncateR2T needs a pure-ε budget (R2T is ε-DP)");
+      }
+    }
+
     /**
      * Validates and builds.
      *
      * @throws IllegalArgumentException naming the missing or conflicting parameter
      */
     public Query build() {
+      if (r2tBound != 0 && eachRow) {
+        throw new IllegalArgumentException("truncateR2T needs a privacyUnit column (each row as a"
+            + " unit has one row per unit)");
+      }
       if (privacyUnit == null && !eachRow) {
         throw new IllegalArgumentException(
             "privacyUnit is required: name the unit column or call eachRowIsAUnit()");
@@ -863,6 +927,10 @@ public final class Query {
         maxGroupsContributed = 1;
         maxRowsPerGroup = 1;
       } else {
+        if (r2tBound != 0) {
+          checkR2T();
+          maxRowsPerGroup = 1; // stand-in: R2T runs one pass per threshold
+        }
         if (rowsEstimate != null) {
           if (maxRowsPerGroup != 0) {
             throw new IllegalArgumentException("estimateMaxRowsPerGroup conflicts with "

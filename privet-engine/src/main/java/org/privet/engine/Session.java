@@ -14,6 +14,7 @@ import org.privet.engine.compile.AutoBoundsPass;
 import org.privet.engine.compile.CompiledQuery;
 import org.privet.engine.compile.Compiler;
 import org.privet.engine.compile.ContributionBoundPass;
+import org.privet.engine.compile.R2TPass;
 import org.privet.engine.compile.GroupKeys;
 import org.privet.engine.release.MechanismSpec;
 import org.privet.engine.release.QuantileTree;
@@ -64,6 +65,9 @@ public final class Session {
     Objects.requireNonNull(query, "query");
     query = solvedIfTargeted(query); // issue 16 hook: a query given by target errors
     TableSchema schema = backend.describe(query.source());
+    if (query.r2tTruncation().isPresent()) {
+      return explainR2T(query, schema);
+    }
     if (query.contributionBoundEstimate().isPresent()) {
       return explainWithRowsEstimate(query, schema);
     }
@@ -151,6 +155,9 @@ public final class Session {
     Objects.requireNonNull(query, "query");
     query = solvedIfTargeted(query); // issue 16 hook: charges exactly the solved cost
     TableSchema schema = backend.describe(query.source());
+    if (query.r2tTruncation().isPresent()) {
+      return runR2T(query, schema);
+    }
     if (query.contributionBoundEstimate().isPresent()) {
       return runWithRowsEstimate(query, schema);
     }
@@ -356,6 +363,59 @@ public final class Session {
     }
     return new Plan(query, rest.main().noise(), bounds, planned, plan.total(),
         rest.main().conversionDelta(), physical, splitReport(rest.main(), schema));
+  }
+
+  /**
+   * A scalar COUNT(*) whose truncation R2T chooses ({@link R2TPass}): compiled and its mechanism
+   * built before the one charge of ε; after it one backend pass per threshold, then R2T's noise,
+   * bias and maximum (total). The release has a one-sided interval [value, +∞) at 1 − β.
+   */
+  private Result runR2T(Query query, TableSchema schema) {
+    R2TPass p = R2TPass.compile(query, schema, random.nextLong());
+    double beta = 1 - confidenceLevel;
+    org.privet.mechanisms.truncation.R2TMechanism m = p.mechanism(beta, random);
+    if (!CompiledQuery.sameCost(m.privacyLoss(), p.total())
+        || !query.budget().admits(m.privacyLoss())) {
+      throw new IllegalStateException("internal error: R2T's loss differs from the charge");
+    }
+    ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
+        0);
+    charger.charge(charge); // throws to refuse: nothing has been read or released
+
+    List<BoundedAggregation> specs = p.specs();
+    long[] exact = new long[specs.size()];
+    for (int j = 0; j < specs.size(); j++) {
+      List<GroupAggregate> groups = new ArrayList<>();
+      backend.aggregate(specs.get(j), groups::add);
+      exact[j] = R2TPass.truncatedCount(groups);
+    }
+    org.privet.mechanisms.truncation.TruncationResult r = p.release(m, exact);
+    Estimate e = new Estimate(r.value(), r.value(), Double.POSITIVE_INFINITY, 1 - beta);
+    ResultRow row = new ResultRow(List.of(), Map.of(p.output(), e));
+    return new Result(List.of(), List.of(p.output()), List.of(row),
+        new Receipt(charge, query.budget()));
+  }
+
+  /** EXPLAIN of an R2T query: the method, thresholds and cost, one physical plan per τ. */
+  private Plan explainR2T(Query query, TableSchema schema) {
+    R2TPass p = R2TPass.compile(query, schema, 0L);
+    double beta = 1 - confidenceLevel;
+    org.privet.mechanisms.truncation.R2TMechanism m = p.mechanism(beta, random);
+    List<Plan.PlannedMechanism> planned = new ArrayList<>();
+    int levels = m.levels();
+    // Sensitivity and noise of the largest threshold; error95: R2T's Theorem 5.1 bound for a
+    // hypothetical unit at the GS bound (a planning formula, never of the data).
+    planned.add(new Plan.PlannedMechanism(p.costs().get(0), m.threshold(levels),
+        Math.sqrt(2) * m.noiseScale(levels),
+        m.errorBound(query.r2tTruncation().getAsLong())));
+    StringBuilder physical = new StringBuilder();
+    long[] t = p.thresholds();
+    for (int j = 0; j < t.length; j++) {
+      physical.append(j > 0 ? "\n" : "").append("-- R2T pass τ = ").append(t[j]).append('\n')
+          .append(backend.physicalPlan(p.specs().get(j)));
+    }
+    return new Plan(query, p.base().noise(), p.describe(m), planned, p.total(), 0,
+        physical.toString(), null);
   }
 
   /** The instantiated mechanisms of a compiled query (index-aligned with its releases). */

@@ -69,7 +69,7 @@ record DpOptions(
       "max_rows_per_group", "privacy_unit_column", "group_selection_strategy", "public_groups",
       "noise", "max_error", "confidence", "min_count", "min_group_size",
       "auto_bounds_share", "min_privacy_units_per_group", "max_rows_contributed",
-      "group_selection_epsilon", "kappa");
+      "group_selection_epsilon", "kappa", R2TOption.NAME, R2TOption.BOUND);
   static final int MAX_CONTRIBUTIONS = 1_000_000;
   static final int MAX_PUBLIC_GROUPS = 100_000;
 

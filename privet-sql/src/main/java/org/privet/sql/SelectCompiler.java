@@ -58,7 +58,8 @@ final class SelectCompiler {
     List<AggregateCall> aggregateCalls = selected.stream().map(SelectedColumn::call).toList();
     filter = rewrites.countColumnAsFilter(filter, aggregateCalls);
     SqlRewrites.Contributions contributions = rewrites.contributionBounds(options, aggregateCalls);
-    if (rewrites.estimatesRows(options, aggregateCalls) && !options.planned()
+    boolean r2t = R2TOption.requested(pq); // issue 25: truncation chosen privately by R2T
+    if (!r2t && rewrites.estimatesRows(options, aggregateCalls) && !options.planned()
         && options.maxError().isEmpty() && !PerAggregationBudget.requested(options, calls)
         && options.thresholding() != org.privet.engine.Thresholding.POST_AGGREGATION) {
       contributions = contributions.withEstimate();
@@ -72,7 +73,9 @@ final class SelectCompiler {
     List<DpStatement.SortKey> orderBy = post.orderBy(ps, selected, groupBy, outputs);
     PostProcessing.LimitOffset limitOffset = post.limitOffset(ps);
 
-    if (unit != null) {
+    if (r2t) {
+      R2TOption.apply(pq, options, unit, groupBy, aggregateCalls, b);
+    } else if (unit != null) {
       b.privacyUnit(unit).maxGroupsContributed(contributions.l0());
       if (contributions.estimated()) {
         b.estimateMaxRowsPerGroup(new org.privet.engine.ContributionBoundEstimate(

@@ -19,11 +19,13 @@ package org.privet.mechanisms.truncation;
  * bound rests on. The interface is sealed so that only implementations whose stability is proved in
  * {@code docs/proofs/r2t-truncation.md} can be released: today {@link UnitContributions} (the
  * self-join-free case, each join result attributed to exactly one unit, Q(I, τ) = Σ<sub>u</sub>
- * min(c<sub>u</sub>, τ)). R2T's LP-based truncation for self-joins (a join result referencing
+ * min(c<sub>u</sub>, τ)), and {@link ThresholdAnswers} (the same Q(I, τ) computed where the
+ * data lives, e.g. by the engine's bounding plan with one group per unit and τ rows per unit,
+ * handed over as exact values at the public thresholds only). R2T's LP-based truncation for self-joins (a join result referencing
  * several units) is <em>not yet implemented</em>; it would be added to the {@code permits} clause
  * with its proof.
  */
-public sealed interface TruncatedQuery permits UnitContributions {
+public sealed interface TruncatedQuery permits UnitContributions, ThresholdAnswers {
 
   /**
    * Q(I, τ), saturating at {@link UnitContributions#SUM_CAP}.

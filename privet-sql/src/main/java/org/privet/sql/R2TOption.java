@@ -1,0 +1,90 @@
+package org.privet.sql;
+
+import java.util.List;
+import java.util.Map;
+import org.privet.accounting.PureDp;
+import org.privet.engine.Query;
+
+/**
+ * The Privet extension {@code truncation = 'R2T'} (issue 25; ZetaSQL has no such option): the
+ * truncation of each unit's (joined) rows is chosen privately by R2T (Dong, Fang, Yi, Tao,
+ * Machanavajjhala, SIGMOD 2022) for a scalar COUNT(*), up to the public bound {@code
+ * truncation_bound} (rows per unit, default {@value #DEFAULT_BOUND}). Every refusal reads the
+ * statement only (public) and names the option or clause; the engine does the rest ({@code
+ * R2TPass}).
+ */
+final class R2TOption {
+  static final String NAME = "truncation";
+  static final String BOUND = "truncation_bound";
+  static final long DEFAULT_BOUND = 1L << 16;
+
+  private R2TOption() {}
+
+  /** Whether the statement asks for R2T (validating the option's value). */
+  static boolean requested(PreparedQuery pq) {
+    Map<String, OptionValue> opts = pq.options();
+    OptionValue v = opts.get(NAME);
+    SourceText src = pq.source();
+    if (v == null) {
+      if (opts.containsKey(BOUND)) {
+        throw src.error(opts.get(BOUND).offset(), BOUND + " applies only with " + NAME
+            + " = 'R2T'");
+      }
+      return false;
+    }
+    if ((v.kind() != OptionValue.Kind.STRING && v.kind() != OptionValue.Kind.IDENTIFIER)
+        || !v.text().equalsIgnoreCase("R2T")) {
+      throw src.error(v.offset(), NAME + " must be 'R2T' (the only truncation chosen privately)");
+    }
+    return true;
+  }
+
+  /**
+   * Refuses what R2T does not cover (before any charge, from the statement only) and sets the
+   * builder's unit and R2T bound.
+   */
+  static void apply(PreparedQuery pq, DpOptions options, String unit, List<String> groupBy,
+      List<AggregateCall> calls, Query.Builder b) {
+    SourceText src = pq.source();
+    Map<String, OptionValue> opts = pq.options();
+    int at = opts.get(NAME).offset();
+    if (unit == null) {
+      throw src.error(at, NAME + " = 'R2T' needs a privacy unit (this dataset has one row per"
+          + " unit: nothing to truncate)");
+    }
+    if (!groupBy.isEmpty()) {
+      throw src.error(at, NAME + " = 'R2T' supports a scalar COUNT(*) only: GROUP BY is not"
+          + " supported");
+    }
+    for (String conflicting : List.of("max_rows_per_group", "max_rows_contributed",
+        "max_groups_contributed", "max_error", "rho", "delta", "auto_bounds_share")) {
+      if (opts.containsKey(conflicting)) {
+        throw src.error(opts.get(conflicting).offset(), conflicting + " conflicts with " + NAME
+            + " = 'R2T' (R2T chooses the truncation, with a pure-ε budget)");
+      }
+    }
+    if (calls.size() != 1 || calls.get(0) == null) {
+      throw src.error(at, NAME + " = 'R2T' supports exactly one aggregate, COUNT(*)");
+    }
+    AggregateCall c = calls.get(0);
+    if (c.function() != DpFunctions.COUNT || c.distinct() || c.column() != null
+        || c.countCap() != 0) {
+      throw src.error(c.offset(), NAME + " = 'R2T' supports COUNT(*) only (without bounds), not "
+          + (c.distinct() ? "COUNT(DISTINCT ...)" : c.function() == DpFunctions.COUNT
+              && c.column() != null ? "COUNT(column)" : c.function().name()));
+    }
+    if (!(options.budget() != null && options.budget().loss() instanceof PureDp)) {
+      throw src.error(at, NAME + " = 'R2T' needs epsilon (R2T is pure ε-DP)");
+    }
+    long bound = DEFAULT_BOUND;
+    OptionValue bv = opts.get(BOUND);
+    if (bv != null) {
+      if (!bv.isIntegral() || bv.number() < 2 || bv.number() > (1L << 20)) {
+        throw src.error(bv.offset(), BOUND + " must be an integer in [2, 1048576] (rows per"
+            + " unit)");
+      }
+      bound = (long) bv.number();
+    }
+    b.privacyUnit(unit).truncateR2T(bound);
+  }
+}
