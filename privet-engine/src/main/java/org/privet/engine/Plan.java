@@ -91,7 +91,9 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
     String how = query.contributionBoundEstimate()
         .map(e -> "Linf estimated privately: the " + e.rank() + " quantile of rows per unit per group,"
             + " rounded up to a power of two, with " + (100 * e.share()) + "% of the budget")
-        .orElse("bounds given");
+        .orElse(query.r2tTruncation().isPresent() ? "Linf chosen privately by R2T among the"
+            + " powers of two up to " + query.r2tTruncation().getAsLong() + "; Linf = 1 shown is a"
+            + " stand-in, one pass per threshold below" : "bounds given");
     org.privet.engine.plan.Relation plan = new org.privet.engine.plan.Relation.Aggregate(
         new org.privet.engine.plan.Relation.Truncate(r.relation(), unit,
             query.maxGroupsContributed(), query.maxRowsPerGroup(), how),
@@ -100,7 +102,8 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
     s.append("privacy unit: ").append(unit).append(", derived: ").append(r.unitDerivation()).append('\n');
     s.append("truncation: at most ").append(query.maxGroupsContributed())
         .append(" group(s) per unit, ")
-        .append(query.contributionBoundEstimate().isPresent() ? "Linf estimated privately"
+        .append(query.r2tTruncation().isPresent() ? "Linf chosen by R2T"
+            : query.contributionBoundEstimate().isPresent() ? "Linf estimated privately"
             : query.maxRowsPerGroup() + " row(s) per unit per group")
         .append(" (").append(how).append(")\n");
     s.append("relational plan:\n");

@@ -1,0 +1,132 @@
+package org.privet.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.privet.engine.BudgetCharger;
+import org.privet.engine.Estimate;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.testing.SeededRandomSource;
+
+/**
+ * {@code truncation = 'R2T'} over joins on DuckDB (issue 25): each unit's joined rows truncated at
+ * the public thresholds 2^j, the best chosen privately (R2T, Dong et al. SIGMOD 2022), one charge.
+ * References are computed here from the fixture's Java lists ({@link JoinFixture}): the per-unit
+ * truncated count Σ_u min(c_u, τ), never by the engine.
+ *
+ * <p>False-failure probability: ε = 10^12, so every threshold's noise scale is below 10^-9 and R2T's
+ * bias ⌈t·ln(L/β)⌉ is 1 row: the answer is the best threshold's truncated count minus at most one
+ * (the tolerance); deterministic with the fixed seed.
+ */
+class R2TJoinsTest {
+  private static DuckDbBackend db;
+  private static JoinFixture d;
+  private static JoinFixture dPrime;
+
+  @BeforeAll
+  static void open() {
+    db = DuckDbBackend.inMemory();
+    d = new JoinFixture(db, 0, "d_");
+    dPrime = new JoinFixture(db, JoinFixture.HEAVY, "n_");
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  private static Session session() {
+    return Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(5)).build();
+  }
+
+  private static Estimate value(String sql, JoinFixture f) {
+    DpStatement st = DpSql.parse(sql, f.catalog);
+    Result r = session().run(st.query());
+    return (Estimate) st.present(r).rows().get(0).get(0);
+  }
+
+  private static double truncated(JoinFixture f, long tau) {
+    return f.lineitemsPerCustomer().values().stream().mapToLong(n -> Math.min(n, tau)).sum();
+  }
+
+  private static final String R2T = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12,"
+      + " truncation = 'R2T'";
+
+  @Test
+  void hugeEpsilon_join_releasesTheBestThresholdsCount_oneSidedInterval() {
+    String sql = R2T + ") COUNT(*) AS n FROM lineitem JOIN orders USING (orderkey) JOIN customer"
+        + " USING (custkey)";
+    double full = truncated(d, Long.MAX_VALUE); // the heavy customer's 80 rows untruncated
+    Estimate e = value(sql, d);
+    assertTrue(e.value() <= full && e.value() >= full - 1, e + " vs " + full);
+    assertEquals(e.value(), e.lower(), 0.0);
+    assertEquals(Double.POSITIVE_INFINITY, e.upper());
+  }
+
+  @Test
+  void hugeEpsilon_smallBound_truncatesEachUnitsJoinedRowsAtTheTopThreshold() {
+    // GS = 4: thresholds {2, 4}; the best is τ = 4, every customer's line items capped at 4.
+    String sql = R2T + ", truncation_bound = 4) COUNT(*) AS n FROM lineitem";
+    double expected = truncated(d, 4);
+    assertTrue(expected < truncated(d, Long.MAX_VALUE));
+    double v = value(sql, d).value();
+    assertTrue(v <= expected && v >= expected - 1, v + " vs " + expected);
+  }
+
+  @Test
+  void explain_showsMethodThresholdsAndCost_identicalOnNeighbours() {
+    String sql = R2T.replace("1e12", "1") + ", truncation_bound = 100) COUNT(*) AS n FROM lineitem"
+        + " JOIN orders USING (orderkey)";
+    String a = session().explain(DpSql.parse(sql, d.catalog).query()).render();
+    String b = session().explain(DpSql.parse(sql, dPrime.catalog).query()).render();
+    assertTrue(a.contains("R2T") && a.contains("τ ∈ {2, 4, 8, 16, 32, 64, 128}")
+        && a.contains("ε = 1.0 in total"), a);
+    assertEquals(normalized(a), normalized(b));
+    Estimate ea = value(sql, d);
+    Estimate eb = value(sql, dPrime);
+    assertEquals(ea.hasInterval(), eb.hasInterval());
+    assertEquals(ea.upper(), eb.upper());
+  }
+
+  private static String normalized(String explain) {
+    return explain.replace("\"d_", "\"X_").replace("\"n_", "\"X_").replace("d_customer",
+        "X_customer").replace("n_customer", "X_customer").replaceAll("salt=-?[0-9]+", "salt");
+  }
+
+  /** A refused query and the option or function its message must name. */
+  private static final List<String[]> REFUSALS = List.of(
+      new String[] {R2T + ") nationkey, COUNT(*) AS n FROM orders JOIN customer USING (custkey)"
+          + " GROUP BY nationkey", "GROUP BY"},
+      new String[] {R2T + ") SUM(quantity, contribution_bounds_per_row => (0, 5)) AS s FROM"
+          + " lineitem", "SUM"},
+      new String[] {R2T + ") COUNT(*) AS n, COUNT(*) AS m FROM lineitem", "exactly one"},
+      new String[] {R2T + ") COUNT(DISTINCT custkey) AS n FROM orders", "COUNT(DISTINCT"},
+      new String[] {R2T + ", max_rows_per_group = 3) COUNT(*) AS n FROM lineitem",
+          "max_rows_per_group"},
+      new String[] {R2T + ", delta = 1e-6) COUNT(*) AS n FROM lineitem", "delta"},
+      new String[] {R2T + ", truncation_bound = 1) COUNT(*) AS n FROM lineitem",
+          "truncation_bound"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, truncation = 'TOP')"
+          + " COUNT(*) AS n FROM lineitem", "truncation must be 'R2T'"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, truncation_bound = 8)"
+          + " COUNT(*) AS n FROM lineitem", "truncation_bound applies only"});
+
+  @Test
+  void refusals_nameTheOptionOrFunction_identicalOnNeighbours_beforeAnyCharge() {
+    for (String[] c : REFUSALS) {
+      DpSqlException a = assertThrows(DpSqlException.class, () -> DpSql.parse(c[0], d.catalog));
+      DpSqlException b = assertThrows(DpSqlException.class,
+          () -> DpSql.parse(c[0], dPrime.catalog));
+      assertTrue(a.getMessage().contains(c[1]), c[0] + " -> " + a.getMessage());
+      assertEquals(a.getMessage(), b.getMessage());
+    }
+  }
+}
