@@ -368,7 +368,7 @@ public final class Session {
   /**
    * A scalar COUNT(*) whose truncation R2T chooses ({@link R2TPass}): compiled and its mechanism
    * built before the one charge of ε; after it one backend pass per threshold, then R2T's noise,
-   * bias and maximum (total). The release has a one-sided interval [value, +∞) at 1 − β.
+   * bias and maximum (total). The release has no interval (EXPLAIN states the one-sided bound).
    */
   private Result runR2T(Query query, TableSchema schema) {
     R2TPass p = R2TPass.compile(query, schema, random.nextLong());
@@ -390,7 +390,9 @@ public final class Session {
       exact[j] = R2TPass.truncatedCount(groups);
     }
     org.privet.mechanisms.truncation.TruncationResult r = p.release(m, exact);
-    Estimate e = new Estimate(r.value(), r.value(), Double.POSITIVE_INFINITY, 1 - beta);
+    // No interval in the result: R2T's only guarantee at 1 − β is one-sided (value ≤ Q(I)),
+    // which EXPLAIN states; an infinite upper end would not survive every client's JSON.
+    Estimate e = Estimate.withoutInterval(r.value());
     ResultRow row = new ResultRow(List.of(), Map.of(p.output(), e));
     return new Result(List.of(), List.of(p.output()), List.of(row),
         new Receipt(charge, query.budget()));

@@ -142,11 +142,19 @@ public final class EngineTruncationBench {
       long truth) {
     DpStatement st = DpSql.parse(sql, catalog);
     double[] rel = new double[runs];
+    int[] lInf = new int[runs];
     for (int i = 0; i < runs; i++) {
-      Estimate e = session.run(st.query()).rows().get(0).values().get("n");
+      org.privet.engine.Result r = session.run(st.query());
+      Estimate e = r.rows().get(0).values().get("n");
       rel[i] = Math.abs(e.value() - truth) / truth;
+      lInf[i] = r.estimatedMaxRowsPerGroup();
     }
     Arrays.sort(rel);
+    Arrays.sort(lInf);
+    if (lInf[runs - 1] > 0) {
+      System.out.println("  (default: estimated L∞ min / median / max = " + lInf[0] + " / "
+          + lInf[runs / 2] + " / " + lInf[runs - 1] + ")");
+    }
     return rel[runs / 2];
   }
 }

@@ -110,6 +110,11 @@ public final class R2TMechanism {
     return 1L << Math.min(step * checkLevel(j), 62);
   }
 
+  /** β: the release exceeds Q(I) with probability at most β. */
+  public double beta() {
+    return beta;
+  }
+
   /** L = ⌈log<sub>2</sub>(GS)/s⌉, the number of thresholds τ<sub>1</sub>..τ<sub>L</sub>. */
   public int levels() {
     return levels;

@@ -143,8 +143,9 @@ public final class R2TPass {
         + " two up to the public bound GS = " + globalSensitivity + "); each truncated count gets"
         + " discrete Laplace noise at ε/" + m.levels() + " (sensitivity τ) minus a public bias,"
         + " and the largest is released; ε = " + epsilon + " in total");
-    lines.add(output() + ": the answer is biased low (it never exceeds the true count with"
-        + " probability ≥ 1 − β); its interval is one-sided, [value, +∞)");
+    lines.add(output() + ": the answer is biased low: it is at most the true count with"
+        + " probability ≥ 1 − β (β = " + m.beta() + "), a one-sided bound only; no interval is"
+        + " reported with the value");
     return lines;
   }
 
