@@ -153,7 +153,9 @@ final class SelectCompiler {
     // Output columns that read group keys must point at released keys, which the engine returns.
     return new DpStatement(src.text(), pq.explain(), dataset.name(), query, outputs, orderBy,
         limitOffset.limit(), limitOffset.offset(),
-        DialectNotes.of(options, selected, unit, contributions, !groupBy.isEmpty()),
+        // R2T chooses the truncation privately, as the L∞ estimate does: no "L∞ = 1" note.
+        DialectNotes.of(options, selected, unit, r2t ? contributions.withEstimate() : contributions,
+            !groupBy.isEmpty()),
         jsonReportColumns(selected, calls));
   }
 

@@ -65,6 +65,8 @@ class R2TJoinsTest {
     String sql = R2T + ") COUNT(*) AS n FROM lineitem JOIN orders USING (orderkey) JOIN customer"
         + " USING (custkey)";
     double full = truncated(d, Long.MAX_VALUE); // the heavy customer's 80 rows untruncated
+    assertTrue(DpSql.parse(sql, d.catalog).differences().isEmpty(),
+        DpSql.parse(sql, d.catalog).differences().toString());
     Estimate e = value(sql, d);
     assertTrue(e.value() <= full && e.value() >= full - 1, e + " vs " + full);
     assertTrue(!e.hasInterval(), e.toString());
