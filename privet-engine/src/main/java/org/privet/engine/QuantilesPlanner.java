@@ -26,10 +26,10 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
         + ", NULL/NaN ignored, ≤ L∞ rows per unit per group");
     if (qs.method() == Aggregation.Quantiles.Method.TREE) {
       // One noisy quantile tree for all ranks: each kept row counts in one node per level.
-      QuantileTree tree = new QuantileTree(qs.bins(), QuantileTree.BRANCHING);
+      QuantileTree tree = QuantileTree.forCells(qs.bins());
       int levels = tree.levels();
       r.treeRelease(new Release.Target(qs.name(), "quantile tree of " + qs.column()
-          + " for ranks " + qs.ranks() + " (branching " + QuantileTree.BRANCHING + ", " + levels
+          + " for ranks " + qs.ranks() + " (branching " + tree.branching() + ", " + levels
           + " levels, " + tree.size() + " noisy node counts per group)", Release.Field.TREE, mi,
           0), levels);
     } else {
@@ -63,8 +63,8 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
 
   /**
    * Quantile-tree quantiles: one noisy release of all tree nodes, then post-processing into a
-   * monotone value per rank and an interval that covers the true quantile's grid cell for all
-   * ranks at once with probability ≥ 1 − β ({@link QuantileTree}).
+   * monotone value per rank and, per rank, an interval that covers the true quantile's grid cell
+   * with probability ≥ 1 − β ({@link QuantileTree}).
    */
   private void treeQuantiles(Releaser.Group g, int ri, Map<String, Estimate> out) {
     Aggregation.Quantiles q = aggregation;
@@ -86,7 +86,17 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
     QuantileTree tree = g.tree(ri);
     long[] cells = g.aggregate().bins()[g.target(ri).measure()];
     long[] noisy = QuantileTree.release(tree.counts(cells), exact -> g.noisyEntry(ri, exact));
-    return tree.quantiles(noisy, ranks, g.band(ri));
+    return tree.quantiles(noisy, ranks, g.nodeNoise(ri), g.beta());
+  }
+
+  /** The ranks of the tree quantile aggregation named {@code output} in {@code q}. */
+  static double[] ranksOf(Query q, String output) {
+    for (Aggregation a : q.aggregations()) {
+      if (a instanceof Aggregation.Quantiles qs && qs.name().equals(output)) {
+        return qs.ranks().stream().mapToDouble(Double::doubleValue).toArray();
+      }
+    }
+    throw new IllegalArgumentException("no quantiles named " + output);
   }
 
   /** lower + (upper − lower)·j/B, exactly lower at j = 0 and upper at j = B. */

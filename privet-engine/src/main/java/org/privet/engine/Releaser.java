@@ -21,7 +21,6 @@ final class Releaser {
   private final List<Releases.Quantile> quantiles;
   private final double beta;
   private final QuantileTree[] trees; // per release, for quantile-tree releases
-  private final long[][] bands; // per release: the simultaneous band's half-widths by term count
 
   Releaser(CompiledQuery compiled, List<Releases.Noise> noises,
       List<Releases.Quantile> quantiles, RandomSource random, double beta) {
@@ -31,14 +30,11 @@ final class Releaser {
     this.beta = beta;
     int n = compiled.releases().size();
     this.trees = new QuantileTree[n];
-    this.bands = new long[n][];
     for (int i = 0; i < n; i++) {
       Release.Target t = compiled.releases().get(i).target();
       if (t.field() == Release.Field.TREE) {
         Measure.Bins b = (Measure.Bins) compiled.spec().measures().get(t.measure());
-        trees[i] = new QuantileTree(b.bins(), QuantileTree.BRANCHING);
-        Releases.Noise noise = noises.get(i);
-        bands[i] = trees[i].band(noise::sumHalfWidth, beta);
+        trees[i] = QuantileTree.forCells(b.bins());
       }
     }
   }
@@ -182,8 +178,9 @@ final class Releaser {
       return trees[release];
     }
 
-    long[] band(int release) {
-      return bands[release];
+    /** The noise of every node of tree release {@code release}. */
+    QuantileTree.NodeNoise nodeNoise(int release) {
+      return QuantileTree.NodeNoise.of(noises.get(release));
     }
 
     Releases.Quantile quantile(int release) {
