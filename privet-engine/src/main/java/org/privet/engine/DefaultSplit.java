@@ -232,6 +232,18 @@ final class DefaultSplit {
       List<Double> sd = new ArrayList<>();
       for (int slot : t.slots()) {
         Release r = c.releases().get(slot);
+        if (SplitReport.RANK.equals(t.kind())) {
+          // A quantile tree: the s.d. of each rank's error in rows (QuantileTree).
+          int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures()
+              .get(r.target().measure())).bins();
+          QuantileTree tree = QuantileTree.forCells(bins);
+          QuantileTree.NodeNoise n = QuantileTree.NodeNoise.of(
+              Releases.noise(r.mechanism(), random));
+          for (double rank : QuantilesPlanner.ranksOf(c.query(), t.output())) {
+            sd.add(tree.rankErrorStddev(rank, n));
+          }
+          continue;
+        }
         sd.add(Releases.noise(r.mechanism(), random).stddev() * r.unit());
       }
       outs.add(new SplitReport.OutputError(t.output(), coefficient(t, c, random),

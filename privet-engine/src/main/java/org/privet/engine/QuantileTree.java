@@ -35,6 +35,13 @@ final class QuantileTree {
    */
   static final int BRANCHING = 16;
 
+  /**
+   * The rows the point estimate's interpolation spans, at least, in units of its range count's
+   * noise s.d. (4: a slope error of about 25% or less; measured on the accuracy suite against 0,
+   * 2 and 10: 4 gave the lowest RMSE, ~0.93–0.99 of the first-order error EXPLAIN prints).
+   */
+  static final double SLOPE_NOISE = 4;
+
   private final int cells;
   private final int b;
   private final int h;
@@ -344,6 +351,11 @@ final class QuantileTree {
    * computed only where it can matter: a<sub>j</sub> ≤ Ā<sub>j</sub> = √V·(√m<sub>j</sub> +
    * r·√n<sub>1</sub>)·(z + max(0, κ(z³ − 3z)/24)) (least squares is the best linear unbiased
    * estimate, so its variance is at most that of the raw ±1 prefix minus r times the level-1 sum).
+   *
+   * <p>The point value: where the monotone CDF g reaches r·total, located by linear
+   * interpolation of the consistent CDF over a window of edges around the crossing, widened until
+   * it holds {@link #SLOPE_NOISE} noise s.d. of rows. Finally values and intervals are made
+   * monotone in the rank ({@link #monotone}: the intervals only widen).
    */
   Answer quantiles(long[] noisy, double[] ranks, NodeNoise noise, double beta) {
     return quantiles(noisy, ranks, noise, beta, true);
@@ -425,9 +437,23 @@ final class QuantileTree {
       if (j > bb) {
         value = lo >= 0 ? (lo + hi + 1) / 2.0 : bb / 2.0;
       } else {
-        double prev = g[j - 1];
-        double frac = g[j] > prev ? (target - prev) / (g[j] - prev) : 1;
-        value = j - 1 + Math.max(0, Math.min(1, frac));
+        // Linear interpolation between edges from < to around the crossing (g[from] < target ≤
+        // g[to]), widened symmetrically until the rows between them exceed SLOPE_NOISE times a
+        // bound on the noise s.d. of that range count (node s.d. × √min(cells, 2h(b − 1)), the
+        // raw estimate's): the interpolation's slope then errs by about 1/SLOPE_NOISE or less,
+        // where within one cell of a sparse column it would be mostly noise.
+        int from = j - 1;
+        int to = j;
+        while ((from > 0 || to < bb)
+            && g[to] - g[from] < SLOPE_NOISE * sd
+                * Math.sqrt(Math.min(to - from, 2 * h * (b - 1)))) {
+          from = Math.max(0, from - 1);
+          to = Math.min(bb, to + 1);
+        }
+        // The slope and offset from the linear (unbiased) CDF estimate, not the monotone one.
+        double frac = point[to] > point[from]
+            ? (rank * point[bb] - point[from]) / (point[to] - point[from]) : 1;
+        value = from + (to - from) * Math.max(0, Math.min(1, frac));
       }
       if (lo < 0) { // S empty: outside the event; report the point's cell
         lo = (int) Math.min(bb - 1, Math.floor(value));
@@ -435,9 +461,45 @@ final class QuantileTree {
       }
       lowerEdge[i] = lo;
       upperEdge[i] = hi + 1;
-      edge[i] = Math.max(lo, Math.min(hi + 1, value));
+      edge[i] = value;
     }
+    monotone(ranks, edge, lowerEdge, upperEdge);
     return new Answer(edge, lowerEdge, upperEdge, total);
+  }
+
+  /**
+   * Makes values and intervals monotone in the rank: each interval is widened to [min of the
+   * lower ends at this rank and above, max of the upper ends at this rank and below] (wider, so
+   * coverage is kept), the values are sorted into rank order and each is clamped into its
+   * interval (clamping a sorted sequence to nondecreasing bounds keeps it sorted).
+   */
+  private static void monotone(double[] ranks, double[] edge, int[] lowerEdge, int[] upperEdge) {
+    int r = ranks.length;
+    Integer[] order = new Integer[r];
+    for (int i = 0; i < r; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (x, y) -> Double.compare(ranks[x], ranks[y]));
+    double[] sorted = edge.clone();
+    java.util.Arrays.sort(sorted);
+    int[] lo = new int[r];
+    int[] up = new int[r];
+    int run = Integer.MAX_VALUE;
+    for (int k = r - 1; k >= 0; k--) {
+      run = Math.min(run, lowerEdge[order[k]]);
+      lo[k] = run;
+    }
+    run = Integer.MIN_VALUE;
+    for (int k = 0; k < r; k++) {
+      run = Math.max(run, upperEdge[order[k]]);
+      up[k] = run;
+    }
+    for (int k = 0; k < r; k++) {
+      int i = order[k];
+      lowerEdge[i] = lo[k];
+      upperEdge[i] = up[k];
+      edge[i] = Math.max(lo[k], Math.min(up[k], sorted[k]));
+    }
   }
 
   /** D̂<sub>j</sub> ≤ a<sub>j</sub> (the upper one-sided statement at edge j). */

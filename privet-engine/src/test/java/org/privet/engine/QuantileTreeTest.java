@@ -128,7 +128,7 @@ class QuantileTreeTest {
     assertEquals(30, QuantileTree.targetRank(1, 30));
   }
 
-  /** Whatever the noise (even absurd), values are monotone in the rank and inside their intervals. */
+  /** Whatever the noise (even absurd), values and intervals are monotone in the rank, values inside. */
   @Test
   void quantiles_noisyCounts_monotoneAndWithinIntervals() {
     RandomSource r = new SeededRandomSource(99);
@@ -147,6 +147,8 @@ class QuantileTreeTest {
         assertTrue(a.edge()[i] >= a.lowerEdge()[i] && a.edge()[i] <= a.upperEdge()[i]);
         if (i > 0) {
           assertTrue(a.edge()[i] >= a.edge()[i - 1], "monotone values, trial " + trial);
+          assertTrue(a.lowerEdge()[i] >= a.lowerEdge()[i - 1], "monotone lower ends");
+          assertTrue(a.upperEdge()[i] >= a.upperEdge()[i - 1], "monotone upper ends");
         }
       }
     }
