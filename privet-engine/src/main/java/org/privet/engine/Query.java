@@ -18,6 +18,11 @@ import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
+import org.privet.engine.budget.BudgetSolver;
+import org.privet.engine.budget.DefaultSplit;
+import org.privet.engine.compile.AutoBoundsPass;
+import org.privet.engine.compile.GroupKeys;
+import org.privet.engine.selection.SelectionChoice;
 
 /**
  * An immutable DP aggregate query: what to read, whose privacy is protected, how much each privacy
@@ -134,7 +139,7 @@ public final class Query {
    * reads the clamping bounds, which for the main pass are only known after the charge, and the
    * pass compiled with the estimate must cost exactly what its stand-in compilation charged.
    */
-  Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
+  public Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
     Map<String, Double> weights = budgetWeights;
     if (weights.isEmpty()) {
       weights = new LinkedHashMap<>();
@@ -168,8 +173,8 @@ public final class Query {
     return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets, null);
   }
 
-  /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
-  Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
+  /** The query with the budget and split a {@link BudgetSolver} chose (engine-internal hook). */
+  public Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight) {
     return new Query(this, budget, noise, weights, selectionWeight, null, null);
   }
@@ -180,13 +185,13 @@ public final class Query {
    * release shared by several outputs (a COUNT(*) that is also an AVG's count, a SUM that is also
    * an AVG's sum) is one measurement, costed once, at the largest weight of its outputs' keys.
    */
-  Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> releaseWeights,
+  public Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> releaseWeights,
       double selectionWeight) {
     return new Query(this, budget, noise, Map.of(), selectionWeight, null, releaseWeights);
   }
 
   /** The solver's weights per release (see {@link #withSolverWeights}), or null. */
-  Map<String, Double> releaseWeights() {
+  public Map<String, Double> releaseWeights() {
     return releaseWeights;
   }
 
@@ -927,7 +932,7 @@ public final class Query {
     }
 
     /** Whether a COUNT(*) with L∞ = 1 or a COUNT(DISTINCT unit) can serve as the selection's count. */
-    static boolean hasThresholdStatistic(List<Aggregation> aggregations, int maxRowsPerGroup) {
+    public static boolean hasThresholdStatistic(List<Aggregation> aggregations, int maxRowsPerGroup) {
       return aggregations.stream()
           .anyMatch(a -> SelectionChoice.thresholdStatistic(a, maxRowsPerGroup));
     }

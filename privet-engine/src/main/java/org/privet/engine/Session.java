@@ -7,6 +7,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.engine.budget.BudgetSolver;
+import org.privet.engine.budget.DefaultSplit;
+import org.privet.engine.compile.AutoBoundsPass;
+import org.privet.engine.compile.CompiledQuery;
+import org.privet.engine.compile.Compiler;
+import org.privet.engine.compile.GroupKeys;
+import org.privet.engine.release.MechanismSpec;
+import org.privet.engine.release.QuantileTree;
+import org.privet.engine.release.Release;
+import org.privet.engine.release.Releaser;
+import org.privet.engine.release.Releases;
+import org.privet.engine.selection.PartitionSelection;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.GroupAggregate;
@@ -99,7 +111,7 @@ public final class Session {
         // per rank: docs/proofs/engine-quantiles.md, "Per-rank intervals").
         Releases.Noise n = Releases.noise(r.mechanism(), random);
         int bins = ((Measure.Bins) c.spec().measures().get(t.measure())).bins();
-        double[] ranks = QuantilesPlanner.ranksOf(c.query(), t.output());
+        double[] ranks = c.quantileRanks(t.output());
         planned.add(new Plan.PlannedMechanism(cost, r.sensitivity(), n.stddev(),
             QuantileTree.forCells(bins).rankHalfWidth(ranks, QuantileTree.NodeNoise.of(n),
                 0.05)));
