@@ -305,6 +305,9 @@ public final class QuantileTree {
     public static NodeNoise laplace(double scale) {
       double q = Math.exp(-1 / scale);
       double p = -Math.expm1(-1 / scale);
+      if (q == 0) { // below double resolution: no noise
+        return new NodeNoise(0, 0);
+      }
       return new NodeNoise(2 * q / (p * p), 3 + p * p / (2 * q));
     }
 
@@ -325,7 +328,7 @@ public final class QuantileTree {
       }
       m2 /= z;
       m4 /= z;
-      return new NodeNoise(m2, m4 / (m2 * m2) - 3);
+      return m2 == 0 ? new NodeNoise(0, 0) : new NodeNoise(m2, m4 / (m2 * m2) - 3);
     }
 
     public static NodeNoise of(Releases.Noise n) {
@@ -413,17 +416,22 @@ public final class QuantileTree {
     int[] upperEdge = new int[r];
     for (int i = 0; i < r; i++) {
       double rank = ranks[i];
-      double[] d = new double[bb + 1];
+      // D̂_j, shifted by a rounding tolerance (the least-squares sums carry relative errors of
+      // about 1e-15: with exact counts and no noise D̂ must not fall on the wrong side of 0).
+      double tol = 1e-9 * Math.max(1, Math.abs(cdf[bb]));
+      double[] dBelow = new double[bb + 1];
+      double[] dAbove = new double[bb + 1];
       for (int j = 0; j <= bb; j++) {
-        d[j] = cdf[j] - rank * cdf[bb];
+        dBelow[j] = cdf[j] - rank * cdf[bb] - tol;
+        dAbove[j] = cdf[j] - rank * cdf[bb] + tol;
       }
       double[] a = new double[bb + 1];
       java.util.Arrays.fill(a, Double.NaN);
       int lo = -1;
       int hi = -1;
       for (int cell = 0; cell < bb; cell++) {
-        if (below(d, a, cell, rank, rootM, rootN1, sd, cf, z, kappa)
-            && above(d, a, cell + 1, rank, rootM, rootN1, sd, cf, z, kappa)) {
+        if (below(dBelow, a, cell, rank, rootM, rootN1, sd, cf, z, kappa)
+            && above(dAbove, a, cell + 1, rank, rootM, rootN1, sd, cf, z, kappa)) {
           lo = lo < 0 ? cell : lo;
           hi = cell;
         }
@@ -574,7 +582,10 @@ public final class QuantileTree {
    * widens.
    */
   static double cornishFisher(double sd, double s2, double s4, double z, double kappa) {
-    double k = s2 > 0 ? kappa * s4 / (s2 * s2) : 0;
+    if (sd == 0 || s2 == 0) {
+      return 0;
+    }
+    double k = kappa * s4 / (s2 * s2);
     return sd * Math.sqrt(s2) * (z + Math.max(0, k * (z * z * z - 3 * z) / 24));
   }
 

@@ -236,6 +236,12 @@ class QuantileTreeTest {
   }
 
   @Test
+  void nodeNoise_noiseBelowDoubleResolution_isZeroNotNaN() {
+    assertEquals(new QuantileTree.NodeNoise(0, 0), QuantileTree.NodeNoise.laplace(1e-12));
+    assertEquals(new QuantileTree.NodeNoise(0, 0), QuantileTree.NodeNoise.gaussian(1e-12));
+  }
+
+  @Test
   void nodeNoise_moments_matchTheSampler() {
     // Variance and excess kurtosis against 200,000 draws of the real samplers (s.e. of the
     // variance ≈ 0.6%, of the kurtosis ≈ 0.05 for the Laplace: tolerances ≥ 6 s.e.).
