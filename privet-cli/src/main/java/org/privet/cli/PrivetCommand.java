@@ -33,7 +33,8 @@ public final class PrivetCommand implements Runnable {
       AnalystCommand.class,
       org.privet.cli.anonymity.AnonymizeCommand.class,
       org.privet.cli.anonymity.AnonymityCommand.class,
-      org.privet.cli.anonymity.AttackCommand.class);
+      org.privet.cli.anonymity.AttackCommand.class,
+      org.privet.cli.data.DataCommand.class);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

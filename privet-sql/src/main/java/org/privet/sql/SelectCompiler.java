@@ -46,6 +46,7 @@ final class SelectCompiler {
     DatasetDescriptor dataset = binder.dataset();
 
     Filter filter = pq.whereStart() < 0 ? null
+        : binder.joins() != null ? joinFilter(binder, unit)
         : FilterParser.parse(src, pq.tokens(), pq.whereStart(), pq.whereEnd(),
             binder::resolveColumn, unit);
     List<String> groupBy = binder.groupBy(ps);
@@ -57,6 +58,11 @@ final class SelectCompiler {
     List<AggregateCall> aggregateCalls = selected.stream().map(SelectedColumn::call).toList();
     filter = rewrites.countColumnAsFilter(filter, aggregateCalls);
     SqlRewrites.Contributions contributions = rewrites.contributionBounds(options, aggregateCalls);
+    if (rewrites.estimatesRows(options, aggregateCalls) && !options.planned()
+        && options.maxError().isEmpty() && !PerAggregationBudget.requested(options, calls)
+        && options.thresholding() != org.privet.engine.Thresholding.POST_AGGREGATION) {
+      contributions = contributions.withEstimate();
+    }
     List<List<Object>> publicGroups = binder.publicGroups(options, groupBy);
 
     // Engine aggregations (identical calls are computed once) and the output columns.
@@ -67,8 +73,15 @@ final class SelectCompiler {
     PostProcessing.LimitOffset limitOffset = post.limitOffset(ps);
 
     if (unit != null) {
-      b.privacyUnit(unit).maxGroupsContributed(contributions.l0())
-          .maxRowsPerGroup(contributions.lInf());
+      b.privacyUnit(unit).maxGroupsContributed(contributions.l0());
+      if (contributions.estimated()) {
+        b.estimateMaxRowsPerGroup(new org.privet.engine.ContributionBoundEstimate(
+            Double.isNaN(options.autoBoundsShare())
+                ? org.privet.engine.ContributionBoundEstimate.DEFAULT_SHARE
+                : options.autoBoundsShare(), org.privet.engine.ContributionBoundEstimate.DEFAULT_RANK));
+      } else {
+        b.maxRowsPerGroup(contributions.lInf());
+      }
     } else {
       b.eachRowIsAUnit();
     }
@@ -107,12 +120,15 @@ final class SelectCompiler {
     }
     b.noise(options.noise());
     if (!Double.isNaN(options.autoBoundsShare())) {
-      if (aggregateCalls.stream().noneMatch(c -> c != null
+      if (!contributions.estimated() && aggregateCalls.stream().noneMatch(c -> c != null
           && c.boundsKind().estimated())) {
         throw src.error(options.offsets().get("auto_bounds_share"), "auto_bounds_share: no "
-            + "aggregate has " + AggregateCallParser.BOUNDS_PER_ROW + " => AUTO");
+            + "aggregate has " + AggregateCallParser.BOUNDS_PER_ROW + " => AUTO and L∞ is not "
+            + "estimated");
       }
-      b.autoBoundsShare(options.autoBoundsShare());
+      if (aggregateCalls.stream().anyMatch(c -> c != null && c.boundsKind().estimated())) {
+        b.autoBoundsShare(options.autoBoundsShare());
+      }
     }
     if (options.minPrivacyUnitsPerGroup() > 1) {
       if (groupBy.isEmpty()) {
@@ -122,7 +138,7 @@ final class SelectCompiler {
       b.minPrivacyUnitsPerGroup(options.minPrivacyUnitsPerGroup());
     }
     if (options.thresholding() != org.privet.engine.Thresholding.AUTO && !groupBy.isEmpty()
-        && !options.publicGroupsRequested()) {
+        && !options.publicGroupsRequested() && publicGroups == null) {
       b.thresholding(options.thresholding());
     }
     Query query;
@@ -136,6 +152,16 @@ final class SelectCompiler {
         limitOffset.limit(), limitOffset.offset(),
         DialectNotes.of(options, selected, unit, contributions, !groupBy.isEmpty()),
         jsonReportColumns(selected, calls));
+  }
+
+  /** WHERE of a join: its filter conjuncts (the join conditions taken out), each parsed, ANDed. */
+  private static Filter joinFilter(SelectBinder binder, String unit) {
+    List<Filter> parts = new ArrayList<>();
+    for (int[] r : binder.joins().filterRanges()) {
+      parts.add(FilterParser.parse(binder.src, binder.pq.tokens(), r[0], r[1], binder.filterColumns(),
+          unit));
+    }
+    return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : new Filter.And(parts);
   }
 
   /** The indexes of the output columns whose call asked for {@code report_format => "JSON"}. */

@@ -296,8 +296,8 @@ public final class BudgetSolver {
         // statement EXPLAIN reports; docs/proofs/engine-quantiles.md, "Per-rank intervals").
         Release s = c.releases().get(idx.get(0));
         Releases.Noise n = Releases.noise(s.mechanism(), random);
-        int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures()
-            .get(s.target().measure())).bins();
+        int bins = org.privet.engine.spi.Measure.cells(c.spec().measures()
+            .get(s.target().measure()));
         double[] ranks = ((Aggregation.Quantiles) a).ranks().stream()
             .mapToDouble(Double::doubleValue).toArray();
         out.put(a.name(), QuantileTree.forCells(bins).rankHalfWidth(ranks,

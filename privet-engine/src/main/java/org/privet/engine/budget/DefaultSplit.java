@@ -243,8 +243,8 @@ public final class DefaultSplit {
         Release r = c.releases().get(slot);
         if (SplitReport.RANK.equals(t.kind())) {
           // A quantile tree: the s.d. of each rank's error in rows (QuantileTree).
-          int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures()
-              .get(r.target().measure())).bins();
+          int bins = org.privet.engine.spi.Measure.cells(c.spec().measures()
+              .get(r.target().measure()));
           QuantileTree tree = QuantileTree.forCells(bins);
           QuantileTree.NodeNoise n = QuantileTree.NodeNoise.of(
               Releases.noise(r.mechanism(), random));

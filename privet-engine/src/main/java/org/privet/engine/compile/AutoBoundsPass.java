@@ -74,7 +74,10 @@ public final class AutoBoundsPass {
     Budget[] budgets = split(q.budget(), auto.share());
     // Bounds pass: one tree per distinct (column, grid), ungrouped, the query's unit, L∞, filter.
     Query.Builder b = Query.from(q.source());
-    q.privacyUnit().ifPresentOrElse(u -> b.privacyUnit(u).maxRowsPerGroup(q.maxRowsPerGroup()),
+    // With L∞ estimated (ContributionBoundPass) the bounds pass keeps one row per unit: it is
+    // compiled before the estimate exists, and the stand-in L∞ would drown it in noise.
+    int boundsRows = q.contributionBoundEstimate().isPresent() ? 1 : q.maxRowsPerGroup();
+    q.privacyUnit().ifPresentOrElse(u -> b.privacyUnit(u).maxRowsPerGroup(boundsRows),
         b::eachRowIsAUnit);
     q.filter().ifPresent(b::where);
     Map<String, String> treeOf = new LinkedHashMap<>();
@@ -194,7 +197,7 @@ public final class AutoBoundsPass {
     }
   }
 
-  private static boolean sameCosts(CompiledQuery a, CompiledQuery b) {
+  public static boolean sameCosts(CompiledQuery a, CompiledQuery b) {
     if (a.costs().size() != b.costs().size() || a.noise() != b.noise()
         || !CompiledQuery.sameCost(a.total(), b.total())
         || a.conversionDelta() != b.conversionDelta()) {
@@ -215,7 +218,8 @@ public final class AutoBoundsPass {
       Aggregation.Quantiles qs = treeAggregation(e.getValue());
       lines.add(e.getKey() + ": AUTO bounds: " + percent(auto.share()) + " of the budget "
           + "estimates the clamping bounds of " + qs.column() + " privately (global, before "
-          + "grouping; ≤ L∞ rows per unit) as the grid edges around its noisy " + auto.lowerRank()
+          + "grouping; ≤ " + bounds.query().maxRowsPerGroup() + " rows per unit) as the grid "
+          + "edges around its noisy " + auto.lowerRank()
           + " and " + auto.upperRank() + " quantiles on a " + gridFor(qs) + " (tree "
           + e.getValue() + "); the main pass below shows the stand-in bounds, replaced at run "
           + "time by the estimate, which is released with the answer");
@@ -241,7 +245,7 @@ public final class AutoBoundsPass {
    * Splits the budget into the bounds pass's (pure ε or pure ρ: share·ε or share·ρ) and the main
    * pass's ((1 − share)·ε or ρ, with all of δ), each rounded down ({@link BudgetSplit#share}).
    */
-  static Budget[] split(Budget budget, double share) {
+  public static Budget[] split(Budget budget, double share) {
     if (budget instanceof Budget.Epsilon e) {
       return new Budget[] {Budget.pure(BudgetSplit.share(e.epsilon(), share, 1)),
           Budget.pure(BudgetSplit.share(e.epsilon(), 1 - share, 1))};
@@ -300,7 +304,7 @@ public final class AutoBoundsPass {
         c.costs(), c.total(), c.conversionDelta(), c.bounds(), c.releaseKeys(), c.splitTerms());
   }
 
-  static String percent(double fraction) {
+  public static String percent(double fraction) {
     return String.format(java.util.Locale.ROOT, "%.4g%%", 100 * fraction);
   }
 }

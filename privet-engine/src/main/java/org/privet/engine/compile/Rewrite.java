@@ -192,7 +192,9 @@ public final class Rewrite {
    */
   Aggregation sumSharedWith(String column, double lower, double upper) {
     Aggregation mean = null;
-    boolean shareSum = uncentredSumNeverWorse(lower, upper);
+    // With estimated bounds the choice must not depend on their values (the stand-in and the
+    // estimate must give the same releases): share the SUM's sum.
+    boolean shareSum = query.boundsEstimated() || uncentredSumNeverWorse(lower, upper);
     for (Aggregation a : query.aggregations()) {
       if (shareSum && a instanceof Aggregation.Sum s && s.perGroup() == null
           && s.column().equals(column) && s.lower() == lower && s.upper() == upper) {

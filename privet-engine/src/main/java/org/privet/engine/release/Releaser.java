@@ -39,8 +39,8 @@ public final class Releaser {
     for (int i = 0; i < n; i++) {
       Release.Target t = compiled.releases().get(i).target();
       if (t.field() == Release.Field.TREE) {
-        Measure.Bins b = (Measure.Bins) compiled.spec().measures().get(t.measure());
-        trees[i] = QuantileTree.forCells(b.bins());
+        trees[i] = QuantileTree.forCells(Measure.cells(compiled.spec().measures()
+            .get(t.measure())));
       }
     }
   }
@@ -50,8 +50,8 @@ public final class Releaser {
     List<Measure> ms = compiled.spec().measures();
     long[][] bins = new long[ms.size()][];
     for (int i = 0; i < ms.size(); i++) {
-      if (ms.get(i) instanceof Measure.Bins b) {
-        bins[i] = new long[b.bins()];
+      if (Measure.cells(ms.get(i)) > 0) {
+        bins[i] = new long[Measure.cells(ms.get(i))];
       }
     }
     int m = ms.size();

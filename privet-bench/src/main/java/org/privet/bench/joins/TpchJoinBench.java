@@ -1,0 +1,256 @@
+package org.privet.bench.joins;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.privet.mechanisms.GeometricMechanism;
+import org.privet.mechanisms.truncation.QuantileThresholdMechanism;
+import org.privet.mechanisms.truncation.R2TMechanism;
+import org.privet.mechanisms.truncation.UnitContributions;
+import org.privet.random.RandomSource;
+
+/**
+ * Issue 25's TPC-H benchmark on DuckDB (a harness, not JMH): R2T's TPC-H queries ({@link
+ * TpchQuery}) with customer as the privacy unit, over CSV files written by {@code privet data
+ * tpch}, at R2T's setting (ε = 0.8, β = 0.1, GS = 10^6).
+ *
+ * <p><b>Accuracy.</b> Per query, the per-unit contributions are read from DuckDB by the join's
+ * {@code GROUP BY} unit (not from the generator, as {@link TruncationBench} does), then released
+ * RUNS times by each method: {@code quantile} ({@link QuantileThresholdMechanism}, the default of
+ * docs/proofs/r2t-truncation.md), {@code r2t} ({@link R2TMechanism}, thresholds 2^j), {@code
+ * oracle} (the best fixed threshold τ*, chosen seeing the data, released with the full ε) and
+ * {@code naive} (no truncation, noise for GS). Reported: the median relative error |release −
+ * Q(I)|/Q(I), and for the comparison with the paper the authors' metric (the mean absolute error
+ * after dropping the largest and smallest 20%, {@code Script/CollectResultsTPCH.py}) ÷ Q(I).
+ *
+ * <p><b>Time.</b> Interleaved rounds (one warm-up, then ROUNDS measured, medians) of the plain
+ * join ({@link TpchQuery#plain}, the analyst's query without DP) and the DP pipeline (the
+ * contribution summary {@link TpchQuery#histogram} plus the quantile release in Java).
+ *
+ * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
+ * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS]]]} (defaults 101, 5, 2).
+ */
+public final class TpchJoinBench {
+  static final double EPSILON = 0.8;
+  static final long GS = 1_000_000;
+  static final double BETA = 0.1;
+
+  /**
+   * The authors' published errors at SF 1, ε = 0.8 (Result/TPCH/R2T_Q*.txt: true answer, trimmed
+   * mean absolute error), for the queries that are theirs with the same unit.
+   */
+  static final Map<String, double[]> PAPER_SF1 = Map.of(
+      "Q3", new double[] {2_888_656, 7338.6182154278895},
+      "Q10", new double[] {1_500_000, 2615.490131188417},
+      "Q18", new double[] {153_078_795, 201957.5274197956});
+
+  private TpchJoinBench() {}
+
+  public static void main(String[] args) throws SQLException {
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 101;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
+    RandomSource random = RandomSource.secure();
+    List<String> accuracy = new ArrayList<>();
+    List<String> timing = new ArrayList<>();
+    accuracy.add("| SF | query | Q(I) | max c_u | τ* | τ quantile / r2t (median) | quantile | r2t"
+        + " | oracle | naive | quantile ÷ oracle | quantile ÷ r2t | r2t (authors' metric) | paper"
+        + " r2t |");
+    accuracy.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    timing.add("| SF | query | plain join (s) | DP (s) | DP ÷ plain |");
+    timing.add("|---|---|---|---|---|");
+    for (String pair : args[0].split(",")) {
+      String[] p = pair.split("=", 2);
+      String sf = p[0];
+      try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+          Statement s = c.createStatement()) {
+        s.execute("SET threads = " + threads);
+        long start = System.nanoTime();
+        for (String table : List.of("customer", "orders", "lineitem", "nation", "region",
+            "supplier")) {
+          Path csv = Path.of(p[1], table + ".csv");
+          if (Files.exists(csv)) {
+            s.execute("CREATE TABLE " + table + " AS SELECT * FROM read_csv('" + csv
+                + "', header = true)");
+          }
+        }
+        System.err.printf(Locale.ROOT, "SF %s loaded in %.1f s%n", sf,
+            (System.nanoTime() - start) / 1e9);
+        for (TpchQuery q : TpchQuery.all()) {
+          long[] perUnit = contributions(s, q);
+          UnitContributions contributions = UnitContributions.of(perUnit);
+          long plainAnswer = plainAnswer(s, q);
+          if (plainAnswer != contributions.total()) {
+            throw new IllegalStateException(q.name() + ": plain " + plainAnswer
+                + " != sum of contributions " + contributions.total());
+          }
+          accuracy.add(accuracyRow(sf, q.name(), perUnit, runs, random));
+          timing.add(timingRow(sf, q, s, rounds, random));
+          System.err.println(accuracy.get(accuracy.size() - 1));
+          System.err.println(timing.get(timing.size() - 1));
+        }
+      }
+    }
+    System.out.println(String.join("\n", accuracy));
+    System.out.println();
+    System.out.println(String.join("\n", timing));
+  }
+
+  /** Reads the contribution summary of {@code q} and expands it to one long per unit. */
+  static long[] contributions(Statement s, TpchQuery q) throws SQLException {
+    List<long[]> rows = new ArrayList<>();
+    int units = 0;
+    try (ResultSet rs = s.executeQuery(q.histogram())) {
+      while (rs.next()) {
+        long value = rs.getLong(1);
+        int n = Math.toIntExact(rs.getLong(2));
+        rows.add(new long[] {value, n});
+        units += n;
+      }
+    }
+    long[] out = new long[units];
+    int i = 0;
+    for (long[] r : rows) {
+      Arrays.fill(out, i, i + (int) r[1], r[0]);
+      i += (int) r[1];
+    }
+    return out;
+  }
+
+  static long plainAnswer(Statement s, TpchQuery q) throws SQLException {
+    try (ResultSet rs = s.executeQuery(q.plain())) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static QuantileThresholdMechanism quantile(RandomSource random) {
+    return QuantileThresholdMechanism.builder().epsilon(EPSILON).globalSensitivity(GS)
+        .randomSource(random).build();
+  }
+
+  static String accuracyRow(String sf, String name, long[] perUnit, int runs,
+      RandomSource random) {
+    UnitContributions c = UnitContributions.of(perUnit);
+    double truth = c.total();
+    QuantileThresholdMechanism quantile = quantile(random);
+    R2TMechanism r2t = R2TMechanism.builder().epsilon(EPSILON).globalSensitivity(GS).beta(BETA)
+        .randomSource(random).build();
+    long tauStar = oracleTau(perUnit);
+    GeometricMechanism oracle = GeometricMechanism.builder().epsilon(EPSILON).sensitivity(tauStar)
+        .randomSource(random).build();
+    GeometricMechanism naive = GeometricMechanism.builder().epsilon(EPSILON).sensitivity(GS)
+        .randomSource(random).build();
+    long oracleTruncated = c.evaluate(tauStar);
+    double[] eQ = new double[runs];
+    double[] eR = new double[runs];
+    double[] eO = new double[runs];
+    double[] eN = new double[runs];
+    double[] tQ = new double[runs];
+    double[] tR = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      var q = quantile.release(c);
+      eQ[i] = Math.abs(q.value() - truth) / truth;
+      tQ[i] = q.tau();
+      var r = r2t.release(c);
+      eR[i] = Math.abs(r.value() - truth) / truth;
+      tR[i] = r.tau();
+      eO[i] = Math.abs(oracle.release(oracleTruncated) - truth) / truth;
+      eN[i] = Math.abs(naive.release(c.total()) - truth) / truth;
+    }
+    double[] paper = sf.equals("1") ? PAPER_SF1.get(name) : null;
+    String paperCell = paper == null ? "–" : String.format(Locale.ROOT, "%.2e%s",
+        paper[1] / paper[0], paper[0] == truth ? "" : " (their Q(I) " + (long) paper[0] + ")");
+    return String.format(Locale.ROOT,
+        "| %s | %s | %,d | %,d | %,d | %.0f / %.0f | %.2e | %.2e | %.2e | %.2e | %.1f | %.3f | %.2e"
+            + " | %s |",
+        sf, name, c.total(), c.maxContribution(), tauStar, median(tQ), median(tR), median(eQ),
+        median(eR), median(eO), median(eN), median(eQ) / median(eO), median(eQ) / median(eR),
+        trimmedMean(eR), paperCell);
+  }
+
+  static String timingRow(String sf, TpchQuery q, Statement s, int rounds, RandomSource random)
+      throws SQLException {
+    QuantileThresholdMechanism quantile = quantile(random);
+    double[] plain = new double[rounds];
+    double[] dp = new double[rounds];
+    for (int round = 0; round <= rounds; round++) {
+      long t0 = System.nanoTime();
+      plainAnswer(s, q);
+      long t1 = System.nanoTime();
+      quantile.release(UnitContributions.of(contributions(s, q)));
+      long t2 = System.nanoTime();
+      if (round > 0) {
+        plain[round - 1] = (t1 - t0) / 1e9;
+        dp[round - 1] = (t2 - t1) / 1e9;
+      }
+    }
+    return String.format(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.2f |", sf, q.name(),
+        median(plain), median(dp), median(dp) / median(plain));
+  }
+
+  /**
+   * The oracle's threshold: argmin over τ ≥ 1 of the bias Σ<sub>u</sub> max(c<sub>u</sub> − τ, 0)
+   * plus the median absolute noise τ·ln2/ε. The objective is convex and piecewise linear in τ with
+   * breaks at the contributions, so τ = 1 and the distinct contributions are the only candidates.
+   */
+  static long oracleTau(long[] contributions) {
+    long[] sorted = contributions.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    double[] suffix = new double[n + 1];
+    for (int i = n - 1; i >= 0; i--) {
+      suffix[i] = suffix[i + 1] + sorted[i];
+    }
+    long best = 1;
+    double bestCost = Double.POSITIVE_INFINITY;
+    int i = 0;
+    List<Long> candidates = new ArrayList<>();
+    candidates.add(1L);
+    for (long v : sorted) {
+      if (v > 1 && v != candidates.get(candidates.size() - 1)) {
+        candidates.add(v);
+      }
+    }
+    for (long tau : candidates) {
+      while (i < n && sorted[i] <= tau) {
+        i++;
+      }
+      double bias = suffix[i] - (double) tau * (n - i);
+      double cost = bias + tau * Math.log(2) / EPSILON;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = tau;
+      }
+    }
+    return best;
+  }
+
+  static double median(double[] x) {
+    double[] s = x.clone();
+    Arrays.sort(s);
+    int n = s.length;
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  }
+
+  /** The authors' metric: the mean after dropping the largest and smallest 20%. */
+  static double trimmedMean(double[] x) {
+    double[] s = x.clone();
+    Arrays.sort(s);
+    int drop = s.length / 5;
+    double sum = 0;
+    for (int i = drop; i < s.length - drop; i++) {
+      sum += s[i];
+    }
+    return sum / (s.length - 2 * drop);
+  }
+}

@@ -1,0 +1,57 @@
+package org.privet.bench.joins;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One of R2T's TPC-H queries with customer as the privacy unit (the list is the data file {@code
+ * tpch-queries.txt} next to this class): the analyst's plain query, and the per-unit contribution
+ * summary a DP release over the join reads instead.
+ *
+ * @param name e.g. {@code Q3}
+ * @param unit the join's privacy-unit column (derived from the references)
+ * @param aggregate a non-negative integer aggregate per join result ({@code COUNT(*)}, a SUM)
+ * @param fromWhere the {@code FROM ... WHERE ...} text
+ */
+record TpchQuery(String name, String unit, String aggregate, String fromWhere) {
+  /** The same join without DP: {@code SELECT aggregate FROM ... WHERE ...}. */
+  String plain() {
+    return "SELECT " + aggregate + " " + fromWhere;
+  }
+
+  /**
+   * The contribution summary: how many units contribute each value c<sub>u</sub> &gt; 0 (units
+   * without join results contribute 0 and change no truncated sum).
+   */
+  String histogram() {
+    return "SELECT c, COUNT(*) AS units FROM (SELECT " + unit + " AS u, " + aggregate + " AS c "
+        + fromWhere + " GROUP BY " + unit + ") per_unit GROUP BY c";
+  }
+
+  /** The queries of {@code tpch-queries.txt}, in file order. */
+  static List<TpchQuery> all() {
+    try (InputStream in = TpchQuery.class.getResourceAsStream("tpch-queries.txt")) {
+      return parse(new String(Objects.requireNonNull(in, "tpch-queries.txt").readAllBytes(),
+          StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static List<TpchQuery> parse(String text) {
+    List<TpchQuery> out = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      String[] f = line.split(" \\| ", 4);
+      out.add(new TpchQuery(f[0].strip(), f[1].strip(), f[2].strip(), f[3].strip()));
+    }
+    return out;
+  }
+}
