@@ -26,10 +26,11 @@ import org.privet.testing.SeededRandomSource;
  * run at ε = 10, so the bounds tree gets ε = 1 (184 cells: 2 released levels of branching 14,
  * Δ₁ = 2, per-node Laplace scale 2, s.d. 2.8). Each bounds assertion allows one grid cell of
  * slack and fails only if the consistent CDF errs by ≥ 200 rows (1% of n) at one deciding edge;
- * its error is at most that of the raw prefix (least squares is the best linear unbiased
- * estimate), a sum of ≤ 21 Laplace(2) noises, which exceeds 200 rows with probability below
- * 1e-15 (Chernoff bound), so each test fails wrongly with probability below 1e-6 (the
- * linear-grid test: margins ≥ 600 rows at tree ε = 2). The sum and mean errors then follow from clamping inside the
+ * its error is a weighted sum of the Laplace(2) node noises whose Σw² is at most the raw ±1
+ * prefix's (≤ 21 nodes; least squares is the best linear unbiased estimate), s.d. ≤ 13 rows, and
+ * 200 rows is more than 15 s.d. of a sum of sub-exponential noises with weights ≤ 1: probability
+ * below 1e-7 (Chernoff), so each test fails wrongly with probability below 1e-6 (the linear-grid
+ * test: margins ≥ 600 rows at tree ε = 2). The sum and mean errors then follow from clamping inside the
  * data's range (no bias) and main-pass noise scales far below the asserted tolerance.
  */
 class AutoBoundsTest {
