@@ -28,7 +28,7 @@ import org.privet.testing.SeededRandomSource;
  * slack and fails only if the consistent CDF errs by ≥ 200 rows (1% of n) at one deciding edge;
  * its error is a weighted sum of the Laplace(2) node noises whose Σw² is at most the raw ±1
  * prefix's (≤ 21 nodes; least squares is the best linear unbiased estimate), s.d. ≤ 13 rows, and
- * 200 rows is more than 15 s.d. of a sum of sub-exponential noises with weights ≤ 1: probability
+ * 200 rows is more than 15 s.d. of that sum of sub-exponential noises: probability
  * below 1e-7 (Chernoff), so each test fails wrongly with probability below 1e-6 (the linear-grid
  * test: margins ≥ 600 rows at tree ε = 2). The sum and mean errors then follow from clamping inside the
  * data's range (no bias) and main-pass noise scales far below the asserted tolerance.
