@@ -12,8 +12,14 @@ package org.privet.engine;
  * <p>A stated {@code share} of the query's budget buys one noisy quantile tree ({@link
  * QuantileTree}) over the distribution of the row counts n of the kept (unit, group) pairs, on a
  * public power-of-two grid of {@link #CELLS} cells (cell j holds n ∈ (2^(j−1), 2^j], the last
- * cell everything above); the cell holding its noisy {@code rank} quantile gives L∞ = 2^j,
- * already a power of two (rows beyond 2^{@value #MAX_EXPONENT} per pair are always capped). Each
+ * cell everything above). L∞ is the smallest power of two 2^k whose noisy number of clipped
+ * pairs (pairs with n &gt; 2^k, read from the consistent tree) is within the tree noise's
+ * one-sided {@code confidence} band of zero: a rank counted from the top, as Google's {@code
+ * ApproxBounds} takes the most significant bin above a noise threshold, and as the quantile
+ * threshold of {@code org.privet.mechanisms.truncation.QuantileThresholdMechanism} that measured
+ * 1.0–2.9× the oracle's best fixed truncation on TPC-H (a fixed rank such as the 0.99 quantile
+ * clips 1% of the units, a bias that grows with the data, and on small data lands in the noise).
+ * Rows beyond 2^{@value #MAX_EXPONENT} per pair are always capped. Each
  * unit adds at most L0 pairs to the histogram, one per kept group, so the tree's sensitivity is
  * that of L0 rows. The main query then runs with the estimated L∞ and the rest of the budget;
  * one charge covers both (composition), and the estimate is a DP output released with the answer
@@ -22,13 +28,14 @@ package org.privet.engine;
  *
  * @param share the fraction of the query's budget spent on the estimate, in [{@link
  *     AutoBounds#MIN_SHARE}, {@link AutoBounds#MAX_SHARE}]
- * @param rank the rank of the pair-row-count distribution whose cell gives L∞, in [0.5, 1]
+ * @param confidence the one-sided confidence of the "no more clipped pairs than the noise
+ *     explains" statement that stops the scan, in [0.5, 1)
  */
-public record ContributionBoundEstimate(double share, double rank) {
+public record ContributionBoundEstimate(double share, double confidence) {
   /** Default share of the budget (10%, as for AUTO bounds). */
   public static final double DEFAULT_SHARE = AutoBounds.DEFAULT_SHARE;
-  /** Default rank: the 99th percentile of the pairs' row counts (AUTO bounds' upper rank). */
-  public static final double DEFAULT_RANK = AutoBounds.DEFAULT_UPPER_RANK;
+  /** Default confidence of the stopping statement: 95%. */
+  public static final double DEFAULT_CONFIDENCE = 0.95;
   /** E: the largest estimate is 2^E rows per unit per group (within the engine's 10^6). */
   public static final int MAX_EXPONENT = 19;
   /** The grid's cells: n = 1, 2, (2, 4], …, (2^(E−1), 2^E] and above. */
@@ -38,15 +45,15 @@ public record ContributionBoundEstimate(double share, double rank) {
 
   public ContributionBoundEstimate {
     AutoBounds.requireShare(share);
-    if (!(rank >= 0.5 && rank <= 1)) {
-      throw new IllegalArgumentException("contribution bound rank must be in [0.5, 1], was "
-          + rank);
+    if (!(confidence >= 0.5 && confidence < 1)) {
+      throw new IllegalArgumentException("contribution bound confidence must be in [0.5, 1), was "
+          + confidence);
     }
   }
 
-  /** The default estimate: {@link #DEFAULT_SHARE} of the budget, the {@link #DEFAULT_RANK}. */
+  /** The default estimate: {@link #DEFAULT_SHARE} of the budget, {@link #DEFAULT_CONFIDENCE}. */
   public static ContributionBoundEstimate defaults() {
-    return new ContributionBoundEstimate(DEFAULT_SHARE, DEFAULT_RANK);
+    return new ContributionBoundEstimate(DEFAULT_SHARE, DEFAULT_CONFIDENCE);
   }
 
   /** The L∞ of grid cell {@code cell} (0 ≤ cell &lt; {@link #CELLS}): 2^cell. */

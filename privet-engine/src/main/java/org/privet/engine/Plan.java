@@ -90,8 +90,9 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
   private String relational(Source.Relational r) {
     String unit = query.privacyUnit().orElseThrow();
     String how = query.contributionBoundEstimate()
-        .map(e -> "Linf estimated privately: the " + e.rank() + " quantile of rows per unit per group,"
-            + " rounded up to a power of two, with " + (100 * e.share()) + "% of the budget")
+        .map(e -> "Linf estimated privately: the smallest power of two leaving no more units' rows"
+            + " above it than the noise explains (" + e.confidence() + " one-sided), with "
+            + (100 * e.share()) + "% of the budget")
         .orElse(query.r2tTruncation().isPresent() ? "Linf chosen privately by R2T among the"
             + " powers of two up to " + query.r2tTruncation().getAsLong() + "; Linf = 1 shown is a"
             + " stand-in, one pass per threshold below" : "bounds given");

@@ -389,8 +389,8 @@ public final class Query {
       s.append(", truncation R2T (GS ").append(r2tBound).append(')');
     }
     if (rowsEstimate != null) {
-      s.append(", Linf estimated (share ").append(rowsEstimate.share()).append(", rank ")
-          .append(rowsEstimate.rank()).append(')');
+      s.append(", Linf estimated (share ").append(rowsEstimate.share()).append(", confidence ")
+          .append(rowsEstimate.confidence()).append(')');
     }
     if (autoBounds != null) {
       s.append(", autoBounds=").append(autoBounds.outputs().keySet()).append(" (share ")

@@ -81,7 +81,7 @@ final class SelectCompiler {
         b.estimateMaxRowsPerGroup(new org.privet.engine.ContributionBoundEstimate(
             Double.isNaN(options.autoBoundsShare())
                 ? org.privet.engine.ContributionBoundEstimate.DEFAULT_SHARE
-                : options.autoBoundsShare(), org.privet.engine.ContributionBoundEstimate.DEFAULT_RANK));
+                : options.autoBoundsShare(), org.privet.engine.ContributionBoundEstimate.DEFAULT_CONFIDENCE));
       } else {
         b.maxRowsPerGroup(contributions.lInf());
       }

@@ -17,8 +17,8 @@ import org.privet.engine.spi.TableSchema;
 /**
  * The private estimate of a contribution bound ({@link ContributionBoundEstimate}): one noisy
  * quantile tree over the row counts of the (unit, group) pairs of any bounded aggregation (its
- * source, filter, unit column, groups and L0: the "template"), read at a rank and rounded up to
- * a power of two. Reusable by any pass that needs a per-unit bound chosen from the data (the SQL
+ * source, filter, unit column, groups and L0: the "template"), read from the top: the smallest
+ * power of two above which the noisy number of pairs is within the noise's band of zero. Reusable by any pass that needs a per-unit bound chosen from the data (the SQL
  * dialect's default L∞ here; a join's truncation threshold later, issue 25): give it the
  * template whose pairs are to be bounded and a budget, run {@link #spec()} on the backend, sum
  * the groups ({@link #total}) and read {@link #bound}.
@@ -35,6 +35,11 @@ public final class ContributionBoundPass {
   public static final String OUTPUT = "rows_per_unit_per_group";
   /** The tree's stand-in column for the compiler: the pairs' row counts have no column. */
   private static final String VIRTUAL = "__privet_pair_rows";
+  /**
+   * The rank the tree is compiled with: it shapes nothing released (the tree's node counts and
+   * their noise do not depend on it); {@link #bound} reads the tree from the top instead.
+   */
+  private static final double STAND_IN_RANK = 0.5;
 
   private final ContributionBoundEstimate config;
   private final CompiledQuery tree;
@@ -50,7 +55,7 @@ public final class ContributionBoundPass {
    * @param template whose (unit, group) pairs are measured: its source, typed filter, unit
    *     column, group columns, public groups and L0 (its L∞ and measures play no part)
    * @param budget the estimate's budget (pure ε or ρ)
-   * @param config share and rank
+   * @param config share and confidence
    * @param schema the source's schema (for the unit column)
    * @param salt the salt of the L0 bounding
    * @throws IllegalArgumentException naming the parameter if the template has no unit column
@@ -67,7 +72,7 @@ public final class ContributionBoundPass {
     // One group, at most L0 "rows" (kept pairs) per unit: the tree's sensitivity is L0 per level.
     Query q = Query.from(template.source()).privacyUnit(unit).maxGroupsContributed(1)
         .maxRowsPerGroup(template.l0())
-        .aggregate(new Aggregation.Quantiles(OUTPUT, VIRTUAL, 0, cells, List.of(config.rank()),
+        .aggregate(new Aggregation.Quantiles(OUTPUT, VIRTUAL, 0, cells, List.of(STAND_IN_RANK),
             cells, Aggregation.Quantiles.Method.TREE))
         .budget(budget).build();
     CompiledQuery c = Compiler.compile(q, pairs, salt);
@@ -122,20 +127,34 @@ public final class ContributionBoundPass {
   }
 
   /**
-   * Post-processing of the noisy tree: 2^j for the cell j holding the noisy {@code rank}
-   * quantile of the pairs' row counts (the cell of a tree answer x is ⌈x⌉ − 1, as in {@link
-   * AutoBoundsPass#estimate}); 1 when the noisy total is below one pair (no rows). Always a power
-   * of two in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}].
+   * Post-processing of the noisy tree, read from the top: for edges j = 1, 2, …, C (edge j
+   * separates n ≤ 2^(j−1) from larger counts), the noisy number of pairs above edge j is
+   * −D̂<sub>j</sub> at rank 1 ({@link QuantileTree#rankStatistic}: the consistent suffix count),
+   * and the scan stops at the first j where it is at most a<sub>j</sub>, the tree noise's
+   * one-sided {@code confidence} statement on that count ({@link QuantileTree#edgeHalfWidth}, a
+   * public function of the tree, j and the noise): L∞ = 2^(j−1). Edge C has no pair above it, so
+   * the scan always stops; 1 when the noisy total is below one pair (no rows). Always a power of
+   * two in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}]. Total: no data-dependent
+   * exception.
    */
   public int bound(Releaser.Group group) {
-    QuantileTree.Answer ans = QuantilesPlanner.treeAnswer(group, 0, new double[] {config.rank()});
-    if (!(ans.total() >= 1)) {
+    QuantileTree t = group.tree(0);
+    long[] cells = group.aggregate().bins()[group.target(0).measure()];
+    long[] noisy = QuantileTree.release(t.counts(cells), exact -> group.noisyEntry(0, exact));
+    double[] d = t.rankStatistic(noisy, 1.0);
+    int c = ContributionBoundEstimate.CELLS;
+    if (!(-d[0] >= 1)) {
       return 1;
     }
-    double x = ans.edge()[0];
-    int cell = Double.isNaN(x) ? 0 : (int) Math.max(0, Math.min(
-        ContributionBoundEstimate.CELLS - 1, Math.ceil(x) - 1));
-    return ContributionBoundEstimate.boundOfCell(cell);
+    QuantileTree.NodeNoise noise = group.nodeNoise(0);
+    double gamma = 1 - config.confidence();
+    for (int j = 1; j < c; j++) {
+      double above = -d[j];
+      if (!(above > t.edgeHalfWidth(j, 1.0, noise, gamma))) {
+        return ContributionBoundEstimate.boundOfCell(j - 1);
+      }
+    }
+    return ContributionBoundEstimate.boundOfCell(c - 1);
   }
 
   /** EXPLAIN's line for the estimate. */
@@ -143,8 +162,10 @@ public final class ContributionBoundPass {
     return "L∞ (max rows per unit per group) estimated privately: "
         + AutoBoundsPass.percent(shareOfBudget) + " of the budget buys a noisy quantile tree of "
         + "the kept (unit, group) pairs' row counts on a power-of-two grid (tree " + OUTPUT
-        + "); L∞ is the power of two at the top of the cell holding its noisy " + config.rank()
-        + " quantile (as ZetaSQL, every row of a unit counts, up to a bound computed privately);"
+        + "); L∞ is the smallest power of two above which the noisy number of pairs is within"
+        + " the noise's one-sided " + config.confidence() + " band of zero (read from the top, as"
+        + " Google's ApproxBounds; as ZetaSQL, every row of a unit counts, up to a bound computed"
+        + " privately);"
         + " the main pass below shows the stand-in L∞ = " + ContributionBoundEstimate.STAND_IN
         + ", replaced at run time by the estimate, which is released with the answer";
   }
