@@ -68,7 +68,10 @@ final class AutoBoundsPass {
     Budget[] budgets = split(q.budget(), auto.share());
     // Bounds pass: one tree per distinct (column, grid), ungrouped, the query's unit, L∞, filter.
     Query.Builder b = Query.from(q.source());
-    q.privacyUnit().ifPresentOrElse(u -> b.privacyUnit(u).maxRowsPerGroup(q.maxRowsPerGroup()),
+    // With L∞ estimated (ContributionBoundPass) the bounds pass keeps one row per unit: it is
+    // compiled before the estimate exists, and the stand-in L∞ would drown it in noise.
+    int boundsRows = q.contributionBoundEstimate().isPresent() ? 1 : q.maxRowsPerGroup();
+    q.privacyUnit().ifPresentOrElse(u -> b.privacyUnit(u).maxRowsPerGroup(boundsRows),
         b::eachRowIsAUnit);
     q.filter().ifPresent(b::where);
     Map<String, String> treeOf = new LinkedHashMap<>();
@@ -188,7 +191,7 @@ final class AutoBoundsPass {
     }
   }
 
-  private static boolean sameCosts(CompiledQuery a, CompiledQuery b) {
+  static boolean sameCosts(CompiledQuery a, CompiledQuery b) {
     if (a.costs().size() != b.costs().size() || a.noise() != b.noise()
         || !CompiledQuery.sameCost(a.total(), b.total())
         || a.conversionDelta() != b.conversionDelta()) {
@@ -209,7 +212,8 @@ final class AutoBoundsPass {
       Aggregation.Quantiles qs = treeAggregation(e.getValue());
       lines.add(e.getKey() + ": AUTO bounds: " + percent(auto.share()) + " of the budget "
           + "estimates the clamping bounds of " + qs.column() + " privately (global, before "
-          + "grouping; ≤ L∞ rows per unit) as the grid edges around its noisy " + auto.lowerRank()
+          + "grouping; ≤ " + bounds.query().maxRowsPerGroup() + " rows per unit) as the grid "
+          + "edges around its noisy " + auto.lowerRank()
           + " and " + auto.upperRank() + " quantiles on a " + gridFor(qs) + " (tree "
           + e.getValue() + "); the main pass below shows the stand-in bounds, replaced at run "
           + "time by the estimate, which is released with the answer");

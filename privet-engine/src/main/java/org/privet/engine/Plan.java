@@ -53,6 +53,9 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
   public String render() {
     StringBuilder s = new StringBuilder();
     s.append("query: ").append(query).append('\n');
+    if (query.source() instanceof Source.Relational r) {
+      s.append(relational(r));
+    }
     s.append("noise: ").append(noise).append('\n');
     s.append("bounds:\n");
     bounds.forEach(b -> s.append("  ").append(b).append('\n'));
@@ -76,6 +79,32 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
           .append(BudgetFormat.up(zcdpConversionDelta)).append(')');
     }
     s.append('\n').append("physical plan:\n").append(physicalPlan).append('\n');
+    return s.toString();
+  }
+
+  /**
+   * A joined source (issue 25): the derived unit path, the truncation chosen, and the relational
+   * plan with each node's stability.
+   */
+  private String relational(Source.Relational r) {
+    String unit = query.privacyUnit().orElseThrow();
+    String how = query.contributionBoundEstimate()
+        .map(e -> "Linf estimated privately: the " + e.rank() + " quantile of rows per unit per group,"
+            + " rounded up to a power of two, with " + (100 * e.share()) + "% of the budget")
+        .orElse("bounds given");
+    org.privet.engine.plan.Relation plan = new org.privet.engine.plan.Relation.Aggregate(
+        new org.privet.engine.plan.Relation.Truncate(r.relation(), unit,
+            query.maxGroupsContributed(), query.maxRowsPerGroup(), how),
+        query.groupBy(), query.aggregations().stream().map(Aggregation::name).toList());
+    StringBuilder s = new StringBuilder();
+    s.append("privacy unit: ").append(unit).append(", derived: ").append(r.unitDerivation()).append('\n');
+    s.append("truncation: at most ").append(query.maxGroupsContributed())
+        .append(" group(s) per unit, ")
+        .append(query.contributionBoundEstimate().isPresent() ? "Linf estimated privately"
+            : query.maxRowsPerGroup() + " row(s) per unit per group")
+        .append(" (").append(how).append(")\n");
+    s.append("relational plan:\n");
+    plan.explain().lines().forEach(l -> s.append("  ").append(l).append('\n'));
     return s.toString();
   }
 

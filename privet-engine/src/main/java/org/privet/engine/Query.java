@@ -67,6 +67,7 @@ public final class Query {
   private final int minPrivacyUnitsPerGroup; // k ≥ 1: selection sees max(0, units − (k − 1))
   private final AccuracyTargets targets; // null: the budget is given
   private final AutoBounds autoBounds; // null: every bound is given
+  private final ContributionBoundEstimate rowsEstimate; // null: L∞ is given
   // Solver-set weights per release, by BudgetSolver#key(output, field); null: not solved.
   private final Map<String, Double> releaseWeights;
 
@@ -92,6 +93,7 @@ public final class Query {
         b.targetConfidence, b.minCount, b.targetDelta);
     this.autoBounds = b.autoOutputs.isEmpty() ? null : new AutoBounds(b.autoShare,
         b.autoLowerRank, b.autoUpperRank, b.autoOutputs);
+    this.rowsEstimate = b.rowsEstimate;
     this.releaseWeights = null;
   }
 
@@ -99,17 +101,18 @@ public final class Query {
   private Query(Query q, Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight, AccuracyTargets targets, Map<String, Double> releaseWeights) {
     this(q, q.aggregations, budget, noise, weights, selectionWeight, targets, q.autoBounds,
-        releaseWeights);
+        releaseWeights, q.maxRowsPerGroup);
   }
 
   /** A copy of {@code q} with the given parts replaced. */
   private Query(Query q, List<Aggregation> aggregations, Budget budget, NoiseKind noise,
       Map<String, Double> weights, double selectionWeight, AccuracyTargets targets,
-      AutoBounds autoBounds, Map<String, Double> releaseWeights) {
+      AutoBounds autoBounds, Map<String, Double> releaseWeights, int maxRowsPerGroup) {
     this.source = q.source;
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
-    this.maxRowsPerGroup = q.maxRowsPerGroup;
+    this.maxRowsPerGroup = maxRowsPerGroup;
+    this.rowsEstimate = q.rowsEstimate;
     this.groupBy = q.groupBy;
     this.publicGroups = q.publicGroups;
     this.filter = q.filter;
@@ -143,7 +146,26 @@ public final class Query {
       }
     }
     return new Query(this, aggregations, budget, noise, weights, selectionBudgetWeight, null,
-        null, null);
+        null, null, maxRowsPerGroup);
+  }
+
+  /**
+   * This query with another budget, noise and L∞, everything else (AUTO bounds, the estimate
+   * flag) kept: the rest of a query whose L∞ is estimated ({@link ContributionBoundPass}), at the
+   * stand-in L∞ before the charge and at the estimate after it (package hook).
+   */
+  Query withContributionBound(Budget budget, NoiseKind noise, int lInf) {
+    return new Query(this, aggregations, budget, noise, budgetWeights, selectionBudgetWeight,
+        targets, autoBounds, releaseWeights, lInf);
+  }
+
+  /**
+   * How L∞ is estimated privately when it was not given ({@link Builder#estimateMaxRowsPerGroup}),
+   * or empty when L∞ is given; with an estimate {@link #maxRowsPerGroup()} is the stand-in {@link
+   * ContributionBoundEstimate#STAND_IN} until the estimate replaces it.
+   */
+  public Optional<ContributionBoundEstimate> contributionBoundEstimate() {
+    return Optional.ofNullable(rowsEstimate);
   }
 
   /**
@@ -332,6 +354,10 @@ public final class Query {
     if (targets != null) {
       s.append(", ").append(targets);
     }
+    if (rowsEstimate != null) {
+      s.append(", Linf estimated (share ").append(rowsEstimate.share()).append(", rank ")
+          .append(rowsEstimate.rank()).append(')');
+    }
     if (autoBounds != null) {
       s.append(", autoBounds=").append(autoBounds.outputs().keySet()).append(" (share ")
           .append(autoBounds.share()).append(", ranks ").append(autoBounds.lowerRank())
@@ -344,6 +370,8 @@ public final class Query {
   static String describe(Source src) {
     if (src instanceof Source.Typed t) {
       return describe(t.file());
+    } else if (src instanceof Source.Relational r) {
+      return "plan:" + r.relation().describe();
     } else if (src instanceof Source.Table t) {
       return t.name();
     } else if (src instanceof Source.CsvFile c) {
@@ -378,6 +406,7 @@ public final class Query {
     private double autoShare = AutoBounds.DEFAULT_SHARE;
     private double autoLowerRank = AutoBounds.DEFAULT_LOWER_RANK;
     private double autoUpperRank = AutoBounds.DEFAULT_UPPER_RANK;
+    private ContributionBoundEstimate rowsEstimate;
 
     private Builder(Source source) {
       this.source = source;
@@ -410,6 +439,21 @@ public final class Query {
         throw new IllegalArgumentException("maxRowsPerGroup must be in [1, 1000000], was " + lInf);
       }
       this.maxRowsPerGroup = lInf;
+      return this;
+    }
+
+    /**
+     * L∞ estimated privately instead of given (ZetaSQL's default contribution: every row of a
+     * unit counts, up to a bound computed privately): {@link ContributionBoundEstimate#defaults()}.
+     * Excludes {@link #maxRowsPerGroup}.
+     */
+    public Builder estimateMaxRowsPerGroup() {
+      return estimateMaxRowsPerGroup(ContributionBoundEstimate.defaults());
+    }
+
+    /** As {@link #estimateMaxRowsPerGroup()}, with its share of the budget and rank. */
+    public Builder estimateMaxRowsPerGroup(ContributionBoundEstimate estimate) {
+      this.rowsEstimate = Objects.requireNonNull(estimate, "estimateMaxRowsPerGroup");
       return this;
     }
 
@@ -799,6 +843,13 @@ public final class Query {
         maxGroupsContributed = 1;
         maxRowsPerGroup = 1;
       } else {
+        if (rowsEstimate != null) {
+          if (maxRowsPerGroup != 0) {
+            throw new IllegalArgumentException("estimateMaxRowsPerGroup conflicts with "
+                + "maxRowsPerGroup: give L∞ or have it estimated");
+          }
+          maxRowsPerGroup = ContributionBoundEstimate.STAND_IN;
+        }
         if (maxRowsPerGroup == 0) {
           throw new IllegalArgumentException(
               "maxRowsPerGroup is required with a privacyUnit column");
@@ -824,6 +875,16 @@ public final class Query {
         }
       }
       checkAutoBounds();
+      if (rowsEstimate != null && eachRow) {
+        throw new IllegalArgumentException("estimateMaxRowsPerGroup needs a privacyUnit column "
+            + "(each row as a unit has L∞ = 1)");
+      }
+      if (rowsEstimate != null && (!targets.isEmpty() || postAggregationThresholding
+          || thresholding == Thresholding.POST_AGGREGATION)) {
+        throw new IllegalArgumentException("estimateMaxRowsPerGroup conflicts with "
+            + (targets.isEmpty() ? "post-aggregation thresholding (it thresholds a count at "
+            + "maxRowsPerGroup = 1)" : "targetError (the solver needs a given L∞)"));
+      }
       if (minPrivacyUnitsPerGroup > 1 && (groupBy.isEmpty() || publicGroups != null)) {
         throw new IllegalArgumentException("minPrivacyUnitsPerGroup applies only to private group"
             + " selection (groupBy without publicGroups)");

@@ -35,8 +35,8 @@ final class Releaser {
     for (int i = 0; i < n; i++) {
       Release.Target t = compiled.releases().get(i).target();
       if (t.field() == Release.Field.TREE) {
-        Measure.Bins b = (Measure.Bins) compiled.spec().measures().get(t.measure());
-        trees[i] = new QuantileTree(b.bins(), QuantileTree.BRANCHING);
+        int cells = Measure.cells(compiled.spec().measures().get(t.measure()));
+        trees[i] = new QuantileTree(cells, QuantileTree.BRANCHING);
         Releases.Noise noise = noises.get(i);
         bands[i] = trees[i].band(noise::sumHalfWidth, beta);
       }
@@ -48,8 +48,8 @@ final class Releaser {
     List<Measure> ms = compiled.spec().measures();
     long[][] bins = new long[ms.size()][];
     for (int i = 0; i < ms.size(); i++) {
-      if (ms.get(i) instanceof Measure.Bins b) {
-        bins[i] = new long[b.bins()];
+      if (Measure.cells(ms.get(i)) > 0) {
+        bins[i] = new long[Measure.cells(ms.get(i))];
       }
     }
     int m = ms.size();

@@ -15,15 +15,27 @@ import java.util.Objects;
  * @param bounds the clamping bounds estimated privately for AUTO outputs ({@link
  *     Query.Builder#autoBounds}), in output order: part of the release (DP outputs); empty
  *     without AUTO bounds
+ * @param estimatedMaxRowsPerGroup the L∞ estimated privately ({@link
+ *     Query.Builder#estimateMaxRowsPerGroup}; a DP output, part of the release), or 0 when L∞
+ *     was given
  */
 public record Result(List<String> groupColumns, List<String> outputs, List<ResultRow> rows,
-    Receipt receipt, List<AutoBounds.Estimated> bounds) {
+    Receipt receipt, List<AutoBounds.Estimated> bounds, int estimatedMaxRowsPerGroup) {
   public Result {
+    if (estimatedMaxRowsPerGroup < 0) {
+      throw new IllegalArgumentException("estimatedMaxRowsPerGroup must not be negative");
+    }
     groupColumns = List.copyOf(groupColumns);
     outputs = List.copyOf(outputs);
     rows = List.copyOf(rows);
     Objects.requireNonNull(receipt, "receipt");
     bounds = List.copyOf(bounds);
+  }
+
+  /** A result whose L∞ was given. */
+  public Result(List<String> groupColumns, List<String> outputs, List<ResultRow> rows,
+      Receipt receipt, List<AutoBounds.Estimated> bounds) {
+    this(groupColumns, outputs, rows, receipt, bounds, 0);
   }
 
   /** A result without estimated bounds. */

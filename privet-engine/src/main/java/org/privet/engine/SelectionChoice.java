@@ -69,8 +69,10 @@ final class SelectionChoice {
 
   /** The candidate strategies for {@code q}, in tie-break order. */
   static List<Option> options(Query q) {
-    boolean eligible = Query.Builder.hasThresholdStatistic(q.aggregations(),
-        q.maxRowsPerGroup());
+    // With L∞ estimated the count is not a threshold statistic whatever the estimate: the
+    // strategy is chosen before the charge, at the stand-in L∞, and must stay the same after it.
+    boolean eligible = q.contributionBoundEstimate().isEmpty()
+        && Query.Builder.hasThresholdStatistic(q.aggregations(), q.maxRowsPerGroup());
     List<Option> out = new ArrayList<>();
     switch (q.thresholding()) {
       case AUTO -> {

@@ -51,6 +51,9 @@ public final class Session {
     Objects.requireNonNull(query, "query");
     query = solvedIfTargeted(query); // issue 16 hook: a query given by target errors
     TableSchema schema = backend.describe(query.source());
+    if (query.contributionBoundEstimate().isPresent()) {
+      return explainWithRowsEstimate(query, schema);
+    }
     if (query.autoBounds().isPresent()) {
       AutoBoundsPass p = AutoBoundsPass.compile(query, schema, 0L, 0L);
       List<Plan.PlannedMechanism> planned = new ArrayList<>();
@@ -92,14 +95,14 @@ public final class Session {
       Release.Target t = r.target();
       if (r.mechanism() instanceof MechanismSpec.Exponential e) {
         Releases.Quantile q = Releases.quantile(e, random);
-        int candidates = ((Measure.Bins) c.spec().measures().get(t.measure())).bins() + 1;
+        int candidates = Measure.cells(c.spec().measures().get(t.measure())) + 1;
         planned.add(new Plan.PlannedMechanism(cost, r.sensitivity(), Double.NaN,
             q.rankErrorBound(candidates, 0.05)));
       } else if (t.field() == Release.Field.TREE) {
         // Per node noise; error95: the widest half-width of the 95% simultaneous band on the
         // prefix counts, i.e. a bound on every quantile's rank error (in rows).
         Releases.Noise n = Releases.noise(r.mechanism(), random);
-        int bins = ((Measure.Bins) c.spec().measures().get(t.measure())).bins();
+        int bins = Measure.cells(c.spec().measures().get(t.measure()));
         long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, 0.05);
         planned.add(new Plan.PlannedMechanism(cost, r.sensitivity(), n.stddev(),
             Arrays.stream(band).max().orElse(0)));
@@ -135,6 +138,9 @@ public final class Session {
     Objects.requireNonNull(query, "query");
     query = solvedIfTargeted(query); // issue 16 hook: charges exactly the solved cost
     TableSchema schema = backend.describe(query.source());
+    if (query.contributionBoundEstimate().isPresent()) {
+      return runWithRowsEstimate(query, schema);
+    }
     if (query.autoBounds().isPresent()) {
       return runWithAutoBounds(query, schema);
     }
@@ -161,7 +167,15 @@ public final class Session {
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
         p.main().conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
+    return executeAutoBounds(query, schema, p, boundsMechanisms, standIn, charge, 0);
+  }
 
+  /**
+   * After the charge: the bounds pass, the estimate, the main pass recompiled with it (or its
+   * stand-in compilation), and the release. Total.
+   */
+  private Result executeAutoBounds(Query query, TableSchema schema, AutoBoundsPass p,
+      Mechanisms boundsMechanisms, Mechanisms standIn, ChargeRequest charge, int estimatedLInf) {
     Releaser boundsReleaser = releaser(p.bounds(), boundsMechanisms);
     List<GroupAggregate> all = new ArrayList<>();
     backend.aggregate(p.bounds().spec(), all::add);
@@ -178,7 +192,157 @@ public final class Session {
     }
     Releaser releaser = releaser(main, m);
     return new Result(query.groupBy(), releaser.outputNames(), releaseRows(main, releaser),
-        new Receipt(charge, query.budget()), estimated);
+        new Receipt(charge, query.budget()), estimated, estimatedLInf);
+  }
+
+  /**
+   * The part of a query after its L∞ estimate ({@link ContributionBoundPass}): an AUTO-bounds
+   * pass, or one compiled query.
+   */
+  private record Rest(AutoBoundsPass auto, CompiledQuery plain) {
+    static Rest compile(Query q, TableSchema schema, long salt1, long salt2) {
+      return q.autoBounds().isPresent()
+          ? new Rest(AutoBoundsPass.compile(q, schema, salt1, salt2), null)
+          : new Rest(null, Compiler.compile(q, schema, salt1));
+    }
+
+    CompiledQuery main() {
+      return auto != null ? auto.main() : plain;
+    }
+
+    PrivacyLoss total() {
+      return auto != null ? auto.total() : plain.total();
+    }
+
+    List<MechanismCost> costs() {
+      return auto != null ? auto.costs() : plain.costs();
+    }
+
+    /** Whether {@code o} charges exactly what this one does, part by part. */
+    boolean sameCosts(Rest o) {
+      if ((auto == null) != (o.auto == null)) {
+        return false;
+      }
+      return auto == null ? AutoBoundsPass.sameCosts(plain, o.plain)
+          : AutoBoundsPass.sameCosts(auto.bounds(), o.auto.bounds())
+              && AutoBoundsPass.sameCosts(auto.main(), o.auto.main())
+              && CompiledQuery.sameCost(auto.total(), o.auto.total());
+    }
+  }
+
+  /** The estimate's and the rest's costs, each share stated as a fraction of the whole budget. */
+  private static List<MechanismCost> rowsEstimateCosts(ContributionBoundPass p, Rest rest) {
+    double share = p.config().share();
+    List<MechanismCost> all = new ArrayList<>();
+    String why = "L∞ estimate: " + AutoBoundsPass.percent(share) + " of the budget estimates "
+        + "the rows per unit per group";
+    for (MechanismCost c : p.tree().costs()) {
+      all.add(new MechanismCost(c.output(), c.purpose(), c.mechanism(), c.loss(),
+          c.share() * share, why));
+    }
+    String restWhy = "the rest (" + AutoBoundsPass.percent(1 - share) + ") after the L∞ estimate";
+    for (MechanismCost c : rest.costs()) {
+      all.add(new MechanismCost(c.output(), c.purpose(), c.mechanism(), c.loss(),
+          c.share() * (1 - share), restWhy + (c.shareReason().isEmpty() ? ""
+              : "; " + c.shareReason())));
+    }
+    return all;
+  }
+
+  /** The estimate and the rest (at the stand-in L∞), compiled from public information only. */
+  private record RowsEstimatePlan(ContributionBoundPass estimate, Query restQuery, Rest rest,
+      PrivacyLoss total, List<MechanismCost> costs) {}
+
+  private RowsEstimatePlan planRowsEstimate(Query query, TableSchema schema, long s1, long s2,
+      long s3) {
+    ContributionBoundEstimate est = query.contributionBoundEstimate().orElseThrow();
+    org.privet.accounting.Budget[] budgets = AutoBoundsPass.split(query.budget(), est.share());
+    Query restQuery = query.withContributionBound(budgets[1], query.noise(),
+        ContributionBoundEstimate.STAND_IN);
+    Rest rest = Rest.compile(restQuery, schema, s1, s2);
+    ContributionBoundPass p = ContributionBoundPass.compile(rest.main().spec(), budgets[0], est,
+        schema, s3);
+    PrivacyLoss total = CompiledQuery.composedCost(query.budget(),
+        List.of(p.tree().total(), rest.total()));
+    if (!query.budget().admits(total)) {
+      throw new IllegalStateException("internal error: the passes' composed loss " + total
+          + " exceeds the budget " + query.budget());
+    }
+    return new RowsEstimatePlan(p, restQuery, rest, total, rowsEstimateCosts(p, rest));
+  }
+
+  /**
+   * A query whose L∞ is estimated: the estimate and the rest compiled and their mechanisms
+   * checked before the one charge; after it everything is total (the rest recompiled with the
+   * estimate, or its stand-in compilation when the recompilation would cost anything else).
+   */
+  private Result runWithRowsEstimate(Query query, TableSchema schema) {
+    RowsEstimatePlan plan = planRowsEstimate(query, schema, random.nextLong(), random.nextLong(),
+        random.nextLong());
+    ContributionBoundPass p = plan.estimate();
+    Mechanisms estimateMechanisms = mechanisms(p.tree());
+    Rest standIn = plan.rest();
+    Mechanisms standInBounds = standIn.auto() != null ? mechanisms(standIn.auto().bounds()) : null;
+    Mechanisms standInMain = mechanisms(standIn.main());
+    ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), plan.costs(),
+        plan.total(), standIn.main().conversionDelta());
+    charger.charge(charge); // throws to refuse: nothing has been read or released
+
+    List<GroupAggregate> groups = new ArrayList<>();
+    backend.aggregate(p.spec(), groups::add);
+    int lInf = p.bound(releaser(p.tree(), estimateMechanisms).group(p.total(groups)));
+    Rest rest = standIn;
+    Mechanisms bounds = standInBounds;
+    Mechanisms main = standInMain;
+    try {
+      Rest r = Rest.compile(plan.restQuery().withContributionBound(
+          plan.restQuery().budget(), standIn.main().noise(), lInf), schema, random.nextLong(),
+          random.nextLong());
+      if (r.sameCosts(standIn)) {
+        Mechanisms rb = r.auto() != null ? mechanisms(r.auto().bounds()) : null;
+        Mechanisms rm = mechanisms(r.main());
+        rest = r;
+        bounds = rb;
+        main = rm;
+      }
+    } catch (RuntimeException e) { // post-processing of the released L∞: the stand-in is paid for
+      rest = standIn;
+    }
+    int used = rest == standIn ? ContributionBoundEstimate.STAND_IN : lInf;
+    if (rest.auto() != null) {
+      return executeAutoBounds(query, schema, rest.auto(), bounds, main, charge, used);
+    }
+    Releaser releaser = releaser(rest.plain(), main);
+    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(rest.plain(), releaser),
+        new Receipt(charge, query.budget()), List.of(), used);
+  }
+
+  /** EXPLAIN of a query whose L∞ is estimated: the estimate's tree, then the rest. */
+  private Plan explainWithRowsEstimate(Query query, TableSchema schema) {
+    RowsEstimatePlan plan = planRowsEstimate(query, schema, 0L, 0L, 0L);
+    ContributionBoundPass p = plan.estimate();
+    Rest rest = plan.rest();
+    List<Plan.PlannedMechanism> parts = new ArrayList<>(planned(p.tree()));
+    List<String> bounds = new ArrayList<>();
+    bounds.add(p.describe(p.config().share()));
+    bounds.addAll(p.tree().bounds());
+    String physical = "-- L∞ estimate pass\n" + backend.physicalPlan(p.spec());
+    if (rest.auto() != null) {
+      parts.addAll(planned(rest.auto().bounds()));
+      bounds.addAll(rest.auto().describe());
+      physical += "\n-- AUTO bounds pass\n" + backend.physicalPlan(rest.auto().bounds().spec());
+    }
+    parts.addAll(planned(rest.main()));
+    bounds.addAll(rest.main().bounds());
+    physical += "\n-- main pass\n" + backend.physicalPlan(rest.main().spec());
+    List<Plan.PlannedMechanism> planned = new ArrayList<>();
+    for (int i = 0; i < parts.size(); i++) {
+      Plan.PlannedMechanism m = parts.get(i);
+      planned.add(new Plan.PlannedMechanism(plan.costs().get(i), m.sensitivity(),
+          m.noiseStddev(), m.error95()));
+    }
+    return new Plan(query, rest.main().noise(), bounds, planned, plan.total(),
+        rest.main().conversionDelta(), physical, splitReport(rest.main(), schema));
   }
 
   /** The instantiated mechanisms of a compiled query (index-aligned with its releases). */

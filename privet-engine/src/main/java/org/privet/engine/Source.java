@@ -10,7 +10,8 @@ import java.util.Objects;
  * <p>Immutable. Validation of names happens here; whether the table or file exists is checked by
  * the backend when the query is compiled.
  */
-public sealed interface Source permits Source.Table, Source.CsvFile, Source.ParquetFile, Source.Typed {
+public sealed interface Source
+    permits Source.Table, Source.CsvFile, Source.ParquetFile, Source.Typed, Source.Relational {
 
   /** A table already known to the backend (e.g. registered from a Java collection). */
   static Table table(String name) {
@@ -130,6 +131,24 @@ public sealed interface Source permits Source.Table, Source.CsvFile, Source.Parq
           && !c.columnNames().equals(schema.names())) {
         throw new IllegalArgumentException("schema must name the CSV file's columns "
             + c.columnNames() + " in order, was " + schema.names());
+      }
+    }
+  }
+
+  /**
+   * The rows of a relational plan over other sources (joins of a multi-table dataset, issue 25):
+   * a backend renders it with {@link org.privet.engine.plan.RelationSql} as a subquery and
+   * describes it as {@link org.privet.engine.plan.Relation#schema()}, without reading a row.
+   *
+   * @param relation the plan, ending in a projection to plain column names
+   * @param unitDerivation how each row's privacy unit is derived (for EXPLAIN)
+   */
+  record Relational(org.privet.engine.plan.Relation relation, String unitDerivation) implements Source {
+    public Relational {
+      Objects.requireNonNull(relation, "relation");
+      Objects.requireNonNull(unitDerivation, "unitDerivation");
+      if (!(relation instanceof org.privet.engine.plan.Relation.Project)) {
+        throw new IllegalArgumentException("a relational source ends in a projection to final names");
       }
     }
   }

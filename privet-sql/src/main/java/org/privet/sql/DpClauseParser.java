@@ -371,9 +371,6 @@ final class DpClauseParser {
       } else if (t.isWord("UNION") || t.isWord("INTERSECT") || t.isWord("EXCEPT") || t.isWord("MINUS")) {
         throw source.error(t.start(), "set operations (" + t.text().toUpperCase(Locale.ROOT)
             + ") are not allowed: they can combine rows of one privacy unit beyond its bounds");
-      } else if (t.isWord("JOIN")) {
-        throw source.error(t.start(), "joins are not allowed: a join can multiply one privacy"
-            + " unit's rows beyond its contribution bounds");
       } else if (t.isWord("OVER") || t.isWord("WINDOW") || t.isWord("QUALIFY")) {
         throw source.error(t.start(), "window functions are not allowed in a DP query");
       }

@@ -43,6 +43,11 @@ final class FilterParser {
   /** Resolves a written column name to the dataset's column, refusing unknown ones. */
   interface ColumnResolver {
     ResolvedColumn resolve(String written, int offset);
+
+    /** A qualified name {@code qualifier.written}, or null when qualified names are not supported. */
+    default ResolvedColumn resolveQualified(String qualifier, String written, int offset) {
+      return null;
+    }
   }
 
   /** A dataset column: its exact name, type and schema entry. */
@@ -335,11 +340,20 @@ final class FilterParser {
   }
 
   private Operand column(SqlToken t) {
+    ResolvedColumn resolved = null;
     if (atSymbol(".")) {
-      throw source.error(t.start(), "qualified column names are not supported; write the column"
-          + " name only");
+      SqlToken name = pos + 1 < end ? tokens.get(pos + 1) : null;
+      if (name != null && (name.kind() == SqlToken.Kind.WORD || name.kind() == SqlToken.Kind.QUOTED_ID)) {
+        resolved = columns.resolveQualified(t.identifier(), name.identifier(), t.start());
+      }
+      if (resolved == null) {
+        throw source.error(t.start(), "qualified column names are not supported; write the column"
+            + " name only");
+      }
+      pos += 2;
     }
-    Operand o = new Operand(columns.resolve(t.identifier(), t.start()), null, false, t.start());
+    Operand o = new Operand(resolved != null ? resolved : columns.resolve(t.identifier(), t.start()),
+        null, false, t.start());
     SqlToken next = peek();
     if (next != null && isArithmetic(next) && privacyUnit != null
         && o.column().name().equals(privacyUnit)) {

@@ -41,6 +41,8 @@ final class SelectBinder {
   private final DatasetCatalog catalog;
   private DatasetDescriptor dataset;
   private String unit;
+  /** The FROM of a query over several tables of a multi-table dataset, or null. */
+  private JoinBinder joins;
 
   SelectBinder(PreparedQuery pq, DatasetCatalog catalog) {
     this.pq = pq;
@@ -51,6 +53,11 @@ final class SelectBinder {
   /** The resolved dataset (after {@link #resolveDataset}). */
   DatasetDescriptor dataset() {
     return dataset;
+  }
+
+  /** The joins of a query over several tables (issue 25), or null for one table. */
+  JoinBinder joins() {
+    return joins;
   }
 
   /** The registered privacy unit column, or null for one row per unit. */
@@ -113,11 +120,6 @@ final class SelectBinder {
     if (ps.getWhere() != null) {
       throw src.error(pq.offsetOfWord("WHERE", s), "only one WHERE clause is allowed");
     }
-    if (ps.getJoins() != null && !ps.getJoins().isEmpty()) {
-      FromItem right = ps.getJoins().get(0).getFromItem();
-      throw src.error(at(right, pq.offsetOfWord("JOIN", s)), "joins are not allowed: a join can"
-          + " multiply one privacy unit's rows beyond its contribution bounds");
-    }
     if (ps.getTop() != null || ps.getFirst() != null || ps.getSkip() != null) {
       throw src.error(s, "TOP/FIRST/SKIP are not allowed: use LIMIT after aggregation");
     }
@@ -161,8 +163,53 @@ final class SelectBinder {
     if (t.getIndexHint() != null || t.getPivot() != null || t.getUnPivot() != null) {
       throw src.error(at, "unsupported clause after the dataset name");
     }
-    String name = unquote(t.getFullyQualifiedName());
-    this.dataset = catalog.find(name).orElseThrow(() -> src.error(at, "unknown dataset '" + name + "'"));
+    FromResolver resolver = new FromResolver(catalog);
+    FromResolver.Resolved r = resolveTable(resolver, t, at);
+    boolean joined = ps.getJoins() != null && !ps.getJoins().isEmpty();
+    if (!r.dataset().isMultiTable() && joined) {
+      FromItem right = ps.getJoins().get(0).getFromItem();
+      int joinAt = ps.getJoins().get(0).isSimple() ? at(right, at) : pq.offsetOfWord("JOIN", at);
+      throw src.error(joinAt, "joins are not allowed"
+          + " on dataset '" + r.dataset().name() + "', which has one table: a join can multiply one"
+          + " privacy unit's rows beyond its contribution bounds (register the other tables with"
+          + " their references to the privacy unit)");
+    }
+    if (!joined && r.table() == r.dataset().tables().get(0)) {
+      this.dataset = r.dataset();
+      return;
+    }
+    this.joins = JoinBinder.bind(this, ps, resolver, r, at);
+    this.dataset = joins.view();
+  }
+
+  /** The column resolver for WHERE: qualified names too when the query joins tables. */
+  FilterParser.ColumnResolver filterColumns() {
+    return new FilterParser.ColumnResolver() {
+      @Override
+      public FilterParser.ResolvedColumn resolve(String written, int offset) {
+        return resolveColumn(written, offset);
+      }
+
+      @Override
+      public FilterParser.ResolvedColumn resolveQualified(String qualifier, String written, int offset) {
+        return joins == null ? null : joins.resolve(qualifier, written, offset);
+      }
+    };
+  }
+
+  /** Resolves one FROM table by {@link FromResolver}'s rules, refusing at {@code at}. */
+  FromResolver.Resolved resolveTable(FromResolver resolver, Table t, int at) {
+    if (t.getDatabase() != null && t.getDatabase().getDatabaseName() != null) {
+      throw src.error(at, "write a table as dataset.table or table; '" + t.getFullyQualifiedName()
+          + "' has too many parts");
+    }
+    String qualifier = t.getSchemaName() == null ? null : unquote(t.getSchemaName());
+    String name = unquote(t.getName());
+    try {
+      return resolver.resolve(qualifier, name);
+    } catch (FromResolver.Refusal e) {
+      throw src.error(at, e.getMessage());
+    }
   }
 
   void resolvePrivacyUnit(DpOptions options) {
@@ -194,6 +241,9 @@ final class SelectBinder {
   }
 
   FilterParser.ResolvedColumn resolveColumn(String written, int offset) {
+    if (joins != null) {
+      return joins.resolve(null, written, offset);
+    }
     TableSchema.Column c = dataset.column(written).orElseThrow(() ->
         src.error(offset, "unknown column '" + written + "' in dataset '" + dataset.name() + "'"));
     return new FilterParser.ResolvedColumn(c.name(), c.type(), c);
@@ -201,6 +251,14 @@ final class SelectBinder {
 
   FilterParser.ResolvedColumn resolveColumnRef(Column c, int fallback) {
     int at = at(c, fallback);
+    if (joins != null) {
+      String q = c.getTable() == null || c.getTable().getName() == null ? null
+          : unquote(c.getTable().getName());
+      if (c.getTable() != null && c.getTable().getSchemaName() != null) {
+        throw src.error(at, "write a column as table.column or column");
+      }
+      return joins.resolve(q, unquote(c.getColumnName()), at);
+    }
     if (c.getTable() != null && c.getTable().getName() != null) {
       throw src.error(at, "qualified column names are not supported; write the column name only");
     }
@@ -245,6 +303,13 @@ final class SelectBinder {
   List<List<Object>> publicGroups(DpOptions options, List<String> groupBy) {
     int optionAt = options.offsets().getOrDefault("public_groups",
         options.offsets().getOrDefault("group_selection_strategy", pq.selectOffset()));
+    if (!options.publicGroupsRequested() && joins != null && !groupBy.isEmpty()
+        && groupBy.stream().allMatch(joins::isPublicColumn)) {
+      List<List<Object>> keys = publicTableGroups(groupBy);
+      if (keys != null) {
+        return keys;
+      }
+    }
     if (!options.publicGroupsRequested()) {
       if (!groupBy.isEmpty() && !options.hasDelta()) {
         throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), "GROUP BY with private group"
@@ -287,6 +352,38 @@ final class SelectBinder {
       if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
         throw src.error(optionAt, "the public key sets give more than " + DpOptions.MAX_PUBLIC_GROUPS
             + " groups");
+      }
+      keys = next;
+    }
+    return keys;
+  }
+
+  /**
+   * Group keys that all come from public tables are public groups: the cross product of each
+   * column's distinct values in its public table (read through the catalog: public data), or null
+   * when the catalog cannot list them (then groups are selected privately, as for private keys).
+   */
+  private List<List<Object>> publicTableGroups(List<String> groupBy) {
+    List<List<Object>> keys = new ArrayList<>();
+    keys.add(List.of());
+    for (String g : groupBy) {
+      var source = joins.publicSource(g).orElseThrow();
+      java.util.Optional<List<Object>> values = catalog.publicValues(dataset.name(),
+          source.getKey().name(), source.getValue());
+      if (values.isEmpty() || values.get().isEmpty()) {
+        return null;
+      }
+      List<List<Object>> next = new ArrayList<>();
+      for (List<Object> prefix : keys) {
+        for (Object v : values.get()) {
+          List<Object> k = new ArrayList<>(prefix);
+          k.add(v);
+          next.add(k);
+        }
+      }
+      if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
+        throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), "the public tables' values"
+            + " give more than " + DpOptions.MAX_PUBLIC_GROUPS + " groups");
       }
       keys = next;
     }

@@ -46,6 +46,7 @@ final class SelectCompiler {
     DatasetDescriptor dataset = binder.dataset();
 
     Filter filter = pq.whereStart() < 0 ? null
+        : binder.joins() != null ? joinFilter(binder, unit)
         : FilterParser.parse(src, pq.tokens(), pq.whereStart(), pq.whereEnd(),
             binder::resolveColumn, unit);
     List<String> groupBy = binder.groupBy(ps);
@@ -66,7 +67,11 @@ final class SelectCompiler {
     List<DpStatement.SortKey> orderBy = post.orderBy(ps, selected, groupBy, outputs);
     PostProcessing.LimitOffset limitOffset = post.limitOffset(ps);
 
-    if (unit != null) {
+    if (unit != null && binder.joins() != null && !contributions.lInfGiven()) {
+      // Joins without a given bound: the rows per unit (per group) are chosen privately, in the
+      // same charge (issue 25, item 3; the estimate is issue 24's pass).
+      b.privacyUnit(unit).maxGroupsContributed(contributions.l0()).estimateMaxRowsPerGroup();
+    } else if (unit != null) {
       b.privacyUnit(unit).maxGroupsContributed(contributions.l0())
           .maxRowsPerGroup(contributions.lInf());
     } else {
@@ -122,7 +127,7 @@ final class SelectCompiler {
       b.minPrivacyUnitsPerGroup(options.minPrivacyUnitsPerGroup());
     }
     if (options.thresholding() != org.privet.engine.Thresholding.AUTO && !groupBy.isEmpty()
-        && !options.publicGroupsRequested()) {
+        && !options.publicGroupsRequested() && publicGroups == null) {
       b.thresholding(options.thresholding());
     }
     Query query;
@@ -136,6 +141,16 @@ final class SelectCompiler {
         limitOffset.limit(), limitOffset.offset(),
         DialectNotes.of(options, selected, unit, contributions, !groupBy.isEmpty()),
         jsonReportColumns(selected, calls));
+  }
+
+  /** WHERE of a join: its filter conjuncts (the join conditions taken out), each parsed, ANDed. */
+  private static Filter joinFilter(SelectBinder binder, String unit) {
+    List<Filter> parts = new ArrayList<>();
+    for (int[] r : binder.joins().filterRanges()) {
+      parts.add(FilterParser.parse(binder.src, binder.pq.tokens(), r[0], r[1], binder.filterColumns(),
+          unit));
+    }
+    return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : new Filter.And(parts);
   }
 
   /** The indexes of the output columns whose call asked for {@code report_format => "JSON"}. */

@@ -85,7 +85,11 @@ final class SqlRewrites {
   }
 
   /** The engine's contribution bounds: L0 (max groups per unit) and L∞ (max rows per group). */
-  record Contributions(int l0, int lInf) {}
+  record Contributions(int l0, int lInf, boolean lInfGiven) {
+    Contributions(int l0, int lInf) {
+      this(l0, lInf, true);
+    }
+  }
 
   /** A row clamp [lower, upper]. */
   record RowRange(double lower, double upper) {}
@@ -133,7 +137,10 @@ final class SqlRewrites {
     }
     int l0 = options.maxRowsContributed() > 0 ? options.maxRowsContributed()
         : options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
-    return new Contributions(l0, linf);
+    boolean given = options.maxRowsPerGroup() > 0 || options.maxRowsContributed() > 0
+        || capCall != null || calls.stream().anyMatch(c -> c != null
+            && c.boundsKind() == BoundsKind.PER_GROUP);
+    return new Contributions(l0, linf, given);
   }
 
   private static boolean isQuantiles(AggregateCall call) {

@@ -152,6 +152,12 @@ public final class DuckDbBackend implements Backend {
     if (source instanceof Source.Typed t) {
       return describeTyped(t);
     }
+    if (source instanceof Source.Relational r) {
+      // Each scanned source's structure is checked as for one table (before any charge); the
+      // plan's schema is the scans' public schemas, no row read.
+      r.relation().scans().forEach(scan -> describe(scan.source()));
+      return r.relation().schema();
+    }
     String sql = "DESCRIBE SELECT * FROM " + SqlText.from(source);
     List<TableSchema.Column> cols = new ArrayList<>();
     try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {

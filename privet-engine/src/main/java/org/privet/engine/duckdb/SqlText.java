@@ -25,6 +25,9 @@ final class SqlText {
   }
 
   static String from(Source source) {
+    if (source instanceof Source.Relational r) {
+      return org.privet.engine.plan.RelationSql.render(r.relation(), DuckDbDialect.FAST, SqlText::from);
+    }
     if (source instanceof Source.Typed t) {
       return typed(t);
     } else if (source instanceof Source.Table t) {
@@ -119,6 +122,9 @@ final class SqlText {
   }
 
   static String describe(Source source) {
+    if (source instanceof Source.Relational) {
+      return "joined tables";
+    }
     if (source instanceof Source.Typed t) {
       return describe(t.file());
     } else if (source instanceof Source.Table t) {

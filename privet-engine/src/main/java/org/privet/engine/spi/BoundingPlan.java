@@ -61,6 +61,14 @@ public final class BoundingPlan {
     this.groups = IntStream.range(0, spec.groupBy().size()).mapToObj(i -> "__g" + i).toList();
     refuseUnknownParts(spec, SPEC_PARTS);
     for (Measure m : spec.measures()) {
+      if (m instanceof Measure.PairRows p) {
+        refuseUnknownParts(p, PAIR_ROWS_PARTS);
+        if (!spec.unitColumn().map(p.column()::equals).orElse(false)) {
+          throw new IllegalArgumentException("a pair-rows measure counts the pairs of the spec's "
+              + "unit column: it needs that unit column");
+        }
+        continue;
+      }
       refuseUnknownParts((Record) m, m instanceof Measure.FixedPointSum ? SUM_PARTS : BINS_PARTS);
       FilterSql.column(schema, m.column());
       if (m instanceof Measure.FixedPointSum f && f.pairClamp() != null) {
@@ -77,6 +85,7 @@ public final class BoundingPlan {
       "center", "squares", "pairClamp");
   private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins",
       "logScale");
+  private static final Set<String> PAIR_ROWS_PARTS = Set.of("column", "bins");
   private static final Set<String> CLAMP_PARTS = Set.of("lower", "upper", "allRows");
 
   /**
@@ -385,8 +394,8 @@ public final class BoundingPlan {
         if (!minHash) {
           values.add("(" + rowValue(f) + ") AS __v" + i);
         }
-      } else {
-        values.add("(" + cell((Measure.Bins) ms.get(i)) + ") AS __b" + i);
+      } else if (ms.get(i) instanceof Measure.Bins b) {
+        values.add("(" + cell(b) + ") AS __b" + i);
       }
     }
     StringBuilder s = new StringBuilder(sourceCte(values));
@@ -413,6 +422,8 @@ public final class BoundingPlan {
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.Bins) {
         appendBins(s, i);
+      } else if (ms.get(i) instanceof Measure.PairRows p) {
+        appendPairRows(s, i, p);
       }
     }
     s.append("\nSELECT ").append(groups.isEmpty() ? "" : groupList("a.") + ", ")
@@ -429,7 +440,7 @@ public final class BoundingPlan {
     }
     s.append(" FROM agg a");
     for (int i = 0; i < ms.size(); i++) {
-      if (ms.get(i) instanceof Measure.Bins) {
+      if (Measure.cells(ms.get(i)) > 0) {
         String h = "h" + i;
         if (groups.isEmpty()) {
           s.append(" CROSS JOIN bins").append(i).append(' ').append(h);
@@ -636,6 +647,31 @@ public final class BoundingPlan {
   }
 
   /**
+   * CTE {@code bins<i>} of a {@link Measure.PairRows}: per group the number of kept pairs (after
+   * L0) per cell min(⌈log₂ __n⌉, bins − 1) of their row count, the cell found by exact integer
+   * comparisons with powers of two (no floating point).
+   */
+  private void appendPairRows(StringBuilder s, int i, Measure.PairRows p) {
+    StringBuilder cell = new StringBuilder();
+    if (p.bins() == 1) {
+      cell.append(d.bigint(0));
+    } else {
+      cell.append("CASE");
+      for (int j = 0; j < p.bins() - 1; j++) {
+        cell.append(" WHEN __n <= ").append(d.bigint(1L << j)).append(" THEN ")
+            .append(d.bigint(j));
+      }
+      cell.append(" ELSE ").append(d.bigint(p.bins() - 1L)).append(" END");
+    }
+    String perCell = "SELECT " + groupPrefix() + "__b, COUNT(*) AS __k FROM (SELECT "
+        + groupPrefix() + cell + " AS __b FROM " + keptPairs() + ") __p GROUP BY "
+        + groupPrefix() + "__b";
+    s.append(",\nbins").append(i).append(" AS (SELECT ").append(groupPrefix())
+        .append(d.cellList("__b", "__k")).append(" AS __cells FROM (").append(perCell)
+        .append(") __c").append(groupByClause()).append(")");
+  }
+
+  /**
    * The kept (unit, group) pairs after L0 bounding as one statement ({@link Backend#keptGroups}):
    * columns {@code __u, __g0, ...} (row-level specs: only the group columns, one row per row),
    * ordered by unit and then key (NULLs last), so that each unit's pairs are consecutive. The same
@@ -781,7 +817,7 @@ public final class BoundingPlan {
           squares[i] = toLong(column.apply(col++));
         }
       } else {
-        int n = ((Measure.Bins) measure).bins();
+        int n = Measure.cells(measure);
         bins[i] = new long[n];
         Object cells = column.apply(col++);
         if (cells != null && !cells.toString().isEmpty()) {

@@ -43,6 +43,9 @@ public abstract class JdbcBackend implements Backend {
    * @throws IllegalArgumentException for a file source
    */
   protected String from(Source source) {
+    if (source instanceof Source.Relational r) {
+      return org.privet.engine.plan.RelationSql.render(r.relation(), dialect, this::from);
+    }
     if (!(source instanceof Source.Table t)) {
       throw new IllegalArgumentException("the " + database
           + " backend reads tables and views only");

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** A value aggregate the backend computes per group, besides the always-present unit and row counts. */
-public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
+public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins, Measure.PairRows {
 
   /**
    * C = 2^62: the public cap at which per-group sums of fixed-point values saturate ({@link
@@ -15,6 +15,11 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
 
   /** The source column. */
   String column();
+
+  /** The number of cells of a binned measure ({@link Bins}, {@link PairRows}); 0 for a sum. */
+  static int cells(Measure m) {
+    return m instanceof Bins b ? b.bins() : m instanceof PairRows p ? p.bins() : 0;
+  }
 
   /**
    * A fixed-point sum. Per row: x = CAST(column AS DOUBLE); NULL or NaN → ignored; otherwise
@@ -201,6 +206,34 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins {
             + "for " + bins + " cells: each cell must be a normal double at least 16 ulps of the "
             + "bounds wide; widen the bounds or use fewer cells");
       }
+    }
+  }
+
+  /**
+   * The distribution of rows per (unit, group) pair: per group, the number of <em>kept</em> pairs
+   * (step 3 of {@link BoundedAggregation}: after L0 bounding) whose row count n (all the pair's
+   * rows that pass step 1, before any L∞ cap; n ≥ 1) falls in cell min(⌈log₂ n⌉, bins − 1): cell
+   * 0 holds n = 1, cell 1 n = 2, cell 2 n ∈ {3, 4}, cell j n ∈ (2^(j−1), 2^j]. Each kept pair
+   * counts exactly once, in one cell, whatever L∞ and the other measures are: one unit adds at
+   * most L0 to the cells of all groups together. It reads no value column and needs a unit
+   * column (row-level specs are refused). A contract extension: a backend that does not implement
+   * it must refuse the spec. Proof path: {@code docs/proofs/contribution-bound-estimate.md}.
+   *
+   * @param column the spec's unit column (whose pairs are counted)
+   * @param bins the number of cells, 1 to 62
+   */
+  record PairRows(String column, int bins) implements Measure {
+    public PairRows {
+      Objects.requireNonNull(column, "column");
+      if (bins < 1 || bins > 62) {
+        throw new IllegalArgumentException("pair-rows bins must be in [1, 62]");
+      }
+    }
+
+    /** The cell of a pair of {@code n ≥ 1} rows: min(⌈log₂ n⌉, bins − 1). */
+    public int cellOf(long n) {
+      int c = n <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(n - 1);
+      return Math.min(c, bins - 1);
     }
   }
 }

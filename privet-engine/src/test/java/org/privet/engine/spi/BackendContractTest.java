@@ -105,6 +105,7 @@ public abstract class BackendContractTest {
     table("base", base);
     table("plus", plus);
     table("huge", List.of(row(1L, "g", 3e9), row(1L, "g", 3e9)));
+    registerJoinTables();
   }
 
   @AfterAll
@@ -445,5 +446,177 @@ public abstract class BackendContractTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> backend.describe(Source.table("no_such_table")));
     assertTrue(e.getMessage().contains("no_such_table"), e.getMessage());
+  }
+
+  // ---- Joins (issue 25): the bounding plan over a relational plan (Source.Relational) ----------
+
+  private static final List<String> JOINED = List.of("uid", "name", "qty", "label");
+  private final Map<String, List<List<?>>> joinTables = new TreeMap<>();
+
+  /**
+   * customer (60 units; nation 0..5 or NULL), orders (0..6 per customer, unique keys), lineitem
+   * (0..4 per order, plus a dangling and a NULL order key; NULL/NaN/∞ quantities), nation (public;
+   * key 3 twice, key 5 missing).
+   */
+  private void registerJoinTables() {
+    SeededRandomSource r = new SeededRandomSource(20261127L);
+    List<List<?>> customer = new ArrayList<>();
+    List<List<?>> orders = new ArrayList<>();
+    List<List<?>> lineitem = new ArrayList<>();
+    long okey = 100;
+    for (long u = 1; u <= 60; u++) {
+      customer.add(Arrays.asList(u, u % 11 == 0 ? null : r.nextLong(6), r.nextLong(4) == 0 ? "it's" : "plain"));
+      long n = r.nextLong(7);
+      for (int k = 0; k < n; k++) {
+        long o = okey++;
+        orders.add(Arrays.asList(o, u, (double) r.nextLong(100)));
+        long items = r.nextLong(5);
+        for (int i = 0; i < items; i++) {
+          Object q = r.nextLong(12) == 0 ? null : VALUES[(int) r.nextLong(VALUES.length)];
+          if (q != null && r.nextBoolean()) {
+            q = (double) r.nextLong(40) / 4;
+          }
+          lineitem.add(Arrays.asList(o, q));
+        }
+      }
+    }
+    lineitem.add(Arrays.asList(99_999L, 1.0));
+    lineitem.add(Arrays.asList(null, 1.0));
+    List<List<?>> nation = List.of(Arrays.asList(0L, "n0"), Arrays.asList(1L, "n1"),
+        Arrays.asList(2L, "it's"), Arrays.asList(3L, "n3a"), Arrays.asList(3L, "n3b"),
+        Arrays.asList(4L, "n4"));
+    joinTable("j_customer", List.of("uid", "nat", "label"),
+        List.of(ColumnType.INTEGER, ColumnType.INTEGER, ColumnType.STRING), customer);
+    joinTable("j_orders", List.of("okey", "uid", "total"),
+        List.of(ColumnType.INTEGER, ColumnType.INTEGER, ColumnType.FLOATING), orders);
+    joinTable("j_lineitem", List.of("okey", "qty"), List.of(ColumnType.INTEGER, ColumnType.FLOATING),
+        lineitem);
+    joinTable("j_nation", List.of("nat", "name"), List.of(ColumnType.INTEGER, ColumnType.STRING), nation);
+  }
+
+  private void joinTable(String name, List<String> columns, List<ColumnType> types, List<List<?>> rows) {
+    joinTables.put(name, rows);
+    register(backend, name, columns, types, rows);
+  }
+
+  private org.privet.engine.plan.Relation.Scan scan(String alias, String table, boolean isPublic) {
+    Source s = Source.table(table);
+    return new org.privet.engine.plan.Relation.Scan(alias, s, backend.describe(s), isPublic);
+  }
+
+  /**
+   * lineitem ⋈ orders ⋈ customer along the references, LEFT ⋈ nation (public), projected to
+   * (uid, name, qty, label); with {@code filter}, a Select over that projection and a second
+   * projection (every node kind below the truncation).
+   */
+  private Source joinedSource(Filter filter) {
+    org.privet.engine.plan.Relation.Scan l = scan("l", "j_lineitem", false);
+    org.privet.engine.plan.Relation.Scan o = scan("o", "j_orders", false);
+    org.privet.engine.plan.Relation.Scan c = scan("c", "j_customer", false);
+    org.privet.engine.plan.Relation.Scan n = scan("n", "j_nation", true);
+    org.privet.engine.plan.Relation rel = new org.privet.engine.plan.Relation.Join(
+        org.privet.engine.plan.Relation.JoinKind.INNER, l, o,
+        List.of(new org.privet.engine.plan.Relation.Join.Key("l.okey", "o.okey")),
+        org.privet.engine.plan.Relation.JoinRole.ALONG_REFERENCE);
+    rel = new org.privet.engine.plan.Relation.Join(org.privet.engine.plan.Relation.JoinKind.INNER, rel,
+        c, List.of(new org.privet.engine.plan.Relation.Join.Key("o.uid", "c.uid")),
+        org.privet.engine.plan.Relation.JoinRole.ALONG_REFERENCE);
+    rel = new org.privet.engine.plan.Relation.Join(org.privet.engine.plan.Relation.JoinKind.LEFT, rel,
+        n, List.of(new org.privet.engine.plan.Relation.Join.Key("c.nat", "n.nat")),
+        org.privet.engine.plan.Relation.JoinRole.PUBLIC);
+    org.privet.engine.plan.Relation.Project p = new org.privet.engine.plan.Relation.Project(rel, List.of(
+        new org.privet.engine.plan.Relation.Project.Output("uid", "c.uid"),
+        new org.privet.engine.plan.Relation.Project.Output("name", "n.name"),
+        new org.privet.engine.plan.Relation.Project.Output("qty", "l.qty"),
+        new org.privet.engine.plan.Relation.Project.Output("label", "c.label")));
+    if (filter != null) {
+      p = new org.privet.engine.plan.Relation.Project(new org.privet.engine.plan.Relation.Select(p, filter),
+          JOINED.stream().map(x -> new org.privet.engine.plan.Relation.Project.Output(x, x)).toList());
+    }
+    return new Source.Relational(p, "c.uid");
+  }
+
+  /** The joined rows, computed here: (uid, name, qty, label) as the SQL joins define them. */
+  private List<List<?>> joinedRows() {
+    List<List<?>> out = new ArrayList<>();
+    for (List<?> li : joinTables.get("j_lineitem")) {
+      for (List<?> o : joinTables.get("j_orders")) {
+        if (li.get(0) == null || !li.get(0).equals(o.get(0))) {
+          continue;
+        }
+        for (List<?> c : joinTables.get("j_customer")) {
+          if (!o.get(1).equals(c.get(0))) {
+            continue;
+          }
+          boolean matched = false;
+          for (List<?> n : joinTables.get("j_nation")) {
+            if (c.get(1) != null && c.get(1).equals(n.get(0))) {
+              out.add(Arrays.asList(c.get(0), n.get(1), li.get(1), c.get(2)));
+              matched = true;
+            }
+          }
+          if (!matched) {
+            out.add(Arrays.asList(c.get(0), null, li.get(1), c.get(2)));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private void assertJoinContract(BoundedAggregation spec, Predicate<List<?>> filter) {
+    Map<List<String>, GroupAggregate> expected = ContractOracle.aggregate(JOINED, joinedRows(), spec,
+        filter);
+    Map<List<String>, GroupAggregate> actual = run(spec);
+    assertEquals(expected.keySet().stream().map(Object::toString).sorted().toList(),
+        actual.keySet().stream().map(Object::toString).sorted().toList(), "groups");
+    for (Map.Entry<List<String>, GroupAggregate> e : expected.entrySet()) {
+      GroupAggregate want = e.getValue();
+      GroupAggregate got = actual.get(e.getKey());
+      String where = "group " + e.getKey();
+      assertEquals(want.units(), got.units(), where + " units");
+      assertEquals(want.rows(), got.rows(), where + " rows");
+      assertEquals(want.sums()[0], got.sums()[0], where + " sum");
+      assertEquals(want.counts()[0], got.counts()[0], where + " count");
+    }
+  }
+
+  private static final List<Measure> QTY = List.of(new Measure.FixedPointSum("qty", 0, 10, 2, 0, false));
+
+  @Test
+  void aggregate_joinedRelation_exactAggregatesPerUnitOverTheJoinedRows() {
+    // 6 names at most per unit (L0 = 8 never binds); L∞ = 1000 never binds.
+    assertJoinContract(new BoundedAggregation(joinedSource(null), Optional.empty(), Optional.of("uid"),
+        List.of("name"), Optional.empty(), 8, 1000, 3, QTY), row -> true);
+  }
+
+  @Test
+  void aggregate_joinedRelation_linfBoundsEachUnitsJoinedRows() {
+    // L∞ = 2 binds on joined rows: each unit keeps at most 2 rows per name (the truncation).
+    BoundedAggregation s = new BoundedAggregation(joinedSource(null), Optional.empty(),
+        Optional.of("uid"), List.of("name"), Optional.empty(), 8, 2, 5, QTY);
+    assertJoinContract(s, row -> true);
+    assertJoinContract(new BoundedAggregation(joinedSource(null), Optional.empty(), Optional.of("uid"),
+        List.of(), Optional.empty(), 1, 3, 5, QTY), row -> true);
+  }
+
+  @Test
+  void aggregate_joinedRelationWithSelectAndFilter_quotesAndPublicGroups() {
+    Filter inPlan = Filter.or(Filter.eq("label", "it's"), Filter.eq("name", "it's"));
+    Filter onTop = Filter.not(Filter.eq("name", "n1"));
+    Predicate<List<?>> same = row -> ("it's".equals(row.get(3)) || "it's".equals(row.get(1)))
+        && row.get(1) != null && !"n1".equals(row.get(1));
+    List<List<Object>> keys = List.of(List.of("it's"), List.of("n3a"), List.of("n3b"), List.of("n0"));
+    assertJoinContract(new BoundedAggregation(joinedSource(inPlan), Optional.of(ColumnLiterals.typed(
+        onTop, backend.describe(joinedSource(inPlan)))), Optional.of("uid"), List.of("name"),
+        Optional.of(keys), 8, 1000, 7, QTY), same);
+  }
+
+  @Test
+  void describe_joinedRelation_isThePlansSchemaWithoutReadingRows() {
+    TableSchema s = backend.describe(joinedSource(null));
+    assertEquals(JOINED, s.columns().stream().map(TableSchema.Column::name).toList());
+    assertEquals(List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING, ColumnType.STRING),
+        s.columns().stream().map(TableSchema.Column::type).toList());
   }
 }

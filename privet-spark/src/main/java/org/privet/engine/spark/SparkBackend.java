@@ -167,6 +167,9 @@ public final class SparkBackend implements Backend {
 
   /** The source as SQL text: a quoted table/view name; files get a temporary view first. */
   private String from(Source source) {
+    if (source instanceof Source.Relational r) {
+      return org.privet.engine.plan.RelationSql.render(r.relation(), SparkDialect.INSTANCE, this::from);
+    }
     if (source instanceof Source.Table t) {
       return SparkSqlText.qualified(t.name());
     }
@@ -254,6 +257,9 @@ public final class SparkBackend implements Backend {
   }
 
   static String describeSource(Source source) {
+    if (source instanceof Source.Relational) {
+      return "joined tables";
+    }
     if (source instanceof Source.Typed t) {
       return describeSource(t.file());
     } else if (source instanceof Source.Table t) {
@@ -266,6 +272,12 @@ public final class SparkBackend implements Backend {
 
   @Override
   public synchronized TableSchema describe(Source source) {
+    if (source instanceof Source.Relational r) {
+      // Each scanned source's structure is checked as for one table (before any charge); the
+      // plan's schema is the scans' public schemas, no row read.
+      r.relation().scans().forEach(scan -> describe(scan.source()));
+      return r.relation().schema();
+    }
     if (source instanceof Source.Typed t && t.file() instanceof Source.CsvFile c) {
       CsvHeader.check(c, t.schema()); // each time: the view below is cached across queries
     }
@@ -316,7 +328,7 @@ public final class SparkBackend implements Backend {
   @Override
   public synchronized String physicalPlan(BoundedAggregation spec) {
     String sql = plan(spec).statement();
-    if (spec.source() instanceof Source.Table) {
+    if (spec.source() instanceof Source.Table || spec.source() instanceof Source.Relational) {
       return sql;
     }
     return "-- " + from(spec.source()) + " = " + describeSource(spec.source()) + "\n" + sql;

@@ -1,0 +1,406 @@
+package org.privet.engine.plan;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.privet.engine.Filter;
+import org.privet.engine.Source;
+import org.privet.engine.spi.ColumnLiterals;
+import org.privet.engine.spi.FilterSql;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * The engine's relational plan (issue 25): an immutable tree of scan, filter ({@link Select}),
+ * project, join, truncate and aggregate nodes. Each node states its {@link Stability} once, in its
+ * Javadoc and its {@link #stability()} method; the argument that chains them is {@code
+ * docs/proofs/engine-joins.md}.
+ *
+ * <p>The nodes below {@link Truncate} are rendered by {@link RelationSql} with a backend's {@link
+ * org.privet.engine.spi.SqlDialect} as the FROM subquery of the {@link
+ * org.privet.engine.spi.BoundingPlan}, which <em>is</em> the truncation (per-unit L0/L∞ bounding)
+ * and the aggregation: {@link Truncate} and {@link Aggregate} describe it (for EXPLAIN and the
+ * stability chain) and are not rendered here. A backend reads such a plan as a {@link
+ * Source.Relational} source.
+ *
+ * <p>Column names: a {@link Scan} names its columns {@code alias.column}; joins keep their inputs'
+ * names (aliases are unique in a plan, so names are too); a {@link Project} gives the final names.
+ * Only names and public schemas decide a plan; no node reads a row when built.
+ */
+public sealed interface Relation {
+
+  /** The output columns (names unique), with types from the scanned schemas. */
+  TableSchema schema();
+
+  /** This node's stability (not its inputs'). */
+  Stability stability();
+
+  /** The direct inputs, left to right. */
+  List<Relation> inputs();
+
+  /** One line naming this node, for EXPLAIN. */
+  String describe();
+
+  /** The scans of this plan, left to right. */
+  default List<Scan> scans() {
+    List<Scan> out = new ArrayList<>();
+    if (this instanceof Scan s) {
+      out.add(s);
+    }
+    inputs().forEach(in -> out.addAll(in.scans()));
+    return out;
+  }
+
+  /** The stability of the whole chain below and including this node. */
+  default Stability chainedStability() {
+    Stability s = null;
+    for (Relation in : inputs()) {
+      Stability c = in.chainedStability();
+      s = s == null ? c : new Stability(s.unitLocal() && c.unitLocal(),
+          Math.max(s.rowFactor(), c.rowFactor()), Math.max(s.rowsPerUnit(), c.rowsPerUnit()), "");
+    }
+    return s == null ? stability() : s.then(stability());
+  }
+
+  /** The plan as an indented tree, one node per line, with each node's stability. */
+  default String explain() {
+    StringBuilder b = new StringBuilder();
+    explain(this, 0, b);
+    return b.toString();
+  }
+
+  private static void explain(Relation r, int depth, StringBuilder b) {
+    b.append("  ".repeat(depth)).append(r.describe()).append("   [").append(r.stability().statement())
+        .append("]\n");
+    for (Relation in : r.inputs()) {
+      explain(in, depth + 1, b);
+    }
+  }
+
+  /**
+   * A table's rows. Stability 1: the rows of a unit are that unit's rows (a public table's rows
+   * carry no unit and never change between neighbours).
+   *
+   * @param alias the name the query gives the table (unique in the plan)
+   * @param source where the backend reads it
+   * @param table its public schema
+   * @param isPublic whether its contents are public
+   */
+  record Scan(String alias, Source source, TableSchema table, boolean isPublic) implements Relation {
+    public Scan {
+      Objects.requireNonNull(alias, "alias");
+      Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(table, "table");
+      if (source instanceof Source.Relational) {
+        throw new IllegalArgumentException("a scan reads a table or file, not a plan");
+      }
+    }
+
+    /** The output name of column {@code column} of this table. */
+    public String name(String column) {
+      return alias + "." + column;
+    }
+
+    @Override
+    public TableSchema schema() {
+      List<TableSchema.Column> cols = new ArrayList<>();
+      for (TableSchema.Column c : table.columns()) {
+        cols.add(new TableSchema.Column(name(c.name()), c.type(), c.nativeType()));
+      }
+      return new TableSchema(cols);
+    }
+
+    @Override
+    public Stability stability() {
+      return Stability.one(isPublic ? "public: the same on neighbours"
+          : "stability 1: a unit's rows are its own");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of();
+    }
+
+    @Override
+    public String describe() {
+      return "Scan " + alias + (isPublic ? " (public)" : "");
+    }
+  }
+
+  /**
+   * The rows of {@code input} where {@code predicate} is true (SQL WHERE, three-valued). Stability
+   * 1 and unit-local: a per-row decision that never adds a row nor moves it to another unit.
+   *
+   * @param input the rows
+   * @param predicate over {@code input}'s column names; its literals are typed for their columns
+   *     when the node is built ({@link ColumnLiterals#typed}), so rendering cannot fail on a value
+   */
+  record Select(Relation input, Filter predicate) implements Relation {
+    public Select {
+      Objects.requireNonNull(input, "input");
+      predicate = ColumnLiterals.typed(Objects.requireNonNull(predicate, "predicate"), input.schema());
+    }
+
+    @Override
+    public TableSchema schema() {
+      return input.schema();
+    }
+
+    @Override
+    public Stability stability() {
+      return Stability.one("stability 1: per-row filter");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Filter";
+    }
+  }
+
+  /**
+   * Some columns of {@code input}, renamed. Stability 1 and unit-local: one output row per input
+   * row, the unit column carried unchanged.
+   *
+   * @param input the rows
+   * @param outputs the output columns, in order (names unique)
+   */
+  record Project(Relation input, List<Output> outputs) implements Relation {
+    /** Output column {@code name} is {@code input}'s column {@code column}. */
+    public record Output(String name, String column) {
+      public Output {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(column, "column");
+      }
+    }
+
+    public Project {
+      Objects.requireNonNull(input, "input");
+      outputs = List.copyOf(outputs);
+      Set<String> seen = new HashSet<>();
+      for (Output o : outputs) {
+        FilterSql.column(input.schema(), o.column());
+        if (!seen.add(o.name())) {
+          throw new IllegalArgumentException("project: output name '" + o.name() + "' used twice");
+        }
+      }
+      if (outputs.isEmpty()) {
+        throw new IllegalArgumentException("project: no output column");
+      }
+    }
+
+    @Override
+    public TableSchema schema() {
+      List<TableSchema.Column> cols = new ArrayList<>();
+      for (Output o : outputs) {
+        TableSchema.Column c = FilterSql.column(input.schema(), o.column());
+        cols.add(new TableSchema.Column(o.name(), c.type(), c.nativeType()));
+      }
+      return new TableSchema(cols);
+    }
+
+    @Override
+    public Stability stability() {
+      return Stability.one("stability 1: per-row projection");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Project " + outputs.stream().map(Output::name).toList();
+    }
+  }
+
+  /** How a join keeps rows. */
+  enum JoinKind {
+    /** Pairs of rows whose keys are equal (NULL equals nothing). */
+    INNER,
+    /** As INNER, plus each left row without a match, once, with NULL right columns. */
+    LEFT
+  }
+
+  /** Why a join is allowed: what each joined row's unit is. */
+  enum JoinRole {
+    /**
+     * Along a reference between private tables: one side's key is the reference column, the other
+     * side's the referenced key (unique), so a row of the referencing side meets at most one row,
+     * of the same unit.
+     */
+    ALONG_REFERENCE,
+    /** With a public table: the joined row's unit is the private side's. */
+    PUBLIC
+  }
+
+  /**
+   * An equi-join of two relations on {@code keys} (every pair equal).
+   *
+   * <p>Stability: unit-local in both roles (every output row carries the unit of its private input
+   * rows, which agree along a reference). {@link JoinRole#ALONG_REFERENCE}: stability 1 for the
+   * referencing side (the referenced key is unique), and the unit's joined rows are at most its
+   * rows of the referencing side (plus, for LEFT with the referenced side on the left, one row per
+   * unmatched referenced row). {@link JoinRole#PUBLIC}: a private row meets as many public rows as
+   * hold its key, a public number not bounded here: the {@link Truncate} above bounds the unit's
+   * rows whatever it is.
+   *
+   * @param kind INNER or LEFT
+   * @param left the left input
+   * @param right the right input
+   * @param keys (left column, right column) pairs, at least one, of comparable types
+   * @param role why the join is allowed
+   */
+  record Join(JoinKind kind, Relation left, Relation right, List<Key> keys, JoinRole role)
+      implements Relation {
+    /** {@code left} column equals {@code right} column. */
+    public record Key(String left, String right) {
+      public Key {
+        Objects.requireNonNull(left, "left");
+        Objects.requireNonNull(right, "right");
+      }
+    }
+
+    public Join {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(left, "left");
+      Objects.requireNonNull(right, "right");
+      Objects.requireNonNull(role, "role");
+      keys = List.copyOf(keys);
+      if (keys.isEmpty()) {
+        throw new IllegalArgumentException("join: at least one key pair");
+      }
+      for (Key k : keys) {
+        TableSchema.Column l = FilterSql.column(left.schema(), k.left());
+        TableSchema.Column r = FilterSql.column(right.schema(), k.right());
+        if (l.type() != r.type() && !(l.type().isNumeric() && r.type().isNumeric())) {
+          throw new IllegalArgumentException("join: '" + k.left() + "' and '" + k.right()
+              + "' have types that cannot be compared");
+        }
+      }
+      Set<String> names = new HashSet<>();
+      left.schema().columns().forEach(c -> names.add(c.name()));
+      for (TableSchema.Column c : right.schema().columns()) {
+        if (!names.add(c.name())) {
+          throw new IllegalArgumentException("join: column '" + c.name() + "' on both sides");
+        }
+      }
+    }
+
+    @Override
+    public TableSchema schema() {
+      List<TableSchema.Column> cols = new ArrayList<>(left.schema().columns());
+      cols.addAll(right.schema().columns());
+      return new TableSchema(cols);
+    }
+
+    @Override
+    public Stability stability() {
+      return role == JoinRole.ALONG_REFERENCE
+          ? Stability.one("stability 1, unit-local: along a reference (many-to-one, same unit)")
+          : new Stability(true, Stability.UNBOUNDED, Stability.UNBOUNDED,
+              "unit-local: with a public table (rows per unit bounded by the truncation)");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(left, right);
+    }
+
+    @Override
+    public String describe() {
+      return kind + " JOIN on " + keys.stream().map(k -> k.left() + " = " + k.right()).toList()
+          + (role == JoinRole.ALONG_REFERENCE ? " (along a reference)" : " (public table)");
+    }
+  }
+
+  /**
+   * Contribution bounding per unit over the joined rows (the truncation): for each unit keep at
+   * most {@code l0} groups (salted-hash selection) and at most {@code lInf} rows per group, as the
+   * {@link org.privet.engine.spi.BoundedAggregation} contract states. Stability: each unit has at
+   * most l0·lInf rows afterwards, whatever its rows before; unit-local (the choice reads the unit's
+   * own rows and the salt only). Rendered by the bounding plan, not by {@link RelationSql}.
+   *
+   * @param input the rows, carrying the unit in {@code unitColumn}
+   * @param unitColumn the derived unit column
+   * @param l0 max groups per unit
+   * @param lInf max rows per unit per group
+   * @param how how the bounds were chosen (given, or estimated privately and at what share)
+   */
+  record Truncate(Relation input, String unitColumn, int l0, int lInf, String how) implements Relation {
+    public Truncate {
+      Objects.requireNonNull(input, "input");
+      FilterSql.column(input.schema(), unitColumn);
+      if (l0 < 1 || lInf < 1) {
+        throw new IllegalArgumentException("truncate: l0 and lInf must be positive");
+      }
+      Objects.requireNonNull(how, "how");
+    }
+
+    @Override
+    public TableSchema schema() {
+      return input.schema();
+    }
+
+    @Override
+    public Stability stability() {
+      long cap = Math.multiplyHigh(l0, lInf) != 0 ? Stability.UNBOUNDED : (long) l0 * lInf;
+      return new Stability(true, 1, cap, "at most " + l0 + " group(s) x " + lInf
+          + " row(s) per unit");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Truncate per unit " + unitColumn + ": L0 = " + l0 + ", Linf = " + lInf + " (" + how + ")";
+    }
+  }
+
+  /**
+   * The DP aggregation of the truncated rows per group (noise added in Java). Its sensitivity is
+   * the bounding plan's ({@code docs/proofs/engine-bounding.md}), computed from the truncation's
+   * l0·lInf and the value bounds. Rendered by the bounding plan, not by {@link RelationSql}.
+   *
+   * @param input the truncated rows
+   * @param groupBy the group columns
+   * @param aggregates the released aggregates, by name
+   */
+  record Aggregate(Relation input, List<String> groupBy, List<String> aggregates) implements Relation {
+    public Aggregate {
+      Objects.requireNonNull(input, "input");
+      groupBy = List.copyOf(groupBy);
+      aggregates = List.copyOf(aggregates);
+      groupBy.forEach(g -> FilterSql.column(input.schema(), g));
+    }
+
+    @Override
+    public TableSchema schema() {
+      return input.schema();
+    }
+
+    @Override
+    public Stability stability() {
+      return new Stability(true, 1, 1, "DP release: sensitivity from the truncation's bounds");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Aggregate " + aggregates + (groupBy.isEmpty() ? "" : " by " + groupBy);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package org.privet.engine.plan;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.privet.engine.Filter;
+import org.privet.engine.Source;
+import org.privet.engine.spi.FilterSql;
+import org.privet.engine.spi.SqlDialect;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * Renders the nodes of a {@link Relation} below the truncation (scan, filter, project, join) as one
+ * SQL subquery, written once for every SQL backend and spelled by its {@link SqlDialect}: the FROM
+ * of the {@link org.privet.engine.spi.BoundingPlan}. Each node is a parenthesised SELECT with an
+ * alias of its own; a scan reads its source as the backend spells it ({@code from}).
+ *
+ * <p>Names inside the subquery: a column whose name is a plain identifier of at most 60 characters
+ * keeps it; any other ({@code alias.column} of a scan) gets a short name {@code __c<k>}, so no
+ * database truncates or mis-reads it (PostgreSQL keeps 63 bytes of an identifier). The outermost
+ * node must be a {@link Relation.Project} of plain names: the bounding plan reads those.
+ *
+ * <p>Semantics are standard SQL shared by DuckDB, PostgreSQL and Spark: {@code =} in ON never
+ * matches NULL; LEFT JOIN keeps an unmatched left row once with NULL right columns; WHERE keeps rows
+ * whose condition is true ({@link FilterSql}).
+ */
+public final class RelationSql {
+  private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,59}");
+  private final SqlDialect d;
+  private final Function<Source, String> from;
+  private final Map<String, String> physical = new HashMap<>();
+  private int aliases;
+
+  private RelationSql(SqlDialect d, Function<Source, String> from) {
+    this.d = d;
+    this.from = from;
+  }
+
+  /**
+   * The plan as a parenthesised subquery.
+   *
+   * @param relation a plan whose root is a {@link Relation.Project} to plain names, with no
+   *     {@link Relation.Truncate} or {@link Relation.Aggregate} (the bounding plan does those)
+   * @param dialect the backend's spelling
+   * @param from how the backend names a scanned source in FROM (a quoted name, a file reader)
+   */
+  public static String render(Relation relation, SqlDialect dialect, Function<Source, String> from) {
+    if (!(relation instanceof Relation.Project p)) {
+      throw new IllegalArgumentException("a rendered plan must end in a projection to final names");
+    }
+    for (Relation.Project.Output o : p.outputs()) {
+      if (!PLAIN.matcher(o.name()).matches()) {
+        throw new IllegalArgumentException("output column '" + o.name() + "' is not a plain name");
+      }
+    }
+    return new RelationSql(dialect, from).node(relation);
+  }
+
+  private String name(String logical) {
+    if (PLAIN.matcher(logical).matches() && !logical.startsWith("__c")) {
+      return logical;
+    }
+    return physical.computeIfAbsent(logical, k -> "__c" + physical.size());
+  }
+
+  private String q(String logical) {
+    return d.quote(name(logical));
+  }
+
+  private String alias() {
+    return "__r" + aliases++;
+  }
+
+  private String node(Relation r) {
+    if (r instanceof Relation.Scan s) {
+      List<String> cols = new ArrayList<>();
+      for (TableSchema.Column c : s.table().columns()) {
+        cols.add(d.quote(c.name()) + " AS " + q(s.name(c.name())));
+      }
+      return "(SELECT " + String.join(", ", cols) + " FROM " + from.apply(s.source()) + " AS "
+          + alias() + ")";
+    } else if (r instanceof Relation.Select f) {
+      TableSchema renamed = renamed(f.input().schema());
+      return "(SELECT * FROM " + node(f.input()) + " AS " + alias() + " WHERE "
+          + FilterSql.render(renamed(f.predicate()), renamed, d) + ")";
+    } else if (r instanceof Relation.Project p) {
+      List<String> cols = new ArrayList<>();
+      for (Relation.Project.Output o : p.outputs()) {
+        cols.add(q(o.column()) + " AS " + d.quote(o.name()));
+      }
+      return "(SELECT " + String.join(", ", cols) + " FROM " + node(p.input()) + " AS " + alias() + ")";
+    } else if (r instanceof Relation.Join j) {
+      String l = alias();
+      String rt = alias();
+      String left = node(j.left());
+      String right = node(j.right());
+      List<String> on = new ArrayList<>();
+      for (Relation.Join.Key k : j.keys()) {
+        on.add(l + "." + q(k.left()) + " = " + rt + "." + q(k.right()));
+      }
+      return "(SELECT * FROM " + left + " AS " + l + (j.kind() == Relation.JoinKind.LEFT ? " LEFT" : "")
+          + " JOIN " + right + " AS " + rt + " ON " + String.join(" AND ", on) + ")";
+    }
+    throw new IllegalArgumentException(r.describe() + " is rendered by the bounding plan, not here");
+  }
+
+  private TableSchema renamed(TableSchema s) {
+    List<TableSchema.Column> cols = new ArrayList<>();
+    for (TableSchema.Column c : s.columns()) {
+      cols.add(new TableSchema.Column(name(c.name()), c.type(), c.nativeType()));
+    }
+    return new TableSchema(cols);
+  }
+
+  private Filter renamed(Filter f) {
+    if (f instanceof Filter.Compare c) {
+      return new Filter.Compare(name(c.column()), c.op(), c.literal());
+    } else if (f instanceof Filter.In in) {
+      return new Filter.In(name(in.column()), in.literals());
+    } else if (f instanceof Filter.IsNull n) {
+      return new Filter.IsNull(name(n.column()));
+    } else if (f instanceof Filter.And a) {
+      return new Filter.And(a.operands().stream().map(this::renamed).toList());
+    } else if (f instanceof Filter.Or o) {
+      return new Filter.Or(o.operands().stream().map(this::renamed).toList());
+    }
+    return new Filter.Not(renamed(((Filter.Not) f).operand()));
+  }
+}

@@ -1,0 +1,658 @@
+package org.privet.sql;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import org.privet.engine.Source;
+import org.privet.engine.plan.Relation;
+import org.privet.engine.spi.TableSchema;
+import org.privet.sql.DatasetDescriptor.Reference;
+import org.privet.sql.DatasetDescriptor.TableDescriptor;
+
+/**
+ * Binds the FROM of a query over a multi-table dataset (issue 25): its tables, their joins ({@code
+ * JOIN ... ON a = b}, {@code USING (c)}, or {@code a = b} in WHERE after a comma), and the
+ * privacy unit of every joined row, <em>derived</em> from the registered references and never
+ * taken from the analyst. The result is a {@link Relation} plan (scans, joins, a projection to the
+ * columns the query may name) that the engine reads as one {@link Source.Relational} source, and a
+ * view of the dataset whose schema is that plan's.
+ *
+ * <p>Rules, each decided from the query text and the dataset's public descriptor only, and
+ * refused naming the SQL position (argued in {@code docs/proofs/engine-joins.md}):
+ *
+ * <ul>
+ *   <li>Joins are INNER or LEFT, on column equalities only.
+ *   <li>A private table joins the private tables before it only along a reference (this table's
+ *       reference column = the referenced key, or the reverse): every joined row then has exactly
+ *       one unit. A private table appears once (no self-joins).
+ *   <li>Public tables join anything on any equality; their columns are public (group keys from
+ *       them are public groups).
+ *   <li>The unit: the private table closest to the unit table (the one whose reference toward the
+ *       unit leaves the query) carries it; if that table is not the unit table, the engine adds the
+ *       reference joins from it toward the unit table itself, and the unit is the last reference
+ *       column's value.
+ * </ul>
+ */
+final class JoinBinder {
+  private final SelectBinder binder;
+  private final SourceText src;
+  private final PreparedQuery pq;
+  private final DatasetDescriptor dataset;
+  private final String unitName;
+  private final List<TableRef> tables = new ArrayList<>();
+  /** Output name of each (alias, column), keyed by lower-case "alias\0column". */
+  private final Map<String, String> outputNames = new LinkedHashMap<>();
+  private final List<Edge> whereEdges = new ArrayList<>();
+  /** Per lower-case USING column, the tables it joins: unqualified, it names the first (SQL). */
+  private final Map<String, List<TableRef>> usingMerged = new java.util.HashMap<>();
+  /** Token ranges [start, end) of the WHERE conjuncts that are filters, not join conditions. */
+  private final List<int[]> filterRanges = new ArrayList<>();
+  private Relation.Project plan;
+  private String unitDerivation;
+  private DatasetDescriptor view;
+
+  /** One table of the query. */
+  record TableRef(String alias, TableDescriptor table, int at, Relation.Scan scan, int index) {
+    boolean isPublic() {
+      return table.isPublic();
+    }
+  }
+
+  /** A join condition: {@code a.column = b.column}, written at {@code at}. */
+  private record Edge(TableRef a, TableSchema.Column ac, TableRef b, TableSchema.Column bc, int at) {
+    TableRef other(TableRef t) {
+      return a == t ? b : a;
+    }
+  }
+
+  /** How one table joins the ones before it. */
+  private record Step(TableRef table, Relation.JoinKind kind, List<Edge> edges, boolean comma) {}
+
+  private JoinBinder(SelectBinder binder, DatasetDescriptor dataset) {
+    this.binder = binder;
+    this.src = binder.src;
+    this.pq = binder.pq;
+    this.dataset = dataset;
+    this.unitName = dataset.privacyUnit().orElse(null);
+  }
+
+  /**
+   * Binds the FROM of {@code ps}, whose first item {@code first} resolved to {@code dataset}.
+   */
+  static JoinBinder bind(SelectBinder binder, PlainSelect ps, FromResolver resolver,
+      FromResolver.Resolved first, int firstAt) {
+    JoinBinder j = new JoinBinder(binder, first.dataset());
+    j.bindAll(ps, resolver, first, firstAt);
+    return j;
+  }
+
+  /** The dataset as the rest of the compiler sees it: the plan as its one source. */
+  DatasetDescriptor view() {
+    return view;
+  }
+
+  /** The plan (scans, joins, projection). */
+  Relation.Project plan() {
+    return plan;
+  }
+
+  /** The derivation of the unit, as EXPLAIN shows it. */
+  String unitDerivation() {
+    return unitDerivation;
+  }
+
+  /** The WHERE conjuncts that are row filters (token ranges), after the join conditions left. */
+  List<int[]> filterRanges() {
+    return filterRanges;
+  }
+
+  /** Whether output column {@code name} comes from a public table. */
+  boolean isPublicColumn(String name) {
+    for (TableRef t : tables) {
+      for (TableSchema.Column c : t.table().schema().columns()) {
+        if (t.isPublic() && name.equals(outputName(t, c))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The public table and column behind output column {@code name}, if it is public. */
+  Optional<Map.Entry<TableDescriptor, String>> publicSource(String name) {
+    for (TableRef t : tables) {
+      for (TableSchema.Column c : t.table().schema().columns()) {
+        if (t.isPublic() && name.equals(outputName(t, c))) {
+          return Optional.of(Map.entry(t.table(), c.name()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void bindAll(PlainSelect ps, FromResolver resolver, FromResolver.Resolved first, int firstAt) {
+    if (unitName == null) {
+      throw src.error(firstAt, "dataset '" + dataset.name() + "' has one row per privacy unit:"
+          + " joins need a privacy unit column");
+    }
+    addTable((Table) ps.getFromItem(), first, firstAt);
+    List<Join> joins = ps.getJoins() == null ? List.of() : ps.getJoins();
+    List<Step> steps = new ArrayList<>();
+    for (Join j : joins) {
+      FromItem item = j.getFromItem();
+      int at = binder.at(item, pq.offsetOfWord("JOIN", pq.selectOffset()));
+      if (item instanceof ParenthesedSelect) {
+        throw src.error(at, "subqueries in FROM are not supported in a join; join the tables"
+            + " themselves and filter in WHERE");
+      }
+      if (!(item instanceof Table t)) {
+        throw src.error(at, "a join must name a table of dataset '" + dataset.name() + "'");
+      }
+      if (j.isRight() || j.isFull() || j.isCross() || j.isNatural() || j.isSemi() || j.isApply()
+          || j.isStraight() || j.isWindowJoin()) {
+        throw src.error(at, "only INNER and LEFT joins are supported (write a RIGHT join as a LEFT"
+            + " join with the tables swapped; name the join columns instead of NATURAL)");
+      }
+      if (t.getSampleClause() != null || t.getPivot() != null || t.getUnPivot() != null
+          || t.getIndexHint() != null) {
+        throw src.error(at, "unsupported clause after the table name");
+      }
+      FromResolver.Resolved r = binder.resolveTable(resolver, t, at);
+      TableRef ref = addTable(t, r, at);
+      boolean hasOn = j.getOnExpressions() != null && !j.getOnExpressions().isEmpty();
+      boolean hasUsing = j.getUsingColumns() != null && !j.getUsingColumns().isEmpty();
+      List<Edge> edges = new ArrayList<>();
+      if (hasOn) {
+        for (Expression e : j.getOnExpressions()) {
+          onEdges(e, ref, edges);
+        }
+      }
+      if (hasUsing) {
+        for (Column c : j.getUsingColumns()) {
+          edges.add(usingEdge(c, ref, binder.at(c, at)));
+        }
+      }
+      if (j.isSimple() && (hasOn || hasUsing)) {
+        throw src.error(at, "a comma join takes its condition in WHERE");
+      }
+      if (!j.isSimple() && !hasOn && !hasUsing) {
+        throw src.error(at, "JOIN needs ON or USING with the join columns");
+      }
+      steps.add(new Step(ref, j.isLeft() ? Relation.JoinKind.LEFT : Relation.JoinKind.INNER, edges,
+          j.isSimple()));
+    }
+    splitWhere(steps);
+    Relation rel = joinAll(steps);
+    deriveUnit(rel);
+  }
+
+  private TableRef addTable(Table t, FromResolver.Resolved r, int at) {
+    String alias = t.getAlias() != null ? SelectBinder.unquote(t.getAlias().getName()) : r.table().name();
+    for (TableRef other : tables) {
+      if (other.alias().equalsIgnoreCase(alias)) {
+        throw src.error(at, "the name '" + alias + "' is used for two tables in FROM; give each an"
+            + " alias of its own");
+      }
+      if (other.table() == r.table() && !r.table().isPublic()) {
+        throw src.error(at, "private table '" + r.table().name() + "' appears twice (a self-join):"
+            + " each of its rows would count for its unit once per match, which the references do"
+            + " not bound; self-joins of private tables are not supported");
+      }
+    }
+    if (alias.startsWith("__")) {
+      throw src.error(at, "table aliases starting with '__' are reserved");
+    }
+    TableRef ref = new TableRef(alias, r.table(), at,
+        new Relation.Scan(alias, r.table().source(), r.table().schema(), r.table().isPublic()),
+        tables.size());
+    tables.add(ref);
+    return ref;
+  }
+
+  /** ON: a conjunction of column equalities, each joining the new table to an earlier one. */
+  private void onEdges(Expression e, TableRef right, List<Edge> out) {
+    if (e instanceof AndExpression and) {
+      onEdges(and.getLeftExpression(), right, out);
+      onEdges(and.getRightExpression(), right, out);
+      return;
+    }
+    if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) {
+      onEdges(p.getExpression(), right, out);
+      return;
+    }
+    int at = binder.at(e, pq.selectOffset());
+    if (!(e instanceof EqualsTo eq) || !(eq.getLeftExpression() instanceof Column l)
+        || !(eq.getRightExpression() instanceof Column r)) {
+      throw src.error(at, "a join condition must be column = column, joined by AND; filter rows in"
+          + " WHERE");
+    }
+    ColumnRef a = lookUp(qualifier(l), SelectBinder.unquote(l.getColumnName()), binder.at(l, at),
+        right.index() + 1);
+    ColumnRef b = lookUp(qualifier(r), SelectBinder.unquote(r.getColumnName()), binder.at(r, at),
+        right.index() + 1);
+    out.add(edge(a, b, at));
+  }
+
+  private Edge usingEdge(Column c, TableRef right, int at) {
+    String name = SelectBinder.unquote(c.getColumnName());
+    TableSchema.Column rc = right.table().column(name).orElseThrow(() -> src.error(at,
+        "USING column '" + name + "' is not a column of '" + right.alias() + "'"));
+    List<TableRef> holders = tables.subList(0, right.index()).stream()
+        .filter(t -> t.table().column(name).isPresent()).toList();
+    if (holders.size() != 1) {
+      throw src.error(at, "USING column '" + name + "' must be a column of exactly one earlier table"
+          + (holders.isEmpty() ? "" : " (it is in " + aliases(holders) + "); write ON instead"));
+    }
+    TableRef l = holders.get(0);
+    List<TableRef> merged = usingMerged.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>());
+    if (!merged.contains(l)) {
+      merged.add(l);
+    }
+    merged.add(right);
+    return edge(new ColumnRef(l, l.table().column(name).orElseThrow()), new ColumnRef(right, rc), at);
+  }
+
+  private Edge edge(ColumnRef a, ColumnRef b, int at) {
+    if (a.table() == b.table()) {
+      throw src.error(at, "a join condition must compare columns of two different tables");
+    }
+    if (a.column().type() != b.column().type()
+        && !(a.column().type().isNumeric() && b.column().type().isNumeric())) {
+      throw src.error(at, "join columns '" + a.column().name() + "' and '" + b.column().name()
+          + "' have types that cannot be compared");
+    }
+    return new Edge(a.table(), a.column(), b.table(), b.column(), at);
+  }
+
+  private static String qualifier(Column c) {
+    return c.getTable() == null || c.getTable().getName() == null ? null
+        : SelectBinder.unquote(c.getTable().getName());
+  }
+
+  /** A column of one of the query's tables. */
+  record ColumnRef(TableRef table, TableSchema.Column column) {}
+
+  /** Resolves a written column among the first {@code visible} tables. */
+  private ColumnRef lookUp(String qualifier, String name, int at, int visible) {
+    List<TableRef> scope = tables.subList(0, Math.min(visible, tables.size()));
+    if (qualifier != null) {
+      TableRef t = scope.stream().filter(x -> x.alias().equalsIgnoreCase(qualifier)).findFirst()
+          .or(() -> scope.stream().filter(x -> x.table().name().equalsIgnoreCase(qualifier))
+              .reduce((x, y) -> null))
+          .orElseThrow(() -> src.error(at, "'" + qualifier + "' is not a table of this query"
+              + " (its tables: " + aliases(scope) + ")"));
+      TableSchema.Column c = t.table().column(name).orElseThrow(() -> src.error(at,
+          "unknown column '" + name + "' in table '" + t.alias() + "'"));
+      return new ColumnRef(t, c);
+    }
+    List<TableRef> holders = scope.stream().filter(t -> t.table().column(name).isPresent()).toList();
+    if (holders.isEmpty()) {
+      throw src.error(at, "unknown column '" + name + "' in tables " + aliases(scope));
+    }
+    List<TableRef> merged = usingMerged.getOrDefault(name.toLowerCase(Locale.ROOT), List.of());
+    if (holders.size() > 1 && merged.containsAll(holders)) {
+      return new ColumnRef(merged.get(0), merged.get(0).table().column(name).orElseThrow());
+    }
+    if (holders.size() > 1) {
+      throw src.error(at, "column '" + name + "' is in tables " + aliases(holders)
+          + "; qualify it (e.g. " + holders.get(0).alias() + "." + name + ")");
+    }
+    return new ColumnRef(holders.get(0), holders.get(0).table().column(name).orElseThrow());
+  }
+
+  private static String aliases(List<TableRef> ts) {
+    return ts.stream().map(TableRef::alias).collect(Collectors.joining(", "));
+  }
+
+  /**
+   * WHERE: its top-level AND conjuncts of the form {@code column = column} over two tables are join
+   * conditions; the others are row filters. Join conditions in WHERE may not touch a LEFT-joined
+   * table (they would turn the LEFT join into an inner one silently).
+   */
+  private void splitWhere(List<Step> steps) {
+    if (pq.whereStart() < 0) {
+      return;
+    }
+    List<SqlToken> tk = pq.tokens();
+    List<int[]> conjuncts = new ArrayList<>();
+    int depth = 0;
+    int start = pq.whereStart();
+    boolean topOr = false;
+    for (int i = pq.whereStart(); i < pq.whereEnd(); i++) {
+      SqlToken t = tk.get(i);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth--;
+      } else if (depth == 0 && t.isWord("OR")) {
+        topOr = true;
+      } else if (depth == 0 && t.isWord("AND") && !betweenAnd(tk, start, i)) {
+        conjuncts.add(new int[] {start, i});
+        start = i + 1;
+      }
+    }
+    conjuncts.add(new int[] {start, pq.whereEnd()});
+    if (topOr) {
+      filterRanges.add(new int[] {pq.whereStart(), pq.whereEnd()});
+      return;
+    }
+    for (int[] c : conjuncts) {
+      Edge e = whereEdge(tk, c[0], c[1]);
+      if (e == null) {
+        filterRanges.add(c);
+        continue;
+      }
+      for (Step s : steps) {
+        if (s.kind() == Relation.JoinKind.LEFT && (s.table() == e.a() || s.table() == e.b())) {
+          throw src.error(e.at(), "a join condition in WHERE cannot involve the LEFT-joined table '"
+              + s.table().alias() + "'; put it in the LEFT JOIN's ON");
+        }
+      }
+      whereEdges.add(e);
+    }
+  }
+
+  /** Whether the AND at {@code i} closes a {@code BETWEEN x AND y} begun in this conjunct. */
+  private static boolean betweenAnd(List<SqlToken> tk, int start, int i) {
+    int betweens = 0;
+    int ands = 0;
+    int depth = 0;
+    for (int k = start; k < i; k++) {
+      SqlToken t = tk.get(k);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth--;
+      } else if (depth == 0 && t.isWord("BETWEEN")) {
+        betweens++;
+      } else if (depth == 0 && t.isWord("AND")) {
+        ands++;
+      }
+    }
+    return betweens > ands;
+  }
+
+  /** {@code ref = ref} over two different tables of the query, or null. */
+  private Edge whereEdge(List<SqlToken> tk, int from, int to) {
+    int[] pos = {from};
+    String[] left = columnTokens(tk, pos, to);
+    if (left == null || pos[0] >= to || !tk.get(pos[0]).isSymbol("=")) {
+      return null;
+    }
+    pos[0]++;
+    int rightAt = pos[0] < to ? tk.get(pos[0]).start() : 0;
+    String[] right = columnTokens(tk, pos, to);
+    if (right == null || pos[0] != to) {
+      return null;
+    }
+    int at = tk.get(from).start();
+    ColumnRef a = lookUp(left[0], left[1], at, tables.size());
+    ColumnRef b = lookUp(right[0], right[1], rightAt, tables.size());
+    if (a.table() == b.table()) {
+      return null; // a filter comparing two columns of one table: refused by the filter parser
+    }
+    return edge(a, b, at);
+  }
+
+  /** {qualifier or null, name} of an identifier or {@code id.id} at pos, advancing it; or null. */
+  private static String[] columnTokens(List<SqlToken> tk, int[] pos, int to) {
+    int i = pos[0];
+    if (i >= to || !isId(tk.get(i)) || isKeywordLiteral(tk.get(i))) {
+      return null;
+    }
+    if (i + 2 < to + 1 && i + 1 < to && tk.get(i + 1).isSymbol(".")) {
+      if (i + 2 >= to || !isId(tk.get(i + 2))) {
+        return null;
+      }
+      pos[0] = i + 3;
+      return new String[] {tk.get(i).identifier(), tk.get(i + 2).identifier()};
+    }
+    if (i + 1 < to && tk.get(i + 1).isSymbol("(")) {
+      return null;
+    }
+    pos[0] = i + 1;
+    return new String[] {null, tk.get(i).identifier()};
+  }
+
+  private static boolean isId(SqlToken t) {
+    return t.kind() == SqlToken.Kind.WORD || t.kind() == SqlToken.Kind.QUOTED_ID;
+  }
+
+  private static boolean isKeywordLiteral(SqlToken t) {
+    return t.kind() == SqlToken.Kind.WORD && switch (t.text().toUpperCase(Locale.ROOT)) {
+      case "TRUE", "FALSE", "NULL", "DATE", "NOT", "EXISTS", "CASE", "SELECT" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Joins the tables: the first, then each in written order (a comma-joined table whose WHERE
+   * condition names a later table waits until that one is joined; only without LEFT joins, where
+   * inner joins commute). Each join is classified: along a reference, or with a public table.
+   */
+  private Relation joinAll(List<Step> steps) {
+    boolean anyLeft = steps.stream().anyMatch(s -> s.kind() == Relation.JoinKind.LEFT);
+    List<TableRef> joined = new ArrayList<>();
+    joined.add(tables.get(0));
+    Relation rel = tables.get(0).scan();
+    List<Step> pending = new ArrayList<>(steps);
+    List<Edge> unused = new ArrayList<>(whereEdges);
+    while (!pending.isEmpty()) {
+      Step next = null;
+      List<Edge> keys = null;
+      for (Step s : pending) {
+        List<Edge> k = new ArrayList<>(s.edges());
+        for (Edge e : unused) {
+          if ((e.a() == s.table() && joined.contains(e.b())) || (e.b() == s.table() && joined.contains(e.a()))) {
+            k.add(e);
+          }
+        }
+        if (!k.isEmpty()) {
+          next = s;
+          keys = k;
+          break;
+        }
+        if (anyLeft || !s.comma()) {
+          break; // written order
+        }
+      }
+      if (next == null) {
+        Step s = pending.get(0);
+        throw src.error(s.table().at(), "table '" + s.table().alias() + "' is not joined to the"
+            + " tables before it: give a join condition (column = column)");
+      }
+      pending.remove(next);
+      unused.removeAll(keys);
+      rel = join(rel, joined, next, keys);
+      joined.add(next.table());
+    }
+    if (!unused.isEmpty()) {
+      // a WHERE equality between two tables already joined: an extra key, as a filter it cannot be
+      // expressed; refuse rather than drop it
+      Edge e = unused.get(0);
+      throw src.error(e.at(), "this condition compares two tables joined elsewhere; put it in the"
+          + " join's ON");
+    }
+    return rel;
+  }
+
+  private Relation join(Relation rel, List<TableRef> joined, Step step, List<Edge> edges) {
+    TableRef n = step.table();
+    List<Relation.Join.Key> keys = new ArrayList<>();
+    for (Edge e : edges) {
+      TableRef other = e.other(n);
+      if (!joined.contains(other)) {
+        throw src.error(e.at(), "this condition names '" + other.alias() + "', which is joined later;"
+            + " a join's ON may name only tables before it");
+      }
+      TableSchema.Column nc = e.a() == n ? e.ac() : e.bc();
+      TableSchema.Column oc = e.a() == n ? e.bc() : e.ac();
+      keys.add(new Relation.Join.Key(other.scan().name(oc.name()), n.scan().name(nc.name())));
+    }
+    boolean privateBefore = joined.stream().anyMatch(t -> !t.isPublic());
+    Relation.JoinRole role = Relation.JoinRole.PUBLIC;
+    if (!n.isPublic() && privateBefore) {
+      boolean along = false;
+      for (Edge e : edges) {
+        TableRef other = e.other(n);
+        TableSchema.Column nc = e.a() == n ? e.ac() : e.bc();
+        TableSchema.Column oc = e.a() == n ? e.bc() : e.ac();
+        if (!other.isPublic() && (isParentReference(n, nc, other, oc) || isParentReference(other, oc, n, nc))) {
+          along = true;
+        }
+      }
+      if (!along) {
+        throw src.error(n.at(), "private table '" + n.alias() + "' can be joined to the private"
+            + " tables before it only along a registered reference" + suggestion(n, joined)
+            + ": any other join could give a row two privacy units");
+      }
+      role = Relation.JoinRole.ALONG_REFERENCE;
+    }
+    return new Relation.Join(step.kind(), rel, n.scan(), keys, role);
+  }
+
+  /** Whether {@code child.cc} is child's reference toward the unit, to {@code parent.pc}. */
+  private boolean isParentReference(TableRef child, TableSchema.Column cc, TableRef parent,
+      TableSchema.Column pc) {
+    Optional<Reference> r = child.table().parentIn(dataset);
+    return r.isPresent() && r.get().table().equalsIgnoreCase(parent.table().name())
+        && r.get().column().equalsIgnoreCase(cc.name())
+        && r.get().targetColumn().equalsIgnoreCase(pc.name());
+  }
+
+  private String suggestion(TableRef n, List<TableRef> joined) {
+    for (TableRef o : joined) {
+      Optional<Reference> r = n.table().parentIn(dataset);
+      if (r.isPresent() && r.get().table().equalsIgnoreCase(o.table().name())) {
+        return " (" + n.alias() + "." + r.get().column() + " = " + o.alias() + "." + r.get().targetColumn() + ")";
+      }
+      Optional<Reference> back = o.table().parentIn(dataset);
+      if (back.isPresent() && back.get().table().equalsIgnoreCase(n.table().name())) {
+        return " (" + o.alias() + "." + back.get().column() + " = " + n.alias() + "." + back.get().targetColumn() + ")";
+      }
+    }
+    return "";
+  }
+
+  /**
+   * The unit: carried by the query's private table nearest the unit table (its reference toward
+   * the unit leaves the query); the engine adds the reference joins from there to the unit.
+   */
+  private void deriveUnit(Relation rel) {
+    List<TableRef> priv = tables.stream().filter(t -> !t.isPublic()).toList();
+    if (priv.isEmpty()) {
+      throw src.error(tables.get(0).at(), "a DP query needs a private table of dataset '"
+          + dataset.name() + "'; these tables are all public");
+    }
+    TableRef top = null;
+    for (TableRef t : priv) {
+      Optional<Reference> parent = t.table().parentIn(dataset);
+      boolean parentInQuery = parent.isPresent() && priv.stream()
+          .anyMatch(o -> o.table().name().equalsIgnoreCase(parent.get().table()));
+      if (!parentInQuery) {
+        top = t; // unique: the private tables are connected along references (checked per join)
+      }
+    }
+    TableDescriptor unitTable = dataset.tables().get(0);
+    String unitColumn;
+    List<String> path = new ArrayList<>();
+    if (top.table() == unitTable) {
+      unitColumn = top.scan().name(unitTable.column(unitName).orElseThrow().name());
+      path.add(top.alias() + "." + unitName);
+    } else {
+      List<Reference> refs = dataset.unitPath(top.table().name()).orElseThrow();
+      Relation.Scan atScan = top.scan();
+      TableDescriptor atTable = top.table();
+      path.add(top.alias());
+      for (int i = 0; i < refs.size() - 1; i++) {
+        Reference r = refs.get(i);
+        TableDescriptor target = dataset.table(r.table()).orElseThrow();
+        Relation.Scan hidden = new Relation.Scan("__unit" + (i + 1), target.source(), target.schema(),
+            false);
+        rel = new Relation.Join(Relation.JoinKind.INNER, rel, hidden, List.of(new Relation.Join.Key(
+            atScan.name(atTable.column(r.column()).orElseThrow().name()),
+            hidden.name(target.column(r.targetColumn()).orElseThrow().name()))),
+            Relation.JoinRole.ALONG_REFERENCE);
+        path.add(atTable.name() + "." + r.column() + " -> " + target.name() + "." + r.targetColumn()
+            + " (join added)");
+        atScan = hidden;
+        atTable = target;
+      }
+      Reference last = refs.get(refs.size() - 1);
+      unitColumn = atScan.name(atTable.column(last.column()).orElseThrow().name());
+      path.add(atTable.name() + "." + last.column() + " = " + unitTable.name() + "." + last.targetColumn() + " (the unit)");
+    }
+    this.unitDerivation = String.join(", ", path);
+    // Output names: a column keeps its name when no other table of the query has it; the registered
+    // unit name is reserved for the unit.
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (TableRef t : tables) {
+      for (TableSchema.Column c : t.table().schema().columns()) {
+        counts.merge(c.name().toLowerCase(Locale.ROOT), 1, Integer::sum);
+      }
+    }
+    List<Relation.Project.Output> outputs = new ArrayList<>();
+    java.util.Set<String> used = new java.util.HashSet<>();
+    used.add(unitName.toLowerCase(Locale.ROOT));
+    outputs.add(new Relation.Project.Output(unitName, unitColumn));
+    for (TableRef t : tables) {
+      for (TableSchema.Column c : t.table().schema().columns()) {
+        String logical = t.scan().name(c.name());
+        if (logical.equals(unitColumn)) {
+          outputNames.put(key(t, c), unitName);
+          continue;
+        }
+        String name = counts.get(c.name().toLowerCase(Locale.ROOT)) == 1 ? c.name()
+            : t.alias() + "_" + c.name();
+        while (used.contains(name.toLowerCase(Locale.ROOT))) {
+          name = t.alias() + "_" + name;
+        }
+        used.add(name.toLowerCase(Locale.ROOT));
+        outputNames.put(key(t, c), name);
+        outputs.add(new Relation.Project.Output(name, logical));
+      }
+    }
+    this.plan = new Relation.Project(rel, outputs);
+    DatasetDescriptor.Builder b = DatasetDescriptor.builder(dataset.name(),
+        new Source.Relational(plan, unitDerivation), plan.schema()).privacyUnit(unitName);
+    for (TableRef t : tables) {
+      if (t.table() != unitTable) {
+        continue;
+      }
+      dataset.publicBounds().forEach((col, bounds) -> t.table().column(col).ifPresent(c ->
+          b.publicBounds(outputNames.get(key(t, c)), bounds.lower(), bounds.upper())));
+      dataset.publicKeys().forEach((col, keys) -> t.table().column(col).ifPresent(c ->
+          b.publicKeys(outputNames.get(key(t, c)), keys)));
+    }
+    this.view = b.build();
+  }
+
+  private static String key(TableRef t, TableSchema.Column c) {
+    return t.alias().toLowerCase(Locale.ROOT) + "\0" + c.name().toLowerCase(Locale.ROOT);
+  }
+
+  private String outputName(TableRef t, TableSchema.Column c) {
+    return outputNames.get(key(t, c));
+  }
+
+  /** A written column (qualified or not) as a column of the plan's output. */
+  FilterParser.ResolvedColumn resolve(String qualifier, String name, int at) {
+    ColumnRef r = lookUp(qualifier, name, at, tables.size());
+    String out = outputName(r.table(), r.column());
+    TableSchema.Column c = view.schema().column(out).orElseThrow();
+    return new FilterParser.ResolvedColumn(c.name(), c.type(), c);
+  }
+}
