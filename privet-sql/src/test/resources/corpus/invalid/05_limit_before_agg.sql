@@ -1,3 +1,3 @@
--- error: 1:71
--- reason: LIMIT/OFFSET before aggregation
+-- error: 1:91
+-- reason: keeps rows by position
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM (SELECT * FROM adult LIMIT 100)

@@ -1,3 +1,3 @@
--- error: 1:1
--- reason: common table expressions
-WITH t AS (SELECT * FROM adult) SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM t
+-- error: 1:34
+-- reason: GROUP before the DP aggregate
+WITH t AS (SELECT * FROM adult t GROUP BY age) SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM t

@@ -4,7 +4,7 @@
 -- aggregations: Count(n)
 -- selection: public 3
 -- budget: epsilon=1
--- contributions: L0=1 Linf=1
+-- contributions: L0=1 Linf=estimated
 -- filter:
 -- order: sex ASC
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, public_groups = ('Female', 'Male', 'Other'))

@@ -4,7 +4,7 @@
 -- aggregations: Variance(var_age, age, 17, 90); StdDev(sd_hours, hours_per_week, 1, 99)
 -- selection: public 2
 -- budget: epsilon=3
--- contributions: L0=1 Linf=1
+-- contributions: L0=1 Linf=estimated
 -- filter: NOT (workclass IS NULL)
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 3, public_groups = ('Female', 'Male'))
   sex,

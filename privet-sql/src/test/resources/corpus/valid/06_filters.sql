@@ -4,7 +4,7 @@
 -- aggregations: Count(n)
 -- selection: none
 -- budget: epsilon=1
--- contributions: L0=1 Linf=1
+-- contributions: L0=1 Linf=estimated
 -- filter: ((education IN ('Bachelors', 'Masters') AND (age >= 30 AND age <= 50)) OR (NOT (sex = 'Male') AND hours_per_week > 40) OR age < 20)
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1)
   COUNT(*) AS n

@@ -4,6 +4,6 @@
 -- aggregations: Count(n)
 -- selection: none
 -- budget: epsilon=1
--- contributions: L0=1 Linf=1
+-- contributions: L0=1 Linf=estimated
 -- filter: education = 'x'' OR 1=1 --'
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM adult WHERE education = 'x'' OR 1=1 --'

@@ -5,6 +5,6 @@
 -- aggregations: Count(n)
 -- selection: private
 -- budget: epsilon=0.5 delta=1e-7
--- contributions: L0=1 Linf=1
+-- contributions: L0=1 Linf=estimated
 -- filter:
 EXPLAIN SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 0.5, delta = 1e-7) workclass, COUNT(*) AS n FROM adult GROUP BY workclass

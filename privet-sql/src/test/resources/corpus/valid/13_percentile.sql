@@ -4,7 +4,7 @@
 -- aggregations: Quantiles(median_age, age, 17, 90, 0.5); Quantiles(p90_hours, hours_per_week, 0, 100, 0.9)
 -- selection: public 2
 -- budget: epsilon=2
--- contributions: L0=1 Linf=1
+-- contributions: L0=1 Linf=estimated
 -- filter:
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 2, public_groups = ('Female', 'Male'))
   sex,

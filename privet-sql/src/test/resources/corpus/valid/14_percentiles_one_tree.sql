@@ -5,7 +5,7 @@
 -- aggregations: Quantiles(q1_age, age, 17, 90, 0.25, 0.5, 0.75); Quantiles(median_hours, hours_per_week, 0, 100, 0.5)
 -- selection: public 2
 -- budget: epsilon=1
--- contributions: L0=1 Linf=1
+-- contributions: L0=1 Linf=estimated
 -- filter:
 SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, public_groups = ('HS-grad', 'Bachelors'))
   education,

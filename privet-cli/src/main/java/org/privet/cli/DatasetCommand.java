@@ -4,12 +4,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code privet dataset}: register, list and show the datasets of a workspace. */
+/** {@code privet dataset}: register (with their tables), list and show the datasets of a workspace. */
 @Command(
     name = "dataset",
     description = "Register, list and show datasets (with their privacy unit and total budget).",
     mixinStandardHelpOptions = true,
-    subcommands = {DatasetRegisterCommand.class, DatasetListCommand.class, DatasetShowCommand.class,
+    subcommands = {DatasetRegisterCommand.class, DatasetAddTableCommand.class, DatasetListCommand.class, DatasetShowCommand.class,
         DatasetFixSchemaCommand.class, DatasetRenameCommand.class})
 final class DatasetCommand implements Runnable {
   @Spec CommandSpec spec;

@@ -38,7 +38,11 @@ final class DatasetListCommand implements Callable<Integer> {
           spec.commandLine().getErr().println("privet: " + clash.getMessage());
           schema = java.util.Optional.empty();
         }
-        a.add(LedgerJson.dataset(d, schema));
+        com.fasterxml.jackson.databind.node.ObjectNode n = LedgerJson.dataset(d, schema);
+        if (schema.isPresent()) {
+          n.set("tables", LedgerJson.tables(d, ledger.tables(d.name())));
+        }
+        a.add(n);
       }
     }
     PrintWriter out = spec.commandLine().getOut();

@@ -1,8 +1,5 @@
 package org.privet.cli;
 
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,13 +10,11 @@ import org.privet.curator.LedgerCatalog;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.ledger.AccountantKind;
 import org.privet.ledger.ColumnBounds;
-import org.privet.ledger.DatabaseSource;
 import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.PrivacyUnit;
 import org.privet.ledger.PublicMetadata;
 import org.privet.ledger.RegisteredSchema;
-import org.privet.engine.PublicSchema;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,6 +33,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * and queries run their bounding there; the ledger keeps the URL, table and user, and where the
  * password is read at query time ({@code --db-password-env VAR}, {@code --db-password-file FILE},
  * else {@code $PRIVET_DB_PASSWORD}), never the password. The schema is read from the catalog now.
+ *
+ * <p>With {@code --table-name NAME} the dataset's first table, the one holding the privacy unit,
+ * goes by NAME in queries, and {@code dataset add-table} adds the others (issue 25).
  */
 @Command(
     name = "register",
@@ -52,33 +50,12 @@ final class DatasetRegisterCommand implements Callable<Integer> {
       description = "Dataset name, used in the FROM of queries.")
   String name;
 
-  @Option(names = "--source", paramLabel = "PATH",
-      description = "The CSV or Parquet file (by extension; see --source-format).")
-  Path source;
+  @Option(names = "--table-name", paramLabel = "NAME",
+      description = {"The name of this first table in queries, when the dataset will have several"
+          + " (add the others with dataset add-table); default: the dataset's name."})
+  String tableName;
 
-  @Option(names = "--jdbc-url", paramLabel = "URL",
-      description = "A PostgreSQL database holding the data, jdbc:postgresql://HOST:PORT/DB (no password in it); with --table.")
-  String jdbcUrl;
-
-  @Option(names = "--table", paramLabel = "SCHEMA.TABLE",
-      description = "The table or view of --jdbc-url holding the data.")
-  String table;
-
-  @Option(names = "--db-user", paramLabel = "NAME",
-      description = "Database user of --jdbc-url (default: the driver's default).")
-  String dbUser;
-
-  @Option(names = "--db-password-env", paramLabel = "VAR",
-      description = "Environment variable holding the database password at query time (its name is stored, never the value; default: PRIVET_DB_PASSWORD when set).")
-  String dbPasswordEnv;
-
-  @Option(names = "--db-password-file", paramLabel = "FILE",
-      description = "File whose first line is the database password, read at query time (its path is stored).")
-  Path dbPasswordFile;
-
-  @Option(names = "--source-format", paramLabel = "FORMAT",
-      description = "csv or parquet (default: from the extension).")
-  String sourceFormat;
+  @Mixin SourceOptions from;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   Unit unit;
@@ -101,8 +78,6 @@ final class DatasetRegisterCommand implements Callable<Integer> {
       description = "Neighbouring relation: add-remove (default).")
   String relation;
 
-  @Mixin CsvLayoutOptions csv;
-
   @Option(names = "--bounds", paramLabel = "COLUMN=LOW:HIGH",
       description = "Public bounds of a numeric column (repeatable).")
   List<String> bounds = new ArrayList<>();
@@ -111,18 +86,9 @@ final class DatasetRegisterCommand implements Callable<Integer> {
       description = "Public set of group keys of a column (repeatable).")
   List<String> publicKeys = new ArrayList<>();
 
-  @Option(names = "--schema", paramLabel = "NAME:TYPE,...",
-      description = {"The public schema, every column in file order; types: integer, double,"
-          + " string, boolean, date, timestamp.",
-          "Default: inferred from the file now, by you, and fixed from then on (a value that does"
-          + " not parse as its column's type is read as NULL)."})
-  String schema;
-
   @Override
   public Integer call() throws Exception {
-    if ((source == null) == (jdbcUrl == null)) {
-      throw new IllegalArgumentException("give --source FILE or --jdbc-url URL --table NAME (one of them)");
-    }
+    SourceOptions.Located at = from.locate(Optional.empty());
     if (!"add-remove".equals(relation)) {
       throw new IllegalArgumentException("relation must be add-remove (the engine states every "
           + "cost under add/remove-one-unit neighbours), was " + relation);
@@ -132,63 +98,32 @@ final class DatasetRegisterCommand implements Callable<Integer> {
         .privacyUnit(unit.row ? PrivacyUnit.row() : PrivacyUnit.column(unit.column))
         .relation(NeighbouringRelation.ADD_REMOVE_ONE)
         .budget(budget.budget())
-        .csv(csv.ledgerOptions())
+        .csv(at.csv())
+        .source(at.source())
         .publicMetadata(new PublicMetadata(parseBounds(bounds), parseKeys(publicKeys)));
-    if (jdbcUrl != null) {
-      database(b);
-    } else {
-      file(b);
-    }
-    if (sourceFormat != null) {
-      b.format(org.privet.ledger.SourceFormat.valueOf(sourceFormat.toUpperCase(java.util.Locale.ROOT)));
-    }
+    at.database().ifPresent(b::database);
+    at.format().ifPresent(b::format);
     if (accountant != null) {
       b.accountant(AccountantKind.parse(accountant));
     } else if (budget.budget().isZcdp()) {
       b.accountant(AccountantKind.ZCDP);
     }
     DatasetSpec built = b.build();
-    RegisteredSchema fixed = schema != null
-        ? LedgerCatalog.registered(PublicSchema.parse(schema), RegisteredSchema.Origin.DECLARED)
-        : inferSchema(built);
+    RegisteredSchema fixed = from.declared().orElseGet(() -> inferSchema(built));
     DatasetSpec registered;
     try (Ledger ledger = workspace.open()) {
-      registered = ledger.register(built, fixed);
+      registered = tableName == null ? ledger.register(built, fixed) : ledger.register(built, fixed, tableName);
     }
     spec.commandLine().getOut().printf("registered dataset '%s' (%s), privacy unit %s, budget %s, %s accountant%n",
         registered.name(), registered.source(), registered.privacyUnit(),
         registered.budget().describe(), registered.accountant().cliName());
-    spec.commandLine().getOut().printf("public schema (%s, fixed from now on): %s%n",
-        fixed.origin() == RegisteredSchema.Origin.DECLARED ? "declared"
-            : jdbcUrl != null ? "read from the table's catalog now" : "inferred from the file now",
-        fixed);
+    if (tableName != null) {
+      spec.commandLine().getOut().printf("table '%s' holds the privacy unit; add the dataset's other"
+          + " tables with privet dataset add-table --dataset %s%n", tableName, registered.name());
+    }
+    spec.commandLine().getOut().printf("public schema (%s, fixed from now on): %s%n", from.origin(fixed), fixed);
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
-  }
-
-  private void file(DatasetSpec.Builder b) throws NoSuchFileException {
-    if (table != null || dbUser != null || dbPasswordEnv != null || dbPasswordFile != null) {
-      throw new IllegalArgumentException("--table, --db-user and --db-password-* need --jdbc-url");
-    }
-    Path file = source.toAbsolutePath().normalize();
-    if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(file.toString(), null, "no such source file");
-    }
-    b.source(file.toString());
-  }
-
-  /** A PostgreSQL table: its schema comes from the catalog, so CSV options and --schema do not apply. */
-  private void database(DatasetSpec.Builder b) {
-    if (table == null) {
-      throw new IllegalArgumentException("--jdbc-url needs --table SCHEMA.TABLE");
-    }
-    if (schema != null || sourceFormat != null || csv.noHeader() || !csv.columns().isEmpty()) {
-      throw new IllegalArgumentException("--schema, --source-format and the CSV options apply to"
-          + " files; a table's public schema is read from its catalog");
-    }
-    b.source(DatabaseSource.requireTable(table)).database(new DatabaseSource(jdbcUrl.strip(),
-        Optional.ofNullable(dbUser), Optional.ofNullable(dbPasswordEnv),
-        Optional.ofNullable(dbPasswordFile).map(f -> f.toAbsolutePath().normalize().toString())));
   }
 
   /** The curator's inference from the file as it is now (see {@link LedgerCatalog#inferred}). */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.DatasetTable;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
 import org.privet.ledger.RegisteredSchema;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code privet dataset show --name NAME}: one dataset's registration, with its public schema. */
+/** {@code privet dataset show --name NAME}: one dataset's registration, with its public schema and its tables. */
 @Command(name = "show", description = "Show a dataset's registration.", mixinStandardHelpOptions = true)
 final class DatasetShowCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -28,13 +29,15 @@ final class DatasetShowCommand implements Callable<Integer> {
   public Integer call() {
     DatasetSpec d;
     Optional<RegisteredSchema> schema;
+    List<DatasetTable> tables;
     try (Ledger ledger = workspace.open()) {
       d = ledger.dataset(name);
       schema = ledger.schema(d.name());
+      tables = ledger.tables(d.name());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format.format == OutputFormat.JSON) {
-      out.println(LedgerJson.writePretty(LedgerJson.dataset(d, schema)));
+      out.println(LedgerJson.writePretty(LedgerJson.dataset(d, schema).set("tables", LedgerJson.tables(d, tables))));
       out.flush();
       return ExitCodes.OK;
     }
@@ -64,7 +67,23 @@ final class DatasetShowCommand implements Callable<Integer> {
         t.add(List.of("bounds " + c, "[" + b.lower() + ", " + b.upper() + "]")));
     d.publicMetadata().publicKeys().forEach((c, k) ->
         t.add(List.of("public keys " + c, String.join(", ", k))));
+    if (tables.size() > 1 || !tables.get(0).name().equals(d.name())) {
+      for (DatasetTable table : tables) {
+        t.add(List.of("table " + table.name(), describe(d, table)));
+      }
+    }
     t.print(out, format.format);
     return ExitCodes.OK;
+  }
+
+  /** One table: what it is to the privacy unit, its source (the unit table's is above) and schema. */
+  private static String describe(DatasetSpec d, DatasetTable table) {
+    if (table.unitTable()) {
+      return "holds the privacy unit (" + d.privacyUnit() + "); source and schema above";
+    }
+    String role = table.spec().isPublic() ? "public"
+        : "private, references " + String.join(", ", table.spec().references().stream()
+            .map(org.privet.ledger.TableReference::toString).toList());
+    return role + "; " + table.spec().source() + "; schema " + table.schema().map(Object::toString).orElse("none");
   }
 }

@@ -39,6 +39,11 @@ public final class ResultPrinter {
         .engine.AutoBounds.Estimated>of() : r.bounds()) {
       printBounds(out, e.output(), e.column(), e.lower(), e.upper(), e.lowerRank(), e.upperRank());
     }
+    if (format != OutputFormat.CSV && r.estimatedMaxRowsPerGroup() > 0) {
+      out.println("# L∞ estimated privately: at most " + r.estimatedMaxRowsPerGroup()
+          + " rows per privacy unit per group (DP estimate, issue 24)");
+      out.flush();
+    }
   }
 
   /**
@@ -99,6 +104,12 @@ public final class ResultPrinter {
         e.getValue().path("column").asText(), e.getValue().path("lower").asDouble(),
         e.getValue().path("upper").asDouble(), e.getValue().path("lower_rank").asDouble(),
         e.getValue().path("upper_rank").asDouble()));
+    if (copy.path("max_rows_per_group_estimate").isNumber()) {
+      out.println("# L∞ estimated privately: at most "
+          + copy.get("max_rows_per_group_estimate").asInt()
+          + " rows per privacy unit per group (DP estimate, issue 24)");
+      out.flush();
+    }
   }
 
   private static void print(PrintWriter out, List<String> names, List<Boolean> estimates,

@@ -89,10 +89,17 @@ class QueryCommandTest {
   /** Issue 24: a default that changes the answer relative to BigQuery is named by EXPLAIN. */
   @Test
   void query_explain_namesTheDifferencesFromBigQuery() {
+    // Without row bounds L∞ is estimated privately, as ZetaSQL counts every row: no difference,
+    // and EXPLAIN shows the estimate's share.
     CliRun r = query("--explain", COUNT_BY_CITY);
     assertEquals(ExitCodes.OK, r.code(), r.toString());
-    assertTrue(r.out().contains("difference from BigQuery: n: counts at most 1 row per privacy"
-        + " unit per group"), r.out());
+    assertTrue(r.out().contains("L∞ (max rows per unit per group) estimated privately"), r.out());
+    assertFalse(r.out().contains("counts at most 1 row"), r.out());
+    // Beside an AVG, L∞ stays 1 (average of per-unit averages): named as a difference.
+    CliRun withAvg = query("--explain", COUNT_BY_CITY.replace("COUNT(*) AS n",
+        "COUNT(*) AS n, AVG(minutes, contribution_bounds_per_group => (0, 10)) AS a"));
+    assertTrue(withAvg.out().contains("difference from BigQuery: n: counts at most 1 row per"
+        + " privacy unit per group"), withAvg.out());
     CliRun bounded = query("--explain", COUNT_BY_CITY.replace("COUNT(*)",
         "COUNT(*, contribution_bounds_per_group => (0, 3))"));
     assertFalse(bounded.out().contains("difference from BigQuery"), bounded.out());
@@ -104,7 +111,7 @@ class QueryCommandTest {
     for (String sql : List.of(
         "SELECT * FROM visits",
         "SELECT user_id FROM visits",
-        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) SUM(minutes) AS s FROM (SELECT * FROM visits)",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) SUM(minutes) AS s FROM (SELECT * FROM visits LIMIT 5)",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, privacy_unit_column = city) COUNT(*) AS n FROM visits",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = -1) COUNT(*) AS n FROM visits")) {
       CliRun r = query(sql);

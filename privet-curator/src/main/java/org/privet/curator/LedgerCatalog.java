@@ -17,6 +17,7 @@ import org.privet.engine.spi.CsvHeader;
 import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.DatasetTable;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.RegisteredSchema;
 import org.privet.ledger.SourceFormat;
@@ -67,6 +68,103 @@ public final class LedgerCatalog implements DatasetCatalog {
       throw new UnknownDatasetException(name);
     }
     return Optional.of(describe(spec));
+  }
+
+  /**
+   * The registered multi-table datasets (visible here) holding a table so named, ignoring case
+   * ({@link Ledger#datasetsWithTable}).
+   */
+  @Override
+  public List<String> datasetsWithTable(String table) {
+    return ledger.datasetsWithTable(table).stream().filter(visible).toList();
+  }
+
+  /** A public table with more distinct values than this gives no public groups (they are selected privately). */
+  static final int MAX_PUBLIC_VALUES = 100_000;
+
+  /**
+   * The distinct values of a column of a <em>public</em> table of a registered dataset (issue 25):
+   * its contents are public (the curator added it with {@code --public}), so they serve as public
+   * group keys. Read now, before any charge, from the table as registered (its file through an
+   * in-memory DuckDB, against its fixed schema; a PostgreSQL table from its database); typed as the
+   * registered keys are ({@link #typedKey}), sorted. Empty for a private table (never read), an
+   * unknown or invisible one, and one with more than {@value #MAX_PUBLIC_VALUES} values.
+   *
+   * @throws IllegalArgumentException if the public table cannot be read now (no data value, no
+   *     driver message)
+   */
+  @Override
+  public Optional<List<Object>> publicValues(String dataset, String table, String column) {
+    DatasetSpec spec = ledger.dataset(dataset);
+    if (!visible.test(spec.name())) {
+      return Optional.empty();
+    }
+    Optional<DatasetTable> found = ledger.tables(spec.name()).stream()
+        .filter(t -> t.name().equalsIgnoreCase(table) && t.spec().isPublic()).findFirst();
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    DatasetTable t = found.get();
+    Optional<RegisteredSchema.Column> c = t.schema().orElseThrow().columns().stream()
+        .filter(x -> x.name().equalsIgnoreCase(column)).findFirst();
+    if (c.isEmpty()) {
+      return Optional.empty();
+    }
+    java.util.Set<String> texts = new java.util.HashSet<>();
+    boolean[] tooMany = {false};
+    java.util.function.Consumer<String> add = v -> {
+      if (v != null && !tooMany[0] && texts.add(v) && texts.size() > MAX_PUBLIC_VALUES) {
+        tooMany[0] = true;
+      }
+    };
+    if (spec.database().isPresent()) {
+      publicDatabaseValues(spec, t, c.get().name(), add);
+    } else {
+      try (DuckDbBackend db = DuckDbBackend.inMemory()) {
+        Source s = source(t.spec().asSource(spec), t.schema());
+        db.scanText(s, db.describe(s), List.of(c.get().name()), row -> add.accept(row[0]));
+      } catch (IllegalStateException e) {
+        throw new IllegalArgumentException("dataset '" + spec.name() + "': public table '" + t.name()
+            + "' cannot be read now; nothing was charged");
+      }
+    }
+    if (tooMany[0]) {
+      return Optional.empty();
+    }
+    ColumnType type = PublicSchema.type(c.get().type());
+    List<Object> typed = new ArrayList<>();
+    texts.forEach(v -> typed.add(typedKey(c.get().name(), v, type)));
+    typed.sort(LedgerCatalog::compareKeys);
+    return Optional.of(List.copyOf(typed));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static int compareKeys(Object a, Object b) {
+    return a instanceof Comparable ca && a.getClass() == b.getClass() ? ca.compareTo(b)
+        : String.valueOf(a).compareTo(String.valueOf(b));
+  }
+
+  /** A public PostgreSQL table's distinct values of {@code column} as text, on a connection of its own. */
+  private static void publicDatabaseValues(DatasetSpec spec, DatasetTable t, String column,
+      java.util.function.Consumer<String> add) {
+    org.privet.ledger.DatabaseSource db = spec.database().orElseThrow();
+    String from = java.util.Arrays.stream(t.spec().source().split("\\."))
+        .map(LedgerCatalog::quoteIdentifier).collect(java.util.stream.Collectors.joining("."));
+    try (java.sql.Connection conn = new org.postgresql.Driver().connect(db.jdbcUrl(), db.login(System.getenv()));
+        java.sql.Statement st = conn.createStatement();
+        java.sql.ResultSet r = st.executeQuery("SELECT DISTINCT CAST(" + quoteIdentifier(column)
+            + " AS text) FROM " + from)) {
+      while (r.next()) {
+        add.accept(r.getString(1));
+      }
+    } catch (java.sql.SQLException e) {
+      throw new IllegalArgumentException("dataset '" + spec.name() + "': public table '" + t.name()
+          + "' cannot be read now (SQL state " + e.getSQLState() + "); nothing was charged");
+    }
+  }
+
+  private static String quoteIdentifier(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
   }
 
   /**
@@ -166,15 +264,31 @@ public final class LedgerCatalog implements DatasetCatalog {
         spec.csv().nullString());
   }
 
-  /** The dataset as DP SQL sees it: source, schema, privacy unit and public metadata. */
+  /**
+   * The dataset as DP SQL sees it: source, schema, privacy unit and public metadata, and its tables
+   * (issue 25): the unit table first, then each added table read against its own fixed schema, with
+   * its references and public flag as registered.
+   */
   public DatasetDescriptor describe(DatasetSpec spec) {
     Source source = source(spec, ledger.schema(spec.name()));
-    TableSchema schema = backends.apply(spec).describe(source);
+    Backend backend = backends.apply(spec);
+    TableSchema schema = backend.describe(source);
     DatasetDescriptor.Builder b = DatasetDescriptor.builder(spec.name(), source, schema);
     if (spec.privacyUnit().isRow()) {
       b.eachRowIsAUnit();
     } else {
       b.privacyUnit(spec.privacyUnit().columnName().orElseThrow());
+    }
+    List<DatasetTable> tables = ledger.tables(spec.name());
+    if (!tables.get(0).name().equals(spec.name())) {
+      b.unitTable(tables.get(0).name(), List.of());
+    }
+    for (DatasetTable t : tables.subList(1, tables.size())) {
+      // All tables of a dataset are read by its one backend (TableRules): files, or its database.
+      Source ts = source(t.spec().asSource(spec), t.schema());
+      b.addTable(new DatasetDescriptor.TableDescriptor(t.name(), ts, backend.describe(ts),
+          t.spec().references().stream().map(r -> new DatasetDescriptor.Reference(r.column(), r.table(),
+              r.targetColumn())).toList(), t.spec().isPublic()));
     }
     spec.publicMetadata().bounds().forEach((column, bounds) -> addBounds(b, column, bounds));
     spec.publicMetadata().publicKeys().forEach((column, keys) -> {

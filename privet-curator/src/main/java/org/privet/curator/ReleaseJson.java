@@ -59,6 +59,9 @@ public final class ReleaseJson {
             .put("upper_rank", e.upperRank());
       }
     }
+    if (r.estimatedMaxRowsPerGroup() > 0) {
+      root.put("max_rows_per_group_estimate", r.estimatedMaxRowsPerGroup()); // a DP output
+    }
     root.set("charge", LedgerJson.charge(outcome.charge()));
     return root;
   }

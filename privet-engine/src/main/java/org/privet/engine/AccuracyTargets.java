@@ -26,12 +26,12 @@ public record AccuracyTargets(Map<String, Double> halfWidths, double confidence,
   }
 
   /** Whether the solver works in ρ (GAUSSIAN noise) rather than ε. */
-  static boolean solvesForRho(NoiseKind noise) {
+  public static boolean solvesForRho(NoiseKind noise) {
     return noise == NoiseKind.GAUSSIAN;
   }
 
   /** A budget of the family the solver uses, with parameter {@code x} (ε or ρ). */
-  static Budget budget(NoiseKind noise, double x, double delta) {
+  public static Budget budget(NoiseKind noise, double x, double delta) {
     if (solvesForRho(noise)) {
       return Budget.zcdp(x, delta);
     }

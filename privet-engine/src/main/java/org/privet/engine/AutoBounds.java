@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.privet.engine.release.QuantileTree;
 import org.privet.engine.spi.Measure;
 
 /**
@@ -123,7 +124,7 @@ public record AutoBounds(double share, double lowerRank, double upperRank,
     }
 
     /** The backend measure that counts rows per cell of this grid. */
-    Measure.Bins measure(String column) {
+    public Measure.Bins measure(String column) {
       return new Measure.Bins(column, lower, upper, cells(), log);
     }
 

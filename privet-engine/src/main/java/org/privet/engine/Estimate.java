@@ -24,7 +24,7 @@ public record Estimate(double value, double lower, double upper, double level) {
     return level > 0;
   }
 
-  static Estimate withoutInterval(double value) {
+  public static Estimate withoutInterval(double value) {
     return new Estimate(value, Double.NaN, Double.NaN, 0.0);
   }
 

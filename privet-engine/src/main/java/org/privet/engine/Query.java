@@ -18,6 +18,11 @@ import org.privet.accounting.ApproxZcdp;
 import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
+import org.privet.engine.budget.BudgetSolver;
+import org.privet.engine.budget.DefaultSplit;
+import org.privet.engine.compile.AutoBoundsPass;
+import org.privet.engine.compile.GroupKeys;
+import org.privet.engine.selection.SelectionChoice;
 
 /**
  * An immutable DP aggregate query: what to read, whose privacy is protected, how much each privacy
@@ -68,6 +73,8 @@ public final class Query {
   private final AccuracyTargets targets; // null: the budget is given
   private final AutoBounds autoBounds; // null: every bound is given
   private final ContributionBoundEstimate rowsEstimate; // null: L∞ is given
+  // A main pass of an AutoBoundsPass: some clamping bounds are stand-ins, later estimates.
+  private final boolean boundsEstimated;
   // Solver-set weights per release, by BudgetSolver#key(output, field); null: not solved.
   private final Map<String, Double> releaseWeights;
 
@@ -94,6 +101,7 @@ public final class Query {
     this.autoBounds = b.autoOutputs.isEmpty() ? null : new AutoBounds(b.autoShare,
         b.autoLowerRank, b.autoUpperRank, b.autoOutputs);
     this.rowsEstimate = b.rowsEstimate;
+    this.boundsEstimated = false;
     this.releaseWeights = null;
   }
 
@@ -113,6 +121,8 @@ public final class Query {
     this.maxGroupsContributed = q.maxGroupsContributed;
     this.maxRowsPerGroup = maxRowsPerGroup;
     this.rowsEstimate = q.rowsEstimate;
+    // Dropping the AUTO bounds (withAggregations) makes this a main pass of an AutoBoundsPass.
+    this.boundsEstimated = q.boundsEstimated || (q.autoBounds != null && autoBounds == null);
     this.groupBy = q.groupBy;
     this.publicGroups = q.publicGroups;
     this.filter = q.filter;
@@ -137,7 +147,7 @@ public final class Query {
    * reads the clamping bounds, which for the main pass are only known after the charge, and the
    * pass compiled with the estimate must cost exactly what its stand-in compilation charged.
    */
-  Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
+  public Query withAggregations(List<Aggregation> aggregations, Budget budget, NoiseKind noise) {
     Map<String, Double> weights = budgetWeights;
     if (weights.isEmpty()) {
       weights = new LinkedHashMap<>();
@@ -157,6 +167,16 @@ public final class Query {
   Query withContributionBound(Budget budget, NoiseKind noise, int lInf) {
     return new Query(this, aggregations, budget, noise, budgetWeights, selectionBudgetWeight,
         targets, autoBounds, releaseWeights, lInf);
+  }
+
+  /**
+   * Whether this is the main pass of an {@link AutoBoundsPass} (its AUTO outputs carry stand-in
+   * bounds before the charge and estimated ones after it): choices the compiler would otherwise
+   * make from the bounds' values (such as which sum an AVG or VARIANCE shares) must then not
+   * depend on them, so that both compilations cost the same (engine-internal hook).
+   */
+  public boolean boundsEstimated() {
+    return boundsEstimated;
   }
 
   /**
@@ -190,8 +210,8 @@ public final class Query {
     return new Query(this, null, noise, budgetWeights, selectionBudgetWeight, targets, null);
   }
 
-  /** The query with the budget and split a {@link BudgetSolver} chose (package-private hook). */
-  Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
+  /** The query with the budget and split a {@link BudgetSolver} chose (engine-internal hook). */
+  public Query withSolvedBudget(Budget budget, NoiseKind noise, Map<String, Double> weights,
       double selectionWeight) {
     return new Query(this, budget, noise, weights, selectionWeight, null, null);
   }
@@ -202,13 +222,13 @@ public final class Query {
    * release shared by several outputs (a COUNT(*) that is also an AVG's count, a SUM that is also
    * an AVG's sum) is one measurement, costed once, at the largest weight of its outputs' keys.
    */
-  Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> releaseWeights,
+  public Query withSolverWeights(Budget budget, NoiseKind noise, Map<String, Double> releaseWeights,
       double selectionWeight) {
     return new Query(this, budget, noise, Map.of(), selectionWeight, null, releaseWeights);
   }
 
   /** The solver's weights per release (see {@link #withSolverWeights}), or null. */
-  Map<String, Double> releaseWeights() {
+  public Map<String, Double> releaseWeights() {
     return releaseWeights;
   }
 
@@ -988,7 +1008,7 @@ public final class Query {
     }
 
     /** Whether a COUNT(*) with L∞ = 1 or a COUNT(DISTINCT unit) can serve as the selection's count. */
-    static boolean hasThresholdStatistic(List<Aggregation> aggregations, int maxRowsPerGroup) {
+    public static boolean hasThresholdStatistic(List<Aggregation> aggregations, int maxRowsPerGroup) {
       return aggregations.stream()
           .anyMatch(a -> SelectionChoice.thresholdStatistic(a, maxRowsPerGroup));
     }

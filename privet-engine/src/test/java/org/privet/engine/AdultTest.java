@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.release.QuantileTree;
 import org.privet.testing.SeededRandomSource;
 
 /**

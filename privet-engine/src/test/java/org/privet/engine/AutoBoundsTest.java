@@ -87,6 +87,20 @@ class AutoBoundsTest {
   }
 
   /**
+   * Issue 24: SUM and VARIANCE of one column with AUTO bounds. The stand-in bounds (±2^60) are
+   * symmetric, the estimate is not: the variance must read the same sum (the SUM's) under both, or
+   * the recompiled main pass costs differently and the stand-in (noise of scale ~2^60/ε) runs.
+   */
+  @Test
+  void run_sumAndVarianceOfOneColumn_runWithTheEstimatedBounds() {
+    Query q = rows("t").sum("total", "x").variance("v", "x").epsilon(1e9).build();
+    Result r = session(8, c -> { }).run(q);
+    double est = r.rows().get(0).get("total").value();
+    assertTrue(Math.abs(est - trueSum) < 1e-3 * trueSum, est + " vs " + trueSum);
+    assertTrue(r.rows().get(0).get("v").value() < 1e6, "the variance of values in [100, 1000]");
+  }
+
+  /**
    * Issue 24: on five rows the lowest value (1.5, alone in its cell [1, 2)) is the 1st-percentile
    * target; the bound must be that cell's lower edge, not its upper edge 2 (which clipped the
    * minimum: SUM 14.25 instead of 13.75). At ε = 2^16 the tree is exact with probability above

@@ -12,7 +12,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.privet.accounting.Budget;
 import org.privet.accounting.PureDp;
+import org.privet.engine.compile.CompiledQuery;
+import org.privet.engine.compile.Compiler;
+import org.privet.engine.compile.ContributionBoundPass;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.release.MechanismSpec;
+import org.privet.engine.release.QuantileTree;
+import org.privet.engine.release.Releases;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.testing.SeededRandomSource;
 

@@ -20,6 +20,7 @@ import org.privet.accounting.Budget;
 import org.privet.accounting.BudgetExceededException;
 import org.privet.accounting.PureDp;
 import org.privet.accounting.Zcdp;
+import org.privet.engine.compile.CompiledQuery;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.selection.SetUnionSelectionTest;
 import org.privet.testing.ClopperPearson;
 import org.privet.testing.SeededRandomSource;
 

@@ -158,6 +158,21 @@ final class Cases {
             LocalDate.of(1, 1, 1), LocalDateTime.of(1970, 1, 1, 0, 0, 0, 1000), false));
   }
 
+  /**
+   * A heavy victim (issue 24, the private L∞ estimate): user 17 with 300 rows over three groups,
+   * ordinary values, so that its many rows per group are the only difference.
+   */
+  static List<Row> heavyVictim() {
+    List<Row> rows = new ArrayList<>();
+    String[] groups = {"a", "b", "zz"};
+    for (int r = 0; r < 300; r++) {
+      rows.add(new Row(17L, groups[r % 3], (short) r, r * 0.5, BigDecimal.valueOf(r, 2),
+          LocalDate.of(2020, 1, 1).plusDays(r), LocalDateTime.of(2020, 1, 1, 10, 0).plusHours(r),
+          r % 2 == 0));
+    }
+    return rows;
+  }
+
   static List<Row> plus(List<Row> a, List<Row> b) {
     List<Row> out = new ArrayList<>(a);
     out.addAll(b);

@@ -12,7 +12,8 @@ import org.privet.engine.duckdb.DuckDbBackend;
 /**
  * The hostile-analyst suite on DuckDB (issue 10): every error path of {@link Cases} on three pairs
  * of neighbouring tables — empty vs the victim alone, the base table without and with the victim,
- * and the base table with and without its unit 8 — must be observed identically ({@link
+ * the base table with and without its unit 8, and without and with a heavy victim of 300 rows
+ * (issue 24: the private L∞ estimate) — must be observed identically ({@link
  * Observation}), and refused or released as the case states.
  */
 class HostileDuckDbTest {
@@ -26,6 +27,7 @@ class HostileDuckDbTest {
     Tables.duckdb(db, "base", Cases.base());
     Tables.duckdb(db, "base_victim", Cases.plus(Cases.base(), Cases.victim()));
     Tables.duckdb(db, "base_minus8", Cases.base().stream().filter(r -> r.uid() != 8).toList());
+    Tables.duckdb(db, "base_heavy", Cases.plus(Cases.base(), Cases.heavyVictim()));
   }
 
   @AfterAll
@@ -41,7 +43,7 @@ class HostileDuckDbTest {
   @MethodSource("cases")
   void errorPath_onNeighbouringTables_observedIdentically(Cases.Case c) {
     String[][] pairs = {{"empty", "victim_only"}, {"base", "base_victim"},
-        {"base", "base_minus8"}};
+        {"base", "base_minus8"}, {"base", "base_heavy"}};
     Cases.assertObservedAlike(c, db, pairs);
   }
 }

@@ -56,6 +56,9 @@ record Observation(String kind, String message, int charges, List<String> column
       }
       List<String> columns = new ArrayList<>(out.columnNames());
       out.bounds().forEach(b -> columns.add("auto_bounds:" + b.output())); // part of the shape
+      if (out.estimatedMaxRowsPerGroup() > 0) {
+        columns.add("max_rows_per_group_estimate"); // present or not: shape; its value is DP
+      }
       return new Observation("released", "", charges.get(), columns,
           shapePublic ? out.rows().size() : -1, keys);
     } catch (RuntimeException e) {

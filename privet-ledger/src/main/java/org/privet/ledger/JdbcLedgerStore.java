@@ -28,8 +28,8 @@ import org.sqlite.SQLiteConfig;
  * reads anything, so a charge reads all committed prior charges of its dataset and no other charge
  * of that dataset can commit in between. A charge's id is the next integer after the largest one
  * committed ({@code MAX(id) + 1} inside the transaction), so ids are dense: a gap would mean a
- * lost charge. Guards (triggers) make the datasets, grants, charges and dataset_schemas tables
- * append-only, let a release's answer be stored once and an account only be revoked.
+ * lost charge. Guards (triggers) make the datasets, grants, charges, dataset_schemas,
+ * dataset_renames and dataset_tables tables append-only, let a release's answer be stored once and an account only be revoked.
  *
  * <p>Migrations are additive: each table is created if absent when a ledger is opened, so a ledger
  * written by an older version gains the new tables and keeps every row it had.
@@ -78,6 +78,14 @@ final class JdbcLedgerStore implements LedgerStore {
     // registered under as its key in every record; a rename adds the name queries use from then on.
     "CREATE TABLE IF NOT EXISTS dataset_renames(id ID, dataset TEXT NOT NULL REFERENCES datasets(name),"
         + " name TEXT NOT NULL, renamed_at TEXT NOT NULL)",
+    // Added with multi-table datasets (issue 25): a dataset's tables after its first (the unit
+    // table, whose source is the dataset's own), each with its fixed public schema; a row with no
+    // spec and no schema names the unit table (a dataset without one calls it by its own name).
+    "CREATE TABLE IF NOT EXISTS dataset_tables(id ID, dataset TEXT NOT NULL REFERENCES datasets(name),"
+        + " name TEXT NOT NULL, spec TEXT, schema TEXT, added_at TEXT NOT NULL,"
+        + " CHECK ((spec IS NULL) = (schema IS NULL)))",
+    "CREATE UNIQUE INDEX IF NOT EXISTS dataset_tables_by_name ON dataset_tables(dataset, lower(name))",
+    "CREATE UNIQUE INDEX IF NOT EXISTS dataset_tables_unit ON dataset_tables(dataset) WHERE spec IS NULL",
   };
 
   private static final String APPEND_ONLY = "the ledger is append-only";
@@ -116,6 +124,8 @@ final class JdbcLedgerStore implements LedgerStore {
           "a job only moves forward, once"),
       LedgerDialect.Guard.always("dataset_renames", "UPDATE", APPEND_ONLY),
       LedgerDialect.Guard.always("dataset_renames", "DELETE", APPEND_ONLY),
+      LedgerDialect.Guard.always("dataset_tables", "UPDATE", APPEND_ONLY),
+      LedgerDialect.Guard.always("dataset_tables", "DELETE", APPEND_ONLY),
       new LedgerDialect.Guard("analysts_revoke_only", "analysts", "UPDATE",
           "OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.name IS DISTINCT FROM OLD.name"
               + " OR NEW.role IS DISTINCT FROM OLD.role OR NEW.key_id IS DISTINCT FROM OLD.key_id"
@@ -259,10 +269,20 @@ final class JdbcLedgerStore implements LedgerStore {
 
   @Override
   public void register(DatasetSpec spec, RegisteredSchema schema, Instant time) {
-    register(spec, Optional.of(schema), time);
+    register(spec, Optional.of(schema), Optional.empty(), time);
+  }
+
+  @Override
+  public void register(DatasetSpec spec, RegisteredSchema schema, String unitTable, Instant time) {
+    register(spec, Optional.of(schema), Optional.of(unitTable), time);
   }
 
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
+    register(spec, schema, Optional.empty(), time);
+  }
+
+  private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Optional<String> unitTable,
+      Instant time) {
     try {
       inWriteTransaction(NAMES_LOCK, () -> {
         requireUnusedName(spec.name());
@@ -275,6 +295,9 @@ final class JdbcLedgerStore implements LedgerStore {
         }
         if (schema.isPresent()) {
           insertSchema(spec.name(), schema.get(), time);
+        }
+        if (unitTable.isPresent()) {
+          insertTable(spec.name(), unitTable.get(), null, null, time);
         }
         return null;
       });
@@ -380,6 +403,82 @@ final class JdbcLedgerStore implements LedgerStore {
   private Optional<RegisteredSchema> findSchema(String dataset) throws SQLException {
     return json("SELECT schema FROM dataset_schemas WHERE dataset = ?", dataset)
         .map(LedgerJson::readSchema);
+  }
+
+  @Override
+  public void addTable(String dataset, TableSpec table, RegisteredSchema schema, TableCheck check, Instant time) {
+    try {
+      inWriteTransaction(dataset, () -> {
+        DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
+        String name = names().getOrDefault(dataset, dataset);
+        check.check(Ledger.named(spec, name), readTables(dataset, name));
+        insertTable(dataset, table.name(), LedgerJson.write(LedgerJson.table(table)),
+            LedgerJson.write(LedgerJson.schema(schema)), time);
+        return null;
+      });
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  private void insertTable(String dataset, String name, String spec, String schema, Instant time)
+      throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        "INSERT INTO dataset_tables(dataset, name, spec, schema, added_at) VALUES (?, ?, ?, ?, ?)")) {
+      p.setString(1, dataset);
+      p.setString(2, name);
+      p.setString(3, spec);
+      p.setString(4, schema);
+      p.setString(5, time.toString());
+      p.executeUpdate();
+    }
+  }
+
+  @Override
+  public synchronized List<DatasetTable> tables(String dataset) {
+    try {
+      return readTables(dataset, names().getOrDefault(dataset, dataset));
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+  }
+
+  @Override
+  public synchronized List<String> datasetsWithTables() {
+    List<String> out = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet r = s.executeQuery("SELECT DISTINCT dataset FROM dataset_tables ORDER BY dataset")) {
+      while (r.next()) {
+        out.add(r.getString(1));
+      }
+    } catch (SQLException e) {
+      throw storeFailure(e);
+    }
+    return out;
+  }
+
+  private List<DatasetTable> readTables(String dataset, String currentName) throws SQLException {
+    DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
+    String unitName = currentName;
+    List<DatasetTable> added = new ArrayList<>();
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT name, spec, schema FROM dataset_tables WHERE dataset = ? ORDER BY id")) {
+      p.setString(1, dataset);
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          if (r.getString(2) == null) {
+            unitName = r.getString(1);
+          } else {
+            added.add(new DatasetTable(LedgerJson.readTable(LedgerJson.read(r.getString(2))),
+                Optional.of(LedgerJson.readSchema(LedgerJson.read(r.getString(3)))), false));
+          }
+        }
+      }
+    }
+    List<DatasetTable> out = new ArrayList<>();
+    out.add(new DatasetTable(TableSpec.unitTable(spec, unitName), findSchema(dataset), true));
+    out.addAll(added);
+    return out;
   }
 
   /** The JSON text in the first column of the row {@code select} finds for {@code key}. */

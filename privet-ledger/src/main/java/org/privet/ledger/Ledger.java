@@ -77,6 +77,81 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * Registers a dataset whose unit table, the first of its tables ({@link TableSpec}), goes by
+   * {@code tableName} in queries rather than by the dataset's name; further tables are added with
+   * {@link #addTable}.
+   */
+  public DatasetSpec register(DatasetSpec spec, RegisteredSchema schema, String tableName) {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(schema, "schema");
+    DatasetSpec.requireIdentifier("tableName", tableName);
+    schema.requireFits(spec);
+    store.register(spec, schema, tableName, Instant.now());
+    return spec;
+  }
+
+  /**
+   * Adds a table to a registered dataset, with its public schema, fixed from then on: a private
+   * table whose references lead to the unit table, or a public table ({@link TableSpec}). The
+   * table shares the dataset's budget. Checked against the registration before anything is stored
+   * (and again inside the write transaction), as {@link TableRules} states.
+   *
+   * @return the table as stored (its references spelled as the schemas spell the names)
+   * @throws IllegalArgumentException naming the parameter; nothing is stored then
+   */
+  public DatasetTable addTable(String dataset, TableSpec table, RegisteredSchema schema) {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(schema, "schema");
+    Named n = resolve(dataset);
+    TableSpec checked = TableRules.check(dataset(dataset), store.tables(n.key()), table, schema);
+    store.addTable(n.key(), checked, schema, (spec, tables) -> TableRules.check(spec, tables, checked, schema),
+        Instant.now());
+    return new DatasetTable(checked, Optional.of(schema), false);
+  }
+
+  /**
+   * Checks, before the table's source is read for its schema, what {@link #addTable} will check
+   * without the schema: its name, its backend, its kind and the tables its references name.
+   *
+   * @throws IllegalArgumentException naming the parameter
+   */
+  public void requireTablePlace(String dataset, TableSpec table) {
+    Objects.requireNonNull(table, "table");
+    TableRules.place(dataset(dataset), store.tables(resolve(dataset).key()), table);
+  }
+
+  /**
+   * The dataset's tables, in the order they were added: its unit table first (named as
+   * registered, else as the dataset), then every added table. A dataset registered with one
+   * table has exactly one.
+   */
+  public List<DatasetTable> tables(String dataset) {
+    return store.tables(resolve(dataset).key());
+  }
+
+  /**
+   * The current names of the datasets holding a table named {@code table} (ignoring case) under a
+   * name of its own: an added table, or a unit table registered with a name other than the
+   * dataset's, or the unit table of a dataset with several tables (named as the dataset). A
+   * single-table dataset whose one table is named as the dataset is not listed: its name finds it.
+   * This is how an unqualified FROM name finds its dataset (the engine's {@code DatasetCatalog}).
+   */
+  public List<String> datasetsWithTable(String table) {
+    Objects.requireNonNull(table, "table");
+    java.util.Map<String, String> names = store.names();
+    List<String> out = new ArrayList<>();
+    for (String key : store.datasetsWithTables()) {
+      List<DatasetTable> tables = store.tables(key);
+      String name = names.getOrDefault(key, key);
+      boolean ownNames = tables.size() > 1 || !tables.get(0).name().equals(name);
+      if (ownNames && tables.stream().anyMatch(t -> t.name().equalsIgnoreCase(table))) {
+        out.add(name);
+      }
+    }
+    return out.stream().sorted().toList();
+  }
+
+  /**
    * Fixes the public schema of a dataset registered without one (before schemas were kept).
    *
    * @throws IllegalArgumentException if the dataset has a schema already, or the schema does not
@@ -109,6 +184,11 @@ public final class Ledger implements AutoCloseable {
     String key = store.names().entrySet().stream().filter(e -> e.getValue().equals(current))
         .map(java.util.Map.Entry::getKey).findFirst()
         .orElseThrow(() -> new UnknownDatasetException(current));
+    store.tables(key).stream().filter(t -> !t.unitTable() && t.name().equalsIgnoreCase(newName))
+        .findFirst().ifPresent(t -> {
+          throw new IllegalArgumentException("name: dataset '" + current + "' has a table named '"
+              + t.name() + "'; a dataset cannot be named as one of its tables");
+        });
     store.rename(key, newName, Instant.now());
     return dataset(newName);
   }
@@ -130,10 +210,15 @@ public final class Ledger implements AutoCloseable {
   /** A dataset's key (the name it was registered under, used in every record) and current name. */
   private record Named(String key, String name) {
     DatasetSpec spec(DatasetSpec stored) {
-      return key.equals(name) ? stored : new DatasetSpec(name, stored.source(), stored.format(),
-          stored.csv(), stored.privacyUnit(), stored.relation(), stored.budget(), stored.accountant(),
-          stored.publicMetadata(), stored.database());
+      return named(stored, name);
     }
+  }
+
+  /** A stored registration under the dataset's current name. */
+  static DatasetSpec named(DatasetSpec stored, String name) {
+    return stored.name().equals(name) ? stored : new DatasetSpec(name, stored.source(), stored.format(),
+        stored.csv(), stored.privacyUnit(), stored.relation(), stored.budget(), stored.accountant(),
+        stored.publicMetadata(), stored.database());
   }
 
   private Named resolve(String written) {

@@ -100,11 +100,7 @@ public final class LedgerJson {
     n.put("name", spec.name());
     n.put("source", spec.source());
     n.put("format", spec.format().name().toLowerCase(java.util.Locale.ROOT));
-    ObjectNode csv = n.putObject("csv");
-    csv.put("header", spec.csv().header());
-    csv.put("delimiter", spec.csv().delimiter());
-    spec.csv().columns().forEach(csv.putArray("columns")::add);
-    csv.put("nullString", spec.csv().nullString());
+    n.set("csv", csv(spec.csv()));
     if (spec.privacyUnit().isRow()) {
       n.putNull("privacyUnit");
     } else {
@@ -121,14 +117,26 @@ public final class LedgerJson {
       ArrayNode a = keys.putArray(col);
       ks.forEach(a::add);
     });
-    spec.database().ifPresent(d -> {
-      ObjectNode db = n.putObject("database");
-      db.put("jdbcUrl", d.jdbcUrl());
-      d.user().ifPresent(u -> db.put("user", u));
-      d.passwordEnv().ifPresent(v -> db.put("passwordEnv", v));
-      d.passwordFile().ifPresent(f -> db.put("passwordFile", f));
-    });
+    spec.database().ifPresent(d -> n.set("database", database(d)));
     return n;
+  }
+
+  private static ObjectNode csv(CsvOptions o) {
+    ObjectNode csv = MAPPER.createObjectNode();
+    csv.put("header", o.header());
+    csv.put("delimiter", o.delimiter());
+    o.columns().forEach(csv.putArray("columns")::add);
+    csv.put("nullString", o.nullString());
+    return csv;
+  }
+
+  private static ObjectNode database(DatabaseSource d) {
+    ObjectNode db = MAPPER.createObjectNode();
+    db.put("jdbcUrl", d.jdbcUrl());
+    d.user().ifPresent(u -> db.put("user", u));
+    d.passwordEnv().ifPresent(v -> db.put("passwordEnv", v));
+    d.passwordFile().ifPresent(f -> db.put("passwordFile", f));
+    return db;
   }
 
   /**
@@ -158,11 +166,7 @@ public final class LedgerJson {
       keys.put(e.getKey(), ks);
     });
     JsonNode unit = n.get("privacyUnit");
-    JsonNode csv = n.get("csv");
-    List<String> columns = new ArrayList<>();
-    csv.path("columns").forEach(c -> columns.add(c.asText()));
-    CsvOptions csvOptions = new CsvOptions(csv.get("header").asBoolean(),
-        csv.get("delimiter").asText(), columns, csv.get("nullString").asText());
+    CsvOptions csvOptions = readCsv(n.get("csv"));
     return new DatasetSpec(
         n.get("name").asText(),
         n.get("source").asText(),
@@ -176,6 +180,13 @@ public final class LedgerJson {
         readDatabase(n.get("database")));
   }
 
+  private static CsvOptions readCsv(JsonNode csv) {
+    List<String> columns = new ArrayList<>();
+    csv.path("columns").forEach(c -> columns.add(c.asText()));
+    return new CsvOptions(csv.get("header").asBoolean(), csv.get("delimiter").asText(), columns,
+        csv.get("nullString").asText());
+  }
+
   private static java.util.Optional<DatabaseSource> readDatabase(JsonNode db) {
     if (db == null || db.isNull()) {
       return java.util.Optional.empty();
@@ -187,6 +198,62 @@ public final class LedgerJson {
   private static java.util.Optional<String> text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     return v == null || v.isNull() ? java.util.Optional.empty() : java.util.Optional.of(v.asText());
+  }
+
+  /**
+   * A table of a multi-table dataset, as the ledger keeps it: {@code name}, {@code source}, {@code
+   * format}, {@code csv}, {@code database} (for a PostgreSQL table), {@code references} (each
+   * {@code {"column":…,"table":…,"targetColumn":…}}) and {@code public}.
+   */
+  public static ObjectNode table(TableSpec t) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("name", t.name());
+    n.put("source", t.source());
+    n.put("format", t.format().name().toLowerCase(java.util.Locale.ROOT));
+    n.set("csv", csv(t.csv()));
+    t.database().ifPresent(d -> n.set("database", database(d)));
+    ArrayNode refs = n.putArray("references");
+    t.references().forEach(r -> refs.addObject().put("column", r.column()).put("table", r.table())
+        .put("targetColumn", r.targetColumn()));
+    n.put("public", t.isPublic());
+    return n;
+  }
+
+  static TableSpec readTable(JsonNode n) {
+    List<TableReference> refs = new ArrayList<>();
+    n.path("references").forEach(r -> refs.add(new TableReference(r.get("column").asText(),
+        r.get("table").asText(), r.get("targetColumn").asText())));
+    return new TableSpec(n.get("name").asText(), n.get("source").asText(),
+        SourceFormat.valueOf(n.get("format").asText().toUpperCase(java.util.Locale.ROOT)),
+        readCsv(n.get("csv")), readDatabase(n.get("database")), refs, n.path("public").asBoolean());
+  }
+
+  /**
+   * A dataset's tables as {@code dataset show --format json} prints them: each as {@link #table},
+   * with its {@code schema} (null if none was fixed) and {@code privacyUnit}: the unit column for
+   * the unit table, {@code "references"} for a private table that reaches it through references,
+   * null for a public table (and for each-row units).
+   */
+  public static ArrayNode tables(DatasetSpec dataset, List<DatasetTable> tables) {
+    ArrayNode a = MAPPER.createArrayNode();
+    for (DatasetTable t : tables) {
+      ObjectNode n = table(t.spec());
+      if (t.unitTable()) {
+        dataset.privacyUnit().columnName().ifPresentOrElse(c -> n.put("privacyUnit", c),
+            () -> n.putNull("privacyUnit"));
+      } else if (t.spec().isPublic()) {
+        n.putNull("privacyUnit");
+      } else {
+        n.put("privacyUnit", "references");
+      }
+      if (t.schema().isPresent()) {
+        n.set("schema", schema(t.schema().get()));
+      } else {
+        n.putNull("schema");
+      }
+      a.add(n);
+    }
+    return a;
   }
 
   /**

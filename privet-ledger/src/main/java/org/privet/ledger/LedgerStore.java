@@ -34,6 +34,42 @@ public interface LedgerStore extends AutoCloseable {
   /** The dataset's public schema, if one was fixed. */
   Optional<RegisteredSchema> schema(String dataset);
 
+  /**
+   * As {@link #register(DatasetSpec, RegisteredSchema, Instant)}, and in the same transaction
+   * records the name of the dataset's unit table ({@link TableSpec}).
+   */
+  void register(DatasetSpec spec, RegisteredSchema schema, String unitTable, Instant time);
+
+  /**
+   * In one write transaction of the dataset: reads its tables ({@link #tables}), asks {@code check}
+   * whether {@code table} may join them (it throws to refuse, and then nothing is written), and
+   * appends the table with its public schema.
+   */
+  void addTable(String dataset, TableSpec table, RegisteredSchema schema, TableCheck check, Instant time);
+
+  /**
+   * The dataset's tables in the order they were added: first its unit table (named as registered,
+   * else by the dataset's current name; with the dataset's schema), then every added table.
+   */
+  List<DatasetTable> tables(String dataset);
+
+  /**
+   * The datasets (by key) with a row in the tables' record: a named unit table or an added table;
+   * every other dataset has one table, named as the dataset.
+   */
+  List<String> datasetsWithTables();
+
+  /** The decision, inside the write transaction, whether a table may be added. */
+  @FunctionalInterface
+  interface TableCheck {
+    /**
+     * @param spec the dataset, under its current name
+     * @param tables its tables so far ({@link #tables})
+     * @throws RuntimeException to refuse the table (nothing is written)
+     */
+    void check(DatasetSpec spec, List<DatasetTable> tables);
+  }
+
   /** The dataset registered under exactly that name (its key in every record). */
   Optional<DatasetSpec> dataset(String name);
 

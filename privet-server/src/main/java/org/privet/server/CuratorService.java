@@ -118,6 +118,30 @@ final class CuratorService {
     return out;
   }
 
+  /** A public schema's columns, {@code [{"name","type"}]}, types by their engine names. */
+  private static ArrayNode columns(RegisteredSchema schema) {
+    ArrayNode columns = JsonNodeFactory.instance.arrayNode();
+    for (RegisteredSchema.Column c : schema.columns()) {
+      columns.addObject().put("name", c.name())
+          .put("type", PublicSchema.type(c.type()).name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return columns;
+  }
+
+  /** A multi-table dataset's tables (issue 25): name, unit table, public flag, references, columns. */
+  private static ArrayNode tables(List<org.privet.ledger.DatasetTable> registered) {
+    ArrayNode tables = JsonNodeFactory.instance.arrayNode();
+    for (org.privet.ledger.DatasetTable t : registered) {
+      ObjectNode table = tables.addObject().put("name", t.name()).put("unitTable", t.unitTable())
+          .put("public", t.spec().isPublic());
+      ArrayNode refs = table.putArray("references");
+      t.spec().references().forEach(r -> refs.addObject().put("column", r.column()).put("table", r.table())
+          .put("targetColumn", r.targetColumn()));
+      table.set("columns", columns(t.schema().orElseThrow()));
+    }
+    return tables;
+  }
+
   /** One dataset as the caller sees it (built whole before it is listed). */
   private ObjectNode describe(Analyst who, DatasetSpec spec) {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
@@ -125,10 +149,10 @@ final class CuratorService {
     n.put("privacyUnit", spec.privacyUnit().isRow() ? "row" : spec.privacyUnit().columnName().orElseThrow());
     Optional<RegisteredSchema> schema = ledger.schema(spec.name());
     if (schema.isPresent()) {
-      ArrayNode columns = n.putArray("columns");
-      for (RegisteredSchema.Column c : schema.get().columns()) {
-        columns.addObject().put("name", c.name())
-            .put("type", PublicSchema.type(c.type()).name().toLowerCase(java.util.Locale.ROOT));
+      n.set("columns", columns(schema.get()));
+      List<org.privet.ledger.DatasetTable> registered = ledger.tables(spec.name());
+      if (registered.size() > 1 || !registered.get(0).name().equals(spec.name())) {
+        n.set("tables", tables(registered));
       }
     } else {
       n.putNull("columns");

@@ -23,7 +23,10 @@ final class DialectNotes {
   static List<String> of(DpOptions options, List<SelectedColumn> selected, String unit,
       SqlRewrites.Contributions contributions, boolean grouped) {
     List<String> notes = new ArrayList<>();
-    boolean rowsDefault = unit != null && options.maxRowsPerGroup() == 0
+    // With L∞ estimated every row of a unit counts, up to a bound computed privately, as in
+    // ZetaSQL: no difference (the engine's EXPLAIN shows the estimate and its share).
+    boolean rowsDefault = unit != null && !contributions.estimated()
+        && options.maxRowsPerGroup() == 0
         && options.maxRowsContributed() == 0 && contributions.lInf() == 1
         && selected.stream().noneMatch(s -> s.call() != null && s.call().countCap() > 0);
     double share = Double.isNaN(options.autoBoundsShare()) ? AutoBounds.DEFAULT_SHARE
@@ -39,10 +42,10 @@ final class DialectNotes {
             + " (ZetaSQL computes implicit bounds from half of the aggregate's ε)");
       }
       if (rowsDefault && !c.distinct() && c.function() == DpFunctions.COUNT) {
-        notes.add(s.name() + ": counts at most 1 row per privacy unit per group (Privet's default"
-            + " L∞ = 1; ZetaSQL counts all of a unit's rows, clamped by bounds it computes"
-            + " implicitly): give contribution_bounds_per_group => (0, k) or max_rows_per_group = k"
-            + " to count up to k rows per unit");
+        notes.add(s.name() + ": counts at most 1 row per privacy unit per group (L∞ = 1, because"
+            + " the query " + rowsReason(options, selected) + "; ZetaSQL counts all of a unit's"
+            + " rows, clamped by bounds it computes implicitly): give contribution_bounds_per_group"
+            + " => (0, k) or max_rows_per_group = k to count up to k rows per unit");
       } else if (rowsDefault && c.function() != DpFunctions.COUNT
           && c.boundsKind() != AggregateCall.BoundsKind.PER_GROUP) {
         notes.add(s.name() + ": a unit with several rows in a group contributes their "
@@ -64,6 +67,21 @@ final class DialectNotes {
           + " (ZetaSQL: no limit unless the engine sets one; BigQuery's default is 1)");
     }
     return List.copyOf(notes);
+  }
+
+  /** Why L∞ is 1 rather than estimated (the public reason: the query's text and options). */
+  private static String rowsReason(DpOptions options, List<SelectedColumn> selected) {
+    if (selected.stream().anyMatch(s -> s.call() != null
+        && s.call().function() == DpFunctions.AVG)) {
+      return "has an AVG, whose average of per-unit averages takes one row per unit";
+    }
+    if (!options.maxError().isEmpty() || options.planned()) {
+      return "is planned by its target errors, which need a given L∞";
+    }
+    if (options.thresholding() == org.privet.engine.Thresholding.POST_AGGREGATION) {
+      return "thresholds its count at one row per unit (POST_AGGREGATION_THRESHOLD)";
+    }
+    return "gives its aggregates their own ε (epsilon =>), and an estimate of L∞ would take a share";
   }
 
   private static String percent(double fraction) {

@@ -28,6 +28,7 @@ final class DpClauseParser {
   private final List<SqlToken> tokens;
   private final char[] plain;
   private int pos;
+  private final List<PreparedQuery.Derived> derived = new java.util.ArrayList<>();
 
   private DpClauseParser(SourceText source) {
     this.source = source;
@@ -56,13 +57,12 @@ final class DpClauseParser {
       explain = true;
       blank(next());
     }
+    if (peek().isWord("WITH")) {
+      commonTableExpressions();
+    }
     SqlToken select = peek();
     if (select == null || !select.isWord("SELECT")) {
       SqlToken at = select == null ? tokens.get(tokens.size() - 1) : select;
-      if (at.isWord("WITH")) {
-        throw source.error(at.start(), "common table expressions (WITH ... AS) are not allowed;"
-            + " a DP query starts with SELECT WITH DIFFERENTIAL_PRIVACY");
-      }
       throw source.error(at.start(), "expected SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (...):"
           + " only differentially private aggregate queries are accepted");
     }
@@ -72,6 +72,12 @@ final class DpClauseParser {
         && peekAt(1).isWord("ANONYMIZATION")) {
       throw source.error(peekAt(1).start(), "the deprecated ANONYMIZATION clause (and its ANON_*"
           + " functions) is not supported; use WITH DIFFERENTIAL_PRIVACY");
+    }
+    if (with != null && with.isWord("WITH") && peekAt(1) != null
+        && peekAt(1).isWord("AGGREGATION_THRESHOLD")) {
+      throw source.error(peekAt(1).start(), "BigQuery's AGGREGATION_THRESHOLD clause is not"
+          + " supported: a fixed threshold on the privacy units of a group is not differentially"
+          + " private; use WITH DIFFERENTIAL_PRIVACY (min_privacy_units_per_group sets a threshold)");
     }
     if (with == null || !with.isWord("WITH") || peekAt(1) == null || !peekAt(1).isWord("DIFFERENTIAL_PRIVACY")) {
       int at = with == null ? select.end() : with.start();
@@ -120,7 +126,7 @@ final class DpClauseParser {
     int[] where = whereClause(bodyStart);
     blankTabsOutsideLiterals();
     return new PreparedQuery(source, explain, select.start(), options, keyOffsets, named,
-        where[0], where[1], new String(plain), tokens);
+        where[0], where[1], new String(plain), tokens, List.copyOf(derived));
   }
 
   /** After a list item: consumes ',' (false: more follow) or ')' (true: the list ended). */
@@ -351,10 +357,94 @@ final class DpClauseParser {
     }
   }
 
+  /**
+   * {@code WITH name AS (body) [, name AS (body)]...} before the SELECT: each body is a derived
+   * table (validated by {@link DerivedTableParser} when bound); the whole prefix is blanked for
+   * JSqlParser, which then sees each name as a table name in FROM.
+   */
+  private void commonTableExpressions() {
+    SqlToken with = next();
+    while (true) {
+      SqlToken name = peek();
+      if (name == null || (name.kind() != SqlToken.Kind.WORD && name.kind() != SqlToken.Kind.QUOTED_ID)
+          || name.isWord("SELECT") || name.isWord("RECURSIVE")) {
+        throw errorAtCurrent("expected a name after WITH (WITH name AS (SELECT ...) SELECT WITH"
+            + " DIFFERENTIAL_PRIVACY ...)");
+      }
+      pos++;
+      if (peek() == null || !peek().isWord("AS")) {
+        throw errorAtCurrent("expected AS after the WITH item's name (column lists are not supported)");
+      }
+      pos++;
+      if (peek() == null || !peek().isSymbol("(")) {
+        throw errorAtCurrent("expected '(' after AS");
+      }
+      int open = pos;
+      int close = matchingParen(open);
+      for (PreparedQuery.Derived d : derived) {
+        if (d.name().equalsIgnoreCase(name.identifier())) {
+          throw source.error(name.start(), "WITH item '" + name.identifier() + "' is defined twice");
+        }
+      }
+      derived.add(new PreparedQuery.Derived(name.identifier(), name.start(), open, close, true));
+      pos = close + 1;
+      if (peek() != null && peek().isSymbol(",")) {
+        pos++;
+        continue;
+      }
+      break;
+    }
+    blank(with.start(), tokens.get(pos - 1).end());
+  }
+
+  /** The index of the ')' matching the '(' at {@code open}; refuses an unclosed one. */
+  private int matchingParen(int open) {
+    int depth = 0;
+    for (int i = open; i < tokens.size(); i++) {
+      if (tokens.get(i).isSymbol("(")) {
+        depth++;
+      } else if (tokens.get(i).isSymbol(")") && --depth == 0) {
+        return i;
+      }
+    }
+    throw source.error(tokens.get(open).start(), "unclosed '('");
+  }
+
+  /**
+   * A subquery directly in FROM ({@code FROM (SELECT ...) alias}, also after JOIN or a comma): a
+   * derived table. Its text is replaced by a placeholder name of at most its length, so that
+   * JSqlParser sees a table and every position stays the user's.
+   */
+  private int derivedInFrom(int open) {
+    int close = matchingParen(open);
+    String name = "__d" + derived.size();
+    SqlToken o = tokens.get(open);
+    SqlToken c = tokens.get(close);
+    blank(o.start(), c.end());
+    name.getChars(0, name.length(), plain, o.start());
+    derived.add(new PreparedQuery.Derived(name, o.start(), open, close, false));
+    return close;
+  }
+
   private void refuseTokenLevelConstructs(int bodyStart) {
     Deque<Integer> parens = new ArrayDeque<>();
+    boolean inFrom = false;
     for (int i = bodyStart; i < tokens.size(); i++) {
       SqlToken t = tokens.get(i);
+      if (parens.isEmpty() && t.kind() == SqlToken.Kind.WORD) {
+        if (t.isWord("FROM")) {
+          inFrom = true;
+        } else if (t.isWord("WHERE") || t.isWord("GROUP") || t.isWord("ORDER") || t.isWord("LIMIT")
+            || t.isWord("HAVING")) {
+          inFrom = false;
+        }
+      }
+      if (inFrom && parens.isEmpty() && t.isSymbol("(") && i + 1 < tokens.size()
+          && tokens.get(i + 1).isWord("SELECT") && i > 0 && (tokens.get(i - 1).isWord("FROM")
+              || tokens.get(i - 1).isWord("JOIN") || tokens.get(i - 1).isSymbol(","))) {
+        i = derivedInFrom(i);
+        continue;
+      }
       if (t.isSymbol("(")) {
         parens.push(i);
       } else if (t.isSymbol(")") && !parens.isEmpty()) {

@@ -180,7 +180,8 @@ public final class DpStatement {
     if (!jsonReportColumns.isEmpty()) {
       kept = JsonReport.apply(kept, columns, jsonReportColumns, bounds);
     }
-    return new SqlResult(columns, kept, result.receipt(), bounds);
+    return new SqlResult(columns, kept, result.receipt(), bounds,
+        result.estimatedMaxRowsPerGroup());
   }
 
   private Comparator<List<Object>> comparator() {

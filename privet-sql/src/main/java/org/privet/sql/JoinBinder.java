@@ -50,8 +50,9 @@ final class JoinBinder {
   private final SelectBinder binder;
   private final SourceText src;
   private final PreparedQuery pq;
-  private final DatasetDescriptor dataset;
-  private final String unitName;
+  private DatasetDescriptor dataset;
+  private String unitName;
+  private int derivedCount;
   private final List<TableRef> tables = new ArrayList<>();
   /** Output name of each (alias, column), keyed by lower-case "alias\0column". */
   private final Map<String, String> outputNames = new LinkedHashMap<>();
@@ -64,10 +65,85 @@ final class JoinBinder {
   private String unitDerivation;
   private DatasetDescriptor view;
 
-  /** One table of the query. */
-  record TableRef(String alias, TableDescriptor table, int at, Relation.Scan scan, int index) {
+  /**
+   * One table of the query: a table of the dataset, or a derived table over one (its visible
+   * columns are its SELECT items; the table's own columns ride along hidden, for the references).
+   */
+  static final class TableRef {
+    private final String alias;
+    private final TableDescriptor table;
+    private final int at;
+    private final int index;
+    private final Relation node;
+    private final String hiddenPrefix;
+    private final Map<String, TableSchema.Column> visible = new LinkedHashMap<>();
+    private final Map<String, String> logical = new java.util.HashMap<>();
+    private final Map<String, String> source = new java.util.HashMap<>();
+
+    TableRef(String alias, TableDescriptor table, int at, int index, Relation node, String hiddenPrefix) {
+      this.alias = alias;
+      this.table = table;
+      this.at = at;
+      this.index = index;
+      this.node = node;
+      this.hiddenPrefix = hiddenPrefix;
+    }
+
+    void addVisible(TableSchema.Column c, String logicalName, String tableColumn) {
+      String k = c.name().toLowerCase(Locale.ROOT);
+      visible.put(k, c);
+      logical.put(k, logicalName);
+      if (tableColumn != null) {
+        source.put(k, tableColumn);
+      }
+    }
+
+    String alias() {
+      return alias;
+    }
+
+    TableDescriptor table() {
+      return table;
+    }
+
+    int at() {
+      return at;
+    }
+
+    int index() {
+      return index;
+    }
+
+    Relation node() {
+      return node;
+    }
+
     boolean isPublic() {
       return table.isPublic();
+    }
+
+    /** A visible column, ignoring case. */
+    Optional<TableSchema.Column> column(String name) {
+      return Optional.ofNullable(visible.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    List<TableSchema.Column> columns() {
+      return List.copyOf(visible.values());
+    }
+
+    /** The plan's name of visible column {@code name}. */
+    String logical(String name) {
+      return logical.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** The table column a visible column keeps, or null for a computed one. */
+    String sourceOf(String name) {
+      return source.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** The plan's name of the table's own column {@code tableColumn} (exact), visible or not. */
+    String hidden(String tableColumn) {
+      return hiddenPrefix + tableColumn;
     }
   }
 
@@ -81,21 +157,16 @@ final class JoinBinder {
   /** How one table joins the ones before it. */
   private record Step(TableRef table, Relation.JoinKind kind, List<Edge> edges, boolean comma) {}
 
-  private JoinBinder(SelectBinder binder, DatasetDescriptor dataset) {
+  private JoinBinder(SelectBinder binder) {
     this.binder = binder;
     this.src = binder.src;
     this.pq = binder.pq;
-    this.dataset = dataset;
-    this.unitName = dataset.privacyUnit().orElse(null);
   }
 
-  /**
-   * Binds the FROM of {@code ps}, whose first item {@code first} resolved to {@code dataset}.
-   */
-  static JoinBinder bind(SelectBinder binder, PlainSelect ps, FromResolver resolver,
-      FromResolver.Resolved first, int firstAt) {
-    JoinBinder j = new JoinBinder(binder, first.dataset());
-    j.bindAll(ps, resolver, first, firstAt);
+  /** Binds the FROM of {@code ps} (its first item written at {@code firstAt}). */
+  static JoinBinder bind(SelectBinder binder, PlainSelect ps, FromResolver resolver, int firstAt) {
+    JoinBinder j = new JoinBinder(binder);
+    j.bindAll(ps, resolver, firstAt);
     return j;
   }
 
@@ -122,7 +193,7 @@ final class JoinBinder {
   /** Whether output column {@code name} comes from a public table. */
   boolean isPublicColumn(String name) {
     for (TableRef t : tables) {
-      for (TableSchema.Column c : t.table().schema().columns()) {
+      for (TableSchema.Column c : t.columns()) {
         if (t.isPublic() && name.equals(outputName(t, c))) {
           return true;
         }
@@ -134,21 +205,21 @@ final class JoinBinder {
   /** The public table and column behind output column {@code name}, if it is public. */
   Optional<Map.Entry<TableDescriptor, String>> publicSource(String name) {
     for (TableRef t : tables) {
-      for (TableSchema.Column c : t.table().schema().columns()) {
-        if (t.isPublic() && name.equals(outputName(t, c))) {
-          return Optional.of(Map.entry(t.table(), c.name()));
+      for (TableSchema.Column c : t.columns()) {
+        if (t.isPublic() && name.equals(outputName(t, c)) && t.sourceOf(c.name()) != null) {
+          return Optional.of(Map.entry(t.table(), t.sourceOf(c.name())));
         }
       }
     }
     return Optional.empty();
   }
 
-  private void bindAll(PlainSelect ps, FromResolver resolver, FromResolver.Resolved first, int firstAt) {
+  private void bindAll(PlainSelect ps, FromResolver resolver, int firstAt) {
+    fromTable((Table) ps.getFromItem(), resolver, firstAt);
     if (unitName == null) {
       throw src.error(firstAt, "dataset '" + dataset.name() + "' has one row per privacy unit:"
-          + " joins need a privacy unit column");
+          + " joins and derived tables need a privacy unit column");
     }
-    addTable((Table) ps.getFromItem(), first, firstAt);
     List<Join> joins = ps.getJoins() == null ? List.of() : ps.getJoins();
     List<Step> steps = new ArrayList<>();
     for (Join j : joins) {
@@ -170,8 +241,7 @@ final class JoinBinder {
           || t.getIndexHint() != null) {
         throw src.error(at, "unsupported clause after the table name");
       }
-      FromResolver.Resolved r = binder.resolveTable(resolver, t, at);
-      TableRef ref = addTable(t, r, at);
+      TableRef ref = fromTable(t, resolver, at);
       boolean hasOn = j.getOnExpressions() != null && !j.getOnExpressions().isEmpty();
       boolean hasUsing = j.getUsingColumns() != null && !j.getUsingColumns().isEmpty();
       List<Edge> edges = new ArrayList<>();
@@ -199,25 +269,105 @@ final class JoinBinder {
     deriveUnit(rel);
   }
 
-  private TableRef addTable(Table t, FromResolver.Resolved r, int at) {
-    String alias = t.getAlias() != null ? SelectBinder.unquote(t.getAlias().getName()) : r.table().name();
+  /** A FROM table: a derived table (WITH item or subquery) by its name, else the dataset's. */
+  private TableRef fromTable(Table t, FromResolver resolver, int at) {
+    String name = SelectBinder.unquote(t.getName());
+    String written = t.getAlias() != null ? SelectBinder.unquote(t.getAlias().getName()) : null;
+    PreparedQuery.Derived d = t.getSchemaName() == null ? pq.derived(name) : null;
+    TableRef ref;
+    if (d != null) {
+      ref = derivedTable(written != null ? written : name, d, resolver, d.cte() ? at : d.at());
+    } else {
+      FromResolver.Resolved r = binder.resolveTable(resolver, t, at);
+      ref = plainTable(written != null ? written : r.table().name(), r.table(), at);
+    }
+    if (dataset == null) {
+      dataset = resolver.dataset().orElseThrow();
+      unitName = dataset.privacyUnit().orElse(null);
+    }
+    return addTable(ref);
+  }
+
+  private TableRef plainTable(String alias, TableDescriptor table, int at) {
+    Relation.Scan scan = new Relation.Scan(alias, table.source(), table.schema(), table.isPublic());
+    TableRef ref = new TableRef(alias, table, at, tables.size(), scan, alias + ".");
+    table.schema().columns().forEach(c -> ref.addVisible(c, scan.name(c.name()), c.name()));
+    return ref;
+  }
+
+  /**
+   * A derived table: scan, the table's columns by their names, its WHERE, its computed columns,
+   * then its items (visible, {@code alias.name}) and the table's columns (hidden, {@code
+   * alias.#column}, for the references and the unit).
+   */
+  private TableRef derivedTable(String alias, PreparedQuery.Derived d, FromResolver resolver, int at) {
+    DerivedTableParser.Parsed p = DerivedTableParser.parse(pq, d, (q, n, pos) -> {
+      if (q == null && pq.derived(n) != null) {
+        throw src.error(pos, "a derived table reads a table of the dataset, not another derived"
+            + " table");
+      }
+      try {
+        return resolver.resolve(q, n).table();
+      } catch (FromResolver.Refusal e) {
+        throw src.error(pos, e.getMessage());
+      }
+    }, t -> {
+      DatasetDescriptor ds = resolver.dataset().orElseThrow();
+      return t == ds.tables().get(0) ? ds.privacyUnit().orElse(null) : null;
+    });
+    TableDescriptor t = p.table();
+    Relation.Scan scan = new Relation.Scan("__in" + derivedCount++, t.source(), t.schema(), t.isPublic());
+    Relation rel = new Relation.Project(scan, t.schema().columns().stream()
+        .map(c -> new Relation.Project.Output(c.name(), scan.name(c.name()))).toList());
+    if (p.filter() != null) {
+      rel = new Relation.Select(rel, p.filter());
+    }
+    List<String> computed = new ArrayList<>();
+    for (DerivedTableParser.Item it : p.items()) {
+      if (it.expr() != null) {
+        String n = "__e" + computed.size();
+        rel = new Relation.Compute(rel, n, it.expr());
+        computed.add(n);
+      } else {
+        computed.add(null);
+      }
+    }
+    List<Relation.Project.Output> outputs = new ArrayList<>();
+    for (int i = 0; i < p.items().size(); i++) {
+      DerivedTableParser.Item it = p.items().get(i);
+      outputs.add(new Relation.Project.Output(alias + "." + it.name(),
+          it.column() != null ? it.column() : computed.get(i)));
+    }
+    t.schema().columns().forEach(c -> outputs.add(new Relation.Project.Output(alias + ".#" + c.name(),
+        c.name())));
+    Relation.Project node = new Relation.Project(rel, outputs);
+    TableRef ref = new TableRef(alias, t, at, tables.size(), node, alias + ".#");
+    for (DerivedTableParser.Item it : p.items()) {
+      TableSchema.Column type = node.schema().column(alias + "." + it.name()).orElseThrow();
+      ref.addVisible(new TableSchema.Column(it.name(), type.type(), type.nativeType()),
+          alias + "." + it.name(), it.column());
+    }
+    return ref;
+  }
+
+  private TableRef addTable(TableRef ref) {
+    String alias = ref.alias();
+    int at = ref.at();
+    TableDescriptor table = ref.table();
     for (TableRef other : tables) {
       if (other.alias().equalsIgnoreCase(alias)) {
         throw src.error(at, "the name '" + alias + "' is used for two tables in FROM; give each an"
             + " alias of its own");
       }
-      if (other.table() == r.table() && !r.table().isPublic()) {
-        throw src.error(at, "private table '" + r.table().name() + "' appears twice (a self-join):"
+      if (other.table() == table && !table.isPublic()) {
+        throw src.error(at, "private table '" + table.name() + "' appears twice (a self-join):"
             + " each of its rows would count for its unit once per match, which the references do"
             + " not bound; self-joins of private tables are not supported");
       }
     }
-    if (alias.startsWith("__")) {
+    if (alias.startsWith("__") && pq.derived(alias) == null) {
       throw src.error(at, "table aliases starting with '__' are reserved");
     }
-    TableRef ref = new TableRef(alias, r.table(), at,
-        new Relation.Scan(alias, r.table().source(), r.table().schema(), r.table().isPublic()),
-        tables.size());
     tables.add(ref);
     return ref;
   }
@@ -248,10 +398,10 @@ final class JoinBinder {
 
   private Edge usingEdge(Column c, TableRef right, int at) {
     String name = SelectBinder.unquote(c.getColumnName());
-    TableSchema.Column rc = right.table().column(name).orElseThrow(() -> src.error(at,
+    TableSchema.Column rc = right.column(name).orElseThrow(() -> src.error(at,
         "USING column '" + name + "' is not a column of '" + right.alias() + "'"));
     List<TableRef> holders = tables.subList(0, right.index()).stream()
-        .filter(t -> t.table().column(name).isPresent()).toList();
+        .filter(t -> t.column(name).isPresent()).toList();
     if (holders.size() != 1) {
       throw src.error(at, "USING column '" + name + "' must be a column of exactly one earlier table"
           + (holders.isEmpty() ? "" : " (it is in " + aliases(holders) + "); write ON instead"));
@@ -262,7 +412,7 @@ final class JoinBinder {
       merged.add(l);
     }
     merged.add(right);
-    return edge(new ColumnRef(l, l.table().column(name).orElseThrow()), new ColumnRef(right, rc), at);
+    return edge(new ColumnRef(l, l.column(name).orElseThrow()), new ColumnRef(right, rc), at);
   }
 
   private Edge edge(ColumnRef a, ColumnRef b, int at) {
@@ -294,23 +444,23 @@ final class JoinBinder {
               .reduce((x, y) -> null))
           .orElseThrow(() -> src.error(at, "'" + qualifier + "' is not a table of this query"
               + " (its tables: " + aliases(scope) + ")"));
-      TableSchema.Column c = t.table().column(name).orElseThrow(() -> src.error(at,
+      TableSchema.Column c = t.column(name).orElseThrow(() -> src.error(at,
           "unknown column '" + name + "' in table '" + t.alias() + "'"));
       return new ColumnRef(t, c);
     }
-    List<TableRef> holders = scope.stream().filter(t -> t.table().column(name).isPresent()).toList();
+    List<TableRef> holders = scope.stream().filter(t -> t.column(name).isPresent()).toList();
     if (holders.isEmpty()) {
       throw src.error(at, "unknown column '" + name + "' in tables " + aliases(scope));
     }
     List<TableRef> merged = usingMerged.getOrDefault(name.toLowerCase(Locale.ROOT), List.of());
     if (holders.size() > 1 && merged.containsAll(holders)) {
-      return new ColumnRef(merged.get(0), merged.get(0).table().column(name).orElseThrow());
+      return new ColumnRef(merged.get(0), merged.get(0).column(name).orElseThrow());
     }
     if (holders.size() > 1) {
       throw src.error(at, "column '" + name + "' is in tables " + aliases(holders)
           + "; qualify it (e.g. " + holders.get(0).alias() + "." + name + ")");
     }
-    return new ColumnRef(holders.get(0), holders.get(0).table().column(name).orElseThrow());
+    return new ColumnRef(holders.get(0), holders.get(0).column(name).orElseThrow());
   }
 
   private static String aliases(List<TableRef> ts) {
@@ -447,7 +597,7 @@ final class JoinBinder {
     boolean anyLeft = steps.stream().anyMatch(s -> s.kind() == Relation.JoinKind.LEFT);
     List<TableRef> joined = new ArrayList<>();
     joined.add(tables.get(0));
-    Relation rel = tables.get(0).scan();
+    Relation rel = tables.get(0).node();
     List<Step> pending = new ArrayList<>(steps);
     List<Edge> unused = new ArrayList<>(whereEdges);
     while (!pending.isEmpty()) {
@@ -500,7 +650,7 @@ final class JoinBinder {
       }
       TableSchema.Column nc = e.a() == n ? e.ac() : e.bc();
       TableSchema.Column oc = e.a() == n ? e.bc() : e.ac();
-      keys.add(new Relation.Join.Key(other.scan().name(oc.name()), n.scan().name(nc.name())));
+      keys.add(new Relation.Join.Key(other.logical(oc.name()), n.logical(nc.name())));
     }
     boolean privateBefore = joined.stream().anyMatch(t -> !t.isPublic());
     Relation.JoinRole role = Relation.JoinRole.PUBLIC;
@@ -521,16 +671,19 @@ final class JoinBinder {
       }
       role = Relation.JoinRole.ALONG_REFERENCE;
     }
-    return new Relation.Join(step.kind(), rel, n.scan(), keys, role);
+    return new Relation.Join(step.kind(), rel, n.node(), keys, role);
   }
 
   /** Whether {@code child.cc} is child's reference toward the unit, to {@code parent.pc}. */
   private boolean isParentReference(TableRef child, TableSchema.Column cc, TableRef parent,
       TableSchema.Column pc) {
     Optional<Reference> r = child.table().parentIn(dataset);
-    return r.isPresent() && r.get().table().equalsIgnoreCase(parent.table().name())
-        && r.get().column().equalsIgnoreCase(cc.name())
-        && r.get().targetColumn().equalsIgnoreCase(pc.name());
+    String childColumn = child.sourceOf(cc.name());
+    String parentColumn = parent.sourceOf(pc.name());
+    return r.isPresent() && childColumn != null && parentColumn != null
+        && r.get().table().equalsIgnoreCase(parent.table().name())
+        && r.get().column().equalsIgnoreCase(childColumn)
+        && r.get().targetColumn().equalsIgnoreCase(parentColumn);
   }
 
   private String suggestion(TableRef n, List<TableRef> joined) {
@@ -570,11 +723,11 @@ final class JoinBinder {
     String unitColumn;
     List<String> path = new ArrayList<>();
     if (top.table() == unitTable) {
-      unitColumn = top.scan().name(unitTable.column(unitName).orElseThrow().name());
+      unitColumn = top.hidden(unitTable.column(unitName).orElseThrow().name());
       path.add(top.alias() + "." + unitName);
     } else {
       List<Reference> refs = dataset.unitPath(top.table().name()).orElseThrow();
-      Relation.Scan atScan = top.scan();
+      java.util.function.UnaryOperator<String> atName = top::hidden;
       TableDescriptor atTable = top.table();
       path.add(top.alias());
       for (int i = 0; i < refs.size() - 1; i++) {
@@ -583,16 +736,16 @@ final class JoinBinder {
         Relation.Scan hidden = new Relation.Scan("__unit" + (i + 1), target.source(), target.schema(),
             false);
         rel = new Relation.Join(Relation.JoinKind.INNER, rel, hidden, List.of(new Relation.Join.Key(
-            atScan.name(atTable.column(r.column()).orElseThrow().name()),
+            atName.apply(atTable.column(r.column()).orElseThrow().name()),
             hidden.name(target.column(r.targetColumn()).orElseThrow().name()))),
             Relation.JoinRole.ALONG_REFERENCE);
         path.add(atTable.name() + "." + r.column() + " -> " + target.name() + "." + r.targetColumn()
             + " (join added)");
-        atScan = hidden;
+        atName = hidden::name;
         atTable = target;
       }
       Reference last = refs.get(refs.size() - 1);
-      unitColumn = atScan.name(atTable.column(last.column()).orElseThrow().name());
+      unitColumn = atName.apply(atTable.column(last.column()).orElseThrow().name());
       path.add(atTable.name() + "." + last.column() + " = " + unitTable.name() + "." + last.targetColumn() + " (the unit)");
     }
     this.unitDerivation = String.join(", ", path);
@@ -600,7 +753,7 @@ final class JoinBinder {
     // unit name is reserved for the unit.
     Map<String, Integer> counts = new LinkedHashMap<>();
     for (TableRef t : tables) {
-      for (TableSchema.Column c : t.table().schema().columns()) {
+      for (TableSchema.Column c : t.columns()) {
         counts.merge(c.name().toLowerCase(Locale.ROOT), 1, Integer::sum);
       }
     }
@@ -609,8 +762,8 @@ final class JoinBinder {
     used.add(unitName.toLowerCase(Locale.ROOT));
     outputs.add(new Relation.Project.Output(unitName, unitColumn));
     for (TableRef t : tables) {
-      for (TableSchema.Column c : t.table().schema().columns()) {
-        String logical = t.scan().name(c.name());
+      for (TableSchema.Column c : t.columns()) {
+        String logical = t.logical(c.name());
         if (logical.equals(unitColumn)) {
           outputNames.put(key(t, c), unitName);
           continue;
@@ -632,10 +785,17 @@ final class JoinBinder {
       if (t.table() != unitTable) {
         continue;
       }
-      dataset.publicBounds().forEach((col, bounds) -> t.table().column(col).ifPresent(c ->
-          b.publicBounds(outputNames.get(key(t, c)), bounds.lower(), bounds.upper())));
-      dataset.publicKeys().forEach((col, keys) -> t.table().column(col).ifPresent(c ->
-          b.publicKeys(outputNames.get(key(t, c)), keys)));
+      for (TableSchema.Column c : t.columns()) {
+        String col = t.sourceOf(c.name());
+        String out = outputNames.get(key(t, c));
+        if (col != null && dataset.publicBounds().containsKey(col) && c.type().isNumeric()) {
+          DatasetDescriptor.ColumnBounds bounds = dataset.publicBounds().get(col);
+          b.publicBounds(out, bounds.lower(), bounds.upper());
+        }
+        if (col != null && dataset.publicKeys().containsKey(col)) {
+          b.publicKeys(out, dataset.publicKeys().get(col));
+        }
+      }
     }
     this.view = b.build();
   }

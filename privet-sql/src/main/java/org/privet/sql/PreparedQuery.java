@@ -18,6 +18,8 @@ import java.util.Map;
  * @param whereEnd index just past the WHERE condition's last token
  * @param plainSql the text handed to JSqlParser (the WHERE clause blanked: we parse it ourselves)
  * @param tokens the tokens of the user's text
+ * @param derived the derived tables (WITH items, subqueries in FROM), blanked in {@code plainSql}
+ *     (a subquery is replaced by its placeholder name), in written order
  */
 record PreparedQuery(
     SourceText source,
@@ -29,7 +31,25 @@ record PreparedQuery(
     int whereStart,
     int whereEnd,
     String plainSql,
-    List<SqlToken> tokens) {
+    List<SqlToken> tokens,
+    List<Derived> derived) {
+
+  /**
+   * A derived table: {@code name} (the WITH item's name, or a subquery's placeholder that JSqlParser
+   * sees as a table name), and its body: the tokens strictly between {@code open} and {@code close}
+   * (the parentheses' token indexes).
+   */
+  record Derived(String name, int at, int open, int close, boolean cte) {}
+
+  /** The derived table named {@code name} (CTE names ignoring case), or null. */
+  Derived derived(String name) {
+    for (Derived d : derived) {
+      if (d.cte() ? d.name().equalsIgnoreCase(name) : d.name().equals(name)) {
+        return d;
+      }
+    }
+    return null;
+  }
 
   /** The index of the token starting at {@code offset}, or -1. */
   int tokenAt(int offset) {

@@ -106,9 +106,6 @@ final class SelectBinder {
 
   void refuseUnsupportedClauses(PlainSelect ps) {
     int s = pq.selectOffset();
-    if (ps.getWithItemsList() != null && !ps.getWithItemsList().isEmpty()) {
-      throw src.error(s, "common table expressions (WITH ... AS) are not allowed");
-    }
     if (ps.getDistinct() != null) {
       throw src.error(pq.offsetOfWord("DISTINCT", s), "SELECT DISTINCT is not allowed: it releases raw"
           + " values; use GROUP BY with a DP aggregate");
@@ -164,8 +161,13 @@ final class SelectBinder {
       throw src.error(at, "unsupported clause after the dataset name");
     }
     FromResolver resolver = new FromResolver(catalog);
-    FromResolver.Resolved r = resolveTable(resolver, t, at);
     boolean joined = ps.getJoins() != null && !ps.getJoins().isEmpty();
+    if (t.getSchemaName() == null && pq.derived(unquote(t.getName())) != null) {
+      this.joins = JoinBinder.bind(this, ps, new FromResolver(catalog), at);
+      this.dataset = joins.view();
+      return;
+    }
+    FromResolver.Resolved r = resolveTable(resolver, t, at);
     if (!r.dataset().isMultiTable() && joined) {
       FromItem right = ps.getJoins().get(0).getFromItem();
       int joinAt = ps.getJoins().get(0).isSimple() ? at(right, at) : pq.offsetOfWord("JOIN", at);
@@ -178,7 +180,7 @@ final class SelectBinder {
       this.dataset = r.dataset();
       return;
     }
-    this.joins = JoinBinder.bind(this, ps, resolver, r, at);
+    this.joins = JoinBinder.bind(this, ps, new FromResolver(catalog), at);
     this.dataset = joins.view();
   }
 

@@ -58,6 +58,11 @@ final class SelectCompiler {
     List<AggregateCall> aggregateCalls = selected.stream().map(SelectedColumn::call).toList();
     filter = rewrites.countColumnAsFilter(filter, aggregateCalls);
     SqlRewrites.Contributions contributions = rewrites.contributionBounds(options, aggregateCalls);
+    if (rewrites.estimatesRows(options, aggregateCalls) && !options.planned()
+        && options.maxError().isEmpty() && !PerAggregationBudget.requested(options, calls)
+        && options.thresholding() != org.privet.engine.Thresholding.POST_AGGREGATION) {
+      contributions = contributions.withEstimate();
+    }
     List<List<Object>> publicGroups = binder.publicGroups(options, groupBy);
 
     // Engine aggregations (identical calls are computed once) and the output columns.
@@ -67,13 +72,16 @@ final class SelectCompiler {
     List<DpStatement.SortKey> orderBy = post.orderBy(ps, selected, groupBy, outputs);
     PostProcessing.LimitOffset limitOffset = post.limitOffset(ps);
 
-    if (unit != null && binder.joins() != null && !contributions.lInfGiven()) {
-      // Joins without a given bound: the rows per unit (per group) are chosen privately, in the
-      // same charge (issue 25, item 3; the estimate is issue 24's pass).
-      b.privacyUnit(unit).maxGroupsContributed(contributions.l0()).estimateMaxRowsPerGroup();
-    } else if (unit != null) {
-      b.privacyUnit(unit).maxGroupsContributed(contributions.l0())
-          .maxRowsPerGroup(contributions.lInf());
+    if (unit != null) {
+      b.privacyUnit(unit).maxGroupsContributed(contributions.l0());
+      if (contributions.estimated()) {
+        b.estimateMaxRowsPerGroup(new org.privet.engine.ContributionBoundEstimate(
+            Double.isNaN(options.autoBoundsShare())
+                ? org.privet.engine.ContributionBoundEstimate.DEFAULT_SHARE
+                : options.autoBoundsShare(), org.privet.engine.ContributionBoundEstimate.DEFAULT_RANK));
+      } else {
+        b.maxRowsPerGroup(contributions.lInf());
+      }
     } else {
       b.eachRowIsAUnit();
     }
@@ -112,12 +120,15 @@ final class SelectCompiler {
     }
     b.noise(options.noise());
     if (!Double.isNaN(options.autoBoundsShare())) {
-      if (aggregateCalls.stream().noneMatch(c -> c != null
+      if (!contributions.estimated() && aggregateCalls.stream().noneMatch(c -> c != null
           && c.boundsKind().estimated())) {
         throw src.error(options.offsets().get("auto_bounds_share"), "auto_bounds_share: no "
-            + "aggregate has " + AggregateCallParser.BOUNDS_PER_ROW + " => AUTO");
+            + "aggregate has " + AggregateCallParser.BOUNDS_PER_ROW + " => AUTO and L∞ is not "
+            + "estimated");
       }
-      b.autoBoundsShare(options.autoBoundsShare());
+      if (aggregateCalls.stream().anyMatch(c -> c != null && c.boundsKind().estimated())) {
+        b.autoBoundsShare(options.autoBoundsShare());
+      }
     }
     if (options.minPrivacyUnitsPerGroup() > 1) {
       if (groupBy.isEmpty()) {

@@ -17,9 +17,17 @@ import org.privet.engine.Receipt;
  * @param bounds the clamping bounds estimated privately for {@code contribution_bounds_per_row =>
  *     AUTO} columns (DP outputs, part of the release), each named by its output column; empty
  *     without AUTO
+ * @param estimatedMaxRowsPerGroup the L∞ (rows per privacy unit per group) estimated privately
+ *     when the query gave none (a DP output, part of the release), or 0 when L∞ was given
  */
 public record SqlResult(List<OutputColumn> columns, List<List<Object>> rows, Receipt receipt,
-    List<org.privet.engine.AutoBounds.Estimated> bounds) {
+    List<org.privet.engine.AutoBounds.Estimated> bounds, int estimatedMaxRowsPerGroup) {
+  /** An answer whose L∞ was given. */
+  public SqlResult(List<OutputColumn> columns, List<List<Object>> rows, Receipt receipt,
+      List<org.privet.engine.AutoBounds.Estimated> bounds) {
+    this(columns, rows, receipt, bounds, 0);
+  }
+
   /** An answer without AUTO bounds. */
   public SqlResult(List<OutputColumn> columns, List<List<Object>> rows, Receipt receipt) {
     this(columns, rows, receipt, List.of());

@@ -84,10 +84,15 @@ final class SqlRewrites {
     return filter == null ? notNull : new Filter.And(List.of(filter, notNull));
   }
 
-  /** The engine's contribution bounds: L0 (max groups per unit) and L∞ (max rows per group). */
-  record Contributions(int l0, int lInf, boolean lInfGiven) {
-    Contributions(int l0, int lInf) {
-      this(l0, lInf, true);
+  /**
+   * The engine's contribution bounds: L0 (max groups per unit) and L∞ (max rows per group);
+   * {@code estimated}: L∞ was not given and is estimated privately (ZetaSQL's default
+   * contribution, {@code docs/proofs/contribution-bound-estimate.md}), {@code lInf} is then 1 and
+   * unused.
+   */
+  record Contributions(int l0, int lInf, boolean estimated) {
+    Contributions withEstimate() {
+      return new Contributions(l0, lInf, true);
     }
   }
 
@@ -137,10 +142,36 @@ final class SqlRewrites {
     }
     int l0 = options.maxRowsContributed() > 0 ? options.maxRowsContributed()
         : options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
-    boolean given = options.maxRowsPerGroup() > 0 || options.maxRowsContributed() > 0
-        || capCall != null || calls.stream().anyMatch(c -> c != null
-            && c.boundsKind() == BoundsKind.PER_GROUP);
-    return new Contributions(l0, linf, given);
+    return new Contributions(l0, linf, false);
+  }
+
+  /**
+   * Whether L∞ is estimated privately, as ZetaSQL counts every row of a unit (issue 24): with a
+   * privacy unit, no L∞ given ({@code max_rows_per_group}, {@code max_rows_contributed}, COUNT
+   * bounds), and some aggregate that reads a unit's rows (COUNT(*), COUNT(col), SUM with per-row
+   * or no bounds, VAR_POP, STDDEV_POP, PERCENTILE_CONT, APPROX_QUANTILES). Not with AVG: its
+   * average of per-unit averages takes one row per unit per group (L∞ = 1).
+   */
+  boolean estimatesRows(DpOptions options, List<AggregateCall> calls) {
+    if (unit == null || options.maxRowsPerGroup() > 0 || options.maxRowsContributed() > 0) {
+      return false;
+    }
+    boolean reads = false;
+    for (AggregateCall c : calls) {
+      if (c == null) {
+        continue;
+      }
+      if (c.countCap() > 0 || c.function() == DpFunctions.AVG) {
+        return false;
+      }
+      reads |= switch (c.function()) {
+        case COUNT -> !c.distinct();
+        case SUM -> c.boundsKind() != BoundsKind.PER_GROUP;
+        case VARIANCE, STDDEV, PERCENTILE_CONT, APPROX_QUANTILES -> true;
+        default -> false;
+      };
+    }
+    return reads;
   }
 
   private static boolean isQuantiles(AggregateCall call) {

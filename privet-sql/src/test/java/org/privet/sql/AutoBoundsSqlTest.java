@@ -88,8 +88,12 @@ class AutoBoundsSqlTest {
         + " auto_bounds_share = 0.3) SUM(capital_gain, contribution_bounds_per_row => AUTO) AS g"
         + " FROM adult", adult.catalog);
     session(charges).run(st.query());
+    // The share applies to each estimate: L∞ (no row bound given) takes 0.3 of the budget, the
+    // value bounds 0.3 of the rest (issue 24, docs/sql.md "Default contribution").
     assertEquals(0.3, charges.get(0).mechanisms().get(0).share(), 1e-12);
-    assertTrue(charges.get(0).mechanisms().get(0).shareReason().contains("AUTO bounds"));
+    assertTrue(charges.get(0).mechanisms().get(0).shareReason().contains("L∞ estimate"));
+    assertEquals(0.7 * 0.3, charges.get(0).mechanisms().get(1).share(), 1e-12);
+    assertTrue(charges.get(0).mechanisms().get(1).shareReason().contains("AUTO bounds"));
   }
 
   @Test
@@ -107,7 +111,7 @@ class AutoBoundsSqlTest {
         + "SUM(age, contribution_bounds_per_row => AUTO) AS s FROM adult", "auto_bounds_share");
     refused(p.replace("epsilon = 1", "epsilon = 1, auto_bounds_share = 0")
         + "SUM(age, contribution_bounds_per_row => AUTO) AS s FROM adult", "auto_bounds_share");
-    refused(p.replace("epsilon = 1", "epsilon = 1, auto_bounds_share = 0.2")
+    refused(p.replace("epsilon = 1", "epsilon = 1, max_rows_per_group = 1, auto_bounds_share = 0.2")
         + "SUM(age, contribution_bounds_per_row => (0, 10)) AS s FROM adult",
         "no aggregate has contribution_bounds_per_row => AUTO");
   }

@@ -247,4 +247,68 @@ class JoinsTest {
     assertEquals(List.of("n_name"), st.query().groupBy());
     assertTrue(st.query().contributionBoundEstimate().isPresent(), "no bound given: estimated");
   }
+
+  @Test
+  void derivedTables_withAndSubquery_filterAndComputePerRow_equalTheReference() {
+    String opts = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12, max_rows_per_group = 1000)"
+        + " SUM(q2, contribution_bounds_per_row => (0, 100)) AS s, COUNT(*) AS n";
+    String with = "WITH big AS (SELECT orderkey, quantity * 2 + 1 AS q2 FROM lineitem WHERE quantity >= 2) "
+        + opts + " FROM big JOIN orders USING (orderkey) WHERE totalprice < 3";
+    String sub = opts + " FROM (SELECT l.orderkey, (l.quantity) * 2 + 1 AS q2 FROM shop.lineitem AS l"
+        + " WHERE l.quantity >= 2) big JOIN orders o ON big.orderkey = o.orderkey WHERE o.totalprice < 3";
+    double s = 0;
+    int n = 0;
+    for (List<?> l : d.lineitem) {
+      if (l.get(0) == null || d.customerOf(l.get(0)) == null || (Double) l.get(1) < 2) {
+        continue;
+      }
+      double price = d.orders.stream().filter(o -> o.get(0).equals(l.get(0)))
+          .mapToDouble(o -> (Double) o.get(2)).findFirst().orElseThrow();
+      if (price < 3) {
+        s += (Double) l.get(1) * 2 + 1;
+        n++;
+      }
+    }
+    for (String sql : List.of(with, sub)) {
+      List<Object> row = DpSql.parse(sql, d.catalog).present(run(DpSql.parse(sql, d.catalog))).rows().get(0);
+      assertEquals(s, ((Estimate) row.get(0)).value(), 1e-3, sql);
+      assertEquals(n, ((Estimate) row.get(1)).value(), 1e-3, sql);
+    }
+  }
+
+  @Test
+  void derivedTableAlone_keepsItsTablesReferenceHidden_unitDerived() {
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12,"
+        + " max_rows_per_group = 2) COUNT(*) AS n FROM (SELECT quantity FROM lineitem) li", d.catalog);
+    double expected = d.lineitemsPerCustomer().values().stream().mapToInt(k -> Math.min(2, k)).sum();
+    assertEquals(expected, ((Estimate) st.present(run(st)).rows().get(0).get(0)).value(), 1e-3);
+  }
+
+  private static final String DP = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*)";
+
+  @Test
+  void derivedTables_thatAggregateDeduplicateOrLimit_refusedByNameAtTheirPosition() {
+    String[][] cases = {
+        {"WITH t AS (SELECT orderkey FROM lineitem GROUP BY orderkey) " + DP + " FROM t", "GROUP BY",
+            "GROUP before the DP aggregate"},
+        {DP + " FROM (SELECT DISTINCT orderkey FROM lineitem) t", "DISTINCT", "deduplicates"},
+        {DP + " FROM (SELECT COUNT(*) AS c FROM lineitem) t", "COUNT(*) AS c", "aggregate COUNT"},
+        {DP + " FROM (SELECT orderkey FROM lineitem LIMIT 5) t", "LIMIT", "keeps rows by position"},
+        {DP + " FROM (SELECT quantity / price AS r FROM lineitem) t", "/ price", "division"},
+        {DP + " FROM (SELECT abs(quantity) AS r FROM lineitem) t", "abs(", "functions are not"},
+        {DP + " FROM (SELECT * FROM lineitem JOIN orders USING (orderkey)) t", "JOIN orders",
+            "join the tables in the DP query"},
+        {"WITH a AS (SELECT * FROM lineitem), b AS (SELECT * FROM a) " + DP + " FROM b", "a) " ,
+            "not another derived table"},
+        {DP + " FROM (SELECT name AS x, quantity * 2 AS y FROM lineitem) t", "name AS x",
+            "unknown column 'name'"},
+        {"WITH t AS (SELECT orderkey, quantity, quantity FROM lineitem) " + DP + " FROM t",
+            "quantity FROM", "named twice"}};
+    for (String[] c : cases) {
+      DpSqlException e = refused(c[0], d);
+      assertEquals(c[0].indexOf(c[1]) + 1, e.column(), c[0] + " -> " + e.getMessage());
+      assertTrue(e.reason().contains(c[2]), e.getMessage());
+      assertEquals(e.getMessage(), refused(c[0], dPrime).getMessage(), "the same on the neighbour");
+    }
+  }
 }

@@ -220,6 +220,60 @@ public sealed interface Relation {
     }
   }
 
+  /**
+   * {@code input}'s columns plus one computed per row, {@code name} = {@code expr} (DOUBLE).
+   * Stability 1 and unit-local: one output row per input row, nothing else changed.
+   *
+   * @param input the rows
+   * @param name the new column's name (not one of {@code input}'s)
+   * @param expr over {@code input}'s numeric columns
+   */
+  record Compute(Relation input, String name, Expr expr) implements Relation {
+    public Compute {
+      Objects.requireNonNull(input, "input");
+      Objects.requireNonNull(expr, "expr");
+      if (input.schema().column(name).isPresent()) {
+        throw new IllegalArgumentException("compute: column '" + name + "' exists already");
+      }
+      check(input.schema(), expr);
+    }
+
+    private static void check(TableSchema schema, Expr e) {
+      if (e instanceof Expr.Column c) {
+        if (!FilterSql.column(schema, c.name()).type().isNumeric()) {
+          throw new IllegalArgumentException("compute: column '" + c.name() + "' is not numeric");
+        }
+      } else if (e instanceof Expr.Arith a) {
+        check(schema, a.left());
+        check(schema, a.right());
+      } else if (e instanceof Expr.Negate n) {
+        check(schema, n.operand());
+      }
+    }
+
+    @Override
+    public TableSchema schema() {
+      List<TableSchema.Column> cols = new ArrayList<>(input.schema().columns());
+      cols.add(new TableSchema.Column(name, org.privet.engine.spi.ColumnType.FLOATING, "DOUBLE"));
+      return new TableSchema(cols);
+    }
+
+    @Override
+    public Stability stability() {
+      return Stability.one("stability 1: per-row derived column");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Compute " + name;
+    }
+  }
+
   /** How a join keeps rows. */
   enum JoinKind {
     /** Pairs of rows whose keys are equal (NULL equals nothing). */

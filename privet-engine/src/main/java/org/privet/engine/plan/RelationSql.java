@@ -89,9 +89,13 @@ public final class RelationSql {
     } else if (r instanceof Relation.Project p) {
       List<String> cols = new ArrayList<>();
       for (Relation.Project.Output o : p.outputs()) {
-        cols.add(q(o.column()) + " AS " + d.quote(o.name()));
+        cols.add(q(o.column()) + " AS " + q(o.name()));
       }
       return "(SELECT " + String.join(", ", cols) + " FROM " + node(p.input()) + " AS " + alias() + ")";
+    } else if (r instanceof Relation.Compute c) {
+      TableSchema in = renamed(c.input().schema());
+      return "(SELECT *, " + expr(c.expr(), in) + " AS " + q(c.name()) + " FROM " + node(c.input())
+          + " AS " + alias() + ")";
     } else if (r instanceof Relation.Join j) {
       String l = alias();
       String rt = alias();
@@ -105,6 +109,26 @@ public final class RelationSql {
           + " JOIN " + right + " AS " + rt + " ON " + String.join(" AND ", on) + ")";
     }
     throw new IllegalArgumentException(r.describe() + " is rendered by the bounding plan, not here");
+  }
+
+  /** NULL for NULL or NaN, else x clamped to ±2^500: total on every backend (Expr). */
+  private String bounded(String x) {
+    String b = d.dbl(Math.scalb(1.0, Expr.LOG2_BOUND));
+    String nb = d.dbl(-Math.scalb(1.0, Expr.LOG2_BOUND));
+    return "(CASE WHEN " + x + " IS NULL OR " + d.isNaN(x) + " THEN NULL ELSE LEAST(GREATEST(" + x
+        + ", " + nb + "), " + b + ") END)";
+  }
+
+  private String expr(Expr e, TableSchema in) {
+    if (e instanceof Expr.Column c) {
+      return bounded(d.asDouble(FilterSql.column(in, name(c.name()))));
+    } else if (e instanceof Expr.Number n) {
+      return d.dbl(n.value());
+    } else if (e instanceof Expr.Negate n) {
+      return "(-" + expr(n.operand(), in) + ")";
+    }
+    Expr.Arith a = (Expr.Arith) e;
+    return bounded("(" + expr(a.left(), in) + " " + a.op() + " " + expr(a.right(), in) + ")");
   }
 
   private TableSchema renamed(TableSchema s) {

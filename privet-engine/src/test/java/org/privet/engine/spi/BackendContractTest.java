@@ -261,6 +261,20 @@ public abstract class BackendContractTest {
   }
 
   @Test
+  void aggregate_pairRows_countsKeptPairsPerPowerOfTwoCell() {
+    // Each kept (unit, group) pair once, in cell min(⌈log₂ n⌉, bins − 1) of its row count n
+    // (all its rows, L∞ aside): docs/proofs/contribution-bound-estimate.md. Crafted units have 1
+    // to 40 rows; 3 cells saturate at n > 2, 20 cells never do.
+    List<Measure> pairRows = List.of(new Measure.PairRows("uid", 20),
+        new Measure.PairRows("uid", 3), MEASURES.get(0));
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g"), 12, 2, 7, pairRows));
+    assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 1, 3, pairRows));
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g", "h"), 40, 1, 9, pairRows));
+    assertContract(spec("negative", Optional.of("uid"), List.of("g"), 1, 1, 5, pairRows));
+    assertContract(spec("empty", Optional.of("uid"), List.of("g"), 2, 2, 1, pairRows));
+  }
+
+  @Test
   void aggregate_withoutGroupsAndRowLevel_exactAggregatesOfTheContract() {
     assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 1000, 3, MEASURES));
     assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 2, 3, SUMS));

@@ -75,6 +75,8 @@ final class ContractOracle {
         }
         if (m instanceof Measure.FixedPointSum f) {
           t.add(i, f, values, spec.lInf());
+        } else if (m instanceof Measure.PairRows pr) {
+          t.bins[i][pr.cellOf(rows.size())]++; // every row of the kept pair, L∞ aside
         } else if (m instanceof Measure.Bins b) {
           if (values.size() > spec.lInf()) {
             throw new IllegalArgumentException("L∞ binds on binned values: depends on the backend's hash");
@@ -118,8 +120,8 @@ final class ContractOracle {
         positive[i] = BigInteger.ZERO;
         negative[i] = BigInteger.ZERO;
         squares[i] = BigInteger.ZERO;
-        if (spec.measures().get(i) instanceof Measure.Bins b) {
-          bins[i] = new long[b.bins()];
+        if (Measure.cells(spec.measures().get(i)) > 0) {
+          bins[i] = new long[Measure.cells(spec.measures().get(i))];
         }
       }
     }

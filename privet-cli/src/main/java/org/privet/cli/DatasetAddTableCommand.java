@@ -1,0 +1,78 @@
+package org.privet.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.privet.curator.LedgerCatalog;
+import org.privet.ledger.DatasetSpec;
+import org.privet.ledger.DatasetTable;
+import org.privet.ledger.Ledger;
+import org.privet.ledger.RegisteredSchema;
+import org.privet.ledger.TableReference;
+import org.privet.ledger.TableSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code privet dataset add-table --dataset NAME --name TABLE --source PATH (--references
+ * COLUMN=TABLE.COLUMN ... | --public)}: adds a table to a registered dataset, which keeps its one
+ * budget (issue 25). A private table reaches the privacy unit through its references (each to a
+ * table added before it, the first being the unit table); a public table's contents are public.
+ * Its public schema is fixed now, as {@code dataset register} fixes the first table's, and its
+ * references and public flag with it. For a dataset in PostgreSQL, {@code --table SCHEMA.TABLE}
+ * names a table of the dataset's database.
+ */
+@Command(name = "add-table", mixinStandardHelpOptions = true,
+    description = {"Add a table to a registered dataset (one dataset, one budget, several tables).",
+        "A private table gives --references to a table that reaches the privacy unit; a public"
+            + " table (--public) holds public data, e.g. nations."})
+final class DatasetAddTableCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin WorkspaceOption workspace;
+
+  @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "The dataset.")
+  String dataset;
+
+  @Option(names = "--name", required = true, paramLabel = "TABLE",
+      description = "The table's name in queries (unique within the dataset, ignoring case).")
+  String name;
+
+  @Mixin SourceOptions from;
+
+  @Option(names = "--references", paramLabel = "COLUMN=TABLE.COLUMN",
+      description = {"A column of this table that references a column of a table of the dataset"
+          + " (a foreign key; repeatable).",
+          "A private table needs one: its rows belong to the privacy unit of the rows they reference."})
+  List<String> references = new ArrayList<>();
+
+  @Option(names = "--public",
+      description = "The table's contents are public (no privacy unit, no references); its values may serve as public group keys.")
+  boolean isPublic;
+
+  @Override
+  public Integer call() throws Exception {
+    List<TableReference> refs = references.stream().map(TableReference::parse).toList();
+    DatasetTable added;
+    try (Ledger ledger = workspace.open()) {
+      DatasetSpec d = ledger.dataset(dataset);
+      SourceOptions.Located at = from.locate(d.database());
+      TableSpec table = new TableSpec(name, at.source(), at.resolvedFormat(), at.csv(), at.database(), refs,
+          isPublic);
+      ledger.requireTablePlace(d.name(), table); // before the source is read
+      RegisteredSchema fixed = from.declared().orElseGet(() -> LedgerCatalog.inferSchema(table.asSource(d)));
+      added = ledger.addTable(d.name(), table, fixed);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("added table '%s' (%s) to dataset '%s': %s%n", added.name(), added.spec().source(), dataset,
+        added.spec().isPublic() ? "public" : "private, references " + added.spec().references().stream()
+            .map(TableReference::toString).toList());
+    out.printf("public schema (%s, fixed from now on): %s%n", from.origin(added.schema().orElseThrow()),
+        added.schema().orElseThrow());
+    out.flush();
+    return ExitCodes.OK;
+  }
+}

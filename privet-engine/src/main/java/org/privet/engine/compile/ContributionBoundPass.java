@@ -1,0 +1,151 @@
+package org.privet.engine.compile;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.privet.accounting.Budget;
+import org.privet.engine.Aggregation;
+import org.privet.engine.ContributionBoundEstimate;
+import org.privet.engine.Query;
+import org.privet.engine.release.QuantileTree;
+import org.privet.engine.release.Releaser;
+import org.privet.engine.spi.BoundedAggregation;
+import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.GroupAggregate;
+import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.TableSchema;
+
+/**
+ * The private estimate of a contribution bound ({@link ContributionBoundEstimate}): one noisy
+ * quantile tree over the row counts of the (unit, group) pairs of any bounded aggregation (its
+ * source, filter, unit column, groups and L0: the "template"), read at a rank and rounded up to
+ * a power of two. Reusable by any pass that needs a per-unit bound chosen from the data (the SQL
+ * dialect's default L∞ here; a join's truncation threshold later, issue 25): give it the
+ * template whose pairs are to be bounded and a budget, run {@link #spec()} on the backend, sum
+ * the groups ({@link #total}) and read {@link #bound}.
+ *
+ * <p>Privacy: the histogram counts each kept pair once, and a unit has at most L0 kept pairs
+ * (the template's L0 bounding, which depends on the unit's own rows and the salt only), so adding
+ * or removing a unit moves at most L0 counts by one in every level of the tree: the tree is
+ * compiled as a quantile tree with L∞ = L0 rows per unit in one group, whose sensitivity is
+ * exactly that (geometric: Δ₁ = L0·H; discrete Gaussian: Δ₂² = H·L0²). The bound is
+ * post-processing of that one release. Argument: {@code docs/proofs/contribution-bound-estimate.md}.
+ */
+public final class ContributionBoundPass {
+  /** The output name of the estimate's tree (receipts, EXPLAIN). */
+  public static final String OUTPUT = "rows_per_unit_per_group";
+  /** The tree's stand-in column for the compiler: the pairs' row counts have no column. */
+  private static final String VIRTUAL = "__privet_pair_rows";
+
+  private final ContributionBoundEstimate config;
+  private final CompiledQuery tree;
+
+  private ContributionBoundPass(ContributionBoundEstimate config, CompiledQuery tree) {
+    this.config = config;
+    this.tree = tree;
+  }
+
+  /**
+   * Compiles the estimate from public information only (before any charge).
+   *
+   * @param template whose (unit, group) pairs are measured: its source, typed filter, unit
+   *     column, group columns, public groups and L0 (its L∞ and measures play no part)
+   * @param budget the estimate's budget (pure ε or ρ)
+   * @param config share and rank
+   * @param schema the source's schema (for the unit column)
+   * @param salt the salt of the L0 bounding
+   * @throws IllegalArgumentException naming the parameter if the template has no unit column
+   */
+  public static ContributionBoundPass compile(BoundedAggregation template, Budget budget,
+      ContributionBoundEstimate config, TableSchema schema, long salt) {
+    String unit = template.unitColumn().orElseThrow(() -> new IllegalArgumentException(
+        "estimateMaxRowsPerGroup needs a privacy unit column"));
+    TableSchema.Column u = schema.column(unit).orElseThrow(() -> new IllegalArgumentException(
+        "privacyUnit: unknown column '" + unit + "'"));
+    TableSchema pairs = new TableSchema(List.of(u,
+        new TableSchema.Column(VIRTUAL, ColumnType.INTEGER, "BIGINT")));
+    int cells = ContributionBoundEstimate.CELLS;
+    // One group, at most L0 "rows" (kept pairs) per unit: the tree's sensitivity is L0 per level.
+    Query q = Query.from(template.source()).privacyUnit(unit).maxGroupsContributed(1)
+        .maxRowsPerGroup(template.l0())
+        .aggregate(new Aggregation.Quantiles(OUTPUT, VIRTUAL, 0, cells, List.of(config.rank()),
+            cells, Aggregation.Quantiles.Method.TREE))
+        .budget(budget).build();
+    CompiledQuery c = Compiler.compile(q, pairs, salt);
+    if (c.releases().size() != 1 || c.spec().measures().size() != 1
+        || Measure.cells(c.spec().measures().get(0)) != cells) {
+      throw new IllegalStateException("internal error: the estimate is not one tree");
+    }
+    BoundedAggregation spec = new BoundedAggregation(template.source(), template.filter(),
+        template.unitColumn(), template.groupBy(), template.publicGroups(), template.l0(), 1,
+        salt, List.of(new Measure.PairRows(unit, cells)));
+    List<String> bounds = new ArrayList<>();
+    bounds.add(OUTPUT + ": the row count n of every kept (unit, group) pair (after L0 = "
+        + template.l0() + "), counted once in cell ⌈log₂ n⌉ of a power-of-two grid of " + cells
+        + " cells (1, 2, 4, …, 2^" + ContributionBoundEstimate.MAX_EXPONENT + " rows); ≤ L0 pairs"
+        + " per unit");
+    CompiledQuery swapped = new CompiledQuery(c.query(), c.noise(), spec, c.releases(),
+        c.outputs(), null, c.costs(), c.total(), c.conversionDelta(), bounds, null,
+        c.splitTerms());
+    return new ContributionBoundPass(config, swapped);
+  }
+
+  /** The compiled estimate: its spec (one {@link Measure.PairRows}), tree release and cost. */
+  public CompiledQuery tree() {
+    return tree;
+  }
+
+  /** What the backend runs: the template's pairs, one pair-rows measure. */
+  public BoundedAggregation spec() {
+    return tree.spec();
+  }
+
+  public ContributionBoundEstimate config() {
+    return config;
+  }
+
+  /**
+   * The groups' exact histograms summed into one aggregate (total: counts saturate, never
+   * throw). Summing before the noise is part of the function the tree perturbs.
+   */
+  public GroupAggregate total(List<GroupAggregate> groups) {
+    int cells = ContributionBoundEstimate.CELLS;
+    long[] sum = new long[cells];
+    for (GroupAggregate g : groups) {
+      long[] b = g.bins()[0];
+      for (int j = 0; j < cells && b != null && j < b.length; j++) {
+        long s = sum[j] + b[j];
+        sum[j] = ((sum[j] ^ s) & (b[j] ^ s)) < 0 ? Long.MAX_VALUE : s;
+      }
+    }
+    return new GroupAggregate(List.of(), 0, 0, new long[1], new long[1], new long[1],
+        new long[][] {sum});
+  }
+
+  /**
+   * Post-processing of the noisy tree: 2^j for the cell j holding the noisy {@code rank}
+   * quantile of the pairs' row counts (the cell of a tree answer x is ⌈x⌉ − 1, as in {@link
+   * AutoBoundsPass#estimate}); 1 when the noisy total is below one pair (no rows). Always a power
+   * of two in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}].
+   */
+  public int bound(Releaser.Group group) {
+    QuantileTree.Answer ans = QuantilesPlanner.treeAnswer(group, 0, new double[] {config.rank()});
+    if (!(ans.total() >= 1)) {
+      return 1;
+    }
+    double x = ans.edge()[0];
+    int cell = Double.isNaN(x) ? 0 : (int) Math.max(0, Math.min(
+        ContributionBoundEstimate.CELLS - 1, Math.ceil(x) - 1));
+    return ContributionBoundEstimate.boundOfCell(cell);
+  }
+
+  /** EXPLAIN's line for the estimate. */
+  public String describe(double shareOfBudget) {
+    return "L∞ (max rows per unit per group) estimated privately: "
+        + AutoBoundsPass.percent(shareOfBudget) + " of the budget buys a noisy quantile tree of "
+        + "the kept (unit, group) pairs' row counts on a power-of-two grid (tree " + OUTPUT
+        + "); L∞ is the power of two at the top of the cell holding its noisy " + config.rank()
+        + " quantile (as ZetaSQL, every row of a unit counts, up to a bound computed privately);"
+        + " the main pass below shows the stand-in L∞ = " + ContributionBoundEstimate.STAND_IN
+        + ", replaced at run time by the estimate, which is released with the answer";
+  }
+}

@@ -1,0 +1,142 @@
+package org.privet.ledger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The rules a table must meet to join a registered dataset (issue 25), checked against the
+ * registration only (names, schemas, references: public metadata), never against the data, before
+ * anything is stored; each refusal names the parameter.
+ *
+ * <ul>
+ *   <li>its name is an identifier that differs, ignoring case, from the dataset's other tables and
+ *       from the dataset's own name (unless that is the unit table's);
+ *   <li>its source is read by the dataset's backend: files for a dataset of files, the dataset's
+ *       own database for a PostgreSQL dataset (one query joins them in one place);
+ *   <li>a public table has no references; a private table has exactly one reference to a private
+ *       table already in the dataset (so every private table reaches the unit table along one
+ *       path, each row has one unit, and references never form a cycle), and may reference public
+ *       tables too; each reference goes from a column of its schema to a column of the target's
+ *       schema of the same type (or both numeric), which the curator asserts is a key of the
+ *       target (not checked against the data);
+ *   <li>a dataset whose unit is each row ({@code --row-privacy}) takes public tables only: its rows
+ *       have no unit column that a reference could lead to.
+ * </ul>
+ */
+final class TableRules {
+  private TableRules() {}
+
+  /**
+   * Checks what of {@code table} can be checked without its schema (so before its source is read):
+   * its name, its backend, its kind, and the tables its references name.
+   *
+   * @throws IllegalArgumentException naming the parameter
+   */
+  static void place(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table) {
+    DatasetTable unit = tables.get(0);
+    if (unit.schema().isEmpty()) {
+      throw new IllegalArgumentException("dataset: '" + dataset.name() + "' has no public schema (it"
+          + " was registered before schemas were kept); fix one first with privet dataset fix-schema");
+    }
+    String lower = table.name().toLowerCase(Locale.ROOT);
+    for (DatasetTable t : tables) {
+      if (t.name().toLowerCase(Locale.ROOT).equals(lower)) {
+        throw new IllegalArgumentException("name: dataset '" + dataset.name() + "' has a table named '"
+            + t.name() + "' already (table names differ ignoring case)");
+      }
+    }
+    if (dataset.name().toLowerCase(Locale.ROOT).equals(lower)) {
+      throw new IllegalArgumentException("name: a table cannot be named as its dataset '"
+          + dataset.name() + "'");
+    }
+    if (!table.database().equals(dataset.database())) {
+      throw new IllegalArgumentException(dataset.database().isPresent()
+          ? "jdbc-url: the tables of dataset '" + dataset.name() + "' are in its database "
+              + dataset.database().get().jdbcUrl() + " (same --jdbc-url, --db-user and password"
+              + " source), so that a query joins them there; give --table only"
+          : "jdbc-url: the tables of dataset '" + dataset.name() + "' are files (CSV or Parquet),"
+              + " read by one backend; give --source FILE");
+    }
+    if (table.isPublic()) {
+      return; // TableSpec refuses references on a public table
+    }
+    if (dataset.privacyUnit().isRow()) {
+      throw new IllegalArgumentException("references: dataset '" + dataset.name() + "' protects each"
+          + " row (--row-privacy), so no column leads to its unit; only --public tables can be added");
+    }
+    List<TableReference> toPrivate = new ArrayList<>();
+    for (TableReference r : table.references()) {
+      if (r.references(table.name())) {
+        throw new IllegalArgumentException("references: table '" + table.name() + "' cannot reference"
+            + " itself (" + r + "); its rows reach the privacy unit through another table");
+      }
+      if (!target(dataset, tables, r).spec().isPublic()) {
+        toPrivate.add(r);
+      }
+    }
+    if (toPrivate.isEmpty()) {
+      throw new IllegalArgumentException("references: a private table must reach the privacy unit"
+          + " through a reference to a private table of dataset '" + dataset.name() + "' (--references"
+          + " COLUMN=TABLE.COLUMN, e.g. to " + unit.name() + "), or be --public; it gives "
+          + (table.references().isEmpty() ? "none" : "only references to public tables " + table.references()));
+    }
+    if (toPrivate.size() > 1) {
+      throw new IllegalArgumentException("references: a private table reaches the privacy unit through"
+          + " exactly one reference to a private table (so each row has one unit); '" + table.name()
+          + "' gives " + toPrivate.size() + ": " + toPrivate);
+    }
+  }
+
+  /**
+   * Checks {@code table} with its schema against the dataset's tables so far ({@link #place}, then
+   * its references' columns and types) and returns it with its references spelled as registered
+   * (table and column names as in their schemas).
+   *
+   * @throws IllegalArgumentException naming the parameter; nothing is stored then
+   */
+  static TableSpec check(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table,
+      RegisteredSchema schema) {
+    place(dataset, tables, table);
+    schema.requireFits(table.asSource(dataset));
+    List<TableReference> spelled = new ArrayList<>();
+    for (TableReference r : table.references()) {
+      DatasetTable target = target(dataset, tables, r);
+      RegisteredSchema.Column from = column(schema, r.column()).orElseThrow(() ->
+          new IllegalArgumentException("references: column '" + r.column() + "' is not in the schema"
+              + " of table '" + table.name() + "' " + schema.names()));
+      RegisteredSchema targetSchema = target.schema().orElseThrow();
+      RegisteredSchema.Column to = column(targetSchema, r.targetColumn()).orElseThrow(() ->
+          new IllegalArgumentException("references: column '" + r.targetColumn() + "' is not in the"
+              + " schema of table '" + target.name() + "' " + targetSchema.names()));
+      if (!from.type().equals(to.type()) && !(from.isNumeric() && to.isNumeric())) {
+        throw new IllegalArgumentException("references: " + table.name() + "." + from.name() + " ("
+            + from.type() + ") cannot reference " + target.name() + "." + to.name() + " (" + to.type()
+            + "): the types differ");
+      }
+      TableReference s = new TableReference(from.name(), target.name(), to.name());
+      if (spelled.contains(s)) {
+        throw new IllegalArgumentException("references: " + s + " is given twice");
+      }
+      spelled.add(s);
+    }
+    return new TableSpec(table.name(), table.source(), table.format(), table.csv(), table.database(),
+        spelled, table.isPublic());
+  }
+
+  private static DatasetTable target(DatasetSpec dataset, List<DatasetTable> tables, TableReference r) {
+    return tables.stream().filter(t -> r.references(t.name())).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("references: dataset '" + dataset.name()
+            + "' has no table '" + r.table() + "' (" + r + "); its tables are "
+            + tables.stream().map(DatasetTable::name).toList()));
+  }
+
+  /** The column a written name denotes: the one of that name, else the one equal ignoring case. */
+  private static Optional<RegisteredSchema.Column> column(RegisteredSchema schema, String written) {
+    Optional<RegisteredSchema.Column> exact =
+        schema.columns().stream().filter(c -> c.name().equals(written)).findFirst();
+    return exact.isPresent() ? exact
+        : schema.columns().stream().filter(c -> c.name().equalsIgnoreCase(written)).findFirst();
+  }
+}
