@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Query;
+import org.privet.engine.Result;
 import org.privet.engine.Session;
 import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
@@ -80,7 +81,8 @@ public final class TpchJoinBench {
     RandomSource random = RandomSource.secure();
     List<String> accuracy = new ArrayList<>();
     List<String> timing = new ArrayList<>();
-    accuracy.add("| SF | query | Q(I) | max c_u | τ* | τ quantile / r2t (median) | engine | quantile"
+    accuracy.add("| SF | query | Q(I) | max c_u | τ* | τ quantile / r2t / engine L∞ (median) | engine"
+        + " | quantile"
         + " | r2t | oracle | naive | engine ÷ oracle | quantile ÷ oracle | quantile ÷ r2t |");
     accuracy.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     List<String> vsPaper = new ArrayList<>();
@@ -118,17 +120,19 @@ public final class TpchJoinBench {
                 + " != sum of contributions " + contributions.total());
           }
           double[] engine = new double[q.expressible() ? engineRuns : 0];
+          double[] engineLinf = new double[engine.length];
           if (q.expressible()) {
             Query dp = DpSql.parse(q.dpSql(EPSILON), catalog).query();
             if (q.name().equals("Q3")) {
               System.err.println(session.explain(dp).render());
             }
             for (int i = 0; i < engineRuns; i++) {
-              double v = session.run(dp).rows().get(0).get("v").value();
-              engine[i] = Math.abs(v - plainAnswer) / plainAnswer;
+              Result r = session.run(dp);
+              engine[i] = Math.abs(r.rows().get(0).get("v").value() - plainAnswer) / plainAnswer;
+              engineLinf[i] = r.estimatedMaxRowsPerGroup();
             }
           }
-          String[] rows = accuracyRows(sf, q.name(), perUnit, runs, random, engine);
+          String[] rows = accuracyRows(sf, q.name(), perUnit, runs, random, engine, engineLinf);
           accuracy.add(rows[0]);
           if (rows[1] != null) {
             vsPaper.add(rows[1]);
@@ -215,7 +219,7 @@ public final class TpchJoinBench {
 
   /** The accuracy row of one query, and its row of the comparison with the paper (or null). */
   static String[] accuracyRows(String sf, String name, long[] perUnit, int runs,
-      RandomSource random, double[] engine) {
+      RandomSource random, double[] engine, double[] engineLinf) {
     UnitContributions c = UnitContributions.of(perUnit);
     double truth = c.total();
     QuantileThresholdMechanism quantile = quantile(random);
@@ -252,9 +256,11 @@ public final class TpchJoinBench {
     String engineRatio = engine.length == 0 ? "–" : String.format(Locale.ROOT, "%.1f",
         median(engine) / median(eO));
     String main = String.format(Locale.ROOT,
-        "| %s | %s | %,d | %,d | %,d | %.0f / %.0f | %s | %.2e | %.2e | %.2e | %.2e | %s | %.1f |"
-            + " %.3f |",
-        sf, name, c.total(), c.maxContribution(), tauStar, median(tQ), median(tR), engineCell,
+        "| %s | %s | %,d | %,d | %,d | %.0f / %.0f / %s | %s | %.2e | %.2e | %.2e | %.2e | %s |"
+            + " %.1f | %.3f |",
+        sf, name, c.total(), c.maxContribution(), tauStar, median(tQ), median(tR),
+        engine.length == 0 ? "–" : String.format(Locale.ROOT, "%.0f", median(engineLinf)),
+        engineCell,
         median(eQ), median(eR), median(eO), median(eN), engineRatio, median(eQ) / median(eO),
         median(eQ) / median(eR));
     double[] paper = sf.equals("1") ? PAPER_SF1.get(name) : null;
