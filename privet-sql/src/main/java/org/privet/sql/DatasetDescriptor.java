@@ -370,6 +370,14 @@ public final class DatasetDescriptor {
             throw new IllegalArgumentException("references: '" + t.name() + "." + from.name()
                 + "' and '" + target.name() + "." + to.name() + "' have different types");
           }
+          if (target == all.get(0) && !t.isPublic() && d.privacyUnit().isPresent()
+              && !to.name().equalsIgnoreCase(d.privacyUnit().get())) {
+            // The engine reads a row's unit from this reference: another key of the unit table
+            // could split one unit (several unit-table rows) into several.
+            throw new IllegalArgumentException("references: '" + t.name() + "." + from.name()
+                + "' references the unit table '" + target.name() + "', so it must name its privacy"
+                + " unit column '" + d.privacyUnit().get() + "'");
+          }
           if (!target.isPublic()) {
             if (t.isPublic()) {
               throw new IllegalArgumentException("references: public table '" + t.name()

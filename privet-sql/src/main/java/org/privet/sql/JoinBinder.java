@@ -325,7 +325,7 @@ final class JoinBinder {
     List<String> computed = new ArrayList<>();
     for (DerivedTableParser.Item it : p.items()) {
       if (it.expr() != null) {
-        String n = "__e" + computed.size();
+        String n = "__e" + computed.stream().filter(java.util.Objects::nonNull).count();
         rel = new Relation.Compute(rel, n, it.expr());
         computed.add(n);
       } else {

@@ -176,7 +176,7 @@ final class SelectBinder {
           + " privacy unit's rows beyond its contribution bounds (register the other tables with"
           + " their references to the privacy unit)");
     }
-    if (!joined && r.table() == r.dataset().tables().get(0)) {
+    if (!joined && !r.dataset().isMultiTable()) {
       this.dataset = r.dataset();
       return;
     }
@@ -343,19 +343,7 @@ final class SelectBinder {
         throw src.error(optionAt, "no public key set is registered for column '" + g + "' of dataset '"
             + dataset.name() + "'; list the keys with public_groups = (...)");
       }
-      List<List<Object>> next = new ArrayList<>();
-      for (List<Object> prefix : keys) {
-        for (Object v : values) {
-          List<Object> k = new ArrayList<>(prefix);
-          k.add(v);
-          next.add(k);
-        }
-      }
-      if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
-        throw src.error(optionAt, "the public key sets give more than " + DpOptions.MAX_PUBLIC_GROUPS
-            + " groups");
-      }
-      keys = next;
+      keys = times(keys, values, optionAt, "the public key sets");
     }
     return keys;
   }
@@ -369,27 +357,35 @@ final class SelectBinder {
     List<List<Object>> keys = new ArrayList<>();
     keys.add(List.of());
     for (String g : groupBy) {
-      var source = joins.publicSource(g).orElseThrow();
+      var source = joins.publicSource(g);
+      if (source.isEmpty()) {
+        return null; // a computed column of a public table: its values are not listed
+      }
       java.util.Optional<List<Object>> values = catalog.publicValues(dataset.name(),
-          source.getKey().name(), source.getValue());
+          source.get().getKey().name(), source.get().getValue());
       if (values.isEmpty() || values.get().isEmpty()) {
         return null;
       }
-      List<List<Object>> next = new ArrayList<>();
-      for (List<Object> prefix : keys) {
-        for (Object v : values.get()) {
-          List<Object> k = new ArrayList<>(prefix);
-          k.add(v);
-          next.add(k);
-        }
-      }
-      if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
-        throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), "the public tables' values"
-            + " give more than " + DpOptions.MAX_PUBLIC_GROUPS + " groups");
-      }
-      keys = next;
+      keys = times(keys, values.get(), pq.offsetOfWord("GROUP", pq.selectOffset()),
+          "the public tables' values");
     }
     return keys;
+  }
+
+  /** Each key of {@code keys} extended by each of {@code values}, at most MAX_PUBLIC_GROUPS. */
+  private List<List<Object>> times(List<List<Object>> keys, List<Object> values, int at, String what) {
+    List<List<Object>> next = new ArrayList<>();
+    for (List<Object> prefix : keys) {
+      for (Object v : values) {
+        List<Object> k = new ArrayList<>(prefix);
+        k.add(v);
+        next.add(k);
+      }
+    }
+    if (next.size() > DpOptions.MAX_PUBLIC_GROUPS) {
+      throw src.error(at, what + " give more than " + DpOptions.MAX_PUBLIC_GROUPS + " groups");
+    }
+    return next;
   }
 
   private void checkKeyType(Object v, String column, int at) {

@@ -124,4 +124,12 @@ class DatasetDescriptorTablesTest {
         .eachRowIsAUnit().addTable(ShopFixture.nation()).build();
     assertEquals(2, d.tables().size());
   }
+
+  @Test
+  void referenceToTheUnitTable_mustNameTheUnitColumn() {
+    refused(() -> ShopFixture.shopBuilder().addTable(ShopFixture.nation()).addTable(new TableDescriptor(
+        "orders", Source.table("o"), ShopFixture.ORDERS,
+        List.of(new Reference("o_custkey", "customer", "c_nationkey")), false)).build(),
+        "must name its privacy unit column 'c_custkey'");
+  }
 }

@@ -110,20 +110,29 @@ class JoinsTest {
         d.catalog);
     double s = 0;
     double t = 0;
-    for (List<?> l : d.lineitem) {
-      if (l.get(0) == null || d.customerOf(l.get(0)) == null || (Double) l.get(1) < 2) {
-        continue;
-      }
-      double price = d.orders.stream().filter(o -> o.get(0).equals(l.get(0)))
-          .mapToDouble(o -> (Double) o.get(2)).findFirst().orElseThrow();
-      if (price < 3) {
-        s += (Double) l.get(1);
-        t += price;
-      }
+    for (double[] qp : quantityAndPrice(d)) {
+      s += qp[0];
+      t += qp[1];
     }
     List<Object> row = st.present(run(st)).rows().get(0);
     assertEquals(s, ((Estimate) row.get(0)).value(), 1e-3);
     assertEquals(t, ((Estimate) row.get(1)).value(), 1e-3);
+  }
+
+  /** (quantity, order's totalprice) of the line items with an order, quantity ≥ 2, price < 3. */
+  private static List<double[]> quantityAndPrice(JoinFixture f) {
+    List<double[]> out = new ArrayList<>();
+    for (List<?> l : f.lineitem) {
+      if (l.get(0) == null || f.customerOf(l.get(0)) == null || (Double) l.get(1) < 2) {
+        continue;
+      }
+      double price = f.orders.stream().filter(o -> o.get(0).equals(l.get(0)))
+          .mapToDouble(o -> (Double) o.get(2)).findFirst().orElseThrow();
+      if (price < 3) {
+        out.add(new double[] {(Double) l.get(1), price});
+      }
+    }
+    return out;
   }
 
   @Test
@@ -208,7 +217,12 @@ class JoinsTest {
             + " USING (nationkey) GROUP BY name",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM lineitem",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-5) nationkey, COUNT(*)"
-            + " AS n FROM orders JOIN customer USING (custkey) GROUP BY nationkey");
+            + " AS n FROM orders JOIN customer USING (custkey) GROUP BY nationkey",
+        "WITH big AS (SELECT orderkey, quantity * 2 AS q2 FROM lineitem WHERE quantity >= 2)"
+            + " SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) name, SUM(q2,"
+            + " contribution_bounds_per_row => (0, 10)) AS s FROM big, orders o, customer c, nation"
+            + " WHERE big.orderkey = o.orderkey AND o.custkey = c.custkey AND c.nationkey ="
+            + " nation.nationkey GROUP BY name");
     for (String sql : queries) {
       DpStatement a = DpSql.parse(sql, d.catalog);
       DpStatement b = DpSql.parse(sql, dPrime.catalog);
@@ -258,16 +272,9 @@ class JoinsTest {
         + " WHERE l.quantity >= 2) big JOIN orders o ON big.orderkey = o.orderkey WHERE o.totalprice < 3";
     double s = 0;
     int n = 0;
-    for (List<?> l : d.lineitem) {
-      if (l.get(0) == null || d.customerOf(l.get(0)) == null || (Double) l.get(1) < 2) {
-        continue;
-      }
-      double price = d.orders.stream().filter(o -> o.get(0).equals(l.get(0)))
-          .mapToDouble(o -> (Double) o.get(2)).findFirst().orElseThrow();
-      if (price < 3) {
-        s += (Double) l.get(1) * 2 + 1;
-        n++;
-      }
+    for (double[] qp : quantityAndPrice(d)) {
+      s += qp[0] * 2 + 1;
+      n++;
     }
     for (String sql : List.of(with, sub)) {
       List<Object> row = DpSql.parse(sql, d.catalog).present(run(DpSql.parse(sql, d.catalog))).rows().get(0);
@@ -310,5 +317,41 @@ class JoinsTest {
       assertTrue(e.reason().contains(c[2]), e.getMessage());
       assertEquals(e.getMessage(), refused(c[0], dPrime).getMessage(), "the same on the neighbour");
     }
+  }
+
+  @Test
+  void unitTableAlone_withAliasAndQualifiedColumns_countsEachCustomer() {
+    DpStatement st = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12)"
+        + " COUNT(*) AS n, SUM(c.acctbal, contribution_bounds_per_row => (0, 1000)) AS s FROM customer c"
+        + " WHERE c.nationkey = 1", d.catalog);
+    List<Object> row = st.present(run(st)).rows().get(0);
+    assertEquals(d.customer.stream().filter(c -> (Long) c.get(1) == 1).count(),
+        ((Estimate) row.get(0)).value(), 1e-3);
+    assertEquals(d.customer.stream().filter(c -> (Long) c.get(1) == 1).mapToDouble(c -> (Double) c.get(2))
+        .sum(), ((Estimate) row.get(1)).value(), 1e-3);
+  }
+
+  @Test
+  void docsExample_withComputedRevenue_parsesAndDerivesTheUnitThroughOrders() {
+    DpStatement st = DpSql.parse("WITH li AS (SELECT l_orderkey, l_price * (1 - l_quantity) AS revenue"
+        + " FROM lineitem WHERE l_quantity >= 1) SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1)"
+        + " SUM(revenue, contribution_bounds_per_row => (0, 100)) AS r FROM li JOIN orders ON"
+        + " l_orderkey = o_orderkey", ShopFixture.catalog());
+    org.privet.engine.Source.Relational r = (org.privet.engine.Source.Relational) st.query().source();
+    assertEquals("orders, orders.o_custkey = customer.c_custkey (the unit)", r.unitDerivation());
+    assertTrue(r.relation().explain().contains("Compute __e0"), r.relation().explain());
+  }
+
+  @Test
+  void derivedPublicTable_keptColumnGivesPublicGroups_computedOneSelectsPrivately() {
+    DpStatement kept = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12) nm,"
+        + " COUNT(*) AS n FROM customer JOIN (SELECT nationkey, name AS nm FROM nation) x USING"
+        + " (nationkey) GROUP BY nm", d.catalog);
+    assertEquals(List.of("A", "B", "C"), groups(kept.present(run(kept))).stream().map(String::valueOf)
+        .sorted().toList());
+    DpSqlException e = refused("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) k, COUNT(*)"
+        + " AS n FROM customer JOIN (SELECT nationkey, nationkey * 2 AS k FROM nation) x USING"
+        + " (nationkey) GROUP BY k", d);
+    assertTrue(e.reason().contains("needs delta > 0"), e.getMessage());
   }
 }
