@@ -73,15 +73,23 @@ final class Cases {
    */
   static List<Case> sqlCases() {
     List<Case> out = new ArrayList<>();
-    try (java.io.InputStream in = Cases.class.getResourceAsStream("/hostile/sql-cases.txt")) {
-      String text = new String(java.util.Objects.requireNonNull(in, "hostile/sql-cases.txt").readAllBytes(),
+    for (String[] f : caseLines("/hostile/sql-cases.txt")) {
+      out.add(sql(f[1], Expect.valueOf(f[0]), f[2]));
+    }
+    return out;
+  }
+
+  /** The {@code EXPECT | name | SQL} lines of a case file (comments and blank lines skipped). */
+  static List<String[]> caseLines(String resource) {
+    List<String[]> out = new ArrayList<>();
+    try (java.io.InputStream in = Cases.class.getResourceAsStream(resource)) {
+      String text = new String(java.util.Objects.requireNonNull(in, resource).readAllBytes(),
           java.nio.charset.StandardCharsets.UTF_8);
       for (String line : text.split("\n")) {
         if (line.isBlank() || line.startsWith("#")) {
           continue;
         }
-        String[] f = line.split(" \\| ", 3);
-        out.add(sql(f[1], Expect.valueOf(f[0]), f[2]));
+        out.add(line.split(" \\| ", 3));
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);

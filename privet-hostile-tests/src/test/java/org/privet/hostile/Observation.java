@@ -30,11 +30,23 @@ record Observation(String kind, String message, int charges, List<String> column
   /** Runs DP SQL ({@code {t}} stands for the table) with the table's schema and unit uid. */
   static Observation sql(Backend backend, String table, String sql, BudgetCharger charger) {
     AtomicInteger charges = new AtomicInteger();
+    DatasetDescriptor d;
     try {
-      DatasetDescriptor d = DatasetDescriptor.builder("t", Source.table(table),
+      d = DatasetDescriptor.builder("t", Source.table(table),
           backend.describe(Source.table(table))).privacyUnit("uid").build();
-      DpStatement st = DpSql.parse(sql.replace("{t}", "t"), name -> name.equalsIgnoreCase("t")
-          ? java.util.Optional.of(d) : java.util.Optional.empty());
+    } catch (RuntimeException e) {
+      return failed(e, charges);
+    }
+    return sql(backend, name -> name.equalsIgnoreCase("t") ? java.util.Optional.of(d)
+        : java.util.Optional.empty(), sql.replace("{t}", "t"), charger);
+  }
+
+  /** Runs DP SQL against the datasets of {@code catalog} (multi-table datasets, issue 25). */
+  static Observation sql(Backend backend, org.privet.sql.DatasetCatalog catalog, String sql,
+      BudgetCharger charger) {
+    AtomicInteger charges = new AtomicInteger();
+    try {
+      DpStatement st = DpSql.parse(sql, catalog);
       Result r = session(backend, charger, charges).run(st.query());
       SqlResult out = st.present(r);
       boolean shapePublic = !st.query().usesPrivatePartitionSelection();
@@ -51,6 +63,20 @@ record Observation(String kind, String message, int charges, List<String> column
           shapePublic ? out.rows().size() : -1, keys);
     } catch (RuntimeException e) {
       return failed(e, charges);
+    }
+  }
+
+  /**
+   * The EXPLAIN text of DP SQL against {@code catalog} (the plan's rendering, which charges
+   * nothing), or the refusal's type and message.
+   */
+  static String explain(Backend backend, org.privet.sql.DatasetCatalog catalog, String sql) {
+    try {
+      DpStatement st = DpSql.explain(sql, catalog);
+      return session(backend, BudgetCharger.unlimited(), new AtomicInteger())
+          .explain(st.query()).render();
+    } catch (RuntimeException e) {
+      return e.getClass().getName() + ": " + e.getMessage();
     }
   }
 

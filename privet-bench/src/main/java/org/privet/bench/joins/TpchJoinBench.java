@@ -2,8 +2,6 @@ package org.privet.bench.joins;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,11 +10,24 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.privet.engine.BudgetCharger;
+import org.privet.engine.Query;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.Backend;
 import org.privet.mechanisms.GeometricMechanism;
 import org.privet.mechanisms.truncation.QuantileThresholdMechanism;
 import org.privet.mechanisms.truncation.R2TMechanism;
 import org.privet.mechanisms.truncation.UnitContributions;
 import org.privet.random.RandomSource;
+import org.privet.sql.DatasetCatalog;
+import org.privet.sql.DatasetDescriptor;
+import org.privet.sql.DatasetDescriptor.Reference;
+import org.privet.sql.DatasetDescriptor.TableDescriptor;
+import org.privet.sql.DpSql;
 
 /**
  * Issue 25's TPC-H benchmark on DuckDB (a harness, not JMH): R2T's TPC-H queries ({@link
@@ -30,14 +41,21 @@ import org.privet.random.RandomSource;
  * oracle} (the best fixed threshold τ*, chosen seeing the data, released with the full ε) and
  * {@code naive} (no truncation, noise for GS). Reported: the median relative error |release −
  * Q(I)|/Q(I), and for the comparison with the paper the authors' metric (the mean absolute error
- * after dropping the largest and smallest 20%, {@code Script/CollectResultsTPCH.py}) ÷ Q(I).
+ * after dropping the largest and smallest 20%, {@code Script/CollectResultsTPCH.py}) ÷ Q(I), also
+ * for R2T with thresholds 8^j (closer to the authors' 5.5^j).
+ *
+ * <p><b>The engine.</b> Each query Privet's DP SQL can state ({@link TpchQuery#dpSql}, no
+ * contribution bound given, so the engine chooses the truncation privately) is also run
+ * ENGINE_RUNS times through {@link DpSql} and {@link Session} on {@link DuckDbBackend}, on the
+ * dataset of {@link #catalog} (column {@code engine}).
  *
  * <p><b>Time.</b> Interleaved rounds (one warm-up, then ROUNDS measured, medians) of the plain
- * join ({@link TpchQuery#plain}, the analyst's query without DP) and the DP pipeline (the
- * contribution summary {@link TpchQuery#histogram} plus the quantile release in Java).
+ * join ({@link TpchQuery#plain}, the analyst's query without DP), the engine's DP SQL, and this
+ * harness's DP pipeline (the contribution summary {@link TpchQuery#histogram} plus the quantile
+ * release in Java).
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
- * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS]]]} (defaults 101, 5, 2).
+ * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS]]]]} (defaults 101, 5, 2, 21).
  */
 public final class TpchJoinBench {
   static final double EPSILON = 0.8;
@@ -59,24 +77,29 @@ public final class TpchJoinBench {
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 101;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
+    int engineRuns = args.length > 4 ? Integer.parseInt(args[4]) : 21;
     RandomSource random = RandomSource.secure();
     List<String> accuracy = new ArrayList<>();
     List<String> timing = new ArrayList<>();
-    accuracy.add("| SF | query | Q(I) | max c_u | τ* | τ quantile / r2t (median) | quantile | r2t"
-        + " | oracle | naive | quantile ÷ oracle | quantile ÷ r2t | r2t (authors' metric) | paper"
-        + " r2t |");
+    accuracy.add("| SF | query | Q(I) | max c_u | τ* | τ quantile / r2t / engine L∞ (median) | engine"
+        + " | quantile"
+        + " | r2t | oracle | naive | engine ÷ oracle | quantile ÷ oracle | quantile ÷ r2t |");
     accuracy.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    timing.add("| SF | query | plain join (s) | DP (s) | DP ÷ plain |");
-    timing.add("|---|---|---|---|---|");
+    List<String> vsPaper = new ArrayList<>();
+    vsPaper.add("| query (SF 1) | Q(I) ours / theirs | paper R2T (base 5.5) | r2t (2^j) |"
+        + " r2t (8^j) | quantile | oracle | engine |");
+    vsPaper.add("|---|---|---|---|---|---|---|---|");
+    timing.add("| SF | query | plain join (s) | engine DP SQL (s) | engine ÷ plain | harness DP (s)"
+        + " | of which release (s) | harness ÷ plain |");
+    timing.add("|---|---|---|---|---|---|---|---|");
     for (String pair : args[0].split(",")) {
       String[] p = pair.split("=", 2);
       String sf = p[0];
-      try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-          Statement s = c.createStatement()) {
+      try (DuckDbBackend db = DuckDbBackend.inMemory();
+          Statement s = db.trustedConnection().createStatement()) {
         s.execute("SET threads = " + threads);
         long start = System.nanoTime();
-        for (String table : List.of("customer", "orders", "lineitem", "nation", "region",
-            "supplier")) {
+        for (String table : TABLES) {
           Path csv = Path.of(p[1], table + ".csv");
           if (Files.exists(csv)) {
             s.execute("CREATE TABLE " + table + " AS SELECT * FROM read_csv('" + csv
@@ -85,6 +108,9 @@ public final class TpchJoinBench {
         }
         System.err.printf(Locale.ROOT, "SF %s loaded in %.1f s%n", sf,
             (System.nanoTime() - start) / 1e9);
+        DatasetCatalog catalog = catalog(db);
+        Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
+            .randomSource(random).build();
         for (TpchQuery q : TpchQuery.all()) {
           long[] perUnit = contributions(s, q);
           UnitContributions contributions = UnitContributions.of(perUnit);
@@ -93,8 +119,25 @@ public final class TpchJoinBench {
             throw new IllegalStateException(q.name() + ": plain " + plainAnswer
                 + " != sum of contributions " + contributions.total());
           }
-          accuracy.add(accuracyRow(sf, q.name(), perUnit, runs, random));
-          timing.add(timingRow(sf, q, s, rounds, random));
+          double[] engine = new double[q.expressible() ? engineRuns : 0];
+          double[] engineLinf = new double[engine.length];
+          if (q.expressible()) {
+            Query dp = DpSql.parse(q.dpSql(EPSILON), catalog).query();
+            if (q.name().equals("Q3")) {
+              System.err.println(session.explain(dp).render());
+            }
+            for (int i = 0; i < engineRuns; i++) {
+              Result r = session.run(dp);
+              engine[i] = Math.abs(r.rows().get(0).get("v").value() - plainAnswer) / plainAnswer;
+              engineLinf[i] = r.estimatedMaxRowsPerGroup();
+            }
+          }
+          String[] rows = accuracyRows(sf, q.name(), perUnit, runs, random, engine, engineLinf);
+          accuracy.add(rows[0]);
+          if (rows[1] != null) {
+            vsPaper.add(rows[1]);
+          }
+          timing.add(timingRow(sf, q, s, session, catalog, rounds, random));
           System.err.println(accuracy.get(accuracy.size() - 1));
           System.err.println(timing.get(timing.size() - 1));
         }
@@ -102,8 +145,44 @@ public final class TpchJoinBench {
     }
     System.out.println(String.join("\n", accuracy));
     System.out.println();
+    System.out.println(String.join("\n", vsPaper));
+    System.out.println();
     System.out.println(String.join("\n", timing));
   }
+
+  static final List<String> TABLES = List.of("customer", "orders", "lineitem", "nation",
+      "region", "supplier");
+
+  /**
+   * The TPC-H dataset as Privet registers it (issue 25): customer the unit table, orders and
+   * lineitem private along their references, nation, region and supplier public.
+   */
+  static DatasetCatalog catalog(Backend backend) {
+    DatasetDescriptor.Builder b = DatasetDescriptor.builder("tpch", Source.table("customer"),
+            backend.describe(Source.table("customer"))).privacyUnit("c_custkey")
+        .unitTable("customer", List.of(new Reference("c_nationkey", "nation", "n_nationkey")));
+    for (String[] t : PRIVATE_AND_PUBLIC) {
+      b.addTable(new TableDescriptor(t[0], Source.table(t[0]), backend.describe(Source.table(t[0])),
+          t.length == 1 ? List.of() : List.of(new Reference(t[1], t[2], t[3])), t.length == 1));
+    }
+    DatasetDescriptor tpch = b.build();
+    return new DatasetCatalog() {
+      @Override
+      public Optional<DatasetDescriptor> find(String name) {
+        return name.equalsIgnoreCase("tpch") ? Optional.of(tpch) : Optional.empty();
+      }
+
+      @Override
+      public List<String> datasetsWithTable(String table) {
+        return tpch.table(table).isPresent() ? List.of("tpch") : List.of();
+      }
+    };
+  }
+
+  /** The tables besides customer: private ones with their reference, then public ones. */
+  private static final String[][] PRIVATE_AND_PUBLIC = {
+      {"orders", "o_custkey", "customer", "c_custkey"},
+      {"lineitem", "l_orderkey", "orders", "o_orderkey"}, {"nation"}, {"region"}, {"supplier"}};
 
   /** Reads the contribution summary of {@code q} and expands it to one long per unit. */
   static long[] contributions(Statement s, TpchQuery q) throws SQLException {
@@ -138,13 +217,16 @@ public final class TpchJoinBench {
         .randomSource(random).build();
   }
 
-  static String accuracyRow(String sf, String name, long[] perUnit, int runs,
-      RandomSource random) {
+  /** The accuracy row of one query, and its row of the comparison with the paper (or null). */
+  static String[] accuracyRows(String sf, String name, long[] perUnit, int runs,
+      RandomSource random, double[] engine, double[] engineLinf) {
     UnitContributions c = UnitContributions.of(perUnit);
     double truth = c.total();
     QuantileThresholdMechanism quantile = quantile(random);
     R2TMechanism r2t = R2TMechanism.builder().epsilon(EPSILON).globalSensitivity(GS).beta(BETA)
         .randomSource(random).build();
+    R2TMechanism r2t8 = R2TMechanism.builder().epsilon(EPSILON).globalSensitivity(GS).beta(BETA)
+        .thresholdStep(3).randomSource(random).build();
     long tauStar = oracleTau(perUnit);
     GeometricMechanism oracle = GeometricMechanism.builder().epsilon(EPSILON).sensitivity(tauStar)
         .randomSource(random).build();
@@ -153,6 +235,7 @@ public final class TpchJoinBench {
     long oracleTruncated = c.evaluate(tauStar);
     double[] eQ = new double[runs];
     double[] eR = new double[runs];
+    double[] eR8 = new double[runs];
     double[] eO = new double[runs];
     double[] eN = new double[runs];
     double[] tQ = new double[runs];
@@ -164,38 +247,63 @@ public final class TpchJoinBench {
       var r = r2t.release(c);
       eR[i] = Math.abs(r.value() - truth) / truth;
       tR[i] = r.tau();
+      eR8[i] = Math.abs(r2t8.release(c).value() - truth) / truth;
       eO[i] = Math.abs(oracle.release(oracleTruncated) - truth) / truth;
       eN[i] = Math.abs(naive.release(c.total()) - truth) / truth;
     }
+    String engineCell = engine.length == 0 ? "–" : String.format(Locale.ROOT, "%.2e",
+        median(engine));
+    String engineRatio = engine.length == 0 ? "–" : String.format(Locale.ROOT, "%.1f",
+        median(engine) / median(eO));
+    String main = String.format(Locale.ROOT,
+        "| %s | %s | %,d | %,d | %,d | %.0f / %.0f / %s | %s | %.2e | %.2e | %.2e | %.2e | %s |"
+            + " %.1f | %.3f |",
+        sf, name, c.total(), c.maxContribution(), tauStar, median(tQ), median(tR),
+        engine.length == 0 ? "–" : String.format(Locale.ROOT, "%.0f", median(engineLinf)),
+        engineCell,
+        median(eQ), median(eR), median(eO), median(eN), engineRatio, median(eQ) / median(eO),
+        median(eQ) / median(eR));
     double[] paper = sf.equals("1") ? PAPER_SF1.get(name) : null;
-    String paperCell = paper == null ? "–" : String.format(Locale.ROOT, "%.2e%s",
-        paper[1] / paper[0], paper[0] == truth ? "" : " (their Q(I) " + (long) paper[0] + ")");
-    return String.format(Locale.ROOT,
-        "| %s | %s | %,d | %,d | %,d | %.0f / %.0f | %.2e | %.2e | %.2e | %.2e | %.1f | %.3f | %.2e"
-            + " | %s |",
-        sf, name, c.total(), c.maxContribution(), tauStar, median(tQ), median(tR), median(eQ),
-        median(eR), median(eO), median(eN), median(eQ) / median(eO), median(eQ) / median(eR),
-        trimmedMean(eR), paperCell);
+    String vsPaper = paper == null ? null : String.format(Locale.ROOT,
+        "| %s | %,d / %,d | %.2e | %.2e | %.2e | %.2e | %.2e | %s |", name, c.total(),
+        (long) paper[0], paper[1] / paper[0], trimmedMean(eR), trimmedMean(eR8), trimmedMean(eQ),
+        trimmedMean(eO), engine.length == 0 ? "–"
+            : String.format(Locale.ROOT, "%.2e", trimmedMean(engine)));
+    return new String[] {main, vsPaper};
   }
 
-  static String timingRow(String sf, TpchQuery q, Statement s, int rounds, RandomSource random)
-      throws SQLException {
+  static String timingRow(String sf, TpchQuery q, Statement s, Session session,
+      DatasetCatalog catalog, int rounds, RandomSource random) throws SQLException {
     QuantileThresholdMechanism quantile = quantile(random);
+    Query dp = q.expressible() ? DpSql.parse(q.dpSql(EPSILON), catalog).query() : null;
     double[] plain = new double[rounds];
-    double[] dp = new double[rounds];
+    double[] engine = new double[rounds];
+    double[] harness = new double[rounds];
+    double[] release = new double[rounds];
     for (int round = 0; round <= rounds; round++) {
       long t0 = System.nanoTime();
       plainAnswer(s, q);
       long t1 = System.nanoTime();
-      quantile.release(UnitContributions.of(contributions(s, q)));
+      if (dp != null) {
+        session.run(dp);
+      }
       long t2 = System.nanoTime();
+      UnitContributions c = UnitContributions.of(contributions(s, q));
+      long t3 = System.nanoTime();
+      quantile.release(c);
+      long t4 = System.nanoTime();
       if (round > 0) {
         plain[round - 1] = (t1 - t0) / 1e9;
-        dp[round - 1] = (t2 - t1) / 1e9;
+        engine[round - 1] = (t2 - t1) / 1e9;
+        harness[round - 1] = (t4 - t2) / 1e9;
+        release[round - 1] = (t4 - t3) / 1e9;
       }
     }
-    return String.format(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.2f |", sf, q.name(),
-        median(plain), median(dp), median(dp) / median(plain));
+    return String.format(Locale.ROOT, "| %s | %s | %.3f | %s | %s | %.3f | %.3f | %.2f |", sf,
+        q.name(), median(plain), dp == null ? "–" : String.format(Locale.ROOT, "%.3f",
+            median(engine)), dp == null ? "–" : String.format(Locale.ROOT, "%.2f",
+            median(engine) / median(plain)), median(harness), median(release),
+        median(harness) / median(plain));
   }
 
   /**

@@ -16,9 +16,23 @@ import java.util.Objects;
  * @param name e.g. {@code Q3}
  * @param unit the join's privacy-unit column (derived from the references)
  * @param aggregate a non-negative integer aggregate per join result ({@code COUNT(*)}, a SUM)
+ * @param dpAggregate the same aggregate in Privet's DP SQL, or {@code -} if the dialect cannot
+ *     say it
  * @param fromWhere the {@code FROM ... WHERE ...} text
  */
-record TpchQuery(String name, String unit, String aggregate, String fromWhere) {
+record TpchQuery(String name, String unit, String aggregate, String dpAggregate,
+    String fromWhere) {
+  /** Whether the engine's DP SQL can state this query. */
+  boolean expressible() {
+    return !dpAggregate.equals("-");
+  }
+
+  /** The query in Privet's DP SQL at {@code epsilon}, no contribution bound given. */
+  String dpSql(double epsilon) {
+    return "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = " + epsilon + ") " + dpAggregate
+        + " AS v " + fromWhere;
+  }
+
   /** The same join without DP: {@code SELECT aggregate FROM ... WHERE ...}. */
   String plain() {
     return "SELECT " + aggregate + " " + fromWhere;
@@ -49,8 +63,9 @@ record TpchQuery(String name, String unit, String aggregate, String fromWhere) {
       if (line.isBlank() || line.startsWith("#")) {
         continue;
       }
-      String[] f = line.split(" \\| ", 4);
-      out.add(new TpchQuery(f[0].strip(), f[1].strip(), f[2].strip(), f[3].strip()));
+      String[] f = line.split(" \\| ", 5);
+      out.add(new TpchQuery(f[0].strip(), f[1].strip(), f[2].strip(), f[3].strip(),
+          f[4].strip()));
     }
     return out;
   }

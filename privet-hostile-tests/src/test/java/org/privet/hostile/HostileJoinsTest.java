@@ -1,0 +1,175 @@
+package org.privet.hostile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.privet.accounting.BudgetExceededException;
+import org.privet.engine.BudgetCharger;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.Backend;
+import org.privet.sql.DatasetCatalog;
+import org.privet.sql.DatasetDescriptor;
+import org.privet.sql.DatasetDescriptor.Reference;
+import org.privet.sql.DatasetDescriptor.TableDescriptor;
+import org.privet.sql.DpSql;
+import org.privet.testing.SeededRandomSource;
+
+/**
+ * The hostile-analyst suite over joins (issue 25, item 6) on DuckDB: multi-table neighbours from
+ * {@link TpchShop} — BASE vs WITH_VICTIM (a victim customer with 2,500 orders and 10,000 line
+ * items of extreme values) and BASE vs WITHOUT_HEAVIEST (the generated customer with the most line
+ * items, removed with every row referencing it). Every case of {@code hostile/join-cases.txt} must
+ * be observed identically on both datasets of each pair (refusal type and text, charges, output
+ * columns, rows and keys where the shape is public) and its EXPLAIN text must be equal; and DP
+ * answers over the join stay within the noise (the victim's ten thousand line items are truncated
+ * to the analyst's bound; with no bound given nothing fails on their values).
+ */
+class HostileJoinsTest {
+  @TempDir static Path dir;
+
+  private static final Map<TpchShop.Variant, DuckDbBackend> DB =
+      new java.util.EnumMap<>(TpchShop.Variant.class);
+
+  @BeforeAll
+  static void datasets() {
+    for (TpchShop.Variant v : TpchShop.Variant.values()) {
+      DB.put(v, TpchShop.duckdb(v, dir.resolve(v.name())));
+    }
+  }
+
+  @AfterAll
+  static void close() {
+    DB.values().forEach(DuckDbBackend::close);
+  }
+
+  /** The shop dataset over {@code backend}'s tables: customer the unit table, nation public. */
+  static DatasetCatalog catalog(Backend backend) {
+    DatasetDescriptor shop = DatasetDescriptor.builder("shop", Source.table("customer"),
+            backend.describe(Source.table("customer")))
+        .privacyUnit("c_custkey")
+        .unitTable("customer", List.of(new Reference("c_nationkey", "nation", "n_nationkey")))
+        .addTable(new TableDescriptor("orders", Source.table("orders"),
+            backend.describe(Source.table("orders")),
+            List.of(new Reference("o_custkey", "customer", "c_custkey")), false))
+        .addTable(new TableDescriptor("lineitem", Source.table("lineitem"),
+            backend.describe(Source.table("lineitem")),
+            List.of(new Reference("l_orderkey", "orders", "o_orderkey")), false))
+        .addTable(new TableDescriptor("nation", Source.table("nation"),
+            backend.describe(Source.table("nation")), List.of(), true))
+        .build();
+    return new DatasetCatalog() {
+      @Override
+      public Optional<DatasetDescriptor> find(String name) {
+        return name.equalsIgnoreCase("shop") ? Optional.of(shop) : Optional.empty();
+      }
+
+      @Override
+      public List<String> datasetsWithTable(String table) {
+        return shop.table(table).isPresent() ? List.of("shop") : List.of();
+      }
+    };
+  }
+
+  record JoinCase(String name, Cases.Expect expect, String sql, BudgetCharger charger) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<JoinCase> cases() {
+    List<JoinCase> out = new ArrayList<>();
+    for (String[] f : Cases.caseLines("/hostile/join-cases.txt")) {
+      out.add(new JoinCase(f[1], Cases.Expect.valueOf(f[0]), f[2], BudgetCharger.unlimited()));
+    }
+    out.add(new JoinCase("budget refused over a join", Cases.Expect.REFUSED,
+        out.get(0).sql(), charge -> {
+          throw new BudgetExceededException("the budget does not cover this query");
+        }));
+    return out.stream();
+  }
+
+  static final TpchShop.Variant[][] PAIRS = {
+      {TpchShop.Variant.BASE, TpchShop.Variant.WITH_VICTIM},
+      {TpchShop.Variant.BASE, TpchShop.Variant.WITHOUT_HEAVIEST}};
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void joinErrorPath_onMultiTableNeighbours_observedIdentically(JoinCase c) {
+    for (TpchShop.Variant[] p : PAIRS) {
+      Observation a = Observation.sql(DB.get(p[0]), catalog(DB.get(p[0])), c.sql(), c.charger());
+      Observation b = Observation.sql(DB.get(p[1]), catalog(DB.get(p[1])), c.sql(), c.charger());
+      assertEquals(a, b, c + ": " + p[0] + " vs " + p[1]);
+      assertTrue(c.expect() == Cases.Expect.REFUSED ? b.refused() : b.released(),
+          c + " should be " + c.expect() + ", was " + b);
+      String ea = Observation.explain(DB.get(p[0]), catalog(DB.get(p[0])), c.sql());
+      String eb = Observation.explain(DB.get(p[1]), catalog(DB.get(p[1])), c.sql());
+      assertEquals(ea, eb, c + ": EXPLAIN on " + p[0] + " vs " + p[1]);
+    }
+  }
+
+  private static org.privet.engine.ResultRow release(TpchShop.Variant v, String sql, long seed) {
+    Session s = Session.builder().backend(DB.get(v)).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(seed)).build();
+    Result r = s.run(DpSql.parse(sql, catalog(DB.get(v))).query());
+    return r.rows().get(0);
+  }
+
+  /**
+   * Held-out-style check with the analyst's bound: COUNT(*) over lineitem ⋈ orders ⋈ customer at
+   * ε = 1 with one group and {@code max_rows_per_group = 256} (above BASE's largest contribution,
+   * 139 line items at SF 0.01), five fixed seeds on each of BASE and WITH_VICTIM. True counts: 60,175 and 70,175;
+   * truncated at 256 rows per unit, 60,175 and 60,431. Each answer must lie within 2,000 of
+   * 60,175: an engine that did not truncate the joined rows of each unit would be 10,000 off on
+   * WITH_VICTIM (the power). False-failure probability: the noise is at most Laplace of scale
+   * 256/ε = 256 (the count has the whole ε), and 2,000 − 256 = 1,744 is 6.8 scales: P &lt;
+   * e^{-6.8} = 1.1·10^-3 per release, &lt; 1.2% for the ten (fixed seeds: deterministic).
+   */
+  @Test
+  void dpCountOverJoin_rowBoundGiven_victimTruncatedWithinNoise() {
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, max_groups_contributed ="
+        + " 1, max_rows_per_group = 256) COUNT(*) AS n FROM lineitem JOIN orders ON l_orderkey ="
+        + " o_orderkey JOIN customer ON o_custkey = c_custkey";
+    for (TpchShop.Variant v : List.of(TpchShop.Variant.BASE, TpchShop.Variant.WITH_VICTIM)) {
+      for (long seed = 1; seed <= 5; seed++) {
+        double n = release(v, sql, seed).get("n").value();
+        assertTrue(Math.abs(n - 60_175) <= 2_000, v + " seed " + seed + ": " + n);
+      }
+    }
+  }
+
+  /**
+   * With no bound given the engine chooses the truncation privately (a DP estimate of the rows
+   * per unit): the victim's ten thousand rows of ±∞, NaN and NULL values must not make the release
+   * fail or its value non-finite on either neighbour. (Its accuracy is measured in
+   * docs/benchmarks.md, "Issue 25: TPC-H joins", not asserted here.)
+   */
+  @Test
+  void dpSumOverJoin_noBoundGiven_releasedFiniteOnBothNeighbours() {
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n,"
+        + " SUM(l_quantity, contribution_bounds_per_row => (0, 50)) AS q FROM lineitem"
+        + " JOIN orders ON l_orderkey = o_orderkey JOIN customer ON o_custkey = c_custkey";
+    for (TpchShop.Variant v : TpchShop.Variant.values()) {
+      for (long seed = 1; seed <= 3; seed++) {
+        org.privet.engine.ResultRow row = release(v, sql, seed);
+        assertTrue(Double.isFinite(row.get("n").value()) && Double.isFinite(row.get("q").value()),
+            v + " seed " + seed + ": " + row);
+      }
+    }
+  }
+}
