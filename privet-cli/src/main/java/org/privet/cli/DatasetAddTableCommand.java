@@ -24,7 +24,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * table added before it, the first being the unit table); a public table's contents are public.
  * Its public schema is fixed now, as {@code dataset register} fixes the first table's, and its
  * references and public flag with it. For a dataset in PostgreSQL, {@code --table SCHEMA.TABLE}
- * names a table of the dataset's database.
+ * names a table of the dataset's database. Each reference's target column must be a key of its
+ * table (no duplicate non-NULL values), checked on the data now ({@link LedgerCatalog#addTable}).
  */
 @Command(name = "add-table", mixinStandardHelpOptions = true,
     description = {"Add a table to a registered dataset (one dataset, one budget, several tables).",
@@ -64,7 +65,7 @@ final class DatasetAddTableCommand implements Callable<Integer> {
           isPublic);
       ledger.requireTablePlace(d.name(), table); // before the source is read
       RegisteredSchema fixed = from.declared().orElseGet(() -> LedgerCatalog.inferSchema(table.asSource(d)));
-      added = ledger.addTable(d.name(), table, fixed);
+      added = LedgerCatalog.addTable(ledger, d.name(), table, fixed); // checks the references' keys
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf("added table '%s' (%s) to dataset '%s': %s%n", added.name(), added.spec().source(), dataset,

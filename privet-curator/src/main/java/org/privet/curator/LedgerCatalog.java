@@ -203,6 +203,24 @@ public final class LedgerCatalog implements DatasetCatalog {
   }
 
   /**
+   * Adds {@code table} to a registered dataset with its public schema ({@link Ledger#addTable}),
+   * after the registration's rules ({@link Ledger#checkTable}) and the curator's check on the data
+   * that each reference's target column is a key of its table ({@link ReferenceKeys}): the joins
+   * proof's precondition (docs/proofs/engine-joins.md). The CLI's {@code dataset add-table} adds
+   * tables through here.
+   *
+   * @throws IllegalArgumentException naming the parameter (a target that is not a key: {@code
+   *     references} and the column, never a value); nothing is stored then
+   */
+  public static org.privet.ledger.DatasetTable addTable(Ledger ledger, String dataset,
+      org.privet.ledger.TableSpec table, RegisteredSchema schema) {
+    org.privet.ledger.TableSpec checked = ledger.checkTable(dataset, table, schema);
+    DatasetSpec spec = ledger.dataset(dataset);
+    ReferenceKeys.require(spec, ledger.tables(spec.name()), checked, System.getenv());
+    return ledger.addTable(dataset, table, schema);
+  }
+
+  /**
    * {@link #inferred} on an in-memory DuckDB, or for a PostgreSQL table on a connection to its
    * database (the password read now): the curator's inference at registration.
    */

@@ -5,13 +5,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import org.privet.accounting.ApproxDp;
 import org.privet.accounting.BasicAccountant;
 import org.privet.accounting.NeighbouringRelation;
 import org.privet.accounting.PrivacyLoss;
+import org.privet.accounting.PureDp;
+import org.privet.accounting.Budget;
+import org.privet.engine.AutoBounds;
+import org.privet.engine.Query;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
 import org.privet.engine.Source;
-import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.TableSchema;
 import org.privet.ledger.Charge;
@@ -20,6 +27,7 @@ import org.privet.ledger.DatasetSpec;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.RegisteredSchema;
 import org.privet.models.AdaSsp;
+import org.privet.models.BackendTraining;
 import org.privet.models.DpSgd;
 import org.privet.models.Feature;
 import org.privet.models.FeatureEncoder;
@@ -27,6 +35,7 @@ import org.privet.models.GaussianNaiveBayes;
 import org.privet.models.Label;
 import org.privet.models.Model;
 import org.privet.models.ObjectivePerturbation;
+import org.privet.models.PureObjectivePerturbation;
 import org.privet.models.TrainingSet;
 import org.privet.random.RandomSource;
 
@@ -38,16 +47,20 @@ import org.privet.random.RandomSource;
  * <p>Before the charge, only public facts are used: the request, the dataset's registration (privacy
  * unit, neighbouring relation, source kind, public schema, public bounds and keys) and the budget.
  * The mechanism is calibrated then, and its stated loss is asserted equal to the plan (the
- * requested (ε, δ)) before the ledger is charged. After the charge the rows are read through the
- * engine's {@link Source} by a total text scan ({@link DuckDbBackend#scanText}); every value is
- * encoded by a total rule (clamped to public bounds, one-hot over public keys, missing values
- * fixed), each unit keeps at most {@code maxRowsPerUnit} rows, and training never throws on data.
+ * requested (ε, δ)) before the ledger is charged. After the charge the data is read where it lives,
+ * on the dataset's backend (DuckDB for files, PostgreSQL for a table, Spark when the caller runs
+ * one), by statements {@link BackendTraining} writes once and each backend's dialect renders: every
+ * value is encoded by a total rule (clamped to public bounds, one-hot over public keys, missing
+ * values fixed) on a fixed-point grid, each unit keeps at most {@code maxRowsPerUnit} rows, and
+ * training never throws on data. AdaSSP and naive Bayes run as exact aggregate queries (their
+ * sufficient statistics); objective perturbation and DP-SGD are iterative optimisations, not a
+ * fixed sequence of aggregates, and read the bounded encoded rows through the same statement.
  *
- * <p>Why Java and not aggregate queries: objective perturbation and DP-SGD are iterative
- * optimisations over the rows, not a fixed set of aggregates; AdaSSP's and naive Bayes' sufficient
- * statistics are aggregates, but over a one-hot, per-unit weighted encoding that the SQL aggregate
- * layer does not express yet. Reading once through the engine's source keeps the registered file
- * layout and schema authoritative; files only (as for synthesis).
+ * <p>AUTO feature bounds (a feature named {@code AUTO}, or a number column given no bounds or keys)
+ * are estimated after the charge by the engine's own AUTO bounds query at ε<sub>b</sub> =
+ * {@value #AUTO_BOUNDS_SHARE}·ε, pure, from the same charge; the model's mechanism is calibrated at
+ * the rest, and the composition is checked before the charge. δ = 0 trains objective
+ * perturbation's pure-ε variant and is charged as pure ε.
  */
 public final class RegisteredTraining {
 
@@ -66,14 +79,33 @@ public final class RegisteredTraining {
       double delta,
       int maxRowsPerUnit,
       Double regularization,
-      DpSgdOptions sgd) {
+      DpSgdOptions sgd,
+      java.util.Set<String> autoBounds) {
     public Request {
       Objects.requireNonNull(kind, "kind");
       features = List.copyOf(features);
       featureBounds = Map.copyOf(featureBounds);
       featureKeys = Map.copyOf(featureKeys);
+      autoBounds = autoBounds == null ? java.util.Set.of() : java.util.Set.copyOf(autoBounds);
+    }
+
+    /** Without AUTO bounds named (numeric features without bounds still get them). */
+    public Request(Model.Kind kind, String method, String label, String positive, String negative,
+        ColumnBounds labelBounds, List<String> features, Map<String, ColumnBounds> featureBounds,
+        Map<String, List<String>> featureKeys, double epsilon, double delta, int maxRowsPerUnit,
+        Double regularization, DpSgdOptions sgd) {
+      this(kind, method, label, positive, negative, labelBounds, features, featureBounds, featureKeys, epsilon,
+          delta, maxRowsPerUnit, regularization, sgd, java.util.Set.of());
+    }
+
+    Request withEpsilon(double e) {
+      return new Request(kind, method, label, positive, negative, labelBounds, features, featureBounds,
+          featureKeys, e, delta, maxRowsPerUnit, regularization, sgd, autoBounds);
     }
   }
+
+  /** The share of ε that buys AUTO feature bounds (the engine's default share, as for queries). */
+  public static final double AUTO_BOUNDS_SHARE = AutoBounds.DEFAULT_SHARE;
 
   /** DP-SGD hyperparameters (public; fixed defaults unless given). */
   public record DpSgdOptions(double samplingRate, int steps, double clip, double learningRate) {
@@ -83,26 +115,38 @@ public final class RegisteredTraining {
 
   private final DatasetSpec spec;
   private final Source source;
-  private final TableSchema schema;
+  private final BackendTraining data;
   private final Request request;
+  private final List<String> auto;
+  private final double epsilonBounds;
+  private final Query boundsQuery;
   private final FeatureEncoder encoder;
   private final Label label;
   private final Trainer trainer;
 
-  /** A calibrated mechanism: its stated loss and the training step. */
+  /** A calibrated mechanism: its stated loss and the training step, where the data lives. */
   private interface Trainer {
-    ApproxDp privacyLoss();
+    PrivacyLoss privacyLoss();
 
     List<? extends PrivacyLoss> parts();
 
+    Model train(BackendTraining data, Backend backend, Source source, RandomSource random);
+  }
+
+  /** The training step of an iterative method: on the bounded rows read through the backend. */
+  private interface OnRows {
     Model train(TrainingSet set, RandomSource random);
   }
 
-  private RegisteredTraining(DatasetSpec spec, Source source, TableSchema schema, Request request,
-      FeatureEncoder encoder, Label label, Trainer trainer) {
+  private RegisteredTraining(DatasetSpec spec, Source source, BackendTraining data, Request request,
+      FeatureEncoder encoder, Label label, Trainer trainer, List<String> auto, double epsilonBounds,
+      Query boundsQuery) {
+    this.auto = auto;
+    this.epsilonBounds = epsilonBounds;
+    this.boundsQuery = boundsQuery;
     this.spec = spec;
     this.source = source;
-    this.schema = schema;
+    this.data = data;
     this.request = request;
     this.encoder = encoder;
     this.label = label;
@@ -117,10 +161,6 @@ public final class RegisteredTraining {
    */
   public static RegisteredTraining prepare(Ledger ledger, String dataset, Request r, String option) {
     DatasetSpec spec = ledger.dataset(dataset);
-    if (spec.database().isPresent()) {
-      throw new IllegalArgumentException(option + ": dataset '" + spec.name() + "' is a PostgreSQL table;"
-          + " training reads files only (export the table to Parquet and register that)");
-    }
     if (spec.relation() != NeighbouringRelation.ADD_REMOVE_ONE) {
       throw new IllegalArgumentException(option + ": dataset '" + spec.name() + "' states its budget under"
           + " replace-one neighbours; training is proven under add/remove-one-unit neighbours only");
@@ -129,7 +169,8 @@ public final class RegisteredTraining {
         "dataset '" + spec.name() + "' has no public schema; the curator fixes one with: privet dataset"
             + " fix-schema --name " + spec.name()));
     List<TableSchema.Column> cols = new ArrayList<>();
-    fixed.columns().forEach(c -> cols.add(new TableSchema.Column(c.name(), ColumnType.STRING, "VARCHAR")));
+    fixed.columns().forEach(c -> cols.add(new TableSchema.Column(c.name(),
+        org.privet.engine.PublicSchema.type(c.type()), c.type())));
     TableSchema schema = new TableSchema(cols);
     String unit = spec.privacyUnit().columnName().orElse(null);
     requireColumn(schema, r.label(), "--label", spec);
@@ -146,6 +187,16 @@ public final class RegisteredTraining {
         throw new IllegalArgumentException("--feature-keys: " + f + " is not in --features");
       }
     }
+    for (String f : r.autoBounds()) {
+      if (!r.features().contains(f)) {
+        throw new IllegalArgumentException("--feature-bounds: " + f + " is not in --features");
+      }
+      if (r.featureBounds().containsKey(f) || r.featureKeys().containsKey(f)) {
+        throw new IllegalArgumentException("--feature-bounds: " + f + "=AUTO conflicts with its other bounds or"
+            + " keys");
+      }
+    }
+    List<String> auto = new ArrayList<>();
     List<Feature> features = new ArrayList<>();
     for (String f : r.features()) {
       requireColumn(schema, f, "--features", spec);
@@ -157,10 +208,22 @@ public final class RegisteredTraining {
       }
       ColumnBounds b = r.featureBounds().getOrDefault(f, spec.publicMetadata().bounds().get(f));
       List<String> keys = r.featureKeys().getOrDefault(f, spec.publicMetadata().publicKeys().get(f));
-      if (r.featureBounds().containsKey(f) || (b != null && !r.featureKeys().containsKey(f))) {
+      boolean number = isNumber(schema, f);
+      if (r.autoBounds().contains(f)) {
+        if (!number) {
+          throw new IllegalArgumentException("--feature-bounds: " + f + "=AUTO needs a number column; " + f
+              + " is " + schema.column(f).orElseThrow().type().name().toLowerCase(java.util.Locale.ROOT)
+              + " in the registered schema");
+        }
+        auto.add(f);
+        features.add(new Feature.Numeric(f, 0, 1)); // bounds estimated after the charge
+      } else if (r.featureBounds().containsKey(f) || (b != null && !r.featureKeys().containsKey(f))) {
         features.add(new Feature.Numeric(f, b.lower(), b.upper()));
       } else if (keys != null) {
         features.add(new Feature.Categorical(f, keys));
+      } else if (number) {
+        auto.add(f); // a number column without public bounds: AUTO bounds, paid from the same charge
+        features.add(new Feature.Numeric(f, 0, 1));
       } else {
         throw new IllegalArgumentException("--features: " + f + " needs public bounds (--feature-bounds " + f
             + "=LOW:HIGH, or registered --bounds) or public keys (--feature-keys " + f
@@ -189,24 +252,49 @@ public final class RegisteredTraining {
       throw new IllegalArgumentException("--max-rows-per-unit: dataset '" + spec.name()
           + "' protects each row; it applies to datasets with a privacy-unit column only");
     }
-    Trainer trainer = trainer(r, encoder.dimension());
-    return new RegisteredTraining(spec, LedgerCatalog.source(spec), schema, r, encoder, label, trainer);
+    BackendTraining data = BackendTraining.of(encoder, label, unit, r.maxRowsPerUnit());
+    data.check(schema);
+    double epsilonBounds = 0;
+    double epsilonModel = r.epsilon();
+    Query boundsQuery = null;
+    if (!auto.isEmpty()) {
+      // the engine's AUTO bounds (AutoBounds, docs/proofs/auto-bounds.md) as one query of pure ε_b
+      epsilonBounds = AUTO_BOUNDS_SHARE * r.epsilon();
+      epsilonModel = r.epsilon() - epsilonBounds;
+      // the parts never exceed the whole, as the accountant composes them (rounding toward more loss)
+      while (new BasicAccountant().compose(List.of(new ApproxDp(epsilonModel, r.delta()), new PureDp(epsilonBounds)),
+          r.delta()).epsilon() > r.epsilon()) {
+        epsilonModel = Math.nextDown(epsilonModel);
+      }
+      boundsQuery = boundsQuery(LedgerCatalog.source(spec, Optional.of(fixed)), unit, r.maxRowsPerUnit(), auto,
+          epsilonBounds);
+    }
+    Trainer trainer = trainer(r.withEpsilon(epsilonModel), encoder);
+    return new RegisteredTraining(spec, LedgerCatalog.source(spec, Optional.of(fixed)), data, r, encoder, label,
+        trainer, List.copyOf(auto), epsilonBounds, boundsQuery);
   }
 
-  private static Trainer trainer(Request r, int dimension) {
+  private static Trainer trainer(Request r, FeatureEncoder encoder) {
+    int dimension = encoder.dimension();
     String method = r.method() == null ? defaultMethod(r.kind()) : r.method();
     switch (r.kind()) {
       case LOGISTIC_REGRESSION:
+        if (method.equals("objective-perturbation") && r.delta() == 0) {
+          // δ = 0: the pure-ε variant (Laplace noise), which a pure-ε grant admits
+          PureObjectivePerturbation op = PureObjectivePerturbation.of(r.epsilon(), r.maxRowsPerUnit(),
+              r.regularization(), encoder);
+          return trainer(op.privacyLoss(), List.of(op.privacyLoss()), rows(op::train));
+        }
         if (method.equals("objective-perturbation")) {
           ObjectivePerturbation op = ObjectivePerturbation.of(r.epsilon(), r.delta(), r.maxRowsPerUnit(),
               r.regularization(), dimension);
-          return trainer(op.privacyLoss(), List.of(op.privacyLoss()), op::train);
+          return trainer(op.privacyLoss(), List.of(op.privacyLoss()), rows(op::train));
         }
         if (method.equals("dp-sgd")) {
           DpSgdOptions o = r.sgd() == null ? DpSgdOptions.DEFAULTS : r.sgd();
           DpSgd sgd = DpSgd.builder().epsilon(r.epsilon()).delta(r.delta()).samplingRate(o.samplingRate())
               .steps(o.steps()).clip(o.clip()).learningRate(o.learningRate()).dimension(dimension).build();
-          return trainer(sgd.privacyLoss(), List.of(sgd.privacyLoss()), sgd::train);
+          return trainer(sgd.privacyLoss(), List.of(sgd.privacyLoss()), rows(sgd::train));
         }
         throw new IllegalArgumentException("--method: logistic regression is trained by objective-perturbation"
             + " or dp-sgd, was " + method);
@@ -216,8 +304,8 @@ public final class RegisteredTraining {
         }
         // the noise source is bound at training time (below); calibrate now with a placeholder
         AdaSsp probe = AdaSsp.of(r.epsilon(), r.delta(), dimension, RandomSource.secure());
-        return trainer(probe.privacyLoss(), probe.parts(),
-            (set, random) -> AdaSsp.of(r.epsilon(), r.delta(), dimension, random).train(set));
+        return trainer(probe.privacyLoss(), probe.parts(), (data, backend, source, random) -> AdaSsp.of(
+            r.epsilon(), r.delta(), dimension, random).train(data.encoder(), data.label(), data.gram(backend, source)));
       }
       default: {
         if (!method.equals("gaussian-naive-bayes")) {
@@ -225,8 +313,9 @@ public final class RegisteredTraining {
               + method);
         }
         GaussianNaiveBayes probe = GaussianNaiveBayes.of(r.epsilon(), r.delta(), RandomSource.secure());
-        return trainer(probe.privacyLoss(), List.of(probe.privacyLoss()),
-            (set, random) -> GaussianNaiveBayes.of(r.epsilon(), r.delta(), random).train(set));
+        return trainer(probe.privacyLoss(), List.of(probe.privacyLoss()), (data, backend, source, random) ->
+            GaussianNaiveBayes.of(r.epsilon(), r.delta(), random).train(data.encoder(), data.label(),
+                data.classMoments(backend, source)));
       }
     }
   }
@@ -240,11 +329,19 @@ public final class RegisteredTraining {
     };
   }
 
-  private static Trainer trainer(ApproxDp loss, List<? extends PrivacyLoss> parts,
-      java.util.function.BiFunction<TrainingSet, RandomSource, Model> train) {
+  private static TrainStep rows(OnRows step) {
+    return (data, backend, source, random) -> step.train(data.rows(backend, source), random);
+  }
+
+  /** {@link Trainer#train}. */
+  private interface TrainStep {
+    Model train(BackendTraining data, Backend backend, Source source, RandomSource random);
+  }
+
+  private static Trainer trainer(PrivacyLoss loss, List<? extends PrivacyLoss> parts, TrainStep train) {
     return new Trainer() {
       @Override
-      public ApproxDp privacyLoss() {
+      public PrivacyLoss privacyLoss() {
         return loss;
       }
 
@@ -254,10 +351,34 @@ public final class RegisteredTraining {
       }
 
       @Override
-      public Model train(TrainingSet set, RandomSource random) {
-        return train.apply(set, random);
+      public Model train(BackendTraining data, Backend backend, Source source, RandomSource random) {
+        return train.train(data, backend, source, random);
       }
     };
+  }
+
+  private static boolean isNumber(TableSchema schema, String column) {
+    ColumnType t = schema.column(column).orElseThrow().type();
+    return t == ColumnType.INTEGER || t == ColumnType.FLOATING || t == ColumnType.DECIMAL;
+  }
+
+  /**
+   * The bounds pass: one engine query on the same rows and contribution bound whose AUTO SUMs buy a
+   * noisy quantile tree per feature with 90% of its pure ε_b (the rest answers SUMs that are
+   * discarded); the estimated bounds ({@link Result#bounds()}) are its DP output.
+   */
+  private static Query boundsQuery(Source source, String unit, int maxRowsPerUnit, List<String> auto,
+      double epsilonBounds) {
+    Query.Builder q = Query.from(source);
+    if (unit == null) {
+      q.eachRowIsAUnit();
+    } else {
+      q.privacyUnit(unit).maxRowsPerGroup(maxRowsPerUnit);
+    }
+    for (int i = 0; i < auto.size(); i++) {
+      q.sum("auto_" + i, auto.get(i));
+    }
+    return q.autoBoundsShare(AutoBounds.MAX_SHARE).epsilon(epsilonBounds).build();
   }
 
   private static void requireColumn(TableSchema schema, String column, String option, DatasetSpec spec) {
@@ -277,51 +398,73 @@ public final class RegisteredTraining {
     return encoder.dimension();
   }
 
-  /** What the ledger is charged: the requested (ε, δ), once. */
+  /** The features whose bounds are estimated privately (AUTO), in order. */
+  public List<String> autoBounds() {
+    return auto;
+  }
+
+  /** What the ledger is charged, once: the requested (ε, δ), or pure ε when δ = 0. */
   public List<PrivacyLoss> cost() {
-    return List.of(new ApproxDp(request.epsilon(), request.delta()));
+    return List.of(request.delta() == 0 ? new PureDp(request.epsilon())
+        : new ApproxDp(request.epsilon(), request.delta()));
   }
 
   /**
    * Asserts the mechanism's stated loss equals the plan, charges with {@code charge} (which must
    * commit the cost durably and return the charge, or throw to refuse, charging nothing), then
-   * reads the rows totally and trains.
+   * computes totally on {@code backend}, the dataset's ({@link DatasetBackends#of}), and trains.
    */
-  public Model run(DuckDbBackend backend, Function<List<PrivacyLoss>, Charge> charge, RandomSource random) {
+  public Model run(Backend backend, Function<List<PrivacyLoss>, Charge> charge, RandomSource random) {
     List<PrivacyLoss> plan = cost();
-    ApproxDp composed = new BasicAccountant().compose(trainer.parts(), request.delta());
-    if (!trainer.privacyLoss().equals(plan.get(0)) || composed.epsilon() > request.epsilon()
+    List<PrivacyLoss> parts = new ArrayList<>(trainer.parts());
+    if (!auto.isEmpty()) {
+      parts.add(new PureDp(epsilonBounds));
+    }
+    ApproxDp composed = new BasicAccountant().compose(parts, request.delta());
+    if ((auto.isEmpty() && !trainer.privacyLoss().equals(plan.get(0))) || composed.epsilon() > request.epsilon()
         || composed.delta() > request.delta()) {
       throw new IllegalStateException("the mechanism's loss " + trainer.privacyLoss() + " (parts composed: "
           + composed + ") differs from the plan " + plan);
     }
     Charge c = Objects.requireNonNull(charge.apply(plan), "charge");
-    TrainingSet set = read(backend);
+    BackendTraining on = data;
+    Map<String, Object> estimated = new LinkedHashMap<>();
+    if (!auto.isEmpty()) {
+      Result bounds = Session.builder().backend(backend).randomSource(random).budgetCharger(req -> {
+        // already charged as part of this training's one charge: only check it is the planned share
+        if (!Budget.pure(epsilonBounds).admits(req.total())) {
+          throw new IllegalStateException("the bounds pass costs " + req.total() + ", planned " + epsilonBounds);
+        }
+      }).build().run(boundsQuery);
+      Map<String, double[]> byColumn = new LinkedHashMap<>();
+      for (AutoBounds.Estimated e : bounds.bounds()) {
+        byColumn.put(e.column(), new double[] {e.lower(), e.upper()});
+      }
+      List<Feature> features = new ArrayList<>();
+      for (Feature f : encoder.features()) {
+        double[] b = byColumn.get(f.name());
+        features.add(b == null ? f : new Feature.Numeric(f.name(), b[0], b[1]));
+        if (b != null) {
+          estimated.put(f.name(), List.of(b[0], b[1]));
+        }
+      }
+      on = BackendTraining.of(new FeatureEncoder(features), label, spec.privacyUnit().columnName().orElse(null),
+          request.maxRowsPerUnit());
+    }
     Map<String, Object> more = new LinkedHashMap<>();
     more.put("dataset", spec.name());
     more.put("ledger_charge", c.id());
     more.put("privacy_unit", spec.privacyUnit().toString());
     more.put("neighbouring_relation", "add/remove one unit");
-    return trainer.train(set, random).withPrivacy(more);
+    if (!auto.isEmpty()) {
+      more.put("auto_bounds", estimated);
+      more.put("auto_bounds_epsilon", epsilonBounds);
+      more.put("auto_bounds_mechanism", "the engine's AUTO bounds (noisy quantile tree, ranks "
+          + AutoBounds.DEFAULT_LOWER_RANK + "/" + AutoBounds.DEFAULT_UPPER_RANK + "), pure epsilon, from this"
+          + " charge; the model's mechanism has the rest");
+      more.put("charged_epsilon", request.epsilon());
+    }
+    return trainer.train(on, backend, source, random).withPrivacy(more);
   }
 
-  private TrainingSet read(DuckDbBackend backend) {
-    String unit = spec.privacyUnit().columnName().orElse(null);
-    List<String> columns = new ArrayList<>();
-    if (unit != null) {
-      columns.add(unit);
-    }
-    columns.addAll(encoder.columns());
-    columns.add(label.column());
-    int offset = unit == null ? 0 : 1;
-    int k = encoder.columns().size();
-    TrainingSet.Builder b = TrainingSet.builder(encoder, label, request.maxRowsPerUnit());
-    backend.scanText(source, schema, columns, row -> {
-      String[] values = new String[k];
-      System.arraycopy(row, offset, values, 0, k);
-      String unitKey = unit == null ? null : row[0] == null ? "\u0000null" : row[0];
-      b.add(unitKey, values, row[offset + k]);
-    });
-    return b.build();
-  }
 }

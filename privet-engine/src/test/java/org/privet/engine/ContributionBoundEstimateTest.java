@@ -105,6 +105,27 @@ class ContributionBoundEstimateTest {
     assertEquals(1, r.bounds().size());
   }
 
+  /**
+   * Every budget family: the estimate takes pure ε·share (ε and (ε, δ) budgets: geometric tree)
+   * or ρ·share (ρ budgets: discrete Gaussian tree, σ below 10^-4 at ρ = 10^11), and the count is
+   * exact with L∞ = 4.
+   */
+  @Test
+  void run_everyBudgetFamily_countsEveryRow() {
+    List<org.privet.accounting.Budget> budgets = List.of(Budget.pure(1e9),
+        Budget.approx(1e9, 1e-6), Budget.zcdp(1e11), Budget.zcdp(1e11, 1e-6));
+    for (org.privet.accounting.Budget b : budgets) {
+      List<ChargeRequest> charges = new ArrayList<>();
+      Query q = Query.from("three").privacyUnit("uid").estimateMaxRowsPerGroup().count("n")
+          .budget(b).build();
+      Result r = session(8, charges::add).run(q);
+      assertEquals(30, r.rows().get(0).get("n").value(), 1e-6, b.toString());
+      assertEquals(4, r.estimatedMaxRowsPerGroup(), b.toString());
+      assertEquals(1, charges.size());
+      assertTrue(b.admits(charges.get(0).total()), b + " admits " + charges.get(0).total());
+    }
+  }
+
   @Test
   void run_oneHeavyUnitAmongSingleRowUnits_isClippedAtTheRanksPowerOfTwo() {
     Query q = Query.from("tail").privacyUnit("uid").estimateMaxRowsPerGroup().count("n")

@@ -110,6 +110,20 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * Checks {@code table} with its schema as {@link #addTable} will, without storing anything, and
+   * returns it as {@link #addTable} would store it (its references spelled as the schemas spell
+   * the names): for checks of the curator's that must come after the registration's rules and
+   * before the table is stored (a reference's target is a key, read from the data).
+   *
+   * @throws IllegalArgumentException naming the parameter
+   */
+  public TableSpec checkTable(String dataset, TableSpec table, RegisteredSchema schema) {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(schema, "schema");
+    return TableRules.check(dataset(dataset), store.tables(resolve(dataset).key()), table, schema);
+  }
+
+  /**
    * Checks, before the table's source is read for its schema, what {@link #addTable} will check
    * without the schema: its name, its backend, its kind and the tables its references name.
    *

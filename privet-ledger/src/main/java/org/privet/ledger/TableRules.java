@@ -18,9 +18,10 @@ import java.util.Optional;
  *   <li>a public table has no references; a private table has exactly one reference to a private
  *       table already in the dataset (so every private table reaches the unit table along one
  *       path, each row has one unit, and references never form a cycle), and may reference public
- *       tables too; each reference goes from a column of its schema to a column of the target's
- *       schema of the same type (or both numeric), which the curator asserts is a key of the
- *       target (not checked against the data);
+ *       tables too; a reference to the unit table names its privacy unit column (the engine reads
+ *       a row's unit from that reference); each reference goes from a column of its schema to a
+ *       column of the target's schema of the same type (or both numeric), which must be a key of
+ *       the target (checked on the data by the curator's {@code LedgerCatalog.addTable}, not here);
  *   <li>a dataset whose unit is each row ({@code --row-privacy}) takes public tables only: its rows
  *       have no unit column that a reference could lead to.
  * </ul>
@@ -114,6 +115,15 @@ final class TableRules {
         throw new IllegalArgumentException("references: " + table.name() + "." + from.name() + " ("
             + from.type() + ") cannot reference " + target.name() + "." + to.name() + " (" + to.type()
             + "): the types differ");
+      }
+      if (target == tables.get(0) && !target.spec().isPublic()
+          && !to.name().equalsIgnoreCase(dataset.privacyUnit().columnName().orElseThrow())) {
+        // The engine reads a row's unit from its reference to the unit table: that reference must
+        // hold the unit itself, or one unit's rows would count as several units.
+        throw new IllegalArgumentException("references: " + table.name() + "." + from.name() + " references"
+            + " the unit table '" + target.name() + "', so it must reference its privacy unit column "
+            + target.name() + "." + dataset.privacyUnit().columnName().orElseThrow() + ", not "
+            + target.name() + "." + to.name());
       }
       TableReference s = new TableReference(from.name(), target.name(), to.name());
       if (spelled.contains(s)) {

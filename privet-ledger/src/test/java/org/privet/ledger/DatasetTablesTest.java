@@ -122,6 +122,11 @@ class DatasetTablesTest extends OnEachStore {
     assertRefused("references: l_quantity=nation.n_nationkey is given twice", () -> ledger.addTable("shop",
         file("x", false, "l_orderkey=orders.o_orderkey", "l_quantity=nation.n_nationkey",
             "L_QUANTITY=nation.n_nationkey"), LINEITEM));
+    assertRefused("references: x.l_orderkey references the unit table 'customer', so it must reference"
+        + " its privacy unit column customer.c_custkey, not customer.c_nationkey", () -> ledger.addTable("shop",
+            file("x", false, "l_orderkey=customer.c_nationkey"), LINEITEM));
+    assertRefused("references: x.l_orderkey references the unit table", () -> ledger.checkTable("shop",
+        file("x", false, "l_orderkey=customer.c_nationkey"), LINEITEM));
     assertRefused("name: dataset 'shop' has a table named 'orders' already",
         () -> ledger.addTable("shop", file("ORDERS", false, "o_custkey=customer.c_custkey"), ORDERS));
     assertRefused("name: dataset 'shop' has a table named 'customer' already",

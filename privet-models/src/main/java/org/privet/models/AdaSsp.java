@@ -23,9 +23,8 @@ import org.privet.random.RandomSource;
  * Then θ = (XᵀX~ + λI)⁻¹ Xᵀy~ with the adaptive ridge λ = max(0, σ₂√(d·ln(2d²/ρ)) − λ̃<sub>min</sub>),
  * ρ = 0.05 (Wang's choice), all post-processing. A unit's rows enter with weights summing to at
  * most 1, so each sensitivity holds per unit (docs/proofs/dp-models.md, "AdaSSP"). These are
- * sufficient statistics; they are computed in Java over rows read once through the engine's source
- * (the encoding is one-hot over public keys and per-unit weighted, which the SQL aggregate layer
- * does not express yet). Immutable.
+ * sufficient statistics, computed exactly in fixed point where the data lives by aggregate queries
+ * ({@link BackendTraining}). Immutable.
  */
 public final class AdaSsp {
   static final double RHO = 0.05;
@@ -92,22 +91,19 @@ public final class AdaSsp {
     return m;
   }
 
-  /** Trains (after the charge); total. */
+  /** Trains (after the charge) on a training set's rows, in Java; total. */
   public Model train(TrainingSet set) {
-    int d = set.encoder().dimension();
-    double[][] xtx = new double[d][d];
-    double[] xty = new double[d];
-    for (int i = 0; i < set.rows; i++) {
-      int[] idx = set.index.get(i);
-      double[] v = set.value.get(i);
-      double w = set.weight[i];
-      for (int a = 0; a < idx.length; a++) {
-        xty[idx[a]] += w * v[a] * set.y[i];
-        for (int c = 0; c < idx.length; c++) {
-          xtx[idx[a]][idx[c]] += w * v[a] * v[c];
-        }
-      }
-    }
+    return train(set.encoder(), set.label(), BackendTraining.gram(set));
+  }
+
+  /**
+   * Trains (after the charge) from the exact sufficient statistics, computed where the data lives
+   * ({@link BackendTraining#gram(org.privet.engine.spi.Backend, org.privet.engine.Source)}); total.
+   */
+  public Model train(FeatureEncoder encoder, Label label, BackendTraining.Gram stats) {
+    int d = encoder.dimension();
+    double[][] xtx = stats.xtxDouble(encoder.scale());
+    double[] xty = stats.xtyDouble(encoder.scale());
     double sigma1 = minEigen.sigma();
     double lambdaMin = Math.max(0, minEigen.release(Linalg.minEigenvalue(xtx)) - sigma1 * Math.sqrt(Math.log(6 / delta)));
     double[] upper = new double[d * (d + 1) / 2];
@@ -131,7 +127,7 @@ public final class AdaSsp {
     double[] theta = Linalg.solveSpd(a, noisyXty);
     Map<String, Object> st = statement();
     st.put("ridge", lambda);
-    return Model.linear("adassp", set.encoder(), (Label.Numeric) set.label(), theta, st);
+    return Model.linear("adassp", encoder, (Label.Numeric) label, theta, st);
   }
 
   /** Ordinary least squares with a tiny ridge, from the same code: the non-private baseline. */

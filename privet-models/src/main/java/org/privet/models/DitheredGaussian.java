@@ -53,9 +53,13 @@ final class DitheredGaussian {
   /** One draw. */
   double sample(RandomSource random) {
     long z = DiscreteGaussian.sample(random, sigmaSqSteps, 1);
+    return grid * (z + dither(random));
+  }
+
+  /** U uniform on [−½, ½), from 53 random bits (the dither of a grid sample). */
+  static double dither(RandomSource random) {
     long bits = random.nextLong() >>> 11; // 53 uniform bits
-    double u = (bits + 0.5) * 0x1p-53 - 0.5;
-    return grid * (z + u);
+    return (bits + 0.5) * 0x1p-53 - 0.5;
   }
 
   /** A vector of independent draws. */

@@ -6,13 +6,19 @@ import java.util.Objects;
 
 /**
  * One input feature of a model and its public encoding: a numeric column scaled by public bounds
- * to [0, 1] (values outside are clamped, a missing or unparsable value takes the midpoint), or a
+ * to [0, 1] on the fixed-point grid 2<sup>−{@value #GRID_BITS}</sup> (values outside are clamped,
+ * a missing or unparsable value takes the midpoint; the scaled value is rounded half to even, the
+ * same arithmetic in Java and in every backend's SQL: {@link BackendTraining}), or a
  * categorical column one-hot encoded over its public keys (a value outside the keys, or a missing
  * one, encodes as all zeros). Both are fixed before any row is read and never derived from the
  * protected data, so every encoded row has norm at most 1 per feature (the bound the privacy
  * arguments in docs/proofs/dp-models.md rely on).
  */
 public sealed interface Feature permits Feature.Numeric, Feature.Categorical {
+  /** K: encoded numeric coordinates are integers u ∈ [0, 2^K] times 2^−K. */
+  int GRID_BITS = 20;
+  /** 2^K, the fixed-point one. */
+  long ONE = 1L << GRID_BITS;
 
   /** The column name. */
   String name();
@@ -45,16 +51,28 @@ public sealed interface Feature permits Feature.Numeric, Feature.Categorical {
       out[offset] = scale(parse(value));
     }
 
-    /** The scaled value in [0, 1] of a raw number (NaN reads as the midpoint). */
+    /** The scaled value in [0, 1] of a raw number (NaN reads as the midpoint): {@link #fixed}·2^−K. */
     double scale(double v) {
-      if (Double.isNaN(v)) {
-        return 0.5;
-      }
-      if (upper == lower) {
-        return 0.5;
+      return Math.scalb((double) fixed(v), -GRID_BITS);
+    }
+
+    /**
+     * The fixed-point encoding u ∈ [0, 2^K] of a raw number: rint(((c − lower)/(upper − lower))·2^K)
+     * with c = min(max(v, lower), upper), half to even; 2^(K−1) for NaN or equal bounds. Exactly
+     * what {@link BackendTraining} renders in SQL (IEEE double subtraction, division and a
+     * power-of-two product, then the dialect's half-to-even rounding).
+     */
+    long fixed(double v) {
+      if (Double.isNaN(v) || upper == lower) {
+        return ONE / 2;
       }
       double c = Math.min(upper, Math.max(lower, v));
-      return (c - lower) / (upper - lower);
+      return (long) Math.rint((c - lower) / range() * ONE);
+    }
+
+    /** upper − lower, as a double (the SQL gets this literal). */
+    double range() {
+      return upper - lower;
     }
 
     static double parse(String value) {
@@ -95,19 +113,34 @@ public sealed interface Feature permits Feature.Numeric, Feature.Categorical {
 
     @Override
     public void encode(String value, double[] out, int offset) {
-      if (value == null) {
-        return;
-      }
-      int i = keys.indexOf(value.trim());
+      int i = indexOf(value);
       if (i >= 0) {
         out[offset + i] = 1.0;
       }
+    }
+
+    /** The key's index of a raw value with its spaces trimmed (SQL's TRIM), or −1. */
+    int indexOf(String value) {
+      return value == null ? -1 : keys.indexOf(trimSpaces(value));
     }
 
     @Override
     public List<String> coordinateNames() {
       return keys.stream().map(k -> name + "=" + k).toList();
     }
+  }
+
+  /** {@code s} without leading and trailing spaces (U+0020 only, as SQL's {@code TRIM}). */
+  static String trimSpaces(String s) {
+    int a = 0;
+    int b = s.length();
+    while (a < b && s.charAt(a) == ' ') {
+      a++;
+    }
+    while (b > a && s.charAt(b - 1) == ' ') {
+      b--;
+    }
+    return s.substring(a, b);
   }
 
   private static void requireName(String name) {

@@ -64,23 +64,46 @@ public final class FeatureEncoder {
 
   /**
    * Encodes one row, given as the values of {@link #columns()} in order (null when missing);
-   * total: never throws on a value.
+   * total: never throws on a value. It is {@link #encodeFixed}·2^−K·{@link #scale()}.
    */
   public double[] encode(String[] values) {
+    long[] u = encodeFixed(values);
+    double[] x = new double[dimension];
+    for (int i = 0; i < dimension; i++) {
+      x[i] = fromFixed(u[i]);
+    }
+    return x;
+  }
+
+  /** The encoded coordinate of a fixed-point one: u·2^−K·{@link #scale()}. */
+  double fromFixed(long u) {
+    return Math.scalb((double) u, -Feature.GRID_BITS) * scale;
+  }
+
+  /**
+   * The fixed-point encoding before the common factor {@link #scale()}: integers in [0, 2^K]
+   * ({@link Feature#ONE} for the intercept and a matching key, {@link Feature.Numeric#fixed} for a
+   * number). Total.
+   */
+  long[] encodeFixed(String[] values) {
     if (values.length != features.size()) {
       throw new IllegalArgumentException("expected " + features.size() + " feature values, got " + values.length);
     }
-    double[] x = new double[dimension];
-    x[0] = 1.0;
+    long[] u = new long[dimension];
+    u[0] = Feature.ONE;
     int off = 1;
     for (int i = 0; i < features.size(); i++) {
       Feature f = features.get(i);
-      f.encode(values[i], x, off);
+      if (f instanceof Feature.Numeric n) {
+        u[off] = n.fixed(Feature.Numeric.parse(values[i]));
+      } else {
+        int k = ((Feature.Categorical) f).indexOf(values[i]);
+        if (k >= 0) {
+          u[off + k] = Feature.ONE;
+        }
+      }
       off += f.width();
     }
-    for (int i = 0; i < dimension; i++) {
-      x[i] *= scale;
-    }
-    return x;
+    return u;
   }
 }

@@ -41,28 +41,32 @@ public final class GaussianNaiveBayes {
     return mechanism.privacyLoss();
   }
 
-  /** Trains (after the charge); total. */
+  /** Trains (after the charge) on a training set's rows, in Java; total. */
   public Model train(TrainingSet set) {
-    int d = set.encoder().dimension();
+    return train(set.encoder(), set.label(), BackendTraining.classMoments(set));
+  }
+
+  /**
+   * Trains (after the charge) from the exact per-class moments, computed where the data lives
+   * ({@link BackendTraining#classMoments(org.privet.engine.spi.Backend, org.privet.engine.Source)});
+   * total.
+   */
+  public Model train(FeatureEncoder encoder, Label label, BackendTraining.ClassMoments moments) {
+    int d = encoder.dimension();
     int block = 2 * d + 1;
+    double scale0 = encoder.scale();
     double[] stats = new double[2 * block];
-    for (int i = 0; i < set.rows; i++) {
-      int c = set.y[i] > 0 ? 1 : 0;
-      double w = set.weight[i];
+    for (int c = 0; c < 2; c++) {
       int base = c * block;
-      stats[base] += w;
-      int[] idx = set.index.get(i);
-      double[] v = set.value.get(i);
-      for (int a = 0; a < idx.length; a++) {
-        if (idx[a] == 0) {
-          continue; // the intercept carries no information
-        }
-        stats[base + 1 + idx[a]] += w * v[a];
-        stats[base + 1 + d + idx[a]] += w * v[a] * v[a];
+      stats[base] = BackendTraining.toDouble(moments.count()[c], 0, 1.0, moments.denominator());
+      for (int j = 1; j < d; j++) {
+        stats[base + 1 + j] = BackendTraining.toDouble(moments.sum()[c][j], Feature.GRID_BITS, scale0, moments.denominator());
+        stats[base + 1 + d + j] = BackendTraining.toDouble(moments.sumSquares()[c][j], 2 * Feature.GRID_BITS,
+            scale0 * scale0, moments.denominator());
       }
     }
     double[] noisy = mechanism.release(stats);
-    double scale = set.encoder().scale();
+    double scale = encoder.scale();
     double floor = 0.01 * scale * scale;
     double[][] means = new double[2][d];
     double[][] vars = new double[2][d];
@@ -84,6 +88,6 @@ public final class GaussianNaiveBayes {
     st.put("epsilon", epsilon);
     st.put("delta", delta);
     st.put("noise_sigma", mechanism.sigma(stats.length));
-    return Model.naiveBayes(set.encoder(), (Label.Binary) set.label(), means, vars, priors, st);
+    return Model.naiveBayes(encoder, (Label.Binary) label, means, vars, priors, st);
   }
 }

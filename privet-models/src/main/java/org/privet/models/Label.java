@@ -2,17 +2,22 @@ package org.privet.models;
 
 /**
  * What a model predicts, with its public encoding as a number y ∈ [−1, 1]: a binary label (y = +1
- * when the column equals the positive value, −1 otherwise, a missing value included) or a numeric
- * target scaled by public bounds to [−1, 1] (clamped; a missing or unparsable value is the
- * midpoint 0). Total on every value.
+ * when the column, spaces trimmed, equals the positive value, −1 otherwise, a missing value
+ * included) or a numeric target scaled by public bounds to [−1, 1] on the 2<sup>−20</sup> grid
+ * (clamped; a missing or unparsable value is the midpoint 0). Total on every value.
  */
 public sealed interface Label permits Label.Binary, Label.Numeric {
 
   /** The label column. */
   String column();
 
-  /** The encoded value of a raw label (null when missing). */
-  double encode(String value);
+  /** The encoded value of a raw label (null when missing): {@link #encodeFixed}·2^−K. */
+  default double encode(String value) {
+    return Math.scalb((double) encodeFixed(value), -Feature.GRID_BITS);
+  }
+
+  /** The fixed-point encoding in [−2^K, 2^K] of a raw label (null when missing); total. */
+  long encodeFixed(String value);
 
   /** A classifier's label: {@code column = positive} or not. */
   record Binary(String column, String positive, String negative) implements Label {
@@ -34,8 +39,8 @@ public sealed interface Label permits Label.Binary, Label.Numeric {
     }
 
     @Override
-    public double encode(String value) {
-      return value != null && value.trim().equals(positive) ? 1.0 : -1.0;
+    public long encodeFixed(String value) {
+      return value != null && Feature.trimSpaces(value).equals(positive) ? Feature.ONE : -Feature.ONE;
     }
   }
 
@@ -51,13 +56,16 @@ public sealed interface Label permits Label.Binary, Label.Numeric {
     }
 
     @Override
-    public double encode(String value) {
-      double v = Feature.Numeric.parse(value);
-      if (Double.isNaN(v)) {
-        return 0.0;
-      }
-      double c = Math.min(upper, Math.max(lower, v));
-      return 2 * (c - lower) / (upper - lower) - 1;
+    public long encodeFixed(String value) {
+      return fixed(Feature.Numeric.parse(value));
+    }
+
+    /**
+     * The fixed-point label 2u − 2^K ∈ [−2^K, 2^K], with u the {@link Feature.Numeric#fixed}
+     * encoding over these bounds (0 for a missing value).
+     */
+    long fixed(double v) {
+      return 2 * new Feature.Numeric(column, lower, upper).fixed(v) - Feature.ONE;
     }
 
     /** The raw value of an encoded y ∈ [−1, 1]. */

@@ -57,14 +57,8 @@ public final class ObjectivePerturbation {
       throw new IllegalArgumentException("max-rows-per-unit must be at least 1, was " + maxRowsPerUnit);
     }
     this.maxRowsPerUnit = maxRowsPerUnit;
-    double target = JACOBIAN_SHARE * epsilon;
-    double lam = lambdaOrNull != null ? lambdaOrNull
-        : maxRowsPerUnit == 1 ? BETA / Math.expm1(target) : BETA / target;
-    if (!(lam > 0) || !Double.isFinite(lam)) {
-      throw new IllegalArgumentException("regularization must be positive and finite, was " + lam);
-    }
-    this.lambda = lam;
-    this.epsilonJacobian = Math.nextUp(maxRowsPerUnit == 1 ? Math.log1p(BETA / lam) : BETA / lam);
+    this.lambda = regularization(epsilon, maxRowsPerUnit, lambdaOrNull);
+    this.epsilonJacobian = jacobianEpsilon(lambda, maxRowsPerUnit);
     double deltaGauss = 0.98 * delta;
     this.tailX = Math.log((1 + Math.exp(epsilon + 1)) / (0.01 * delta));
     // the gap at the smallest σ_g the noise can have (2^30 steps): an upper bound for the real one
@@ -140,6 +134,22 @@ public final class ObjectivePerturbation {
     double r = Math.sqrt(d + 2 * Math.sqrt(d * x) + 2 * x);
     return Math.nextUp((Math.sqrt(d) * (sigmaSteps * r + Math.sqrt(d) / 2) + d / 4) / (2 * sigmaSteps * sigmaSteps)
         * (1 + 1e-12) + 1e-300);
+  }
+
+  /** Λ: the given one (checked), or the default that spends ε/10 on the Jacobian term. */
+  static double regularization(double epsilon, int maxRowsPerUnit, Double lambdaOrNull) {
+    double target = JACOBIAN_SHARE * epsilon;
+    double lam = lambdaOrNull != null ? lambdaOrNull
+        : maxRowsPerUnit == 1 ? BETA / Math.expm1(target) : BETA / target;
+    if (!(lam > 0) || !Double.isFinite(lam)) {
+      throw new IllegalArgumentException("regularization must be positive and finite, was " + lam);
+    }
+    return lam;
+  }
+
+  /** ε_jac = ln(1 + β/Λ) for one row per unit, β/Λ otherwise (docs/proofs/dp-models.md), rounded up. */
+  static double jacobianEpsilon(double lambda, int maxRowsPerUnit) {
+    return Math.nextUp(maxRowsPerUnit == 1 ? Math.log1p(BETA / lambda) : BETA / lambda);
   }
 
   static double requireEpsilon(double epsilon) {

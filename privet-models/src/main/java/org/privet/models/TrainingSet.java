@@ -21,6 +21,9 @@ public final class TrainingSet {
   /** Per row: nonzero coordinate indices and values, label, weight, unit index. */
   final List<int[]> index = new ArrayList<>();
   final List<double[]> value = new ArrayList<>();
+  /** Per row: the fixed-point values of the nonzero coordinates (before the encoder's scale). */
+  final List<long[]> fixed = new ArrayList<>();
+  long[] yFixed = new long[16];
   double[] y = new double[16];
   double[] weight = new double[16];
   int[] unit = new int[16];
@@ -111,6 +114,17 @@ public final class TrainingSet {
      * {@link FeatureEncoder#columns()} order and its label value (null when missing).
      */
     public Builder add(String unitKey, String[] features, String labelValue) {
+      return addFixed(unitKey, set.encoder.encodeFixed(features), set.label.encodeFixed(labelValue));
+    }
+
+    /**
+     * Adds a row already encoded: its fixed-point coordinates ({@link FeatureEncoder#encodeFixed},
+     * intercept included) and label ({@link Label#encodeFixed}).
+     */
+    Builder addFixed(String unitKey, long[] u, long yFixed) {
+      if (u.length != set.encoder.dimension()) {
+        throw new IllegalArgumentException("expected " + set.encoder.dimension() + " coordinates");
+      }
       if (built) {
         throw new IllegalStateException("already built");
       }
@@ -129,19 +143,20 @@ public final class TrainingSet {
       if (mine.size() >= set.maxRowsPerUnit) {
         return this; // contribution bounding: later rows of this unit are dropped
       }
-      double[] x = set.encoder.encode(features);
       int nz = 0;
-      for (double v : x) {
+      for (long v : u) {
         if (v != 0) {
           nz++;
         }
       }
       int[] idx = new int[nz];
       double[] val = new double[nz];
-      for (int i = 0, k = 0; i < x.length; i++) {
-        if (x[i] != 0) {
+      long[] fix = new long[nz];
+      for (int i = 0, k = 0; i < u.length; i++) {
+        if (u[i] != 0) {
           idx[k] = i;
-          val[k++] = x[i];
+          fix[k] = u[i];
+          val[k++] = set.encoder.fromFixed(u[i]);
         }
       }
       int r = set.rows++;
@@ -149,10 +164,13 @@ public final class TrainingSet {
         set.y = java.util.Arrays.copyOf(set.y, 2 * r);
         set.weight = java.util.Arrays.copyOf(set.weight, 2 * r);
         set.unit = java.util.Arrays.copyOf(set.unit, 2 * r);
+        set.yFixed = java.util.Arrays.copyOf(set.yFixed, 2 * r);
       }
       set.index.add(idx);
       set.value.add(val);
-      set.y[r] = set.label.encode(labelValue);
+      set.fixed.add(fix);
+      set.yFixed[r] = yFixed;
+      set.y[r] = Math.scalb((double) yFixed, -Feature.GRID_BITS);
       mine.add(r);
       return this;
     }

@@ -28,6 +28,16 @@ public final class AdultBenchmarkMain {
         }
         System.out.printf("  objpert eps=%s sigma=%.3f lambda=%.3f mean %.4f:%s%n", eps, op.sigma(),
             op.regularization(), sum / reps, sb);
+        PureObjectivePerturbation pure = PureObjectivePerturbation.of(eps, 1, null, enc);
+        double sumPure = 0;
+        StringBuilder sbPure = new StringBuilder();
+        for (int r = 0; r < reps; r++) {
+          double a = AdultFixture.accuracy(pure.train(set, new SeededRandomSource(1000 + r)), test);
+          sumPure += a;
+          sbPure.append(String.format(" %.4f", a));
+        }
+        System.out.printf("  objpert-pure eps=%s scale=%.3f lambda=%.3f mean %.4f:%s%n", eps, pure.scale(),
+            pure.regularization(), sumPure / reps, sbPure);
         if (args.length > 1) {
           continue;
         }

@@ -114,4 +114,28 @@ class ModelsTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Model.read(dir.resolve("bad.json")))
         .getMessage().startsWith("--model"));
   }
+
+  /**
+   * DP-SGD's calibration brackets z on a coarse PLD grid, then bisects on the fine one: the coarse
+   * accountant's ε at the chosen z is at least the fine one's (it rounds toward more loss, which
+   * makes the bracket valid), the stated ε is the fine one's and meets the target, and z equals
+   * the full fine search's to its tolerance.
+   */
+  @Test
+  void dpSgd_calibration_coarseSearchCertifiedByFineAccountant() {
+    DpSgd sgd = DpSgd.builder().epsilon(1).delta(1e-6).samplingRate(0.05).steps(100).dimension(8).build();
+    double z = sgd.noiseMultiplier();
+    var fine = new org.privet.accounting.pld.PldAccountant();
+    var coarse = org.privet.accounting.pld.PldAccountant.builder()
+        .valueDiscretizationInterval(DpSgd.SEARCH_INTERVAL).build();
+    double fineEps = fine.compose(sgd.events(z), sgd.accountantDelta()).epsilon();
+    assertEquals(fineEps, sgd.accountantEpsilon(), "the stated epsilon is the fine accountant's");
+    assertTrue(coarse.compose(sgd.events(z), sgd.accountantDelta()).epsilon() >= fineEps);
+    assertTrue(fineEps <= 1);
+    double full = org.privet.accounting.NoiseCalibration.noiseMultiplier(fine, sgd::events, sgd.searchTarget(),
+        sgd.accountantDelta(), 1e-3);
+    assertTrue(Math.abs(z - full) <= 2e-3 * full, "bracketed search " + z + ", fine search " + full);
+    assertTrue(fine.compose(sgd.events(z * (1 - 3e-3)), sgd.accountantDelta()).epsilon() > sgd.searchTarget(),
+        "0.3% less noise no longer meets the target: z is the smallest to the tolerance");
+  }
 }

@@ -87,6 +87,15 @@ final class CuratorService {
     return registered;
   }
 
+  /**
+   * The backends of registered datasets over {@code files} (table datasets on the server's pools),
+   * with connection failures not detailed to the analyst; the caller closes it.
+   */
+  org.privet.curator.DatasetBackends datasetBackends(Backend files) {
+    return databases == null ? new org.privet.curator.DatasetBackends(files, false)
+        : new org.privet.curator.DatasetBackends(files, false, databases);
+  }
+
   private QueryExecution execution(Analyst who, Backend backend) {
     return new QueryExecution(ledger, backend, n -> visible(who, n), false, databases);
   }

@@ -78,7 +78,8 @@ final class TrainJobs implements AutoCloseable {
               number(body, "samplingRate", RegisteredTraining.DpSgdOptions.DEFAULTS.samplingRate()),
               body.hasNonNull("steps") ? integer(body, "steps") : RegisteredTraining.DpSgdOptions.DEFAULTS.steps(),
               number(body, "clip", RegisteredTraining.DpSgdOptions.DEFAULTS.clip()),
-              number(body, "learningRate", RegisteredTraining.DpSgdOptions.DEFAULTS.learningRate())));
+              number(body, "learningRate", RegisteredTraining.DpSgdOptions.DEFAULTS.learningRate())),
+          autoBounds(body));
       RegisteredTraining training = RegisteredTraining.prepare(ledger, dataset, r, "dataset");
       String text = String.format(Locale.ROOT, "POST /v1/train model=%s method=%s label=%s features=%s"
           + " epsilon=%s delta=%s", kind.label(), method == null ? RegisteredTraining.defaultMethod(kind) : method,
@@ -150,6 +151,20 @@ final class TrainJobs implements AutoCloseable {
     return out;
   }
 
+  /** The features whose featureBounds are {@code "AUTO"}. */
+  private static java.util.Set<String> autoBounds(JsonNode body) {
+    java.util.Set<String> out = new java.util.LinkedHashSet<>();
+    JsonNode v = body.get("featureBounds");
+    if (v != null && v.isObject()) {
+      v.fields().forEachRemaining(e -> {
+        if (e.getValue().isTextual() && e.getValue().asText().equalsIgnoreCase("AUTO")) {
+          out.add(e.getKey());
+        }
+      });
+    }
+    return out;
+  }
+
   private static ColumnBounds bounds(JsonNode v, String field) {
     if (!v.isArray() || v.size() != 2 || !v.get(0).isNumber() || !v.get(1).isNumber()) {
       throw new IllegalArgumentException(field + ": [LOW, HIGH], two numbers, is required");
@@ -170,7 +185,11 @@ final class TrainJobs implements AutoCloseable {
     if (!v.isObject()) {
       throw new IllegalArgumentException("featureBounds: an object {\"COLUMN\": [LOW, HIGH], ...} is required");
     }
-    v.fields().forEachRemaining(e -> out.put(e.getKey(), bounds(e.getValue(), "featureBounds." + e.getKey())));
+    v.fields().forEachRemaining(e -> {
+      if (!(e.getValue().isTextual() && e.getValue().asText().equalsIgnoreCase("AUTO"))) {
+        out.put(e.getKey(), bounds(e.getValue(), "featureBounds." + e.getKey()));
+      }
+    });
     return out;
   }
 
@@ -209,6 +228,13 @@ final class TrainJobs implements AutoCloseable {
       }
       String registered = service.requireVisible(who, dataset.asText());
       Prepared p = prepare(registered, body);
+      // a table dataset's database must be reachable before the charge (a refusal, no data read)
+      try (DuckDbBackend files = DuckDbBackend.inMemory();
+          org.privet.curator.DatasetBackends backends = service.datasetBackends(files)) {
+        backends.of(ledger.dataset(registered));
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest(e.getMessage());
+      }
       return new LedgerJobViews.Charged(registered, p.text(), p.training().cost());
     });
   }
@@ -220,8 +246,9 @@ final class TrainJobs implements AutoCloseable {
     // The dataset the charge was made on, as registered: the request was checked when charged.
     Prepared p = prepare(r.dataset(), LedgerJobViews.read(job.request()));
     Charge charge = ledger.charge(r.dataset(), id);
-    try (DuckDbBackend backend = DuckDbBackend.inMemory()) {
-      Model model = p.training().run(backend, cost -> {
+    try (DuckDbBackend files = DuckDbBackend.inMemory();
+        org.privet.curator.DatasetBackends backends = service.datasetBackends(files)) {
+      Model model = p.training().run(backends.of(ledger.dataset(r.dataset())), cost -> {
         if (!charge.cost().equals(cost)) {
           throw new IllegalStateException("the training cost differs from charge #" + id);
         }

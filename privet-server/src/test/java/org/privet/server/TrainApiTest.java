@@ -204,7 +204,8 @@ class TrainApiTest {
   /**
    * Neighbouring tables (the second has one more row, with a hostile feature value and a missing
    * label): the same requests get the same statuses and the same refusal texts, and the model has
-   * the same shape (every key but the noisy coefficients' values and the timestamps is equal).
+   * the same shape (every key but the noisy coefficients' values and the timestamps is equal), with
+   * public bounds and with AUTO bounds under pure ε.
    */
   @Test
   void neighbouringTables_sameRefusals_sameModelShape() throws Exception {
@@ -231,11 +232,18 @@ class TrainApiTest {
         outcome.append(awaitSettled(api, alice, "1")).append('\n');
         JsonNode m = api.get("/v1/train/1/model", alice).json();
         outcome.append(shape(m)).append('\n');
+        // AUTO bounds for x, pure ε (δ = 0): a second job, the same shape on both tables
+        Api.Response auto = api.send("POST", "/v1/train", alice, LOGISTIC.replace("[0, 9]", "\"AUTO\"")
+            .replace("\"delta\": 1e-6", "\"delta\": 0"), Map.of());
+        outcome.append(auto.status()).append(' ').append(auto.status() == 202 ? "" : auto.text()).append('\n');
+        outcome.append(awaitSettled(api, alice, "2")).append('\n');
+        outcome.append(shape(api.get("/v1/train/2/model", alice).json())).append('\n');
       }
       seen.add(outcome.toString());
     }
     assertEquals(seen.get(0), seen.get(1));
     assertTrue(seen.get(0).startsWith("400 ") && seen.get(0).contains("\n202 \ndone\n"), seen.get(0));
+    assertTrue(seen.get(0).contains("auto_bounds:{x:[#,#,],}"), seen.get(0));
     assertTrue(seen.get(0).lines().skip(1).findFirst().orElseThrow().matches("(400|409) .*"), seen.get(0));
   }
 

@@ -13,8 +13,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.privet.cli.AnalystOption;
 import org.privet.cli.WorkspaceOption;
+import org.privet.curator.DatasetBackends;
 import org.privet.curator.RegisteredTraining;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.Backend;
 import org.privet.ledger.Charge;
 import org.privet.ledger.ColumnBounds;
 import org.privet.ledger.Ledger;
@@ -79,7 +81,8 @@ public final class TrainCommand implements Callable<Integer> {
   List<String> features = new ArrayList<>();
 
   @Option(names = "--feature-bounds", split = ",(?=[A-Za-z_][A-Za-z0-9_]*=)", paramLabel = "COLUMN=LOW:HIGH",
-      description = "public bounds of numeric features (repeatable; default: the registered --bounds)")
+      description = "public bounds of numeric features, or COLUMN=AUTO to estimate them privately from the same"
+          + " charge (repeatable; default: the registered --bounds, else AUTO for a number column)")
   List<String> featureBounds = new ArrayList<>();
 
   @Option(names = "--feature-keys", paramLabel = "COLUMN=K1,K2,...",
@@ -90,7 +93,8 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(names = "--epsilon", required = true, description = "privacy parameter epsilon (> 0)")
   double epsilon;
 
-  @Option(names = "--delta", required = true, description = "privacy parameter delta in (0, 1)")
+  @Option(names = "--delta", required = true, description = "privacy parameter delta in [0, 1); 0 trains"
+      + " objective perturbation's pure-epsilon variant (Laplace noise)")
   double delta;
 
   @Option(names = "--max-rows-per-unit", defaultValue = "1",
@@ -126,11 +130,14 @@ public final class TrainCommand implements Callable<Integer> {
     RegisteredTraining.Request request = new RegisteredTraining.Request(kind, method, label, positive, negative,
         labelBounds == null ? null : bounds("--label-bounds", labelBounds), features, parseBounds(featureBounds),
         parseKeys(featureKeys), epsilon, delta, maxRowsPerUnit, regularization,
-        new RegisteredTraining.DpSgdOptions(samplingRate, steps, clip, learningRate));
+        new RegisteredTraining.DpSgdOptions(samplingRate, steps, clip, learningRate), autoBounds(featureBounds));
     PrintWriter err = spec.commandLine().getErr();
     Model trained;
-    try (Ledger ledger = workspace.open(); DuckDbBackend backend = DuckDbBackend.inMemory()) {
+    try (Ledger ledger = workspace.open(); DuckDbBackend files = DuckDbBackend.inMemory();
+        DatasetBackends backends = new DatasetBackends(files)) {
       RegisteredTraining training = RegisteredTraining.prepare(ledger, dataset, request, "--dataset");
+      // the dataset's backend: a table's database is connected now, before the charge
+      Backend backend = backends.of(ledger.dataset(training.dataset()));
       String text = String.format(Locale.ROOT, "privet train --model %s --method %s --label %s --features %s"
           + " --epsilon %s --delta %s", kind.label(), method == null ? RegisteredTraining.defaultMethod(kind) : method,
           label, String.join(",", features), epsilon, delta);
@@ -171,12 +178,23 @@ public final class TrainCommand implements Callable<Integer> {
       }
       String column = s.substring(0, eq).trim();
       if (s.substring(eq + 1).trim().equalsIgnoreCase("AUTO")) {
-        throw new IllegalArgumentException("--feature-bounds " + column + "=AUTO: private bounds are not"
-            + " available for training yet; give public bounds " + column + "=LOW:HIGH");
+        continue; // autoBounds(items)
       }
       m.put(column, bounds("--feature-bounds " + column, s.substring(eq + 1)));
     }
     return m;
+  }
+
+  /** The features given as {@code COLUMN=AUTO}: bounds estimated privately from the same charge. */
+  static java.util.Set<String> autoBounds(List<String> items) {
+    java.util.Set<String> out = new java.util.LinkedHashSet<>();
+    for (String s : items) {
+      int eq = s.indexOf('=');
+      if (eq > 0 && s.substring(eq + 1).trim().equalsIgnoreCase("AUTO")) {
+        out.add(s.substring(0, eq).trim());
+      }
+    }
+    return out;
   }
 
   static Map<String, List<String>> parseKeys(List<String> items) {

@@ -56,7 +56,7 @@ class TrainCommandTest {
     return ws;
   }
 
-  private static CliRun train(Path ws, Path out, String... options) {
+  static CliRun train(Path ws, Path out, String... options) {
     List<String> a = new ArrayList<>(List.of("train", "--workspace", ws.toString(), "--dataset", "t",
         "--out", out.toString()));
     a.addAll(List.of(options));
@@ -68,8 +68,8 @@ class TrainCommandTest {
       "--epsilon", "1", "--delta", "1e-6"};
 
   static final List<String[]> BAD = List.of(
-      new String[] {"--label", "income", "--positive", "high", "--features", "age", "--feature-bounds",
-          "age=AUTO", "--epsilon", "1", "--delta", "1e-6"},
+      new String[] {"--label", "income", "--positive", "high", "--features", "sex", "--feature-bounds",
+          "sex=AUTO", "--epsilon", "1", "--delta", "1e-6"},
       new String[] {"--label", "income", "--positive", "high", "--features", "age,nope", "--feature-bounds",
           "age=17:90", "--epsilon", "1", "--delta", "1e-6"},
       new String[] {"--label", "income", "--positive", "high", "--features", "age,sex", "--feature-bounds",
@@ -78,8 +78,8 @@ class TrainCommandTest {
           "--delta", "1e-6"},
       new String[] {"--label", "income", "--positive", "high", "--features", "age", "--feature-bounds",
           "age=90:17", "--epsilon", "1", "--delta", "1e-6"},
-      new String[] {"--label", "income", "--positive", "high", "--features", "age", "--feature-bounds",
-          "age=17:90", "--epsilon", "1", "--delta", "0"},
+      new String[] {"--method", "dp-sgd", "--label", "income", "--positive", "high", "--features", "age",
+          "--feature-bounds", "age=17:90", "--epsilon", "1", "--delta", "0"},
       new String[] {"--label", "income", "--positive", "high", "--features", "age", "--feature-bounds",
           "age=17:90", "--epsilon", "5", "--delta", "1e-6"},
       new String[] {"--label", "income", "--positive", "high", "--features", "income", "--feature-keys",

@@ -263,6 +263,23 @@ public final class DuckDbBackend implements Backend {
     });
   }
 
+  @Override
+  public synchronized void query(Source source, org.privet.engine.spi.RenderedQuery query,
+      int columns, java.util.function.Consumer<String[]> rows) {
+    String sql = query.render(SqlText.from(source), describe(source), DuckDbDialect.FAST);
+    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        String[] row = new String[columns];
+        for (int i = 0; i < columns; i++) {
+          row[i] = rs.getString(i + 1);
+        }
+        rows.accept(row);
+      }
+    } catch (SQLException e) {
+      throw failure("rendered query", e);
+    }
+  }
+
   /**
    * Streams {@code columns} of every row of {@code source} to {@code rows} as text (SQL NULL as
    * {@code null}), for a release that must read rows after its charge (synthetic data). The read is
@@ -294,6 +311,31 @@ public final class DuckDbBackend implements Backend {
       }
     } catch (SQLException e) {
       throw failure("row scan", e);
+    }
+  }
+
+  /**
+   * Whether {@code column} of {@code source} holds some non-NULL value on more than one row, i.e.
+   * is not a key of it: the curator's check, when a table is added, that a reference's target is a
+   * key of its table (issue 25; docs/proofs/engine-joins.md, "Precondition (keys)"). It reads the
+   * data, as the curator's act at registration; a query never calls it. A typed source is compared
+   * on its typed values, as a join compares them; NULLs match nothing and are ignored.
+   *
+   * @throws IllegalArgumentException if the column is not in the source's schema (names only)
+   * @throws IllegalStateException if the read fails (message without data values)
+   */
+  public synchronized boolean hasDuplicateValues(Source source, String column) {
+    if (describe(source).column(column).isEmpty()) {
+      throw new IllegalArgumentException("column '" + column + "' is not in the schema of "
+          + SqlText.describe(source));
+    }
+    String c = SqlText.quote(column);
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery("SELECT 1 FROM " + SqlText.from(source) + " AS t WHERE " + c
+            + " IS NOT NULL GROUP BY " + c + " HAVING COUNT(*) > 1 LIMIT 1")) {
+      return rs.next();
+    } catch (SQLException e) {
+      throw failure("key check", e);
     }
   }
 

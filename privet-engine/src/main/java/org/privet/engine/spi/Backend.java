@@ -45,6 +45,20 @@ public interface Backend extends AutoCloseable {
     throw new IllegalStateException("this backend does not list kept groups");
   }
 
+  /**
+   * Runs {@code query} rendered by this backend's dialect against {@code source} and hands every
+   * result row to {@code rows} as text (exact: integers of any width in decimal, SQL NULL as
+   * {@code null}), {@code columns} values per row. For the curator's trusted release paths only
+   * ({@link RenderedQuery}); never an analyst's SQL.
+   *
+   * @throws IllegalStateException if execution fails (message without data values), or if the
+   *     backend does not run rendered queries
+   */
+  default void query(Source source, RenderedQuery query, int columns,
+      java.util.function.Consumer<String[]> rows) {
+    throw new IllegalStateException("this backend does not run rendered queries");
+  }
+
   /** A human-readable physical plan for {@code spec} (e.g. the SQL it would run). */
   String physicalPlan(BoundedAggregation spec);
 

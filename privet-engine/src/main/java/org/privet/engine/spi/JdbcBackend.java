@@ -83,6 +83,24 @@ public abstract class JdbcBackend implements Backend {
     inTransaction("kept groups", () -> plan.runKeptGroups(connection, 0, sink));
   }
 
+  @Override
+  public synchronized void query(Source source, RenderedQuery query, int columns,
+      java.util.function.Consumer<String[]> rows) {
+    String sql = query.render(from(source), describe(source), dialect);
+    inTransaction("rendered query", () -> {
+      try (java.sql.Statement st = connection.createStatement();
+          java.sql.ResultSet rs = st.executeQuery(sql)) {
+        while (rs.next()) {
+          String[] row = new String[columns];
+          for (int i = 0; i < columns; i++) {
+            row[i] = rs.getString(i + 1);
+          }
+          rows.accept(row);
+        }
+      }
+    });
+  }
+
   /** A JDBC call that may fail with the driver's exception. */
   private interface SqlCall {
     void run() throws SQLException;

@@ -341,6 +341,20 @@ public final class SparkBackend implements Backend {
     forEachRow(plan.statement(), row -> sink.accept(plan.group(row::get)));
   }
 
+  @Override
+  public synchronized void query(Source source, org.privet.engine.spi.RenderedQuery query,
+      int columns, java.util.function.Consumer<String[]> rows) {
+    String sql = query.render(from(source), describe(source), SparkDialect.INSTANCE);
+    forEachRow(sql, r -> {
+      String[] row = new String[columns];
+      for (int i = 0; i < columns; i++) {
+        Object v = r.get(i);
+        row[i] = v == null ? null : v instanceof BigDecimal b ? b.toPlainString() : v.toString();
+      }
+      rows.accept(row);
+    });
+  }
+
   /** Runs {@code sql}, streaming each row to {@code rows}; failures withhold Spark's message. */
   private void forEachRow(String sql, java.util.function.Consumer<Row> rows) {
     Iterator<Row> it;
