@@ -25,9 +25,13 @@ import org.privet.engine.spi.TableSchema;
  * table, so the references form a tree rooted at the unit table and every row has at most one
  * unit); a public table's contents are public and it references no private table. The neighbour
  * relation is the threat model's: removing a unit removes every row that references it,
- * transitively ({@code docs/proofs/engine-joins.md}). A reference's target column is a key of its
- * table (unique values), as a foreign key names a primary key: the curator asserts it when adding
- * the table.
+ * transitively ({@code docs/proofs/engine-joins.md}). A reference to the unit table names its
+ * privacy unit column (checked when the descriptor is built: a row's unit is read from it). A
+ * reference's target column is meant to be a key of its table (unique values), as a foreign key
+ * names a primary key: {@code dataset add-table} checks it on the data at registration, but
+ * nothing here does, and files or tables may change later. Privacy does not depend on it: the
+ * engine gives a row the unit of the parents it meets only when they all have one and the same
+ * unit, and no unit otherwise ({@code JoinBinder}, {@code org.privet.engine.plan.Relation.KeyUnit}).
  *
  * <p>Immutable; build with {@link #builder}. Column and table look-ups are case-insensitive, as in
  * SQL.
@@ -341,8 +345,9 @@ public final class DatasetDescriptor {
     }
 
     /**
-     * References point at existing columns of existing tables, with compatible types; a public
-     * table references no private table; every private table has exactly one reference to a
+     * References point at existing columns of existing tables, with compatible types; a reference
+     * from a private table to the unit table names the privacy unit column; a public table
+     * references no private table; every private table has exactly one reference to a
      * private table, and following them reaches the unit table (no cycles).
      */
     private static void validateTables(DatasetDescriptor d) {
@@ -369,6 +374,13 @@ public final class DatasetDescriptor {
           if (from.type() != to.type() && !(from.type().isNumeric() && to.type().isNumeric())) {
             throw new IllegalArgumentException("references: '" + t.name() + "." + from.name()
                 + "' and '" + target.name() + "." + to.name() + "' have different types");
+          }
+          if (target == all.get(0) && !t.isPublic() && d.privacyUnit().isPresent()
+              && !to.name().equalsIgnoreCase(d.privacyUnit().get())) {
+            // a row's unit is read from its reference to the unit table: it must hold the unit
+            throw new IllegalArgumentException("references: '" + t.name() + "." + from.name()
+                + "' references the unit table '" + target.name() + "', so it must reference its"
+                + " privacy unit column '" + d.privacyUnit().get() + "', not '" + to.name() + "'");
           }
           if (!target.isPublic()) {
             if (t.isPublic()) {

@@ -108,6 +108,15 @@ class DatasetDescriptorTablesTest {
   }
 
   @Test
+  void reference_toTheUnitTable_mustNameTheUnitColumn() {
+    refused(() -> ShopFixture.shopBuilder().addTable(new TableDescriptor("orders", Source.table("o"),
+        ShopFixture.ORDERS, List.of(new Reference("o_custkey", "customer", "c_nationkey")), false))
+        .addTable(ShopFixture.nation()).build(),
+        "'orders.o_custkey' references the unit table 'customer', so it must reference its privacy"
+            + " unit column 'c_custkey', not 'c_nationkey'");
+  }
+
+  @Test
   void publicTable_referencingPrivate_refused() {
     TableDescriptor pub = new TableDescriptor("leak", Source.table("l"), ShopFixture.ORDERS,
         List.of(new Reference("o_custkey", "customer", "c_custkey")), true);

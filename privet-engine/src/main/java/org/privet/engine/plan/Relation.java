@@ -375,6 +375,64 @@ public sealed interface Relation {
   }
 
   /**
+   * The values k of {@code key} in {@code input} whose rows all carry one and the same unit, each
+   * with that unit (SQL: {@code GROUP BY key HAVING COUNT(*) = COUNT(unit) AND MIN(unit) =
+   * MAX(unit)}): a key held by rows of two units, or by a row without a unit, is left out. A child
+   * joined INNER to this on its reference column keeps only the rows whose parents all have one
+   * unit, and gets that unit; so a reference whose target is not a key (data changed after
+   * registration, a descriptor built in Java) still gives each row at most one unit, the same on
+   * neighbours ({@code docs/proofs/engine-joins.md}, "Keys").
+   *
+   * <p>Stability: one output row per kept key, keys unique (a join on it is many-to-one, stability
+   * 1). Unit-local for the rows it labels: a key is kept with u only when all its rows have unit u;
+   * removing v ≠ u removes none of them (a row reaching v does not have unit u) and adds none, so
+   * the key stays, with u; a key with a row of v is left out, or kept with v.
+   *
+   * @param input the rows, carrying their unit in {@code unit} (NULL: none)
+   * @param key the key column of {@code input} (the referenced column)
+   * @param unit the unit column of {@code input}
+   * @param keyName the output name of the key
+   * @param unitName the output name of the key's unit
+   */
+  record KeyUnit(Relation input, String key, String unit, String keyName, String unitName)
+      implements Relation {
+    public KeyUnit {
+      Objects.requireNonNull(input, "input");
+      FilterSql.column(input.schema(), key);
+      FilterSql.column(input.schema(), unit);
+      Objects.requireNonNull(keyName, "keyName");
+      Objects.requireNonNull(unitName, "unitName");
+      if (keyName.equals(unitName)) {
+        throw new IllegalArgumentException("key unit: output names must differ");
+      }
+    }
+
+    @Override
+    public TableSchema schema() {
+      TableSchema.Column k = FilterSql.column(input.schema(), key);
+      TableSchema.Column u = FilterSql.column(input.schema(), unit);
+      return new TableSchema(List.of(new TableSchema.Column(keyName, k.type(), k.nativeType()),
+          new TableSchema.Column(unitName, u.type(), u.nativeType())));
+    }
+
+    @Override
+    public Stability stability() {
+      return new Stability(true, 1, Stability.UNBOUNDED,
+          "unique keys; a key is kept only when all its rows have one unit");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Unit per key " + key + " (keys whose rows all have one unit)";
+    }
+  }
+
+  /**
    * Contribution bounding per unit over the joined rows (the truncation): for each unit keep at
    * most {@code l0} groups (salted-hash selection) and at most {@code lInf} rows per group, as the
    * {@link org.privet.engine.spi.BoundedAggregation} contract states. Stability: each unit has at
