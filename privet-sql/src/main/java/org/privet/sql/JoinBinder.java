@@ -125,7 +125,7 @@ final class JoinBinder {
       return unit;
     }
 
-    /** This table's rows with their unit attached (non-NULL), as the joins read them. */
+    /** This table's rows as the joins read them, and the plan's name of their unit column. */
     void withUnit(Relation withUnit, String unitColumn) {
       this.node = withUnit;
       this.unit = unitColumn;
@@ -739,6 +739,13 @@ final class JoinBinder {
       if (dataset.table(r.table()).orElseThrow() == unitTable) {
         unit = column;
       } else {
+        org.privet.engine.spi.ColumnType type = unitTable.column(unitName).orElseThrow().type();
+        if (type == org.privet.engine.spi.ColumnType.BOOLEAN || type == org.privet.engine.spi.ColumnType.OTHER) {
+          // the unit of a key is MIN(unit) = MAX(unit) over its rows: an ordered type on every backend
+          throw src.error(t.at(), "table '" + t.alias() + "' reaches the privacy unit through '"
+              + r.table() + "', which needs a unit column of an ordered type (integer, decimal,"
+              + " string, date or time); '" + unitName + "' is " + type.name().toLowerCase(Locale.ROOT));
+        }
         Relation.KeyUnit m = keyUnit(r);
         node = new Relation.Join(Relation.JoinKind.INNER, node, m,
             List.of(new Relation.Join.Key(column, m.keyName())), Relation.JoinRole.ALONG_REFERENCE);
@@ -774,7 +781,7 @@ final class JoinBinder {
 
   /**
    * The unit: carried by the query's private table nearest the unit table (its reference toward
-   * the unit leaves the query); the engine adds the reference joins from there to the unit.
+   * the unit leaves the query), read from the unit attached to its rows ({@link #attachUnit}).
    */
   private void deriveUnit(Relation rel) {
     List<TableRef> priv = tables.stream().filter(t -> !t.isPublic()).toList();
