@@ -29,9 +29,9 @@ import org.privet.engine.spi.TableSchema;
  * privacy unit column (checked when the descriptor is built: a row's unit is read from it). A
  * reference's target column is meant to be a key of its table (unique values), as a foreign key
  * names a primary key: {@code dataset add-table} checks it on the data at registration, but
- * nothing here does, and files or tables may change later. Privacy does not depend on it: the
- * engine gives a row the unit of the parents it meets only when they all have one and the same
- * unit, and no unit otherwise ({@code JoinBinder}, {@code org.privet.engine.plan.Relation.KeyUnit}).
+ * nothing here does, and files or tables may change later. Privacy does not depend on it: a row
+ * keeps a unit only when all the parent rows its key meets have one and the same unit, and is
+ * dropped otherwise ({@code JoinBinder}, {@code org.privet.engine.plan.Relation.KeyUnit}).
  *
  * <p>Immutable; build with {@link #builder}. Column and table look-ups are case-insensitive, as in
  * SQL.
@@ -345,9 +345,8 @@ public final class DatasetDescriptor {
     }
 
     /**
-     * References point at existing columns of existing tables, with compatible types; a reference
-     * from a private table to the unit table names the privacy unit column; a public table
-     * references no private table; every private table has exactly one reference to a
+     * References point at existing columns of existing tables, with compatible types; a public
+     * table references no private table; every private table has exactly one reference to a
      * private table, and following them reaches the unit table (no cycles).
      */
     private static void validateTables(DatasetDescriptor d) {
@@ -377,10 +376,11 @@ public final class DatasetDescriptor {
           }
           if (target == all.get(0) && !t.isPublic() && d.privacyUnit().isPresent()
               && !to.name().equalsIgnoreCase(d.privacyUnit().get())) {
-            // a row's unit is read from its reference to the unit table: it must hold the unit
+            // The engine reads a row's unit from this reference: another key of the unit table
+            // could split one unit (several unit-table rows) into several.
             throw new IllegalArgumentException("references: '" + t.name() + "." + from.name()
-                + "' references the unit table '" + target.name() + "', so it must reference its"
-                + " privacy unit column '" + d.privacyUnit().get() + "', not '" + to.name() + "'");
+                + "' references the unit table '" + target.name() + "', so it must name its privacy"
+                + " unit column '" + d.privacyUnit().get() + "'");
           }
           if (!target.isPublic()) {
             if (t.isPublic()) {

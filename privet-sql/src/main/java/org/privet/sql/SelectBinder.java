@@ -357,9 +357,12 @@ final class SelectBinder {
     List<List<Object>> keys = new ArrayList<>();
     keys.add(List.of());
     for (String g : groupBy) {
-      var source = joins.publicSource(g).orElseThrow();
+      var source = joins.publicSource(g);
+      if (source.isEmpty()) {
+        return null; // a computed column of a public table: its values are not listed
+      }
       java.util.Optional<List<Object>> values = catalog.publicValues(dataset.name(),
-          source.getKey().name(), source.getValue());
+          source.get().getKey().name(), source.get().getValue());
       if (values.isEmpty() || values.get().isEmpty()) {
         return null;
       }

@@ -341,4 +341,17 @@ class JoinsTest {
     assertEquals("orders, orders.o_custkey = customer.c_custkey (the unit)", r.unitDerivation());
     assertTrue(r.relation().explain().contains("Compute __e0"), r.relation().explain());
   }
+
+  @Test
+  void derivedPublicTable_keptColumnGivesPublicGroups_computedOneSelectsPrivately() {
+    DpStatement kept = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12) nm,"
+        + " COUNT(*) AS n FROM customer JOIN (SELECT nationkey, name AS nm FROM nation) x USING"
+        + " (nationkey) GROUP BY nm", d.catalog);
+    assertEquals(List.of("A", "B", "C"), groups(kept.present(run(kept))).stream().map(String::valueOf)
+        .sorted().toList());
+    DpSqlException e = refused("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) k, COUNT(*)"
+        + " AS n FROM customer JOIN (SELECT nationkey, nationkey * 2 AS k FROM nation) x USING"
+        + " (nationkey) GROUP BY k", d);
+    assertTrue(e.reason().contains("needs delta > 0"), e.getMessage());
+  }
 }
