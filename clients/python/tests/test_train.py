@@ -164,7 +164,8 @@ def test_train_jobRunsOnce_modelPredictsLikeTheCli_retrySameJob(trainer: privet.
 def test_train_refused_namesTheField_chargesNothing(trainer: privet.Client) -> None:
     before = len(trainer.history("adult_ml"))
     with pytest.raises(privet.BadRequest, match="featureBounds"):
-        trainer.train("adult_ml", label="income", positive=">50K", features=["age"], epsilon=0.1, delta=1e-7)
+        trainer.train("adult_ml", label="income", positive=">50K", features=["age"], feature_bounds={"age": [90, 17]},
+                      epsilon=0.1, delta=1e-7)
     with pytest.raises(privet.BadRequest, match="features"):
         trainer.train("adult_ml", label="income", positive=">50K", features=["nosuch"], epsilon=0.1, delta=1e-7)
     assert len(trainer.history("adult_ml")) == before

@@ -11,7 +11,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import ConnectionFailed, error_from_response
 from .models import (
@@ -183,7 +183,7 @@ class Client:
         positive: Optional[str] = None,
         negative: Optional[str] = None,
         label_bounds: Optional[Sequence[float]] = None,
-        feature_bounds: Optional[Mapping[str, Sequence[float]]] = None,
+        feature_bounds: Optional[Mapping[str, Union[str, Sequence[float]]]] = None,
         feature_keys: Optional[Mapping[str, Sequence[str]]] = None,
         max_rows_per_unit: Optional[int] = None,
         regularization: Optional[float] = None,
@@ -204,7 +204,9 @@ class Client:
             positive, negative: classifiers: the label value that is positive, and the name
                 predicted for the other class.
             label_bounds: linear regression: ``(low, high)``, public (default: the registered bounds).
-            feature_bounds: ``{"age": (17, 90), ...}``: public bounds of numeric features.
+            feature_bounds: ``{"age": (17, 90), ...}``: public bounds of numeric features, or
+                ``"AUTO"`` (also the default for a numeric feature without bounds): bounds estimated
+                privately, paid from the same charge.
             feature_keys: ``{"sex": ["Female", "Male"], ...}``: public keys of categorical features.
             max_rows_per_unit: datasets with a privacy-unit column: rows kept per unit.
             regularization: objective perturbation's ridge Λ.
@@ -225,7 +227,7 @@ class Client:
         if label_bounds is not None:
             body["labelBounds"] = list(label_bounds)
         if feature_bounds is not None:
-            body["featureBounds"] = {k: list(v) for k, v in feature_bounds.items()}
+            body["featureBounds"] = {k: v if isinstance(v, str) else list(v) for k, v in feature_bounds.items()}
         if feature_keys is not None:
             body["featureKeys"] = {k: list(v) for k, v in feature_keys.items()}
         if max_rows_per_unit is not None:

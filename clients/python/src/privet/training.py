@@ -3,8 +3,8 @@
 A released model is public (its parameters are the output of a DP release, its encoding is public
 information), so prediction is post-processing: :func:`predict` runs here, in pure Python, and
 spends nothing. It reproduces ``privet predict`` (privet-models' ``Model.predict``): the same
-encoding (numeric features clamped to their public bounds and scaled to [0, 1], a missing or
-unparsable value at the midpoint; categorical features one-hot over their public keys; every
+encoding (numeric features clamped to their public bounds and scaled to [0, 1] on the grid
+2^-20, rounded half to even, a missing or unparsable value at the midpoint; categorical features one-hot over their public keys; every
 coordinate times ``scale``), the same sums in the same order, and the same decision rules.
 """
 
@@ -18,6 +18,9 @@ import re
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .models import Charge, _Job
+
+_GRID_BITS = 20  # privet-models' Feature.GRID_BITS
+_ONE = 1 << _GRID_BITS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -122,7 +125,8 @@ class Model:
                     x.append(0.5)
                 else:
                     c = min(upper, max(lower, raw))
-                    x.append((c - lower) / (upper - lower))
+                    # the fixed-point grid 2^-20, rounded half to even (Java's Math.rint)
+                    x.append(math.ldexp(round((c - lower) / (upper - lower) * _ONE), -_GRID_BITS))
             else:
                 keys = [str(k) for k in f["keys"]]
                 one = [0.0] * len(keys)

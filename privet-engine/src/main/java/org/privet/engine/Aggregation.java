@@ -162,10 +162,11 @@ public sealed interface Aggregation
     /** How the quantiles are released. */
     public enum Method {
       /**
-       * A hierarchical histogram (branching factor 16) with exact geometric or discrete Gaussian
-       * noise on every node: one release (one budget share) for all ranks of the column, monotone
-       * in the rank, each value with a confidence interval covering the true quantile's grid cell
-       * (simultaneously over the ranks). See {@code docs/proofs/engine-quantiles.md}.
+       * A hierarchical histogram (branching factor chosen by the number of cells, 11 for the
+       * default 1,024) with exact geometric or discrete Gaussian noise on every node: one release
+       * (one budget share) for all ranks of the column, monotone in the rank, each value with a
+       * confidence interval covering the true quantile's grid cell (per rank). See {@code
+       * docs/proofs/engine-quantiles.md}.
        */
       TREE,
       /**

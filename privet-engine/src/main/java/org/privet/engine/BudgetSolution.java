@@ -27,14 +27,14 @@ public record BudgetSolution(Query query, double parameter, PrivacyLoss cost,
 
   /**
    * What an output's error is measured in, when not its own value units: for a tree quantile the
-   * rank error in rows of the tree's noisy prefix counts (docs/proofs/accuracy-targets.md).
+   * rank error in rows of its per-rank statistic (docs/proofs/accuracy-targets.md).
    */
   private String unitOf(String output) {
     boolean tree = query.aggregations().stream().anyMatch(a -> a.name().equals(output)
         && a instanceof Aggregation.Quantiles);
-    return tree ? " in rows of rank: bounds every noisy prefix count of the quantile tree; the "
-        + "released value's rank is off by at most this plus the rows in its grid cell, and its "
-        + "error in value units is not bounded (it depends on the data)" : "";
+    return tree ? " in rows of rank: bounds, per rank, the tree's count below a cell edge minus "
+        + "the rank times its total; the released value's error in value units also depends on "
+        + "the rows around the quantile (data) and is not bounded" : "";
   }
 
   /** Whether the solver works in ρ rather than ε. */

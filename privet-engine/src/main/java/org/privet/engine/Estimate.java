@@ -8,7 +8,7 @@ package org.privet.engine;
  * variances and standard deviations it inverts an exact pivot in the released sum, sum of squares
  * and count ({@code docs/proofs/engine-ratio-intervals.md}). Quantile-tree
  * quantiles carry an interval of grid edges that contains the grid cell of the true quantile of
- * the bounded values (all ranks of one aggregation simultaneously; {@code
+ * the bounded values, with probability at least {@code level} for each rank ({@code
  * docs/proofs/engine-quantiles.md}). Exponential-mechanism quantiles carry no interval ({@code
  * level} = 0, bounds NaN): see {@link Plan} for their rank-error bound.
  *

@@ -40,7 +40,8 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
    * @param error95 half-width of a 95% interval of its noise per released value, in output units;
    *     for partition selection the release threshold (in units); for exponential-mechanism
    *     quantiles a 95% bound on the rank error; for a quantile tree (noise per node) the widest
-   *     half-width of its 95% simultaneous band on prefix counts, a bound on every rank's error
+   *     per-rank 95% statement on a quantile's rank error, in rows (over its ranks and evenly
+   *     spaced cell edges; {@code docs/proofs/engine-quantiles.md})
    */
   public record PlannedMechanism(MechanismCost cost, double sensitivity, double noiseStddev,
       double error95) {

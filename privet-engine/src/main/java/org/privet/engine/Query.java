@@ -766,7 +766,7 @@ public final class Query {
      * smallest ε (ρ with GAUSSIAN noise) and the split meeting every target, from public
      * information only (docs/proofs/accuracy-targets.md). Every output needs a target. For a HISTOGRAM the
      * target applies to every bin; a MEAN also needs {@link #minCount}; for tree QUANTILES it bounds
-     * the error of the tree's noisy prefix counts, in rows (see {@link BudgetSolver}).
+     * each rank's error in rows (see {@code BudgetSolver}).
      *
      * @throws IllegalArgumentException if halfWidth is not positive and finite, or set twice
      */

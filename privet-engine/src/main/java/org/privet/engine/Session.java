@@ -1,7 +1,6 @@
 package org.privet.engine;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -112,13 +111,14 @@ public final class Session {
         planned.add(new Plan.PlannedMechanism(cost, r.sensitivity(), Double.NaN,
             q.rankErrorBound(candidates, 0.05)));
       } else if (t.field() == Release.Field.TREE) {
-        // Per node noise; error95: the widest half-width of the 95% simultaneous band on the
-        // prefix counts, i.e. a bound on every quantile's rank error (in rows).
+        // Per node noise; error95: the widest 95% statement on a quantile's rank error (in rows,
+        // per rank: docs/proofs/engine-quantiles.md, "Per-rank intervals").
         Releases.Noise n = Releases.noise(r.mechanism(), random);
         int bins = Measure.cells(c.spec().measures().get(t.measure()));
-        long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, 0.05);
+        double[] ranks = c.quantileRanks(t.output());
         planned.add(new Plan.PlannedMechanism(cost, r.sensitivity(), n.stddev(),
-            Arrays.stream(band).max().orElse(0)));
+            QuantileTree.forCells(bins).rankHalfWidth(ranks, QuantileTree.NodeNoise.of(n),
+                0.05)));
       } else {
         Releases.Noise n = Releases.noise(r.mechanism(), random);
         double unit = r.unit();

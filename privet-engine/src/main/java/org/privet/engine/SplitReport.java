@@ -44,9 +44,10 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
    * @param share the budget share of the releases it reads
    * @param kind how the output reads its releases: {@link #ADDITIVE} (COUNT, SUM, a histogram
    *     bin: the release itself), {@link #MEAN}, {@link #VARIANCE}, {@link #STDDEV} or
-   *     {@link #RANK} (a quantile tree: a rank error, not in value units)
+   *     {@link #RANK} (a quantile tree: a rank error, in value units through the data's density)
    * @param stddevs the exact noise s.d. of each release it reads, in value units (a mean: sum,
-   *     count; a variance: sum, squares, count)
+   *     count; a variance: sum, squares, count); for {@link #RANK} the s.d. of each rank's error
+   *     in rows (root-mean-square over the grid edges, {@code docs/proofs/engine-quantiles.md})
    * @param sumCenter a mean's or variance's sum centre c<sub>S</sub> (value units), else 0
    * @param squaresCenter a variance's squares centre c<sub>Q</sub> (value units), else 0
    */
@@ -64,7 +65,8 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
      * unused): {@link #ADDITIVE} s<sub>0</sub>; {@link #MEAN} √(s<sub>S</sub>² + (mean −
      * c<sub>S</sub>)²·s<sub>N</sub>²)/N; {@link #VARIANCE} √(s<sub>Q</sub>² + 4d²s<sub>S</sub>²
      * + (2de − v − d²)²s<sub>N</sub>²)/N with d = mean − c<sub>Q</sub>, e = mean − c<sub>S</sub>;
-     * {@link #STDDEV} that over 2√v. NaN for {@link #RANK}.
+     * {@link #STDDEV} that over 2√v. NaN for {@link #RANK} (see {@link
+     * #expectedQuantileStddev}).
      */
     public double expectedStddev(double groupSize, double mean, double variance) {
       switch (kind) {
@@ -90,6 +92,16 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
       }
     }
 
+    /**
+     * The expected error s.d. of a quantile tree's {@code rank}-th rank (its index in the
+     * aggregation's rank list) in value units, to first order in the noise: its rank error s.d.
+     * (rows) over {@code density}, the rows per unit of value at the true quantile (N times the
+     * probability density there). NaN for other kinds.
+     */
+    public double expectedQuantileStddev(int rank, double density) {
+      return RANK.equals(kind) ? stddevs.get(rank) / density : Double.NaN;
+    }
+
     /** The formula of {@link #expectedStddev} with this output's figures, for EXPLAIN. */
     public String expectedStddevFormula() {
       return switch (kind) {
@@ -100,7 +112,12 @@ public record SplitReport(String rule, double selectionShare, double groupSize,
             + " with d = mean − %.6g, e = mean − %.6g%s", stddevs.get(1), stddevs.get(0),
             stddevs.get(2), squaresCenter, sumCenter, STDDEV.equals(kind)
                 ? ", over 2·stddev" : "");
-        default -> "a rank error (see the release's prefix-count band)";
+        default -> stddevs.size() == 1
+            ? String.format("%.6g/f, f the rows per unit of value at the quantile (a rank error "
+                + "of s.d. %.6g rows)", stddevs.get(0), stddevs.get(0))
+            : String.format("%s/f by rank, f the rows per unit of value at each quantile (rank "
+                + "errors of these s.d. in rows)", stddevs.stream()
+                    .map(x -> String.format("%.6g", x)).toList());
       };
     }
   }

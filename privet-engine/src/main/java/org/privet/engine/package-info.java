@@ -29,8 +29,9 @@
  *       (Canonne, Kamath, Steinke 2020); zCDP composition and conversion (Bun &amp; Steinke 2016).
  *   <li>Quantiles: by default a quantile tree (hierarchical histogram: Hay, Rastogi, Miklau, Suciu
  *       2010, VLDB; Qardaji, Yang, Li 2013, VLDB; Google's differential-privacy
- *       {@code BoundedQuantiles}/{@code QuantileTree} and PipelineDP, branching factor 16) with
- *       value confidence intervals from a simultaneous band on its prefix counts; optionally the
+ *       {@code BoundedQuantiles}/{@code QuantileTree} and PipelineDP; no released root, branching by
+ *       the number of cells) read through least-squares consistency, with per-rank value
+ *       confidence intervals from two one-sided statements at the quantile's cell edges; optionally the
  *       exponential mechanism over a grid (McSherry &amp; Talwar 2007; Smith 2011,
  *       "Privacy-preserving statistical estimation with optimal convergence rates", STOC).
  *   <li>Architecture: Tumult Analytics (plan tree, compile-time check that the charge equals the

@@ -23,12 +23,13 @@ import org.privet.testing.SeededRandomSource;
  *
  * <p>False-failure probability of the bounds assertions (fixed seeds here, so deterministic; over
  * seeds): the tables have 20 000 rows uniform on [100, 1000] or (−2e6, −1e6]; the accuracy tests
- * run at ε = 10, so the bounds tree gets ε = 1 (184 cells, 3 levels, Δ₁ = 3, per-node Laplace
- * scale 3; EXPLAIN's 95% band on prefix counts is 76 rows at ε = 1, 757 at ε = 0.1). Each bounds
- * assertion allows one grid cell of slack and fails only if the consistent CDF errs by ≥ 200 rows
- * (1% of n) at one deciding edge; that CDF lies within the band (76) plus the largest raw prefix
- * error, and a raw error ≥ 124 rows for a sum of ≤ 17 Laplace(3) noises has probability below
- * 1e-7 (Chernoff bound), so each test fails wrongly with probability below 1e-6 (the linear-grid
+ * run at ε = 10, so the bounds tree gets ε = 1 (184 cells: 2 released levels of branching 14,
+ * Δ₁ = 2, per-node Laplace scale 2, s.d. 2.8). Each bounds assertion allows one grid cell of
+ * slack and fails only if the consistent CDF errs by ≥ 200 rows (1% of n) at one deciding edge;
+ * its error is a weighted sum of the Laplace(2) node noises whose Σw² is at most the raw ±1
+ * prefix's (≤ 21 nodes; least squares is the best linear unbiased estimate), s.d. ≤ 13 rows, and
+ * 200 rows is more than 15 s.d. of that sum of sub-exponential noises: probability
+ * below 1e-7 (Chernoff), so each test fails wrongly with probability below 1e-6 (the linear-grid
  * test: margins ≥ 600 rows at tree ε = 2). The sum and mean errors then follow from clamping inside the
  * data's range (no bias) and main-pass noise scales far below the asserted tolerance.
  */

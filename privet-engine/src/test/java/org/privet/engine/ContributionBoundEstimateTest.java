@@ -205,7 +205,7 @@ class ContributionBoundEstimateTest {
       for (int i = 0; i < a.length; i++) {
         l1 += Math.abs(a[i] - b[i]);
       }
-      int levels = new QuantileTree(ContributionBoundEstimate.CELLS, QuantileTree.BRANCHING)
+      int levels = QuantileTree.forCells(ContributionBoundEstimate.CELLS)
           .levels();
       assertEquals(3L * levels, l1);
       assertEquals(3L * levels, p.tree().releases().get(0).sensitivity());
@@ -223,7 +223,7 @@ class ContributionBoundEstimateTest {
   void noise_estimateTree_hasTheStatedGeometricScale() {
     ContributionBoundPass p = pass(db, "three", Budget.pure(0.5));
     MechanismSpec.Geometric g = (MechanismSpec.Geometric) p.tree().releases().get(0).mechanism();
-    int levels = new QuantileTree(ContributionBoundEstimate.CELLS, QuantileTree.BRANCHING)
+    int levels = QuantileTree.forCells(ContributionBoundEstimate.CELLS)
         .levels();
     assertEquals(levels, g.sensitivity()); // L0 = 1 pair per unit, one count per level
     assertTrue(g.epsilon() <= 0.5 && g.epsilon() > 0.49, "ε " + g.epsilon());
@@ -269,7 +269,7 @@ class ContributionBoundEstimateTest {
     List<GroupAggregate> groups = new ArrayList<>();
     backend.aggregate(p.spec(), groups::add);
     long[] cells = p.total(groups).bins()[0];
-    return new QuantileTree(ContributionBoundEstimate.CELLS, QuantileTree.BRANCHING)
+    return QuantileTree.forCells(ContributionBoundEstimate.CELLS)
         .counts(cells);
   }
 }

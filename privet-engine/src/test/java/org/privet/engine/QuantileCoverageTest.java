@@ -29,10 +29,11 @@ import org.privet.testing.SeededRandomSource;
  * at (at least) their stated rate, values are monotone in the rank, empty groups work, one budget
  * share pays for all ranks, and an empirical privacy audit of the tree release stays below ε.
  *
- * <p>The intervals come from a union bound over all B prefixes, so their real coverage is well
- * above the stated level and a coverage test alone has no power; the calibration of the band they
- * are inverted from is tested with power (30% too little noise rejected) in {@link
- * QuantileTreeTest}, and the privacy audit below rejects 30% too little noise.
+ * <p>The intervals are per rank (two one-sided statements at the true quantile's two cell edges,
+ * {@code docs/proofs/engine-quantiles.md}); the calibration of those statements is tested with
+ * power (30% too little noise rejected) in {@link QuantileTreeTest}, the intervals' coverage and
+ * width against the empirical error in the accuracy suite (privet-stat-tests), and the privacy
+ * audit below rejects 30% too little noise.
  */
 class QuantileCoverageTest {
   private static final int GROUPS = 16;
@@ -140,11 +141,12 @@ class QuantileCoverageTest {
     assertEquals(2, p.mechanisms().size(), "count + one tree");
     Plan.PlannedMechanism tree = p.mechanisms().get(1);
     assertTrue(tree.cost().purpose().startsWith("quantile tree of x"), tree.cost().purpose());
-    // L∞ = 2 rows, 4 levels, L0 = 1: L1 sensitivity 8. The default split (DefaultSplit): the
-    // textbook equal split, half for the count and half for the tree.
-    assertEquals(8, tree.sensitivity());
+    // L∞ = 2 rows, 3 released levels (1,024 cells, branching 11), L0 = 1: L1 sensitivity 6.
+    // The default split (DefaultSplit): the textbook equal split, half for the count and half
+    // for the tree.
+    assertEquals(6, tree.sensitivity());
     assertEquals(0.5, ((PureDp) tree.cost().loss()).epsilon(), 1e-9);
-    assertTrue(tree.cost().mechanism().contains("Δ₁=8"), tree.cost().mechanism());
+    assertTrue(tree.cost().mechanism().contains("Δ₁=6"), tree.cost().mechanism());
     assertTrue(tree.error95() > 0);
     Plan em = s.explain(Query.from("t").privacyUnit("uid").maxRowsPerGroup(2)
         .quantiles("q", "x", 0, 100, Aggregation.Quantiles.Method.EXPONENTIAL, 0.1, 0.5, 0.9)
@@ -172,7 +174,7 @@ class QuantileCoverageTest {
   /**
    * Audit of the compiled tree release on neighbouring tables: D' adds one unit (20 rows, over
    * L∞ = 1, values above the clamp). The added kept row raises one node per level (H = 2 levels
-   * for 16 cells); the event "every node on that path is released above its count in D" has
+   * for 256 cells: 16 nodes of 16 cells and the cells); the event "every node on that path is released above its count in D" has
    * probability ratio exactly e^ε for geometric noise of scale H/ε, so the audit is tight up to
    * sampling error. The lower bound is valid with probability ≥ 0.999 (false failure ≤ 1e-3).
    */
@@ -195,13 +197,14 @@ class QuantileCoverageTest {
     MechanismSpec.Geometric claimedSpec = (MechanismSpec.Geometric) planned.mechanism();
     MechanismSpec used = new MechanismSpec.Geometric(claimedSpec.epsilon() * actual / claimed,
         planned.sensitivity());
-    QuantileTree tree = new QuantileTree(16, QuantileTree.BRANCHING);
+    QuantileTree tree = QuantileTree.forCells(256);
+    assertEquals(2, tree.levels());
     long[] nodesD = tree.counts(cells(qd, c));
     Query qp = auditQuery("audit_dprime", claimed);
     long[] nodesP = tree.counts(cells(qp, Compiler.compile(qp, db.describe(qp.source()), 1L)));
-    int[] path = {0, 1 + 15}; // root and the last cell (values clamped to 100)
-    assertEquals(nodesD[0] + 1, nodesP[0]);
-    assertEquals(nodesD[16] + 1, nodesP[16]);
+    int[] path = {15, 16 + 255}; // the last level-1 node and the last cell (clamped to 100)
+    assertEquals(nodesD[15] + 1, nodesP[15]);
+    assertEquals(nodesD[271] + 1, nodesP[271]);
     Releases.Noise noise = Releases.noise(used, new SeededRandomSource(seed));
     long hitsD = 0;
     long hitsP = 0;
@@ -218,7 +221,7 @@ class QuantileCoverageTest {
 
   private static Query auditQuery(String table, double epsilon) {
     return Query.from(table).privacyUnit("uid").maxRowsPerGroup(1)
-        .aggregate(new Aggregation.Quantiles("q", "x", 0, 100, List.of(0.5), 16))
+        .aggregate(new Aggregation.Quantiles("q", "x", 0, 100, List.of(0.5), 256))
         .epsilon(epsilon).build();
   }
 

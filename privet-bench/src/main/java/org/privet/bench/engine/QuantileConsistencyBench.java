@@ -35,7 +35,7 @@ public final class QuantileConsistencyBench {
     RandomSource random = sr::nextLong;
     Path adult = Path.of("data/adult-raw/adult.data");
     double[] ranks = {0.1, 0.25, 0.5, 0.75, 0.9};
-    QuantileTree tree = new QuantileTree(BINS, QuantileTree.BRANCHING);
+    QuantileTree tree = QuantileTree.forCells(BINS);
     System.out.println("column,epsilon,rank,mae_unprocessed,mae_consistent,ratio");
     for (String col : new String[] {"age", "hours_per_week"}) {
       List<Double> values = values(adult, col.equals("age") ? 0 : 12);
@@ -48,13 +48,13 @@ public final class QuantileConsistencyBench {
         // L1 sensitivity: one row counts in one node per level (L0 = L∞ = 1).
         MechanismSpec spec = new MechanismSpec.Geometric(eps, tree.levels());
         Releases.Noise noise = Releases.noise(spec, random);
-        long[] band = tree.band(noise::sumHalfWidth, 0.05);
+        QuantileTree.NodeNoise nodeNoise = QuantileTree.NodeNoise.of(noise);
         double[] raw = new double[ranks.length];
         double[] cons = new double[ranks.length];
         for (int i = 0; i < runs; i++) {
           long[] noisy = QuantileTree.release(exactNodes, noise::release);
-          QuantileTree.Answer a = tree.quantiles(noisy, ranks, band, false);
-          QuantileTree.Answer c = tree.quantiles(noisy, ranks, band, true);
+          QuantileTree.Answer a = tree.quantiles(noisy, ranks, nodeNoise, 0.05, false);
+          QuantileTree.Answer c = tree.quantiles(noisy, ranks, nodeNoise, 0.05, true);
           for (int r = 0; r < ranks.length; r++) {
             double exact = values.get((int) QuantileTree.targetRank(ranks[r], values.size()) - 1);
             raw[r] += Math.abs(a.edge()[r] * 100.0 / BINS - exact);

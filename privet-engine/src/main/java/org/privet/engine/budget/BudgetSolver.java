@@ -36,11 +36,12 @@ import org.privet.random.RandomSource;
  *       each (the union bound {@link Releaser} also uses), the centred value range R and the public
  *       bound N₀ = minCount on the denominator, |S̃/Ñ − S/N| ≤ (h<sub>S</sub> + R·h<sub>N</sub>)/(N₀
  *       − h<sub>N</sub>) (and never more than the clamping range). Without minCount: refused;
- *   <li>tree QUANTILES: the target is a rank error: it bounds, in rows, the error of every noisy
- *       prefix count of the tree at once (the widest half-width of its simultaneous band, the bound EXPLAIN reports).
- *       The released quantile's rank error is at most that plus the rows in the grid cell holding
- *       the true quantile (docs/proofs/engine-quantiles.md), which depends on the data and is not
- *       part of the target; a target in value units would depend on the data too.
+ *   <li>tree QUANTILES: the target is a rank error, in rows: the widest per-rank (1 − β)
+ *       statement on D̂<sub>j</sub> = Ĉ<sub>j</sub> − r·Ĉ<sub>B</sub>, the consistent prefix
+ *       count minus r times the consistent total, over the ranks and evenly spaced edges j (the
+ *       figure EXPLAIN reports; docs/proofs/engine-quantiles.md, "Per-rank intervals"). The
+ *       released quantile's value error also depends on the rows in the cells around the true
+ *       quantile, which depend on the data and are not part of the target.
  * </ul>
  * Variances, standard deviations and exponential-mechanism quantiles are refused with a message.
  *
@@ -291,14 +292,16 @@ public final class BudgetSolver {
         double e = n0 > hn ? (hs + r * hn) / (n0 - hn) * unit : Double.POSITIVE_INFINITY;
         out.put(a.name(), Math.min(e, m.upper() - m.lower()));
       } else if (a instanceof Aggregation.Quantiles) {
-        // In rows: the widest half-width of the tree's simultaneous band on prefix counts (the
-        // statement EXPLAIN gives), which holds for every prefix at once.
+        // In rows: the widest per-rank (1 − β) statement on the quantiles' rank errors (the
+        // statement EXPLAIN reports; docs/proofs/engine-quantiles.md, "Per-rank intervals").
         Release s = c.releases().get(idx.get(0));
         Releases.Noise n = Releases.noise(s.mechanism(), random);
-        int bins = ((org.privet.engine.spi.Measure.Bins) c.spec().measures()
-            .get(s.target().measure())).bins();
-        long[] band = new QuantileTree(bins, QuantileTree.BRANCHING).band(n::sumHalfWidth, beta);
-        out.put(a.name(), (double) java.util.Arrays.stream(band).max().orElse(0));
+        int bins = org.privet.engine.spi.Measure.cells(c.spec().measures()
+            .get(s.target().measure()));
+        double[] ranks = ((Aggregation.Quantiles) a).ranks().stream()
+            .mapToDouble(Double::doubleValue).toArray();
+        out.put(a.name(), QuantileTree.forCells(bins).rankHalfWidth(ranks,
+            QuantileTree.NodeNoise.of(n), beta));
       } else {
         Release s = c.releases().get(idx.get(0));
         out.put(a.name(), Releases.noise(s.mechanism(), random).halfWidth(beta) * s.unit());

@@ -241,6 +241,18 @@ public final class DefaultSplit {
       List<Double> sd = new ArrayList<>();
       for (int slot : t.slots()) {
         Release r = c.releases().get(slot);
+        if (SplitReport.RANK.equals(t.kind())) {
+          // A quantile tree: the s.d. of each rank's error in rows (QuantileTree).
+          int bins = org.privet.engine.spi.Measure.cells(c.spec().measures()
+              .get(r.target().measure()));
+          QuantileTree tree = QuantileTree.forCells(bins);
+          QuantileTree.NodeNoise n = QuantileTree.NodeNoise.of(
+              Releases.noise(r.mechanism(), random));
+          for (double rank : c.quantileRanks(t.output())) {
+            sd.add(tree.rankErrorStddev(rank, n));
+          }
+          continue;
+        }
         sd.add(Releases.noise(r.mechanism(), random).stddev() * r.unit());
       }
       outs.add(new SplitReport.OutputError(t.output(), coefficient(t, c, random),

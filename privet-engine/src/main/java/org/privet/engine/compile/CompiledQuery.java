@@ -84,4 +84,14 @@ public record CompiledQuery(Query query, NoiseKind noise, BoundedAggregation spe
   private static boolean close(double x, double y) {
     return Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
   }
+
+  /** The ranks of the quantile aggregation named {@code output} (a tree release's output). */
+  public double[] quantileRanks(String output) {
+    for (org.privet.engine.Aggregation a : query.aggregations()) {
+      if (a instanceof org.privet.engine.Aggregation.Quantiles qs && qs.name().equals(output)) {
+        return qs.ranks().stream().mapToDouble(Double::doubleValue).toArray();
+      }
+    }
+    throw new IllegalArgumentException("no quantiles named " + output);
+  }
 }

@@ -31,10 +31,10 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
         + ", NULL/NaN ignored, ≤ L∞ rows per unit per group");
     if (qs.method() == Aggregation.Quantiles.Method.TREE) {
       // One noisy quantile tree for all ranks: each kept row counts in one node per level.
-      QuantileTree tree = new QuantileTree(qs.bins(), QuantileTree.BRANCHING);
+      QuantileTree tree = QuantileTree.forCells(qs.bins());
       int levels = tree.levels();
       r.treeRelease(new Release.Target(qs.name(), "quantile tree of " + qs.column()
-          + " for ranks " + qs.ranks() + " (branching " + QuantileTree.BRANCHING + ", " + levels
+          + " for ranks " + qs.ranks() + " (branching " + tree.branching() + ", " + levels
           + " levels, " + tree.size() + " noisy node counts per group)", Release.Field.TREE, mi,
           0), levels);
     } else {
@@ -68,8 +68,8 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
 
   /**
    * Quantile-tree quantiles: one noisy release of all tree nodes, then post-processing into a
-   * monotone value per rank and an interval that covers the true quantile's grid cell for all
-   * ranks at once with probability ≥ 1 − β ({@link QuantileTree}).
+   * monotone value per rank and, per rank, an interval that covers the true quantile's grid cell
+   * with probability ≥ 1 − β ({@link QuantileTree}).
    */
   private void treeQuantiles(Releaser.Group g, int ri, Map<String, Estimate> out) {
     Aggregation.Quantiles q = aggregation;
@@ -91,7 +91,7 @@ record QuantilesPlanner(Aggregation.Quantiles aggregation) implements Aggregatio
     QuantileTree tree = g.tree(ri);
     long[] cells = g.aggregate().bins()[g.target(ri).measure()];
     long[] noisy = QuantileTree.release(tree.counts(cells), exact -> g.noisyEntry(ri, exact));
-    return tree.quantiles(noisy, ranks, g.band(ri));
+    return tree.quantiles(noisy, ranks, g.nodeNoise(ri), g.beta());
   }
 
   /** lower + (upper − lower)·j/B, exactly lower at j = 0 and upper at j = B. */

@@ -27,7 +27,6 @@ public final class Releaser {
   private final List<Releases.Quantile> quantiles;
   private final double beta;
   private final QuantileTree[] trees; // per release, for quantile-tree releases
-  private final long[][] bands; // per release: the simultaneous band's half-widths by term count
 
   public Releaser(CompiledQuery compiled, List<Releases.Noise> noises,
       List<Releases.Quantile> quantiles, RandomSource random, double beta) {
@@ -37,14 +36,11 @@ public final class Releaser {
     this.beta = beta;
     int n = compiled.releases().size();
     this.trees = new QuantileTree[n];
-    this.bands = new long[n][];
     for (int i = 0; i < n; i++) {
       Release.Target t = compiled.releases().get(i).target();
       if (t.field() == Release.Field.TREE) {
-        int cells = Measure.cells(compiled.spec().measures().get(t.measure()));
-        trees[i] = new QuantileTree(cells, QuantileTree.BRANCHING);
-        Releases.Noise noise = noises.get(i);
-        bands[i] = trees[i].band(noise::sumHalfWidth, beta);
+        trees[i] = QuantileTree.forCells(Measure.cells(compiled.spec().measures()
+            .get(t.measure())));
       }
     }
   }
@@ -188,8 +184,9 @@ public final class Releaser {
       return trees[release];
     }
 
-    public long[] band(int release) {
-      return bands[release];
+    /** The noise of every node of tree release {@code release}. */
+    public QuantileTree.NodeNoise nodeNoise(int release) {
+      return QuantileTree.NodeNoise.of(noises.get(release));
     }
 
     public Releases.Quantile quantile(int release) {

@@ -2,7 +2,6 @@ package org.privet.engine.release;
 
 import java.util.function.BiFunction;
 import java.util.function.LongUnaryOperator;
-import java.util.function.ToLongBiFunction;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.mechanisms.ConfidenceInterval;
@@ -32,13 +31,6 @@ public final class Releases {
 
     /** The noise's scale: σ of a discrete Gaussian, t of a discrete Laplace (q = e^−1/t). */
     double scale();
-
-    /**
-     * The smallest a found with P[|Z₁ + … + Z<sub>m</sub>| &gt; a] ≤ γ for m independent copies
-     * of this noise: the exact single-noise interval for m = 1, else the smaller of a union bound
-     * (m times the single half-width at γ/m) and the tail bound of {@link SumTail}.
-     */
-    long sumHalfWidth(int m, double gamma);
   }
 
   public static Noise noise(MechanismSpec spec, RandomSource random) {
@@ -48,8 +40,7 @@ public final class Releases {
       double q = Math.exp(-1 / m.scale());
       double scale = m.scale();
       return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(),
-          Math.sqrt(2 * q) / (1 - q), (k, gamma) -> SumTail.laplace(scale, k, gamma), false,
-          scale);
+          Math.sqrt(2 * q) / (1 - q), false, scale);
     }
     MechanismSpec.DiscreteGaussian d = (MechanismSpec.DiscreteGaussian) spec;
     DiscreteGaussianMechanism.Builder b = DiscreteGaussianMechanism.builder().rho(d.rho())
@@ -59,14 +50,13 @@ public final class Releases {
     }
     DiscreteGaussianMechanism m = b.build();
     double sigma = m.sigma();
-    return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), sigma,
-        (k, g) -> SumTail.gaussian(sigma, k, g), true, sigma);
+    return new Adapter(m::release, m::confidenceInterval, m.privacyLoss(), sigma, true, sigma);
   }
 
   /** A core integer mechanism seen through {@link Noise}. */
   private record Adapter(LongUnaryOperator releaser,
       BiFunction<Long, Double, ConfidenceInterval> intervals, PrivacyLoss privacyLoss,
-      double stddev, ToLongBiFunction<Integer, Double> sumTail, boolean gaussian, double scale)
+      double stddev, boolean gaussian, double scale)
       implements Noise {
     @Override
     public long release(long exact) {
@@ -81,16 +71,6 @@ public final class Releases {
     @Override
     public double halfWidth(double beta) {
       return intervals.apply(0L, beta).upper();
-    }
-
-    @Override
-    public long sumHalfWidth(int m, double gamma) {
-      long single = (long) intervals.apply(0L, gamma / m).upper();
-      if (m == 1) {
-        return single;
-      }
-      long union = single > Long.MAX_VALUE / m ? Long.MAX_VALUE : single * m;
-      return Math.min(union, sumTail.applyAsLong(m, gamma));
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -37,8 +38,16 @@ import org.privet.engine.spi.TableSchema;
  * given {@link SparkSession} (local or on a cluster), and only one row per group comes back to the
  * driver, streamed with {@code toLocalIterator}. Sources: tables and views of the session's
  * catalog (including DataFrames registered with {@link #registerDataFrame}), CSV files and Parquet
- * files (read by Spark, so paths may be anything Spark reads, e.g. HDFS or S3 URIs resolved by the
- * session's Hadoop configuration; a {@link java.nio.file.Path} names a local file).
+ * files.
+ *
+ * <p>On a cluster nothing depends on the driver's own state but the catalog's views: tables given
+ * as rows ({@link #registerTable}) travel inside the plan; a file source is a local {@link
+ * java.nio.file.Path}, made absolute on the driver and read by the executors at that same path, so
+ * it must be visible at that path to the driver (which checks a CSV header before any charge) and to
+ * every executor: one machine, or a shared mount. Data in HDFS, S3 or any other store Spark reads
+ * is registered as a DataFrame ({@code registerDataFrame(name, spark.read().parquet("s3a://…"))}):
+ * a {@code Path} cannot hold such a URI. {@code SparkStandaloneClusterContractTest} runs the
+ * backend contract kit on a standalone cluster of separate JVMs.
  *
  * <p>No privacy logic lives here: the engine ({@link Session}) compiles the query, charges the
  * budget, and adds noise and selects partitions in Java, exactly as with DuckDB.
@@ -54,6 +63,8 @@ import org.privet.engine.spi.TableSchema;
  */
 public final class SparkBackend implements Backend {
   private final SparkSession spark;
+  /** Numbers the temporary views of file sources, across every backend of the JVM. */
+  private static final AtomicLong VIEW_NUMBERS = new AtomicLong();
   /** File sources read so far: their temporary view names (schemas are inferred once). */
   private final Map<Source, String> fileViews = new LinkedHashMap<>();
 
@@ -85,11 +96,16 @@ public final class SparkBackend implements Backend {
   /**
    * Makes {@code data} queryable as {@code Source.table(name)} (a temporary view of the session).
    *
-   * @throws IllegalArgumentException on a bad name
+   * @throws IllegalArgumentException on a bad name, or {@code data} of another Spark session (its
+   *     view would land in that session, and the name would read whatever this one holds)
    */
   public synchronized void registerDataFrame(String name, Dataset<Row> data) {
     Objects.requireNonNull(data, "data");
     Source.table(name); // validates the name
+    if (data.sparkSession() != spark) {
+      throw new IllegalArgumentException("data for view '" + name
+          + "' belongs to another Spark session than this backend's");
+    }
     try {
       data.createOrReplaceTempView(name);
     } catch (Exception e) {
@@ -175,12 +191,20 @@ public final class SparkBackend implements Backend {
     }
     String view = fileViews.get(source);
     if (view == null) {
-      view = "__privet_file_" + HexFormat.of().toHexDigits(fileViews.size() + 1L)
-          + "_" + HexFormat.of().toHexDigits(System.identityHashCode(this));
+      // Unique in the JVM: views of two backends on one session never replace each other.
+      view = "__privet_file_" + HexFormat.of().toHexDigits(VIEW_NUMBERS.incrementAndGet());
       read(source).createOrReplaceTempView(view);
       fileViews.put(source, view);
     }
     return SparkSqlText.quote(view);
+  }
+
+  /**
+   * A file's location for Spark: the path made absolute here, on the driver (the executors read
+   * this same path; a relative one would mean the driver's working directory anyway).
+   */
+  private static String location(java.nio.file.Path path) {
+    return path.toAbsolutePath().toString();
   }
 
   private Dataset<Row> read(Source source) {
@@ -188,7 +212,7 @@ public final class SparkBackend implements Backend {
       return readTyped(t);
     }
     if (source instanceof Source.ParquetFile p) {
-      return spark.read().parquet(p.path().toString());
+      return spark.read().parquet(location(p.path()));
     }
     Source.CsvFile c = (Source.CsvFile) source;
     DataFrameReader r = spark.read().option("header", c.header()).option("sep", c.delimiter())
@@ -196,7 +220,7 @@ public final class SparkBackend implements Backend {
     if (!c.nullString().isEmpty()) {
       r = r.option("nullValue", c.nullString());
     }
-    Dataset<Row> df = r.csv(c.path().toString());
+    Dataset<Row> df = r.csv(location(c.path()));
     if (!c.columnNames().isEmpty()) {
       if (c.columnNames().size() != df.columns().length) {
         throw new IllegalArgumentException(describeSource(source) + " has " + df.columns().length
@@ -226,7 +250,7 @@ public final class SparkBackend implements Backend {
       if (!c.nullString().isEmpty()) {
         r = r.option("nullValue", c.nullString());
       }
-      raw = r.csv(c.path().toString());
+      raw = r.csv(location(c.path()));
     } else {
       raw = t.file() instanceof Source.Table tb ? spark.table(SparkSqlText.qualified(tb.name()))
           : read(t.file());

@@ -204,7 +204,8 @@ final class AccuracyHarness {
           truth.get(c)[g] = exact[0];
           refMse.get(c)[g] = exact[1];
           SplitReport.OutputError e = explain.get(o.name());
-          expected.get(c)[g] = e == null ? Double.NaN
+          expected.get(c)[g] = e == null ? Double.NaN : o.kind() == Kind.PCT
+              ? e.expectedQuantileStddev(0, t.density(0.5))
               : e.expectedStddev(t.sortedValues().length, t.mean(), t.variance());
         }
       }

@@ -98,6 +98,17 @@ final class SyntheticTables {
       return sortedValues[i] + (pos - i) * (sortedValues[j] - sortedValues[i]);
     }
 
+    /**
+     * Rows per unit of value at the p-quantile: 2·d·n over the width of the values between ranks
+     * p − d and p + d (d = 0.02, a few hundred rows; the tables' normal densities are flat to
+     * 0.1% over that span near the centre).
+     */
+    double density(double p) {
+      double d = 0.02;
+      return 2 * d * sortedValues.length / (percentile(Math.min(1, p + d))
+          - percentile(Math.max(0, p - d)));
+    }
+
     /** Rows whose clamped value falls in cell {@code cell} of {@code cells} equal cells. */
     long cell(int cell, int cells, double lo, double hi) {
       long n = 0;
