@@ -13,9 +13,9 @@ import org.privet.engine.spi.TableSchema;
 
 /**
  * The engine's relational plan (issue 25): an immutable tree of scan, filter ({@link Select}),
- * project, join, truncate and aggregate nodes. Each node states its {@link Stability} once, in its
- * Javadoc and its {@link #stability()} method; the argument that chains them is {@code
- * docs/proofs/engine-joins.md}.
+ * project, join, {@link KeyUnit}, truncate and aggregate nodes. Each node states its {@link
+ * Stability} once, in its Javadoc and its {@link #stability()} method; the argument that chains
+ * them is {@code docs/proofs/engine-joins.md}.
  *
  * <p>The nodes below {@link Truncate} are rendered by {@link RelationSql} with a backend's {@link
  * org.privet.engine.spi.SqlDialect} as the FROM subquery of the {@link
