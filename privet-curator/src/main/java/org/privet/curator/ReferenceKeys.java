@@ -18,7 +18,8 @@ import org.privet.ledger.TableSpec;
 /**
  * The curator's check, when a table is added to a dataset (issue 25), that each of its references'
  * target columns is a key of its table: no non-NULL value on two rows (a NULL target matches
- * nothing). The joins proof assumes it (docs/proofs/engine-joins.md, "Precondition (keys)"); the
+ * nothing). Joins mean what they say when it holds; privacy does not depend on it
+ * (docs/proofs/engine-joins.md, "Keys: meant, not needed for privacy"); the
  * registration rules ({@code TableRules}) check names, schemas and types only, so this reads the
  * data, with the dataset's backend: a file through an in-memory DuckDB against its fixed schema (the
  * typed values a join compares), a PostgreSQL table by one {@code GROUP BY ... HAVING COUNT(*) > 1

@@ -25,9 +25,13 @@ import org.privet.engine.spi.TableSchema;
  * table, so the references form a tree rooted at the unit table and every row has at most one
  * unit); a public table's contents are public and it references no private table. The neighbour
  * relation is the threat model's: removing a unit removes every row that references it,
- * transitively ({@code docs/proofs/engine-joins.md}). A reference's target column is a key of its
- * table (unique values), as a foreign key names a primary key: the curator asserts it when adding
- * the table.
+ * transitively ({@code docs/proofs/engine-joins.md}). A reference to the unit table names its
+ * privacy unit column (checked when the descriptor is built: a row's unit is read from it). A
+ * reference's target column is meant to be a key of its table (unique values), as a foreign key
+ * names a primary key: {@code dataset add-table} checks it on the data at registration, but
+ * nothing here does, and files or tables may change later. Privacy does not depend on it: a row
+ * keeps a unit only when all the parent rows its key meets have one and the same unit, and is
+ * dropped otherwise ({@code JoinBinder}, {@code org.privet.engine.plan.Relation.KeyUnit}).
  *
  * <p>Immutable; build with {@link #builder}. Column and table look-ups are case-insensitive, as in
  * SQL.

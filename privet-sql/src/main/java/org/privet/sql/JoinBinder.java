@@ -53,6 +53,7 @@ final class JoinBinder {
   private DatasetDescriptor dataset;
   private String unitName;
   private int derivedCount;
+  private int unitScans;
   private final List<TableRef> tables = new ArrayList<>();
   /** Output name of each (alias, column), keyed by lower-case "alias\0column". */
   private final Map<String, String> outputNames = new LinkedHashMap<>();
@@ -74,7 +75,8 @@ final class JoinBinder {
     private final TableDescriptor table;
     private final int at;
     private final int index;
-    private final Relation node;
+    private Relation node;
+    private String unit;
     private final String hiddenPrefix;
     private final Map<String, TableSchema.Column> visible = new LinkedHashMap<>();
     private final Map<String, String> logical = new java.util.HashMap<>();
@@ -116,6 +118,17 @@ final class JoinBinder {
 
     Relation node() {
       return node;
+    }
+
+    /** The plan's name of this (private) table's unit column, once attached. */
+    String unit() {
+      return unit;
+    }
+
+    /** This table's rows as the joins read them, and the plan's name of their unit column. */
+    void withUnit(Relation withUnit, String unitColumn) {
+      this.node = withUnit;
+      this.unit = unitColumn;
     }
 
     boolean isPublic() {
@@ -263,6 +276,11 @@ final class JoinBinder {
       }
       steps.add(new Step(ref, j.isLeft() ? Relation.JoinKind.LEFT : Relation.JoinKind.INNER, edges,
           j.isSimple()));
+    }
+    for (TableRef t : tables) {
+      if (!t.isPublic()) {
+        attachUnit(t);
+      }
     }
     splitWhere(steps);
     Relation rel = joinAll(steps);
@@ -701,8 +719,69 @@ final class JoinBinder {
   }
 
   /**
+   * Attaches to private table {@code t} the unit of each of its rows: the unit table's unit
+   * column; for a child of the unit table, its reference column (which names the unit column);
+   * deeper, the unit of its reference's key ({@link #keyUnit}), joined INNER so that only the rows
+   * whose key's parent rows (in the whole parent table) all have one and the same unit are kept.
+   * So a row meeting parents of two units, or a parent without a unit, is dropped even when a
+   * reference's target is not a key, and the joins along references then join rows of one unit
+   * only ({@code docs/proofs/engine-joins.md}, "Keys").
+   */
+  private void attachUnit(TableRef t) {
+    TableDescriptor unitTable = dataset.tables().get(0);
+    Relation node = t.node();
+    String unit;
+    if (t.table() == unitTable) {
+      unit = t.hidden(unitTable.column(unitName).orElseThrow().name());
+    } else {
+      Reference r = t.table().parentIn(dataset).orElseThrow();
+      String column = t.hidden(t.table().column(r.column()).orElseThrow().name());
+      if (dataset.table(r.table()).orElseThrow() == unitTable) {
+        unit = column;
+      } else {
+        org.privet.engine.spi.ColumnType type = unitTable.column(unitName).orElseThrow().type();
+        if (type == org.privet.engine.spi.ColumnType.BOOLEAN || type == org.privet.engine.spi.ColumnType.OTHER) {
+          // the unit of a key is MIN(unit) = MAX(unit) over its rows: an ordered type on every backend
+          throw src.error(t.at(), "table '" + t.alias() + "' reaches the privacy unit through '"
+              + r.table() + "', which needs a unit column of an ordered type (integer, decimal,"
+              + " string, date or time); '" + unitName + "' is " + type.name().toLowerCase(Locale.ROOT));
+        }
+        Relation.KeyUnit m = keyUnit(r);
+        node = new Relation.Join(Relation.JoinKind.INNER, node, m,
+            List.of(new Relation.Join.Key(column, m.keyName())), Relation.JoinRole.ALONG_REFERENCE);
+        unit = m.unitName();
+      }
+    }
+    t.withUnit(node, unit);
+  }
+
+  /**
+   * The keys of reference {@code r}'s target (a private table other than the unit table) whose
+   * rows all have one unit, with it: from all that table's rows and their own units (recursively,
+   * LEFT-joined, so a row without a unit has NULL and its key is left out).
+   */
+  private Relation.KeyUnit keyUnit(Reference r) {
+    TableDescriptor unitTable = dataset.tables().get(0);
+    TableDescriptor p = dataset.table(r.table()).orElseThrow();
+    String alias = "__unit" + ++unitScans;
+    Relation.Scan scan = new Relation.Scan(alias, p.source(), p.schema(), false);
+    Reference up = p.parentIn(dataset).orElseThrow();
+    String upColumn = scan.name(p.column(up.column()).orElseThrow().name());
+    Relation rows = scan;
+    String unit = upColumn;
+    if (dataset.table(up.table()).orElseThrow() != unitTable) {
+      Relation.KeyUnit m = keyUnit(up);
+      rows = new Relation.Join(Relation.JoinKind.LEFT, scan, m,
+          List.of(new Relation.Join.Key(upColumn, m.keyName())), Relation.JoinRole.ALONG_REFERENCE);
+      unit = m.unitName();
+    }
+    return new Relation.KeyUnit(rows, scan.name(p.column(r.targetColumn()).orElseThrow().name()), unit,
+        alias + ".#key", alias + ".#unit");
+  }
+
+  /**
    * The unit: carried by the query's private table nearest the unit table (its reference toward
-   * the unit leaves the query); the engine adds the reference joins from there to the unit.
+   * the unit leaves the query), read from the unit attached to its rows ({@link #attachUnit}).
    */
   private void deriveUnit(Relation rel) {
     List<TableRef> priv = tables.stream().filter(t -> !t.isPublic()).toList();
@@ -720,32 +799,22 @@ final class JoinBinder {
       }
     }
     TableDescriptor unitTable = dataset.tables().get(0);
-    String unitColumn;
+    String unitColumn = top.unit();
     List<String> path = new ArrayList<>();
     if (top.table() == unitTable) {
-      unitColumn = top.hidden(unitTable.column(unitName).orElseThrow().name());
       path.add(top.alias() + "." + unitName);
     } else {
       List<Reference> refs = dataset.unitPath(top.table().name()).orElseThrow();
-      java.util.function.UnaryOperator<String> atName = top::hidden;
       TableDescriptor atTable = top.table();
       path.add(top.alias());
       for (int i = 0; i < refs.size() - 1; i++) {
         Reference r = refs.get(i);
         TableDescriptor target = dataset.table(r.table()).orElseThrow();
-        Relation.Scan hidden = new Relation.Scan("__unit" + (i + 1), target.source(), target.schema(),
-            false);
-        rel = new Relation.Join(Relation.JoinKind.INNER, rel, hidden, List.of(new Relation.Join.Key(
-            atName.apply(atTable.column(r.column()).orElseThrow().name()),
-            hidden.name(target.column(r.targetColumn()).orElseThrow().name()))),
-            Relation.JoinRole.ALONG_REFERENCE);
         path.add(atTable.name() + "." + r.column() + " -> " + target.name() + "." + r.targetColumn()
             + " (join added)");
-        atName = hidden::name;
         atTable = target;
       }
       Reference last = refs.get(refs.size() - 1);
-      unitColumn = atName.apply(atTable.column(last.column()).orElseThrow().name());
       path.add(atTable.name() + "." + last.column() + " = " + unitTable.name() + "." + last.targetColumn() + " (the unit)");
     }
     this.unitDerivation = String.join(", ", path);

@@ -317,7 +317,8 @@ public final class DuckDbBackend implements Backend {
   /**
    * Whether {@code column} of {@code source} holds some non-NULL value on more than one row, i.e.
    * is not a key of it: the curator's check, when a table is added, that a reference's target is a
-   * key of its table (issue 25; docs/proofs/engine-joins.md, "Precondition (keys)"). It reads the
+   * key of its table (issue 25; docs/proofs/engine-joins.md, "Keys: meant, not needed for
+   * privacy"). It reads the
    * data, as the curator's act at registration; a query never calls it. A typed source is compared
    * on its typed values, as a join compares them; NULLs match nothing and are ignored.
    *

@@ -13,9 +13,9 @@ import org.privet.engine.spi.TableSchema;
 
 /**
  * The engine's relational plan (issue 25): an immutable tree of scan, filter ({@link Select}),
- * project, join, truncate and aggregate nodes. Each node states its {@link Stability} once, in its
- * Javadoc and its {@link #stability()} method; the argument that chains them is {@code
- * docs/proofs/engine-joins.md}.
+ * project, join, {@link KeyUnit}, truncate and aggregate nodes. Each node states its {@link
+ * Stability} once, in its Javadoc and its {@link #stability()} method; the argument that chains
+ * them is {@code docs/proofs/engine-joins.md}.
  *
  * <p>The nodes below {@link Truncate} are rendered by {@link RelationSql} with a backend's {@link
  * org.privet.engine.spi.SqlDialect} as the FROM subquery of the {@link
@@ -371,6 +371,64 @@ public sealed interface Relation {
     public String describe() {
       return kind + " JOIN on " + keys.stream().map(k -> k.left() + " = " + k.right()).toList()
           + (role == JoinRole.ALONG_REFERENCE ? " (along a reference)" : " (public table)");
+    }
+  }
+
+  /**
+   * The values k of {@code key} in {@code input} whose rows all carry one and the same unit, each
+   * with that unit (SQL: {@code GROUP BY key HAVING COUNT(*) = COUNT(unit) AND MIN(unit) =
+   * MAX(unit)}): a key held by rows of two units, or by a row without a unit, is left out. A child
+   * joined INNER to this on its reference column keeps only the rows whose parents all have one
+   * unit, and gets that unit; so a reference whose target is not a key (data changed after
+   * registration, a descriptor built in Java) still gives each row at most one unit, the same on
+   * neighbours ({@code docs/proofs/engine-joins.md}, "Keys").
+   *
+   * <p>Stability: one output row per kept key, keys unique (a join on it is many-to-one, stability
+   * 1). Unit-local for the rows it labels: a key is kept with u only when all its rows have unit u;
+   * removing v ≠ u removes none of them (a row reaching v does not have unit u) and adds none, so
+   * the key stays, with u; a key with a row of v is left out, or kept with v.
+   *
+   * @param input the rows, carrying their unit in {@code unit} (NULL: none)
+   * @param key the key column of {@code input} (the referenced column)
+   * @param unit the unit column of {@code input}
+   * @param keyName the output name of the key
+   * @param unitName the output name of the key's unit
+   */
+  record KeyUnit(Relation input, String key, String unit, String keyName, String unitName)
+      implements Relation {
+    public KeyUnit {
+      Objects.requireNonNull(input, "input");
+      FilterSql.column(input.schema(), key);
+      FilterSql.column(input.schema(), unit);
+      Objects.requireNonNull(keyName, "keyName");
+      Objects.requireNonNull(unitName, "unitName");
+      if (keyName.equals(unitName)) {
+        throw new IllegalArgumentException("key unit: output names must differ");
+      }
+    }
+
+    @Override
+    public TableSchema schema() {
+      TableSchema.Column k = FilterSql.column(input.schema(), key);
+      TableSchema.Column u = FilterSql.column(input.schema(), unit);
+      return new TableSchema(List.of(new TableSchema.Column(keyName, k.type(), k.nativeType()),
+          new TableSchema.Column(unitName, u.type(), u.nativeType())));
+    }
+
+    @Override
+    public Stability stability() {
+      return new Stability(true, 1, Stability.UNBOUNDED,
+          "unique keys; a key is kept only when all its rows have one unit");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Unit per key " + key + " (keys whose rows all have one unit)";
     }
   }
 

@@ -107,6 +107,12 @@ public final class RelationSql {
       }
       return "(SELECT * FROM " + left + " AS " + l + (j.kind() == Relation.JoinKind.LEFT ? " LEFT" : "")
           + " JOIN " + right + " AS " + rt + " ON " + String.join(" AND ", on) + ")";
+    } else if (r instanceof Relation.KeyUnit k) {
+      String in = node(k.input());
+      String u = q(k.unit());
+      return "(SELECT " + q(k.key()) + " AS " + q(k.keyName()) + ", MIN(" + u + ") AS "
+          + q(k.unitName()) + " FROM " + in + " AS " + alias() + " GROUP BY " + q(k.key())
+          + " HAVING COUNT(*) = COUNT(" + u + ") AND MIN(" + u + ") = MAX(" + u + "))";
     }
     throw new IllegalArgumentException(r.describe() + " is rendered by the bounding plan, not here");
   }

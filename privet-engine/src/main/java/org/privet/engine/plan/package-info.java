@@ -1,6 +1,6 @@
 /**
  * The engine's relational plan (issue 25): an immutable tree of {@link
- * org.privet.engine.plan.Relation} nodes (scan, filter, project, compute, join, truncate,
+ * org.privet.engine.plan.Relation} nodes (scan, filter, project, compute, join, key unit, truncate,
  * aggregate), each stating its {@link org.privet.engine.plan.Stability} once, and {@link
  * org.privet.engine.plan.RelationSql}, which renders the nodes below the truncation with a
  * backend's dialect as the FROM of the bounding plan. A backend reads a plan as a {@link

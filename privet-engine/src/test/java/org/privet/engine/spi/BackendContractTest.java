@@ -662,4 +662,52 @@ public abstract class BackendContractTest {
     assertEquals(List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING, ColumnType.STRING),
         s.columns().stream().map(TableSchema.Column::type).toList());
   }
+
+  /**
+   * Relation.KeyUnit (docs/proofs/engine-joins.md, "Keys"): orders whose key is duplicated across
+   * units ("a", "b"), within one unit ("c" twice), with a parent without a unit ("d" and NULL),
+   * NULL keys; line items joined INNER to the key's one unit keep only the keys whose orders all
+   * have one and the same (STRING) unit, with it. Expected rows from the lists here.
+   */
+  @Test
+  void aggregate_keyUnit_keepsOnlyKeysWhoseRowsHaveOneUnit() {
+    List<List<?>> orders = List.of(Arrays.asList(1L, "a"), Arrays.asList(1L, "b"), Arrays.asList(2L, "c"),
+        Arrays.asList(2L, "c"), Arrays.asList(3L, "d"), Arrays.asList(3L, null), Arrays.asList(4L, null),
+        Arrays.asList(5L, "e"), Arrays.asList(null, "f"), Arrays.asList(null, "f"),
+        Arrays.asList(6L, "it's"));
+    List<List<?>> lineitem = List.of(Arrays.asList(1L, "x", 1.0), Arrays.asList(2L, "x", 2.0),
+        Arrays.asList(2L, "y", 2.5), Arrays.asList(3L, "x", 3.0), Arrays.asList(4L, "x", 4.0),
+        Arrays.asList(5L, "y", 5.0), Arrays.asList(5L, "y", 0.5), Arrays.asList(null, "x", 1.0),
+        Arrays.asList(9L, "x", 1.0), Arrays.asList(6L, "x", 7.25));
+    register(backend, "j_kd_orders", List.of("okey", "uid"), List.of(ColumnType.INTEGER, ColumnType.STRING),
+        orders);
+    register(backend, "j_kd_lineitem", List.of("okey", "g", "qty"),
+        List.of(ColumnType.INTEGER, ColumnType.STRING, ColumnType.FLOATING), lineitem);
+    org.privet.engine.plan.Relation.Scan l = scan("l", "j_kd_lineitem", false);
+    org.privet.engine.plan.Relation.KeyUnit k = new org.privet.engine.plan.Relation.KeyUnit(
+        scan("o", "j_kd_orders", false), "o.okey", "o.uid", "k.#key", "k.#unit");
+    org.privet.engine.plan.Relation.Project p = new org.privet.engine.plan.Relation.Project(
+        new org.privet.engine.plan.Relation.Join(org.privet.engine.plan.Relation.JoinKind.INNER, l, k,
+            List.of(new org.privet.engine.plan.Relation.Join.Key("l.okey", "k.#key")),
+            org.privet.engine.plan.Relation.JoinRole.ALONG_REFERENCE),
+        List.of(new org.privet.engine.plan.Relation.Project.Output("uid", "k.#unit"),
+            new org.privet.engine.plan.Relation.Project.Output("g", "l.g"),
+            new org.privet.engine.plan.Relation.Project.Output("qty", "l.qty")));
+    List<List<?>> expected = new ArrayList<>();
+    for (List<?> li : lineitem) {
+      java.util.Set<Object> units = new java.util.HashSet<>();
+      for (List<?> o : orders) {
+        if (li.get(0) != null && li.get(0).equals(o.get(0))) {
+          units.add(o.get(1));
+        }
+      }
+      if (units.size() == 1 && !units.contains(null)) {
+        expected.add(Arrays.asList(units.iterator().next(), li.get(1), li.get(2)));
+      }
+    }
+    assertEquals(5, expected.size(), "the fixture keeps keys 2, 5 and 6 only");
+    assertContract(new BoundedAggregation(new Source.Relational(p, "o.uid"), Optional.empty(),
+        Optional.of("uid"), List.of("g"), Optional.empty(), 8, 1000, 3, QTY),
+        List.of("uid", "g", "qty"), expected, row -> true);
+  }
 }
