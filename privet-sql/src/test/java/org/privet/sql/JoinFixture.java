@@ -2,14 +2,11 @@ package org.privet.sql;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import org.privet.engine.Source;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.sql.DatasetDescriptor.Reference;
-import org.privet.sql.DatasetDescriptor.TableDescriptor;
 
 /**
  * Test fixture: a tiny customer / orders / lineitem / nation dataset {@code shop} with customer as
@@ -67,39 +64,13 @@ final class JoinFixture {
     Source cs = Source.table(prefix + "customer");
     shop = DatasetDescriptor.builder("shop", cs, db.describe(cs)).privacyUnit("custkey")
         .unitTable("customer", List.of(new Reference("nationkey", "nation", "nationkey")))
-        .addTable(table(db, prefix, "orders", new Reference("custkey", "customer", "custkey"), false))
-        .addTable(table(db, prefix, "lineitem", new Reference("orderkey", "orders", "orderkey"), false))
-        .addTable(table(db, prefix, "nation", null, true))
+        .addTable(ShopCatalog.table(db, prefix, "orders", new Reference("custkey", "customer", "custkey"), false))
+        .addTable(ShopCatalog.table(db, prefix, "lineitem", new Reference("orderkey", "orders", "orderkey"), false))
+        .addTable(ShopCatalog.table(db, prefix, "nation", null, true))
         .build();
-    catalog = new DatasetCatalog() {
-      @Override
-      public Optional<DatasetDescriptor> find(String name) {
-        return name.equalsIgnoreCase("shop") ? Optional.of(shop) : Optional.empty();
-      }
-
-      @Override
-      public List<String> datasetsWithTable(String table) {
-        return shop.table(table).isPresent() ? List.of("shop") : List.of();
-      }
-
-      @Override
-      public Optional<List<Object>> publicValues(String dataset, String table, String column) {
-        if (!table.equals("nation")) {
-          throw new AssertionError("publicValues asked for a private table: " + table);
-        }
-        int i = column.equals("nationkey") ? 0 : 1;
-        LinkedHashSet<Object> values = new LinkedHashSet<>();
-        nation.forEach(r -> values.add(r.get(i)));
-        return Optional.of(new ArrayList<>(values));
-      }
-    };
+    catalog = new ShopCatalog(shop, nation);
   }
 
-  private static TableDescriptor table(DuckDbBackend db, String prefix, String name, Reference ref,
-      boolean isPublic) {
-    Source s = Source.table(prefix + name);
-    return new TableDescriptor(name, s, db.describe(s), ref == null ? List.of() : List.of(ref), isPublic);
-  }
 
   /** The customer of order o, or null. */
   Long customerOf(Object orderkey) {
