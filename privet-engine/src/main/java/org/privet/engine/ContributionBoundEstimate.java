@@ -38,7 +38,7 @@ public record ContributionBoundEstimate(double share, double confidence) {
    * Default share of the budget: 20% (twice AUTO bounds' 10%). Measured on R2T's TPC-H joins at
    * scale factors 0.01, 0.1 and 1 (docs/benchmarks.md, "the L∞ estimate's reading rule"): with
    * 10% the tree's noise hides tails of a few dozen units just above a power of two at SF 0.01
-   * (up to 3.7× the oracle's truncation); with 20% every count is within 2.4×, at the price of
+   * (up to 3.6× the oracle's truncation); with 20% every count is within 2.4×, at the price of
    * 11% more noise in the main pass (0.8 of ε instead of 0.9).
    */
   public static final double DEFAULT_SHARE = 0.2;
