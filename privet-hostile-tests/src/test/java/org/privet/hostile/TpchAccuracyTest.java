@@ -50,9 +50,9 @@ import org.privet.testing.SeededRandomSource;
  * 1.47, 1.13.) Power: the same check, applied to the same queries with a fixed bound wrong by a
  * factor 8 either way ({@code max_rows_per_group} = 8·2^⌈log₂ τ*⌉, 8 times the oracle's noise;
  * 2^⌈log₂ τ*⌉ / 8, the bias of clipping most units), fails for every query (medians of 21
- * measured at 7.0–10.7× and 40–207× the oracle). The old reading rule (the suffix band alone, 10%
- * of ε) measured 2.2× on {@code returned} with 201 releases, p = 0.38: this check would have
- * failed it about one time in ten; it checks the engine's accuracy target, not small changes.
+ * measured at 7.0–10.7× and 40–207× the oracle). The same rule at a 10% share measured 2.2× on
+ * {@code returned} with 201 releases, p = 0.38: this check would have failed it about one time in
+ * ten; it checks the engine's accuracy target, not small changes.
  */
 class TpchAccuracyTest {
   private static final double EPSILON = 0.8;
