@@ -443,6 +443,99 @@ public abstract class BackendContractTest {
     }
   }
 
+  // ---- Total row cap per unit (ZetaSQL's max_rows_contributed, docs/proofs/rows-contributed.md) --
+
+  private static BoundedAggregation rowsCapped(String table, List<String> groupBy, int m,
+      long salt, List<Measure> measures) {
+    return new BoundedAggregation(Source.table(table), Optional.empty(), Optional.of("uid"),
+        groupBy, Optional.empty(), m, m, salt, measures, m);
+  }
+
+  @Test
+  void aggregate_rowsCapNotBindingOrOneGroup_exactAggregatesOfTheContract() {
+    // Crafted units have at most 40 rows: a cap of 40 keeps every row of every unit, over any
+    // number of groups; without GROUP BY the cap is the unit's only pair's L∞.
+    assertContract(rowsCapped("crafted", List.of("g"), 40, 7, MEASURES));
+    assertContract(rowsCapped("crafted", List.of("g", "h"), 1000, 3, PAIR_CLAMPED));
+    assertContract(rowsCapped("crafted", List.of(), 3, 5, SUMS));
+    assertContract(rowsCapped("empty", List.of("g"), 2, 1, MEASURES));
+  }
+
+  @Test
+  void aggregate_rowsCapBinding_keepsExactlyMRowsOfAUnitOverItsGroups() {
+    // Unit 1: 5 rows of 100 in each of 10 groups; unit 2: one row of 5 in g0. Cap 7: unit 1 keeps
+    // 7 rows in total (5 in its first group by salted hash, 2 in its second), whatever the salt.
+    for (long salt = 0; salt < 6; salt++) {
+      Map<List<String>, GroupAggregate> groups = run(rowsCapped("heavy", List.of("g"), 7, salt,
+          MEASURES));
+      long units = groups.values().stream().mapToLong(GroupAggregate::units).sum();
+      long rows = groups.values().stream().mapToLong(GroupAggregate::rows).sum();
+      long sum = groups.values().stream().mapToLong(g -> g.sums()[0]).sum();
+      long count = groups.values().stream().mapToLong(g -> g.counts()[2]).sum();
+      long binned = groups.values().stream().mapToLong(g -> Arrays.stream(g.bins()[3]).sum()).sum();
+      assertEquals(1 + 2, units, "unit 1 in exactly 2 groups, salt " + salt);
+      assertEquals(7 + 1, rows, "7 rows of unit 1 in total, salt " + salt);
+      assertEquals(7 * 10 + 5, sum, "7 clamped values of 10, salt " + salt);
+      assertEquals(7 + 1, count, "7 values of unit 1 counted, salt " + salt);
+      assertEquals(7 + 1, binned, "7 binned rows of unit 1, salt " + salt);
+      long fives = groups.values().stream().filter(g -> g.rows() - (g.key().equals(List.of("g0"))
+          ? 1 : 0) == 5).count();
+      assertEquals(1, fives, "its first group keeps all 5 rows, salt " + salt);
+    }
+    Set<Set<List<String>>> choices = new HashSet<>();
+    for (long salt = 10; salt < 16; salt++) {
+      choices.add(new HashSet<>(run(rowsCapped("heavy", List.of("g"), 7, salt, MEASURES))
+          .keySet()));
+    }
+    assertTrue(choices.size() > 2, "which groups keep the rows depends on the salt");
+  }
+
+  @Test
+  void aggregate_rowsCapAddingOneUnit_changesOnlyThatUnitsContributions() {
+    // Unit 999 adds 40 rows of 50 over 13 groups; cap 4: it adds exactly 4 rows, 4 clamped values
+    // of 10, over 1 to 4 groups; every other unit's kept rows are the same in both tables.
+    for (long salt = 1; salt <= 3; salt++) {
+      Map<List<String>, GroupAggregate> a = run(rowsCapped("base", List.of("g"), 4, salt,
+          MEASURES));
+      Map<List<String>, GroupAggregate> b = run(rowsCapped("plus", List.of("g"), 4, salt,
+          MEASURES));
+      long unitDiff = 0;
+      long rowDiff = 0;
+      long sumDiff = 0;
+      for (List<String> key : b.keySet()) {
+        GroupAggregate gb = b.get(key);
+        GroupAggregate ga = a.get(key);
+        long ua = ga == null ? 0 : ga.units();
+        assertTrue(gb.units() - ua >= 0 && gb.units() - ua <= 1, "per-group unit change");
+        long rd = gb.rows() - (ga == null ? 0 : ga.rows());
+        assertTrue(rd >= 0 && rd <= 4 * (gb.units() - ua), "rows only where the unit is");
+        unitDiff += gb.units() - ua;
+        rowDiff += rd;
+        sumDiff += gb.sums()[0] - (ga == null ? 0 : ga.sums()[0]);
+      }
+      assertTrue(unitDiff >= 1 && unitDiff <= 4, "the added unit is in 1..m groups: " + unitDiff);
+      assertEquals(4, rowDiff, "and contributes exactly m rows in total");
+      assertEquals(4 * 10, sumDiff, "its clamped sum is 4 rows × 10");
+      assertTrue(b.keySet().containsAll(a.keySet()), "no group of the others disappears");
+    }
+  }
+
+  @Test
+  void keptGroups_rowsCap_areThePairsAggregated() {
+    if (!backend.listsKeptGroups()) {
+      return;
+    }
+    BoundedAggregation spec = rowsCapped("crafted", List.of("g"), 3, 5, MEASURES);
+    Map<List<String>, Long> listed = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+    backend.keptGroups(spec, groups -> {
+      assertTrue(!groups.isEmpty() && groups.size() <= 3, "1..m groups per unit");
+      groups.forEach(g -> listed.merge(ContractOracle.key(g), 1L, Long::sum));
+    });
+    Map<List<String>, Long> counted = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+    run(spec).forEach((k, g) -> counted.put(k, g.units()));
+    assertEquals(counted.toString(), listed.toString());
+  }
+
   @Test
   void aggregate_sumOfSquaresBeyond64Bits_saturatesAtThePublicCap() {
     // Two values of 2^31 in one pair: Σv² = 2^63 leaves 64 bits; nothing may fail after the charge
