@@ -59,6 +59,7 @@ public final class Query {
   private final String privacyUnit; // null: each row is a unit
   private final int maxGroupsContributed;
   private final int maxRowsPerGroup;
+  private final int maxRowsContributed; // m > 0: at most m rows per unit in total; 0: L0/L∞
   private final List<String> groupBy;
   private final List<List<Object>> publicGroups; // null: private partition selection
   private final Filter filter; // null: all rows
@@ -84,6 +85,7 @@ public final class Query {
     this.privacyUnit = b.privacyUnit;
     this.maxGroupsContributed = b.maxGroupsContributed;
     this.maxRowsPerGroup = b.maxRowsPerGroup;
+    this.maxRowsContributed = b.maxRowsContributed;
     this.groupBy = List.copyOf(b.groupBy);
     this.publicGroups = b.publicGroups == null ? null
         : b.publicGroups.stream()
@@ -122,6 +124,7 @@ public final class Query {
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
     this.maxRowsPerGroup = maxRowsPerGroup;
+    this.maxRowsContributed = q.maxRowsContributed;
     this.rowsEstimate = q.rowsEstimate;
     this.r2tBound = q.r2tBound;
     // Dropping the AUTO bounds (withAggregations) makes this a main pass of an AutoBoundsPass.
@@ -281,6 +284,15 @@ public final class Query {
     return maxRowsPerGroup;
   }
 
+  /**
+   * m &gt; 0 when each unit keeps at most m rows in total over all groups ({@link
+   * Builder#maxRowsContributed}; then {@link #maxGroupsContributed()} and {@link
+   * #maxRowsPerGroup()} are m too, valid if loose bounds); 0 for L0/L∞ bounding.
+   */
+  public int maxRowsContributed() {
+    return maxRowsContributed;
+  }
+
   public List<String> groupBy() {
     return groupBy;
   }
@@ -354,6 +366,9 @@ public final class Query {
     StringBuilder s = new StringBuilder("Query[source=").append(describe(source));
     s.append(", unit=").append(privacyUnit == null ? "<each row>" : privacyUnit);
     s.append(", L0=").append(maxGroupsContributed).append(", Linf=").append(maxRowsPerGroup);
+    if (maxRowsContributed > 0) {
+      s.append(", maxRowsContributed=").append(maxRowsContributed);
+    }
     if (!groupBy.isEmpty()) {
       s.append(", groupBy=").append(groupBy);
       s.append(publicGroups == null ? ", private groups" : ", " + publicGroups.size() + " public groups");
@@ -421,6 +436,9 @@ public final class Query {
     private boolean eachRow;
     private int maxGroupsContributed;
     private int maxRowsPerGroup;
+    private int maxRowsContributed;
+    // L0 and L∞ were set to maxRowsContributed by an earlier build() (targets build twice).
+    private boolean rowsCapApplied;
     private final List<String> groupBy = new ArrayList<>();
     private List<List<Object>> publicGroups;
     private Filter filter;
@@ -465,6 +483,7 @@ public final class Query {
         throw new IllegalArgumentException("maxGroupsContributed must be in [1, 1000000], was " + l0);
       }
       this.maxGroupsContributed = l0;
+      this.rowsCapApplied = false;
       return this;
     }
 
@@ -474,6 +493,26 @@ public final class Query {
         throw new IllegalArgumentException("maxRowsPerGroup must be in [1, 1000000], was " + lInf);
       }
       this.maxRowsPerGroup = lInf;
+      this.rowsCapApplied = false;
+      return this;
+    }
+
+    /**
+     * ZetaSQL's {@code max_rows_contributed}: each unit keeps at most m rows in total, over all
+     * groups (its groups in salted-hash order until the m rows are used up, so at most m groups),
+     * instead of L0 groups × L∞ rows per group. Sensitivities are then those of m rows in all: a
+     * count's L1 and L2 are m, not L0·L∞ ({@code docs/proofs/rows-contributed.md}). Needs a
+     * {@link #privacyUnit} column; excludes {@link #maxGroupsContributed}, {@link
+     * #maxRowsPerGroup}, {@link #estimateMaxRowsPerGroup} and {@link #truncateR2T}.
+     *
+     * @param m at least 1, at most 10^6
+     */
+    public Builder maxRowsContributed(int m) {
+      if (m < 1 || m > 1_000_000) {
+        throw new IllegalArgumentException("maxRowsContributed must be in [1, 1000000], was " + m);
+      }
+      this.maxRowsContributed = m;
+      this.rowsCapApplied = false;
       return this;
     }
 
@@ -918,6 +957,27 @@ public final class Query {
       }
       if (privacyUnit != null && eachRow) {
         throw new IllegalArgumentException("privacyUnit conflicts with eachRowIsAUnit()");
+      }
+      if (maxRowsContributed > 0) {
+        if (eachRow) {
+          throw new IllegalArgumentException("maxRowsContributed needs a privacyUnit column (each"
+              + " row as a unit has one row per unit)");
+        }
+        if (!rowsCapApplied && (maxGroupsContributed != 0 || maxRowsPerGroup != 0)) {
+          throw new IllegalArgumentException("maxRowsContributed conflicts with "
+              + (maxGroupsContributed != 0 ? "maxGroupsContributed" : "maxRowsPerGroup")
+              + ": it bounds a unit's rows over all groups itself");
+        }
+        if (rowsEstimate != null || r2tBound != 0) {
+          throw new IllegalArgumentException("maxRowsContributed conflicts with "
+              + (rowsEstimate != null ? "estimateMaxRowsPerGroup" : "truncateR2T")
+              + ": it is the bound on a unit's rows");
+        }
+        // Both hold (a unit keeps at most m groups and at most m rows in any one): every reader
+        // of L0 or L∞ stays sound; the compiler's value sensitivities use the total m.
+        maxGroupsContributed = maxRowsContributed;
+        maxRowsPerGroup = maxRowsContributed;
+        rowsCapApplied = true;
       }
       if (eachRow) {
         if (maxGroupsContributed > 1 || maxRowsPerGroup > 1) {

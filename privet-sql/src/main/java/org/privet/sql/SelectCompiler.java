@@ -75,6 +75,8 @@ final class SelectCompiler {
 
     if (r2t) {
       R2TOption.apply(pq, options, unit, groupBy, aggregateCalls, b);
+    } else if (unit != null && contributions.rowsCap() > 0) {
+      b.privacyUnit(unit).maxRowsContributed(contributions.rowsCap());
     } else if (unit != null) {
       b.privacyUnit(unit).maxGroupsContributed(contributions.l0());
       if (contributions.estimated()) {
