@@ -160,13 +160,42 @@ class MaxRowsContributedTest {
     assertEquals(reference(2, false), sum(n), n.toString());
     assertRefused("COUNT bounds (0, 1) below max_rows_contributed = 2",
         "max_rows_contributed = 2) g, COUNT(*, contribution_bounds_per_group => (0, 1)) AS n",
-        "contribution_bounds_per_group");
+        "COUNT(*, contribution");
     assertRefused("needs max_rows_contributed = 1",
         "max_rows_contributed = 2) g, AVG(x, contribution_bounds_per_group => (0, 5)) AS m",
         "AVG(");
     assertRefused("conflicts with max_rows_per_group",
         "max_rows_contributed = 2, max_rows_per_group = 2) g, COUNT(*) AS n",
-        "max_rows_contributed");
+        "max_rows_contributed = 2");
+  }
+
+  @Test
+  void joins_capBoundsEachCustomersJoinedRows() {
+    // The cap bounds the joined rows of each unit (a customer's line items over their orders):
+    // Σ_c min(line items of c, m), from JoinFixture's lists; grouped by quantity (1..3), a
+    // customer's line items spread over the groups and the total is the same.
+    try (DuckDbBackend jdb = DuckDbBackend.inMemory()) {
+      JoinFixture d = new JoinFixture(jdb, 0, "");
+      Session s = Session.builder().backend(jdb).budgetCharger(BudgetCharger.unlimited())
+          .randomSource(new SeededRandomSource(3)).build();
+      for (int m : new int[] {1, 5}) {
+        double expected = d.lineitemsPerCustomer().values().stream()
+            .mapToInt(n -> Math.min(n, m)).sum();
+        DpStatement scalar = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon ="
+            + " 1e12, max_rows_contributed = " + m + ") COUNT(*) AS n FROM lineitem JOIN orders"
+            + " USING (orderkey)", d.catalog);
+        assertEquals(expected, ((Estimate) scalar.present(s.run(scalar.query())).rows().get(0)
+            .get(0)).value(), "m = " + m);
+        DpStatement grouped = DpSql.parse("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon ="
+            + " 1e12, delta = 1e-6, max_rows_contributed = " + m + ") quantity, COUNT(*) AS n"
+            + " FROM lineitem JOIN orders USING (orderkey) GROUP BY quantity", d.catalog);
+        double total = 0;
+        for (List<Object> row : grouped.present(s.run(grouped.query())).rows()) {
+          total += ((Estimate) row.get(1)).value();
+        }
+        assertEquals(expected, total, "m = " + m + ", over the quantity groups");
+      }
+    }
   }
 
   private static void assertRefused(String reason, String tail, String at) {
