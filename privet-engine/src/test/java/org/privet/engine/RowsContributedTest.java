@@ -147,6 +147,14 @@ class RowsContributedTest {
     Query q = capped(M).sum("s", "x", 0, 10, Aggregation.GroupBounds.of(0, 3)).budget(
         Budget.pure(1)).build();
     assertEquals(24.0, sensitivities(q).get(0), 1e-9);
+    // Group bounds [0, 25]: f(k) = min(10k, 25) (10, 20, 25, 25, ...); L1 = m·max f(k)/k = 80
+    // (eight one-row groups), and L2² ≤ max f · L1 = 25·80 = 2000, stated exactly (the true
+    // worst, rows 3 + 3 + 2, is √1650: the bound is valid, if not tight).
+    Aggregation.GroupBounds gb = Aggregation.GroupBounds.of(0, 25);
+    assertEquals(80.0, sensitivities(capped(M).sum("s", "x", 0, 10, gb).budget(Budget.pure(1))
+        .build()).get(0), 1e-9);
+    assertEquals(Math.sqrt(2000), sensitivities(capped(M).sum("s", "x", 0, 10, gb)
+        .budget(Budget.zcdp(1)).build()).get(0), 1e-3, "⌈L2⌉ on the grid, in value units");
   }
 
   private double[] noise(Query q, long seed) {
@@ -168,6 +176,8 @@ class RowsContributedTest {
     double mean = 2 * p / (1 - p * p);
     double sd = Math.sqrt(2 * p / ((1 - p) * (1 - p)) - mean * mean);
     double got = Arrays.stream(x).map(Math::abs).average().orElseThrow();
+    System.out.printf("RowsContributedTest: mean |X| = %.3f over %d draws; scale %.1f expects"
+        + " %.3f ± %.3f (4 s.e.)%n", got, x.length, t, mean, 4 * sd / Math.sqrt(x.length));
     return Math.abs(got - mean) <= 4 * sd / Math.sqrt(x.length);
   }
 

@@ -87,10 +87,16 @@ public final class Rewrite {
       for (long k = 1; k <= m; k++) {
         top = Math.max(top, g.applyAsLong(k));
         long fk = top;
-        // ⌈m·f(k)/k⌉, exactly
-        long q = java.math.BigInteger.valueOf(m).multiply(java.math.BigInteger.valueOf(fk))
-            .add(java.math.BigInteger.valueOf(k - 1)).divide(java.math.BigInteger.valueOf(k))
-            .longValueExact();
+        // ⌈m·f(k)/k⌉, exactly (in 64 bits while m·f(k) fits, else BigInteger)
+        long q;
+        if (fk <= Long.MAX_VALUE / m) {
+          long p = m * fk;
+          q = p / k + (p % k == 0 ? 0 : 1);
+        } else {
+          q = java.math.BigInteger.valueOf(m).multiply(java.math.BigInteger.valueOf(fk))
+              .add(java.math.BigInteger.valueOf(k - 1)).divide(java.math.BigInteger.valueOf(k))
+              .longValueExact();
+        }
         l1 = Math.max(l1, q);
       }
       java.math.BigInteger sq = java.math.BigInteger.valueOf(top)
