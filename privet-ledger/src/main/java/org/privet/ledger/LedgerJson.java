@@ -203,7 +203,8 @@ public final class LedgerJson {
   /**
    * A table of a multi-table dataset, as the ledger keeps it: {@code name}, {@code source}, {@code
    * format}, {@code csv}, {@code database} (for a PostgreSQL table), {@code references} (each
-   * {@code {"column":…,"table":…,"targetColumn":…}}) and {@code public}.
+   * {@code {"column":…,"table":…,"targetColumn":…}}), {@code public}, and for a public table that
+   * tables added before it reference, {@code referencedBy} (each as {@link TableSpec#referencedBy}).
    */
   public static ObjectNode table(TableSpec t) {
     ObjectNode n = MAPPER.createObjectNode();
@@ -216,6 +217,11 @@ public final class LedgerJson {
     t.references().forEach(r -> refs.addObject().put("column", r.column()).put("table", r.table())
         .put("targetColumn", r.targetColumn()));
     n.put("public", t.isPublic());
+    if (!t.referencedBy().isEmpty()) {
+      ArrayNode by = n.putArray("referencedBy");
+      t.referencedBy().forEach(r -> by.addObject().put("column", r.column()).put("table", r.table())
+          .put("targetColumn", r.targetColumn()));
+    }
     return n;
   }
 
@@ -223,9 +229,12 @@ public final class LedgerJson {
     List<TableReference> refs = new ArrayList<>();
     n.path("references").forEach(r -> refs.add(new TableReference(r.get("column").asText(),
         r.get("table").asText(), r.get("targetColumn").asText())));
+    List<TableReference> by = new ArrayList<>();
+    n.path("referencedBy").forEach(r -> by.add(new TableReference(r.get("column").asText(),
+        r.get("table").asText(), r.get("targetColumn").asText())));
     return new TableSpec(n.get("name").asText(), n.get("source").asText(),
         SourceFormat.valueOf(n.get("format").asText().toUpperCase(java.util.Locale.ROOT)),
-        readCsv(n.get("csv")), readDatabase(n.get("database")), refs, n.path("public").asBoolean());
+        readCsv(n.get("csv")), readDatabase(n.get("database")), refs, n.path("public").asBoolean(), by);
   }
 
   /**
