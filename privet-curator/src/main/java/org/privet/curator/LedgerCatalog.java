@@ -221,6 +221,27 @@ public final class LedgerCatalog implements DatasetCatalog {
   }
 
   /**
+   * Registers a multi-table dataset whole ({@link Ledger#register(DatasetSpec, RegisteredSchema,
+   * String, List)}): its unit table named {@code tableName}, then {@code tables} in order, each
+   * checked as {@link #addTable} checks it, the registration's rules first ({@link
+   * Ledger#checkRegistration}), then on the data that each reference's target column is a key of
+   * its table ({@link ReferenceKeys}); nothing is stored unless all pass. The server's {@code POST
+   * /v1/datasets} registers a dataset with tables through here.
+   *
+   * @return the dataset's tables as stored
+   * @throws IllegalArgumentException naming the parameter (never a value); nothing is stored then
+   */
+  public static List<DatasetTable> register(Ledger ledger, DatasetSpec spec, RegisteredSchema schema,
+      String tableName, List<Ledger.NewTable> tables) {
+    List<DatasetTable> checked = ledger.checkRegistration(spec, schema, tableName, tables);
+    for (int i = 1; i < checked.size(); i++) {
+      ReferenceKeys.require(spec, checked.subList(0, i), checked.get(i).spec(), checked.get(i).schema(),
+          System.getenv());
+    }
+    return ledger.register(spec, schema, tableName, tables);
+  }
+
+  /**
    * {@link #inferred} on an in-memory DuckDB, or for a PostgreSQL table on a connection to its
    * database (the password read now): the curator's inference at registration.
    */
