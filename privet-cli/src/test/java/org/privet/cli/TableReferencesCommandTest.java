@@ -221,6 +221,23 @@ class TableReferencesCommandTest {
     assertEquals(expected, released(q, "n_name", "n"), q.out());
   }
 
+  /**
+   * {@code --spark-master} without Spark on the classpath (the CLI's tests have none; the Spark run
+   * is {@code SparkTablesCommandTest} in privet-hostile-tests) is refused naming the option,
+   * before anything is read or charged.
+   */
+  @Test
+  void query_sparkMasterWithoutSpark_refusedNamingTheOptionNothingCharged() {
+    registerCustomer();
+    CliRun q = CliRun.of("query", "--workspace", ws.toString(), "--spark-master", "local[2]",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM customer");
+    assertEquals(ExitCodes.USAGE, q.code(), q.toString());
+    assertTrue(q.err().contains("--spark-master: Apache Spark (3.5, Scala 2.13) is not on the classpath"), q.err());
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(0, ledger.history("shop").size());
+    }
+  }
+
   static Map<String, Long> released(CliRun q, String key, String value) throws Exception {
     Map<String, Long> out = new TreeMap<>();
     for (JsonNode row : new ObjectMapper().readTree(q.out()).get("rows")) {
