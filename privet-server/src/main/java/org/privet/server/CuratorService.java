@@ -476,6 +476,11 @@ final class CuratorService {
     List<Ledger.NewTable> tables = new java.util.ArrayList<>();
     for (JsonNode t : given) {
       org.privet.ledger.TableSpec table = LedgerJson.tableRegistration(t, built);
+      if (table.database().isEmpty() && !(java.nio.file.Path.of(table.source()).isAbsolute()
+          && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(table.source())))) {
+        throw new IllegalArgumentException("tables: source of '" + table.name() + "' must be an absolute"
+            + " path to a file on the server's machine");
+      }
       RegisteredSchema fixed = declaredSchema(t, "tables: schema").orElseGet(() -> {
         DatasetSpec source = table.asSource(built);
         return source.database().isPresent() ? LedgerCatalog.inferSchema(source)

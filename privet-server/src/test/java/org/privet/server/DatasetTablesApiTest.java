@@ -117,7 +117,9 @@ class DatasetTablesApiTest {
               "referenced-by: nation.n_nationkey is not a key of nation"},
           {body.apply("o_custkey=client.c_custkey", "nation.csv"), "references: dataset 'shop' has no table 'client'"},
           {body.apply("o_custkey=customer.c_custkey", "nation.csv").replace("\"public\":true", "\"public\":1"),
-              "tables: public must be true or false"}};
+              "tables: public must be true or false"},
+          {body.apply("o_custkey=customer.c_custkey", "missing.csv"),
+              "tables: source of 'nation' must be an absolute path to a file on the server's machine"}};
       for (String[] r : refused) {
         Api.Response res = api.post("/v1/datasets", boss, r[0]);
         assertEquals(400, res.status(), res.text());
