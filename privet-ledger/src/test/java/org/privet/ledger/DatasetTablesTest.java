@@ -239,6 +239,34 @@ class DatasetTablesTest extends OnEachStore {
     }
   }
 
+  /**
+   * A dataset registered with its tables in one call (the server's POST /v1/datasets): stored
+   * whole and read back as added one by one would be, the public table's referencedBy included;
+   * a refused table anywhere in the list stores nothing, not even the dataset.
+   */
+  @Test
+  void register_withTables_storedWholeOrNotAtAll() {
+    TableSpec nation = new TableSpec("nation", "/data/nation.csv", SourceFormat.CSV, CsvOptions.DEFAULT,
+        Optional.empty(), List.of(), true, List.of(TableReference.parse("N_NationKey=Customer.C_NationKey")));
+    assertRefused("references: lineitem.l_quantity (double) -> orders.o_orderkey (integer)",
+        () -> ledger.register(shop("shop"), CUSTOMER, "customer", List.of(
+            new Ledger.NewTable(file("orders", false, "o_custkey=customer.c_custkey"), ORDERS),
+            new Ledger.NewTable(nation, NATION),
+            new Ledger.NewTable(file("lineitem", false, "l_quantity=orders.o_orderkey"), LINEITEM))));
+    assertEquals(List.of(), ledger.datasets(), "nothing stored");
+    List<DatasetTable> registered = ledger.register(shop("shop"), CUSTOMER, "customer", List.of(
+        new Ledger.NewTable(file("orders", false, "o_custkey=customer.c_custkey"), ORDERS),
+        new Ledger.NewTable(nation, NATION),
+        new Ledger.NewTable(file("lineitem", false, "l_orderkey=orders.o_orderkey"), LINEITEM)));
+    ledger.close();
+    ledger = where.open();
+    assertEquals(registered, ledger.tables("shop"));
+    assertEquals(List.of(new TableReference("n_nationkey", "customer", "c_nationkey")),
+        ledger.tables("shop").get(2).spec().referencedBy(), "spelled as the schemas spell the names");
+    assertRefused("name: a dataset named 'shop' is already registered",
+        () -> ledger.register(shop("shop"), CUSTOMER, "customer", List.of()));
+  }
+
   @Test
   void open_ledgerWrittenBeforeTables_gainsTheTableAndKeepsItsDatasets() throws SQLException {
     ledger.register(shop("shop"), CUSTOMER);
