@@ -21,8 +21,8 @@ import org.privet.ledger.Ledger;
  * A multi-table dataset renamed with {@code privet dataset rename} (issues 23 and 25): its tables'
  * names are fixed like its schema, so the references stored with them keep resolving. A dataset
  * registered without {@code --table-name} calls its one table by its own name; when its first
- * table is added, that name is the unit table's, fixed from then on. Every refusal exits USAGE
- * naming its parameter, charges nothing and repeats no data value.
+ * table is added, that name is the unit table's, fixed from then on. Every refusal names its
+ * parameter (or SQL position), charges nothing and repeats no data value.
  */
 class RenamedTablesCommandTest {
   /** A value in the data that no message may repeat. */
@@ -141,7 +141,7 @@ class RenamedTablesCommandTest {
 
     CliRun alone = query("--analyst", "ann",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM clients");
-    assertEquals(ExitCodes.USAGE, alone.code(), alone.toString());
+    assertEquals(ExitCodes.REFUSED, alone.code(), alone.toString());
     assertTrue(alone.err().contains("has several tables (customer, orders, nation)"), alone.err());
     assertFalse(alone.err().contains(SECRET) || alone.out().contains(SECRET), alone.toString());
     assertEquals(2, charges("clients"), "a refusal charges nothing");
