@@ -119,13 +119,8 @@ class DatasetTablesTest extends OnEachStore {
    */
   @Test
   void tables_legacyLedgerRenamedBetweenAdds_unitTableNamedAtTheFirstAdd() throws SQLException {
-    ledger.register(shop("customer"), CUSTOMER);
     try (Connection c = where.raw(); Statement s = c.createStatement()) {
-      legacyAdd(s, "orders", "2026-01-01T00:00:00Z", file("orders", false, "o_custkey=customer.c_custkey"), ORDERS);
-      s.executeUpdate("INSERT INTO dataset_renames(dataset, name, renamed_at)"
-          + " VALUES ('customer', 'clients', '2026-01-02T00:00:00Z')");
-      legacyAdd(s, "payments", "2026-01-03T00:00:00Z", file("payments", false, "p_custkey=clients.c_custkey"),
-          RegisteredSchemaTest.schema("p_custkey:integer,p_amount:double", RegisteredSchema.Origin.DECLARED));
+      legacyCustomerRenamedBetweenAdds(s);
       // Added after the rename under the dataset's former name (the old rules let it): a table of its own.
       legacyAdd(s, "Customer", "2026-01-04T00:00:00Z", file("Customer", true), NATION);
       legacyAdd(s, "refunds", "2026-01-05T00:00:00Z", file("refunds", false, "r_custkey=orders.o_custkey"),
@@ -144,13 +139,8 @@ class DatasetTablesTest extends OnEachStore {
 
   @Test
   void tables_legacyLedger_unitTableNamedAtTheFirstAddAndStoredWithTheNext() throws SQLException {
-    ledger.register(shop("customer"), CUSTOMER);
     try (Connection c = where.raw(); Statement s = c.createStatement()) {
-      legacyAdd(s, "orders", "2026-01-01T00:00:00Z", file("orders", false, "o_custkey=customer.c_custkey"), ORDERS);
-      s.executeUpdate("INSERT INTO dataset_renames(dataset, name, renamed_at)"
-          + " VALUES ('customer', 'clients', '2026-01-02T00:00:00Z')");
-      legacyAdd(s, "payments", "2026-01-03T00:00:00Z", file("payments", false, "p_custkey=clients.c_custkey"),
-          RegisteredSchemaTest.schema("p_custkey:integer,p_amount:double", RegisteredSchema.Origin.DECLARED));
+      legacyCustomerRenamedBetweenAdds(s);
     }
     assertEquals(List.of("customer", "orders", "payments"), names("clients"));
     assertEquals("p_custkey=customer.c_custkey", ledger.tables("clients").get(2).spec().references().get(0).toString());
@@ -163,6 +153,20 @@ class DatasetTablesTest extends OnEachStore {
       assertEquals("customer", r.getString(1), "the derived name, stored with the next added table");
     }
     assertEquals(List.of("buyers"), ledger.datasetsWithTable("customer"));
+  }
+
+  /**
+   * A ledger of the previous version: {@code customer} registered without a table name, orders
+   * added referencing {@code customer}, the rename to {@code clients}, then payments added
+   * referencing {@code clients} (checked against the then name); no unit-table row.
+   */
+  private void legacyCustomerRenamedBetweenAdds(Statement s) throws SQLException {
+    ledger.register(shop("customer"), CUSTOMER);
+    legacyAdd(s, "orders", "2026-01-01T00:00:00Z", file("orders", false, "o_custkey=customer.c_custkey"), ORDERS);
+    s.executeUpdate("INSERT INTO dataset_renames(dataset, name, renamed_at)"
+        + " VALUES ('customer', 'clients', '2026-01-02T00:00:00Z')");
+    legacyAdd(s, "payments", "2026-01-03T00:00:00Z", file("payments", false, "p_custkey=clients.c_custkey"),
+        RegisteredSchemaTest.schema("p_custkey:integer,p_amount:double", RegisteredSchema.Origin.DECLARED));
   }
 
   private static void legacyAdd(Statement s, String name, String time, TableSpec table, RegisteredSchema schema)
