@@ -124,12 +124,11 @@ class RenamedTablesCommandTest {
     addOrdersAndNation("customer", "customer");
     CliRun renamed = ok(dataset("rename", "--name", "customer", "--to", "clients"));
     assertTrue(renamed.out().contains("now named 'clients'"), renamed.out());
+    CliRun explain = query("--explain", JOIN);
+    assertEquals(ExitCodes.OK, explain.code(), explain.toString());
     assertEquals(List.of("customer", "orders", "nation"), tableNames("clients"));
     CliRun show = ok(dataset("show", "--name", "clients"));
     assertTrue(show.out().contains("customer"), show.out());
-
-    CliRun explain = query("--explain", JOIN);
-    assertEquals(ExitCodes.OK, explain.code(), explain.toString());
     assertEquals(0, charges("clients"), "EXPLAIN charges nothing");
     CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
     assertEquals(ExitCodes.OK, q.code(), q.toString());
