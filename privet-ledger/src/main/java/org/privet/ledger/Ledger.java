@@ -185,9 +185,12 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
-   * The dataset's tables, in the order they were added: its unit table first (named as
-   * registered, else as the dataset), then every added table. A dataset registered with one
-   * table has exactly one.
+   * The dataset's tables, in the order they were added: its unit table first, then every added
+   * table. A dataset registered with one table has exactly one. The unit table's name is fixed
+   * like the schema, whatever renames follow: the {@code tableName} it was registered with, else
+   * the dataset's name when its first other table was added (the name that table's references
+   * were checked against; for a ledger written before that name was stored, derived from the
+   * rename history); until then, the one table goes by the dataset's current name.
    */
   public List<DatasetTable> tables(String dataset) {
     return store.tables(resolve(dataset).key());
@@ -240,8 +243,11 @@ public final class Ledger implements AutoCloseable {
    * Renames a dataset, the curator's way to end a clash of names that differ only in case (a
    * ledger written before such names were refused, issue 23): {@code current} is its name exactly
    * as listed (case-sensitive, since the clashing names resolve to no single dataset); {@code
-   * newName} must differ, ignoring case, from every dataset name ever used. The dataset keeps its
-   * budget, grants, charges and releases; queries use the new name from now on.
+   * newName} must differ, ignoring case, from every dataset name ever used, and from the names
+   * tables go by in queries ({@link #datasetsWithTable}), its own unit table's excepted, so that an
+   * unqualified FROM name never finds a table where the dataset was meant. The dataset keeps its
+   * budget, grants, charges, releases and its tables' names ({@link #tables}); queries use the new
+   * name from now on.
    */
   public DatasetSpec renameDataset(String current, String newName) {
     DatasetSpec.requireIdentifier("name", newName);
@@ -253,6 +259,10 @@ public final class Ledger implements AutoCloseable {
           throw new IllegalArgumentException("name: dataset '" + current + "' has a table named '"
               + t.name() + "'; a dataset cannot be named as one of its tables");
         });
+    datasetsWithTable(newName).stream().filter(d -> !d.equals(current)).findFirst().ifPresent(d -> {
+      throw new IllegalArgumentException("name: dataset '" + d + "' has a table named '" + newName
+          + "' (ignoring case); a dataset cannot be named as another dataset's table");
+    });
     store.rename(key, newName, Instant.now());
     return dataset(newName);
   }

@@ -88,14 +88,96 @@ class DatasetTablesTest extends OnEachStore {
     assertEquals(t.spec().references(), ledger.tables("shop").get(1).spec().references());
   }
 
+  /**
+   * A dataset registered without a table name: its one table follows its name until a table is
+   * added; from then on the unit table keeps the name its references were checked against.
+   */
   @Test
-  void tables_datasetWithoutTableName_oneUnitTableNamedAsTheDatasetAndRenamedWithIt() {
+  void tables_datasetWithoutTableName_unitTableNamedAsTheDatasetWhenItsFirstTableIsAdded() {
     ledger.register(shop("customer"), CUSTOMER);
-    assertEquals(List.of("customer"), ledger.tables("customer").stream().map(DatasetTable::name).toList());
-    ledger.addTable("customer", file("orders", false, "o_custkey=customer.c_custkey"), ORDERS);
-    ledger.renameDataset("customer", "clients");
-    assertEquals(List.of("clients", "orders"), ledger.tables("clients").stream().map(DatasetTable::name).toList());
+    ledger.renameDataset("customer", "Customer2");
+    assertEquals(List.of("Customer2"), names("customer2"), "one table: named as the dataset");
+    ledger.addTable("customer2", file("orders", false, "o_custkey=Customer2.c_custkey"), ORDERS);
+    ledger.renameDataset("Customer2", "clients");
+    ledger.close();
+    ledger = where.open();
+    assertEquals(List.of("Customer2", "orders"), names("clients"));
+    assertEquals(List.of(new TableReference("o_custkey", "Customer2", "c_custkey")),
+        ledger.tables("clients").get(1).spec().references());
+    ledger.addTable("clients", file("nation", true), NATION);
+    assertEquals(List.of("clients"), ledger.datasetsWithTable("CUSTOMER2"));
     assertRefused("name", () -> ledger.renameDataset("clients", "Orders"));
+    assertRefused("references: dataset 'clients' has no table 'clients'", () -> ledger.addTable("clients",
+        file("lineitem", false, "l_orderkey=clients.c_custkey"), LINEITEM));
+  }
+
+  /**
+   * A ledger written before the unit table's name was stored (no unit row; tables added across
+   * renames, each checked against the dataset's name then): the unit table is named as the dataset
+   * was when its first table was added (the rename history says which), every reference to it,
+   * under either name, resolves to it, and the next added table stores that name.
+   */
+  @Test
+  void tables_legacyLedgerRenamedBetweenAdds_unitTableNamedAtTheFirstAdd() throws SQLException {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
+      legacyCustomerRenamedBetweenAdds(s);
+      // Added after the rename under the dataset's former name (the old rules let it): a table of its own.
+      legacyAdd(s, "Customer", "2026-01-04T00:00:00Z", file("Customer", true), NATION);
+      legacyAdd(s, "refunds", "2026-01-05T00:00:00Z", file("refunds", false, "r_custkey=orders.o_custkey"),
+          RegisteredSchemaTest.schema("r_custkey:integer", RegisteredSchema.Origin.DECLARED));
+    }
+    ledger.renameDataset("clients", "buyers");
+    List<DatasetTable> tables = ledger.tables("buyers");
+    // 'customer' was the unit table's name at the first add, but a table now goes by it: the
+    // current name, never a table's, names the unit table.
+    assertEquals(List.of("buyers", "orders", "payments", "Customer", "refunds"),
+        tables.stream().map(DatasetTable::name).toList());
+    assertEquals("o_custkey=buyers.c_custkey", tables.get(1).spec().references().get(0).toString());
+    assertEquals("p_custkey=buyers.c_custkey", tables.get(2).spec().references().get(0).toString());
+    assertEquals("r_custkey=orders.o_custkey", tables.get(4).spec().references().get(0).toString());
+  }
+
+  @Test
+  void tables_legacyLedger_unitTableNamedAtTheFirstAddAndStoredWithTheNext() throws SQLException {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
+      legacyCustomerRenamedBetweenAdds(s);
+    }
+    assertEquals(List.of("customer", "orders", "payments"), names("clients"));
+    assertEquals("p_custkey=customer.c_custkey", ledger.tables("clients").get(2).spec().references().get(0).toString());
+    ledger.addTable("clients", file("nation", true), NATION);
+    ledger.renameDataset("clients", "buyers");
+    assertEquals(List.of("customer", "orders", "payments", "nation"), names("buyers"));
+    try (Connection c = where.raw(); Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery("SELECT name FROM dataset_tables WHERE spec IS NULL")) {
+      assertTrue(r.next());
+      assertEquals("customer", r.getString(1), "the derived name, stored with the next added table");
+    }
+    assertEquals(List.of("buyers"), ledger.datasetsWithTable("customer"));
+  }
+
+  /**
+   * A ledger of the previous version: {@code customer} registered without a table name, orders
+   * added referencing {@code customer}, the rename to {@code clients}, then payments added
+   * referencing {@code clients} (checked against the then name); no unit-table row.
+   */
+  private void legacyCustomerRenamedBetweenAdds(Statement s) throws SQLException {
+    ledger.register(shop("customer"), CUSTOMER);
+    legacyAdd(s, "orders", "2026-01-01T00:00:00Z", file("orders", false, "o_custkey=customer.c_custkey"), ORDERS);
+    s.executeUpdate("INSERT INTO dataset_renames(dataset, name, renamed_at)"
+        + " VALUES ('customer', 'clients', '2026-01-02T00:00:00Z')");
+    legacyAdd(s, "payments", "2026-01-03T00:00:00Z", file("payments", false, "p_custkey=clients.c_custkey"),
+        RegisteredSchemaTest.schema("p_custkey:integer,p_amount:double", RegisteredSchema.Origin.DECLARED));
+  }
+
+  private static void legacyAdd(Statement s, String name, String time, TableSpec table, RegisteredSchema schema)
+      throws SQLException {
+    s.executeUpdate("INSERT INTO dataset_tables(dataset, name, spec, schema, added_at) VALUES ('customer', '"
+        + name + "', '" + LedgerJson.write(LedgerJson.table(table)) + "', '"
+        + LedgerJson.write(LedgerJson.schema(schema)) + "', '" + time + "')");
+  }
+
+  private List<String> names(String dataset) {
+    return ledger.tables(dataset).stream().map(DatasetTable::name).toList();
   }
 
   @Test
