@@ -382,17 +382,16 @@ public final class Session {
         0);
     charger.charge(charge); // throws to refuse: nothing has been read or released
 
-    List<BoundedAggregation> specs = p.specs();
-    long[] exact = new long[specs.size()];
-    for (int j = 0; j < specs.size(); j++) {
+    List<List<GroupAggregate>> perSpec = new ArrayList<>();
+    for (BoundedAggregation spec : p.specs()) {
       List<GroupAggregate> groups = new ArrayList<>();
-      backend.aggregate(specs.get(j), groups::add);
-      exact[j] = R2TPass.truncatedCount(groups);
+      backend.aggregate(spec, groups::add);
+      perSpec.add(groups);
     }
-    org.privet.mechanisms.truncation.TruncationResult r = p.release(m, exact);
+    org.privet.mechanisms.truncation.TruncationResult r = p.release(m, p.exact(perSpec));
     // No interval in the result: R2T's only guarantee at 1 − β is one-sided (value ≤ Q(I)),
     // which EXPLAIN states; an infinite upper end would not survive every client's JSON.
-    Estimate e = Estimate.withoutInterval(r.value());
+    Estimate e = Estimate.withoutInterval(p.value(r));
     ResultRow row = new ResultRow(List.of(), Map.of(p.output(), e));
     return new Result(List.of(), List.of(p.output()), List.of(row),
         new Receipt(charge, query.budget()));
@@ -407,12 +406,17 @@ public final class Session {
     int levels = m.levels();
     // Sensitivity and noise of the largest threshold; error95: R2T's Theorem 5.1 bound for a
     // hypothetical unit at the GS bound (a planning formula, never of the data).
-    planned.add(new Plan.PlannedMechanism(p.costs().get(0), m.threshold(levels),
-        Math.sqrt(2) * m.noiseScale(levels),
+    // (In the column's units: grid values times 2^-k; k = 0 for a COUNT.)
+    int k = p.gridExponent();
+    planned.add(new Plan.PlannedMechanism(p.costs().get(0), Math.scalb((double) m.threshold(levels), -k),
+        Math.scalb(Math.sqrt(2) * m.noiseScale(levels), -k),
         m.errorBound(query.r2tTruncation().getAsLong())));
     StringBuilder physical = new StringBuilder();
     long[] t = p.thresholds();
-    for (int j = 0; j < t.length; j++) {
+    if (p.onePass()) {
+      physical.append("-- R2T pass, one measure per τ\n").append(backend.physicalPlan(p.specs().get(0)));
+    }
+    for (int j = 0; j < t.length && !p.onePass(); j++) {
       physical.append(j > 0 ? "\n" : "").append("-- R2T pass τ = ").append(t[j]).append('\n')
           .append(backend.physicalPlan(p.specs().get(j)));
     }

@@ -8,8 +8,9 @@ import org.privet.engine.Query;
 /**
  * The Privet extension {@code truncation = 'R2T'} (issue 25; ZetaSQL has no such option): the
  * truncation of each unit's (joined) rows is chosen privately by R2T (Dong, Fang, Yi, Tao,
- * Machanavajjhala, SIGMOD 2022) for a scalar COUNT(*), up to the public bound {@code
- * truncation_bound} (rows per unit, default {@value #DEFAULT_BOUND}). Every refusal reads the
+ * Machanavajjhala, SIGMOD 2022) for a scalar COUNT(*) or SUM (public per-row bounds, lower ≥ 0),
+ * up to the public bound {@code truncation_bound} (one unit's rows or total, default {@value
+ * #DEFAULT_BOUND}). Every refusal reads the
  * statement only (public) and names the option or clause; the engine does the rest ({@code
  * R2TPass}).
  */
@@ -17,6 +18,8 @@ final class R2TOption {
   static final String NAME = "truncation";
   static final String BOUND = "truncation_bound";
   static final long DEFAULT_BOUND = 1L << 16;
+  static final long MAX_COUNT_BOUND = 1L << 20;
+  static final long MAX_SUM_BOUND = 1L << 40;
 
   private R2TOption() {}
 
@@ -64,24 +67,44 @@ final class R2TOption {
       }
     }
     if (calls.size() != 1 || calls.get(0) == null) {
-      throw src.error(at, NAME + " = 'R2T' supports exactly one aggregate, COUNT(*)");
+      throw src.error(at, NAME + " = 'R2T' supports exactly one aggregate, COUNT(*) or SUM");
     }
     AggregateCall c = calls.get(0);
-    if (c.function() != DpFunctions.COUNT || c.distinct() || c.column() != null
-        || c.countCap() != 0) {
-      throw src.error(c.offset(), NAME + " = 'R2T' supports COUNT(*) only (without bounds), not "
-          + (c.distinct() ? "COUNT(DISTINCT ...)" : c.function() == DpFunctions.COUNT
-              && c.column() != null ? "COUNT(column)" : c.function().name()));
+    boolean sum = c.function() == DpFunctions.SUM && !c.distinct();
+    if (!sum && (c.function() != DpFunctions.COUNT || c.distinct() || c.column() != null
+        || c.countCap() != 0)) {
+      throw src.error(c.offset(), NAME + " = 'R2T' supports COUNT(*) (without bounds) or SUM"
+          + " only, not " + (c.distinct() ? c.function().name() + "(DISTINCT ...)"
+              : c.function() == DpFunctions.COUNT && c.column() != null ? "COUNT(column)"
+              : c.function().name()));
+    }
+    if (sum) {
+      // Public bounds only (the statement or the registered schema): R2T needs ψ ≥ 0 per row
+      // (docs/proofs/r2t-truncation.md, "SUM"); estimated or per-group bounds are refused.
+      if (c.boundsKind() != AggregateCall.BoundsKind.PER_ROW
+          && c.boundsKind() != AggregateCall.BoundsKind.PUBLIC) {
+        throw src.error(c.offset(), NAME + " = 'R2T' needs SUM with public per-row bounds: "
+            + AggregateCallParser.BOUNDS_PER_ROW + " => (lower, upper) with lower ≥ 0, or"
+            + " registered public bounds (R2T bounds each unit's total itself; "
+            + (c.boundsKind() == AggregateCall.BoundsKind.PER_GROUP
+                ? AggregateCallParser.BOUNDS_PER_GROUP + " conflicts with it)"
+                : "estimated bounds are not supported with it)"));
+      }
+      if (!(c.lower() >= 0)) {
+        throw src.error(c.offset(), NAME + " = 'R2T' needs SUM's per-row lower bound ≥ 0 (R2T"
+            + " truncates non-negative contributions; sum the negative part separately, negated)");
+      }
     }
     if (!(options.budget() != null && options.budget().loss() instanceof PureDp)) {
       throw src.error(at, NAME + " = 'R2T' needs epsilon (R2T is pure ε-DP)");
     }
     long bound = DEFAULT_BOUND;
+    long max = sum ? MAX_SUM_BOUND : MAX_COUNT_BOUND;
     OptionValue bv = opts.get(BOUND);
     if (bv != null) {
-      if (!bv.isIntegral() || bv.number() < 2 || bv.number() > (1L << 20)) {
-        throw src.error(bv.offset(), BOUND + " must be an integer in [2, 1048576] (rows per"
-            + " unit)");
+      if (!bv.isIntegral() || bv.number() < 2 || bv.number() > max) {
+        throw src.error(bv.offset(), BOUND + " must be an integer in [2, " + max + "] ("
+            + (sum ? "one unit's total of the summed column" : "rows per unit") + ")");
       }
       bound = (long) bv.number();
     }

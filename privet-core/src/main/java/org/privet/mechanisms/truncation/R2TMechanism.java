@@ -37,6 +37,7 @@ public final class R2TMechanism {
   private final long globalSensitivity;
   private final double beta;
   private final int step;
+  private final int gridExponent;
   private final int levels;
   private final GeometricMechanism[] noise;
   private final long[] bias;
@@ -46,7 +47,11 @@ public final class R2TMechanism {
     this.globalSensitivity = TruncationChecks.globalSensitivity(b.globalSensitivity, 2);
     this.beta = b.beta;
     this.step = b.step;
+    this.gridExponent = b.gridExponent;
     this.levels = (TruncationChecks.ceilLog2(globalSensitivity) + step - 1) / step;
+    if (Math.min(step * levels, 62) + gridExponent > 62) {
+      throw new IllegalArgumentException("gridExponent: GS·2^gridExponent must stay within 2^62");
+    }
     double perThreshold = TruncationChecks.divideDownward(epsilon, levels);
     this.noise = new GeometricMechanism[levels];
     this.bias = new long[levels];
@@ -102,12 +107,18 @@ public final class R2TMechanism {
   }
 
   /**
-   * τ<sub>j</sub> = 2<sup>min(s·j, 62)</sup> (s = 1 unless {@link Builder#thresholdStep} was set):
-   * capped at 2<sup>62</sup> ≥ GS, since s·L may exceed 62 and a Java shift by 63 or 64 would wrap
-   * to a negative threshold or to 1. Any public threshold keeps the privacy argument.
+   * τ<sub>j</sub> = 2<sup>min(s·j, 62)</sup> (s = 1 unless {@link Builder#thresholdStep} was set),
+   * times 2<sup>k</sup> with a {@link Builder#gridExponent} k, in grid units: capped at
+   * 2<sup>62</sup> ≥ GS, since s·L may exceed 62 and a Java shift by 63 or 64 would wrap to a
+   * negative threshold or to 1. Any public threshold keeps the privacy argument.
    */
   public long threshold(int j) {
-    return 1L << Math.min(step * checkLevel(j), 62);
+    return 1L << Math.min(Math.min(step * checkLevel(j), 62) + gridExponent, 62);
+  }
+
+  /** k: thresholds and values are integers on the grid 2<sup>−k</sup> (0 unless set). */
+  public int gridExponent() {
+    return gridExponent;
   }
 
   /** β: the release exceeds Q(I) with probability at most β. */
@@ -155,6 +166,7 @@ public final class R2TMechanism {
    */
   public static final class Builder extends TruncationBuilder<Builder> {
     private int step = 1;
+    private int gridExponent = 0;
 
     private Builder() {
       super(2);
@@ -175,6 +187,22 @@ public final class R2TMechanism {
         throw new IllegalArgumentException("thresholdStep must be in [1, 8], was " + step);
       }
       this.step = step;
+      return this;
+    }
+
+    /**
+     * k ∈ [0, 40]: contributions are fixed-point integers on the grid 2<sup>−k</sup> (a SUM's
+     * clamped values scaled by 2<sup>k</sup>), GS stays in value units, and the thresholds are
+     * τ<sub>j</sub> = 2<sup>s·j</sup> value units = 2<sup>s·j+k</sup> grid units; the noise,
+     * bias and release are in grid units (divide by 2<sup>k</sup>). Privacy is the same argument
+     * (Q(·, τ) has sensitivity τ in any unit). Default 0 (counts). GS·2<sup>k</sup> must stay
+     * within 2<sup>62</sup>.
+     */
+    public Builder gridExponent(int k) {
+      if (k < 0 || k > 40) {
+        throw new IllegalArgumentException("gridExponent must be in [0, 40], was " + k);
+      }
+      this.gridExponent = k;
       return this;
     }
 
