@@ -494,7 +494,9 @@ public final class Query {
 
     /**
      * The truncation chosen privately by R2T (Dong, Fang, Yi, Tao, Machanavajjhala, SIGMOD 2022)
-     * instead of a given L∞: for one scalar COUNT(*) or SUM (no groups), with a pure-ε budget; one
+     * instead of a given L∞: for one COUNT(*) or SUM, scalar or grouped by public groups ({@link
+     * #publicGroups}, each unit in at most {@link #maxGroupsContributed} of them, R2T per group at
+     * ε/L0), with a pure-ε budget; one
      * unit's contribution (over joins: its joined rows, or the sum of their clamped values) is
      * truncated at τ<sub>j</sub> = 2<sup>j</sup>, j = 1..⌈log₂ GS⌉, and the best noisy,
      * bias-corrected answer is released (see {@code docs/proofs/r2t-truncation.md}). A SUM needs
@@ -885,9 +887,17 @@ public final class Query {
         throw new IllegalArgumentException("truncateR2T conflicts with " + (rowsEstimate != null
             ? "estimateMaxRowsPerGroup" : "maxRowsPerGroup") + ": R2T chooses the truncation");
       }
-      if (!groupBy.isEmpty() || maxGroupsContributed > 1) {
-        throw new IllegalArgumentException("truncateR2T supports a scalar query only: no groupBy"
-            + " (and no maxGroupsContributed above 1)");
+      if (groupBy.isEmpty() && maxGroupsContributed > 1) {
+        throw new IllegalArgumentException("truncateR2T: maxGroupsContributed above 1 needs a"
+            + " groupBy");
+      }
+      if (!groupBy.isEmpty() && publicGroups == null) {
+        throw new IllegalArgumentException("truncateR2T with groupBy needs publicGroups (private"
+            + " group selection is not supported with R2T)");
+      }
+      if (!groupBy.isEmpty() && maxGroupsContributed == 0) {
+        throw new IllegalArgumentException("maxGroupsContributed is required when grouping with"
+            + " truncateR2T");
       }
       if (aggregations.size() != 1 || !(aggregations.get(0) instanceof Aggregation.Count
           || aggregations.get(0) instanceof Aggregation.Sum)) {

@@ -388,12 +388,17 @@ public final class Session {
       backend.aggregate(spec, groups::add);
       perSpec.add(groups);
     }
-    org.privet.mechanisms.truncation.TruncationResult r = p.release(m, p.exact(perSpec));
-    // No interval in the result: R2T's only guarantee at 1 − β is one-sided (value ≤ Q(I)),
-    // which EXPLAIN states; an infinite upper end would not survive every client's JSON.
-    Estimate e = Estimate.withoutInterval(p.value(r));
-    ResultRow row = new ResultRow(List.of(), Map.of(p.output(), e));
-    return new Result(List.of(), List.of(p.output()), List.of(row),
+    long[][] exact = p.exact(perSpec);
+    List<List<Object>> keys = p.groupKeys();
+    List<ResultRow> rows = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      // One R2T per listed group (fresh noise each), in the public order: the shape is public.
+      org.privet.mechanisms.truncation.TruncationResult r = p.release(m, exact[i]);
+      // No interval in the result: R2T's only guarantee at 1 − β is one-sided (value ≤ Q(I)),
+      // which EXPLAIN states; an infinite upper end would not survive every client's JSON.
+      rows.add(new ResultRow(keys.get(i), Map.of(p.output(), Estimate.withoutInterval(p.value(r)))));
+    }
+    return new Result(query.groupBy(), List.of(p.output()), rows,
         new Receipt(charge, query.budget()));
   }
 

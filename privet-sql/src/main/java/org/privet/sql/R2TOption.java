@@ -21,7 +21,25 @@ final class R2TOption {
   static final long MAX_COUNT_BOUND = 1L << 20;
   static final long MAX_SUM_BOUND = 1L << 40;
 
+  private static final String PRIVATE_GROUPS = NAME + " = 'R2T' with GROUP BY needs public"
+      + " groups (public_groups = (...), or group keys from a public table): private group"
+      + " selection is not supported with R2T";
+
   private R2TOption() {}
+
+  /**
+   * The public groups of an R2T statement (null without GROUP BY); GROUP BY over private groups is
+   * refused here, before the generic "private group selection needs delta" message, from the
+   * statement and the registered schema only.
+   */
+  static List<List<Object>> publicGroups(PreparedQuery pq, SelectBinder binder, DpOptions options,
+      List<String> groupBy) {
+    if (!groupBy.isEmpty() && !options.publicGroupsRequested() && (binder.joins() == null
+        || !groupBy.stream().allMatch(binder.joins()::isPublicColumn))) {
+      throw pq.source().error(pq.offsetOfWord("GROUP", pq.selectOffset()), PRIVATE_GROUPS);
+    }
+    return binder.publicGroups(options, groupBy);
+  }
 
   /** Whether the statement asks for R2T (validating the option's value). */
   static boolean requested(PreparedQuery pq) {
@@ -47,7 +65,7 @@ final class R2TOption {
    * builder's unit and R2T bound.
    */
   static void apply(PreparedQuery pq, DpOptions options, String unit, List<String> groupBy,
-      List<AggregateCall> calls, Query.Builder b) {
+      List<List<Object>> publicGroups, List<AggregateCall> calls, Query.Builder b) {
     SourceText src = pq.source();
     Map<String, OptionValue> opts = pq.options();
     int at = opts.get(NAME).offset();
@@ -55,21 +73,29 @@ final class R2TOption {
       throw src.error(at, NAME + " = 'R2T' needs a privacy unit (this dataset has one row per"
           + " unit: nothing to truncate)");
     }
-    if (!groupBy.isEmpty()) {
-      throw src.error(at, NAME + " = 'R2T' supports a scalar COUNT(*) only: GROUP BY is not"
-          + " supported");
+    if (!groupBy.isEmpty() && publicGroups == null) {
+      throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), PRIVATE_GROUPS);
     }
-    for (String conflicting : List.of("max_rows_per_group", "max_rows_contributed",
-        "max_groups_contributed", "max_error", "rho", "delta", "auto_bounds_share")) {
+    List<String> conflicts = new java.util.ArrayList<>(List.of("max_rows_per_group",
+        "max_rows_contributed", "max_error", "rho", "delta", "auto_bounds_share",
+        "min_privacy_units_per_group", "group_selection_epsilon"));
+    if (groupBy.isEmpty()) {
+      conflicts.add("max_groups_contributed"); // one group: L0 = 1
+    } else if (options.maxGroupsUnbounded()) {
+      throw src.error(opts.get("max_groups_contributed").offset(), "max_groups_contributed must"
+          + " be a number with " + NAME + " = 'R2T' (each group's noise is scaled by it)");
+    }
+    for (String conflicting : conflicts) {
       if (opts.containsKey(conflicting)) {
         throw src.error(opts.get(conflicting).offset(), conflicting + " conflicts with " + NAME
             + " = 'R2T' (R2T chooses the truncation, with a pure-ε budget)");
       }
     }
-    if (calls.size() != 1 || calls.get(0) == null) {
+    List<AggregateCall> aggregates = calls.stream().filter(java.util.Objects::nonNull).toList();
+    if (aggregates.size() != 1) {
       throw src.error(at, NAME + " = 'R2T' supports exactly one aggregate, COUNT(*) or SUM");
     }
-    AggregateCall c = calls.get(0);
+    AggregateCall c = aggregates.get(0);
     boolean sum = c.function() == DpFunctions.SUM && !c.distinct();
     if (!sum && (c.function() != DpFunctions.COUNT || c.distinct() || c.column() != null
         || c.countCap() != 0)) {
@@ -109,5 +135,9 @@ final class R2TOption {
       bound = (long) bv.number();
     }
     b.privacyUnit(unit).truncateR2T(bound);
+    if (!groupBy.isEmpty()) {
+      b.maxGroupsContributed(options.maxGroupsContributed() == 0 ? 1
+          : options.maxGroupsContributed());
+    }
   }
 }

@@ -38,6 +38,7 @@ public final class R2TMechanism {
   private final double beta;
   private final int step;
   private final int gridExponent;
+  private final int groupsPerUnit;
   private final int levels;
   private final GeometricMechanism[] noise;
   private final long[] bias;
@@ -48,11 +49,15 @@ public final class R2TMechanism {
     this.beta = b.beta;
     this.step = b.step;
     this.gridExponent = b.gridExponent;
+    this.groupsPerUnit = b.groupsPerUnit;
     this.levels = (TruncationChecks.ceilLog2(globalSensitivity) + step - 1) / step;
     if (Math.min(step * levels, 62) + gridExponent > 62) {
       throw new IllegalArgumentException("gridExponent: GS·2^gridExponent must stay within 2^62");
     }
-    double perThreshold = TruncationChecks.divideDownward(epsilon, levels);
+    // ε/(L·L0) rounded down: L thresholds, and with groups each unit moves at most L0 of the
+    // per-group releases (each an independent run of this mechanism).
+    double perThreshold = TruncationChecks.divideDownward(epsilon,
+        Math.multiplyExact(levels, groupsPerUnit));
     this.noise = new GeometricMechanism[levels];
     this.bias = new long[levels];
     double logTerm = Math.log(levels / beta);
@@ -101,7 +106,11 @@ public final class R2TMechanism {
         TruncationResult.Target.QUERY);
   }
 
-  /** Pure ε-DP: L thresholds at ε/L each (rounded down), composed. */
+  /**
+   * Pure ε-DP: L thresholds at ε/L each (rounded down), composed; with {@link
+   * Builder#groupsPerUnit} L0, for the releases of all groups together, one unit moving at most L0
+   * of them.
+   */
   public PureDp privacyLoss() {
     return new PureDp(epsilon);
   }
@@ -114,6 +123,11 @@ public final class R2TMechanism {
    */
   public long threshold(int j) {
     return 1L << Math.min(Math.min(step * checkLevel(j), 62) + gridExponent, 62);
+  }
+
+  /** L0: the number of independent runs (groups) one unit can move (1 unless set). */
+  public int groupsPerUnit() {
+    return groupsPerUnit;
   }
 
   /** k: thresholds and values are integers on the grid 2<sup>−k</sup> (0 unless set). */
@@ -142,7 +156,8 @@ public final class R2TMechanism {
   }
 
   /**
-   * R2T Theorem 5.1's error bound 4·L·ln(L/β)·DS/ε for an instance whose downward sensitivity
+   * R2T Theorem 5.1's error bound 4·L·L0·ln(L/β)·DS/ε (L0 = {@link #groupsPerUnit}, 1 for one
+   * release) for an instance whose downward sensitivity
    * (largest single-unit contribution) is {@code downwardSensitivity}: a planning formula for a
    * hypothetical DS, since the real DS is private.
    */
@@ -150,7 +165,7 @@ public final class R2TMechanism {
     if (downwardSensitivity < 0) {
       throw new IllegalArgumentException("downwardSensitivity must be non-negative");
     }
-    return 4 * levels * Math.log(levels / beta) * downwardSensitivity / epsilon;
+    return 4 * levels * groupsPerUnit * Math.log(levels / beta) * downwardSensitivity / epsilon;
   }
 
   private int checkLevel(int j) {
@@ -167,6 +182,7 @@ public final class R2TMechanism {
   public static final class Builder extends TruncationBuilder<Builder> {
     private int step = 1;
     private int gridExponent = 0;
+    private int groupsPerUnit = 1;
 
     private Builder() {
       super(2);
@@ -203,6 +219,21 @@ public final class R2TMechanism {
         throw new IllegalArgumentException("gridExponent must be in [0, 40], was " + k);
       }
       this.gridExponent = k;
+      return this;
+    }
+
+    /**
+     * L0 ∈ [1, 2^20]: the mechanism is run once per group (GROUP BY), with fresh noise each time,
+     * on Q<sub>g</sub>(I, τ) = Σ<sub>u</sub> min(c<sub>u,g</sub>, τ), and one unit has
+     * contributions in at most L0 groups. Each threshold's noise is then at ε/(L·L0), so the at
+     * most L0 runs one unit moves compose to ε ({@code docs/proofs/r2t-truncation.md}, "GROUP
+     * BY"). Default 1 (one scalar release).
+     */
+    public Builder groupsPerUnit(int l0) {
+      if (l0 < 1 || l0 > (1 << 20)) {
+        throw new IllegalArgumentException("groupsPerUnit must be in [1, 2^20], was " + l0);
+      }
+      this.groupsPerUnit = l0;
       return this;
     }
 

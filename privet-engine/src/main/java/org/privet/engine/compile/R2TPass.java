@@ -2,7 +2,6 @@ package org.privet.engine.compile;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.privet.accounting.PureDp;
 import org.privet.engine.Aggregation;
 import org.privet.engine.MechanismCost;
@@ -17,8 +16,8 @@ import org.privet.mechanisms.truncation.TruncationResult;
 import org.privet.random.RandomSource;
 
 /**
- * R2T over the engine's bounding plan (issue 25): the truncation of a scalar COUNT(*) or SUM
- * chosen privately (Dong, Fang, Yi, Tao, Machanavajjhala, "R2T: Instance-optimal Truncation for
+ * R2T over the engine's bounding plan (issue 25): the truncation of a COUNT(*) or SUM, scalar
+ * or per public group, chosen privately (Dong, Fang, Yi, Tao, Machanavajjhala, "R2T: Instance-optimal Truncation for
  * Differentially Private Query Evaluation with Foreign Keys", SIGMOD 2022). For each public
  * threshold τ<sub>j</sub> = 2<sup>j</sup>, j = 1..L = ⌈log₂ GS⌉, the backend computes the exact
  * Q(I, τ<sub>j</sub>) = Σ<sub>u</sub> min(c<sub>u</sub>, τ<sub>j</sub>) (R2T's truncation for
@@ -32,6 +31,10 @@ import org.privet.random.RandomSource;
  *       fixed-point sum whose all-rows pair clamp is [0, τ<sub>j</sub>·2<sup>k</sup>] ({@link
  *       Measure.PairClamp}), so its group sum is Q(I, τ<sub>j</sub>) in grid units.
  * </ul>
+ *
+ * <p>With GROUP BY (public groups only, each unit in at most L0 of them), the same plans keep
+ * the groups, Q<sub>g</sub>(I, τ) is computed per group from each unit's contributions in it
+ * (after L0 bounding), and R2T runs once per listed group at ε/(L·L0) per threshold.
  *
  * <p>{@link R2TMechanism} adds its noise and bias to those values and releases the maximum. The
  * backend only renders and sums; the thresholds, noise, bias and choice are all here. One charge
@@ -76,8 +79,9 @@ public final class R2TPass {
     }
     CompiledQuery base = Compiler.compile(query, schema, salt);
     BoundedAggregation s = base.spec();
-    if (!s.groupBy().isEmpty() || s.unitColumn().isEmpty()) {
-      throw new IllegalStateException("internal error: R2T needs a scalar unit-level spec");
+    if (s.unitColumn().isEmpty() || (!s.groupBy().isEmpty() && s.publicGroups().isEmpty())) {
+      throw new IllegalStateException("internal error: R2T needs a unit-level spec, scalar or"
+          + " with public groups");
     }
     Aggregation.Sum sum = query.aggregations().get(0) instanceof Aggregation.Sum a ? a : null;
     int k = sum == null ? 0 : gridExponent(query, sum);
@@ -89,18 +93,18 @@ public final class R2TPass {
     for (int j = 1; j <= shape.levels(); j++) {
       thresholds[j - 1] = shape.threshold(j);
       if (sum == null) {
-        specs.add(new BoundedAggregation(s.source(), s.filter(), s.unitColumn(), List.of(),
-            Optional.empty(), 1, Math.toIntExact(thresholds[j - 1]), salt, s.measures()));
+        specs.add(new BoundedAggregation(s.source(), s.filter(), s.unitColumn(), s.groupBy(),
+            s.publicGroups(), s.l0(), Math.toIntExact(thresholds[j - 1]), salt, s.measures()));
       } else {
         perThreshold.add(new Measure.FixedPointSum(sum.column(), sum.lower(), sum.upper(), k, 0,
             false, new Measure.PairClamp(0, thresholds[j - 1], true)));
       }
     }
     if (sum != null) {
-      // One pass: L0 = 1 (one group); L∞ bounds only the counts, which R2T does not read (an
-      // all-rows pair clamp sums all of the unit's rows).
-      specs.add(new BoundedAggregation(s.source(), s.filter(), s.unitColumn(), List.of(),
-          Optional.empty(), 1, 1, salt, perThreshold));
+      // One pass (L0 as the query says; 1 without groups); L∞ bounds only the counts, which R2T
+      // does not read (an all-rows pair clamp sums all of the unit's rows in a group).
+      specs.add(new BoundedAggregation(s.source(), s.filter(), s.unitColumn(), s.groupBy(),
+          s.publicGroups(), s.l0(), 1, salt, perThreshold));
     }
     return new R2TPass(query, base, specs, thresholds, sum, k);
   }
@@ -133,7 +137,8 @@ public final class R2TPass {
   private static R2TMechanism mechanism(Query query, double beta, RandomSource random, int k) {
     R2TMechanism.Builder b = R2TMechanism.builder()
         .epsilon(((PureDp) query.budget().loss()).epsilon())
-        .globalSensitivity(query.r2tTruncation().getAsLong()).beta(beta).gridExponent(k);
+        .globalSensitivity(query.r2tTruncation().getAsLong()).beta(beta).gridExponent(k)
+        .groupsPerUnit(query.groupBy().isEmpty() ? 1 : query.maxGroupsContributed());
     if (random != null) {
       b.randomSource(random);
     }
@@ -177,7 +182,9 @@ public final class R2TPass {
   /** What is charged: one mechanism, ε in total (L thresholds at ε/L each, rounded down). */
   public List<MechanismCost> costs() {
     return List.of(new MechanismCost(output(), "R2T truncated " + what() + " at "
-        + thresholds.length + " thresholds (the best chosen privately)",
+        + thresholds.length + " thresholds (the best chosen privately)" + (query.groupBy().isEmpty()
+            ? "" : " in each of " + groupKeys().size() + " public groups, L0 = "
+            + query.maxGroupsContributed()),
         "R2T (discrete Laplace per threshold)", new PureDp(epsilon)));
   }
 
@@ -186,15 +193,45 @@ public final class R2TPass {
   }
 
   /**
-   * The exact Q(I, τ<sub>j</sub>) for every threshold from the backend's groups of each spec, in
-   * the order of {@link #specs()} (COUNT: the j-th spec's row count; SUM: the one spec's j-th sum,
-   * each summed over the groups handed back, saturating; no rows: 0). Total.
+   * The released groups' keys: each listed public group in the query's order, or one empty key
+   * without GROUP BY. Public: the output's shape.
    */
-  public long[] exact(List<List<GroupAggregate>> groupsPerSpec) {
-    long[] exact = new long[thresholds.length];
-    for (int j = 0; j < thresholds.length; j++) {
-      exact[j] = sum == null ? truncatedCount(groupsPerSpec.get(j))
-          : truncatedSum(groupsPerSpec.get(0), j);
+  public List<List<Object>> groupKeys() {
+    return query.groupBy().isEmpty() ? List.of(List.of()) : query.publicGroups().get();
+  }
+
+  /**
+   * The exact Q<sub>g</sub>(I, τ<sub>j</sub>) per released group g ({@link #groupKeys}) and
+   * threshold j, from the backend's groups of each spec, in the order of {@link #specs()} (COUNT:
+   * the j-th spec's row count; SUM: the one spec's j-th sum; saturating). A listed group the
+   * backend did not return (no rows) has 0 everywhere; without GROUP BY every group handed back
+   * counts (at most one). Total.
+   */
+  public long[][] exact(List<List<GroupAggregate>> groupsPerSpec) {
+    List<List<Object>> keys = groupKeys();
+    java.util.Map<List<Object>, Integer> index = new java.util.HashMap<>();
+    if (!query.groupBy().isEmpty()) {
+      for (int i = 0; i < keys.size(); i++) {
+        List<Object> typed = base.releaseKeys().get(i);
+        if (typed != null) {
+          index.putIfAbsent(GroupKeys.canonical(typed), i);
+        }
+      }
+    }
+    long[][] exact = new long[keys.size()][thresholds.length];
+    for (int spec = 0; spec < groupsPerSpec.size(); spec++) {
+      for (GroupAggregate g : groupsPerSpec.get(spec)) {
+        Integer i = query.groupBy().isEmpty() ? Integer.valueOf(0)
+            : index.get(GroupKeys.canonical(g.key()));
+        if (i == null) {
+          continue; // not a listed key (the backend drops those; defensive)
+        }
+        for (int j = 0; j < thresholds.length; j++) {
+          long v = sum == null ? (j == spec ? Math.max(0, g.rows()) : 0)
+              : g.sums() == null || g.sums().length <= j ? 0 : Math.max(0, g.sums()[j]);
+          exact[i][j] = saturatingAdd(exact[i][j], v);
+        }
+      }
     }
     return exact;
   }
@@ -209,15 +246,6 @@ public final class R2TPass {
       sum = saturatingAdd(sum, Math.max(0, g.rows()));
     }
     return sum;
-  }
-
-  /** Σ over the groups of measure {@code i}'s sum (each ≥ 0 by the pair clamp), saturating. */
-  private static long truncatedSum(List<GroupAggregate> groups, int i) {
-    long s = 0;
-    for (GroupAggregate g : groups) {
-      s = saturatingAdd(s, g.sums() == null || g.sums().length <= i ? 0 : Math.max(0, g.sums()[i]));
-    }
-    return s;
   }
 
   private static long saturatingAdd(long a, long b) {
@@ -242,12 +270,16 @@ public final class R2TPass {
       // τ_j = 2^(j+k) grid units = 2^j in the column's units (exact).
       t.append(j > 1 ? ", " : "").append(m.threshold(j) >> gridExponent);
     }
+    String perGroup = query.groupBy().isEmpty() ? "" : " in each public group (one R2T per"
+        + " group; a unit counts in at most L0 = " + query.maxGroupsContributed() + " groups, so"
+        + " each threshold's noise is at ε/(" + m.levels() + "·" + query.maxGroupsContributed()
+        + "))";
     if (sum == null) {
       lines.add(output() + ": truncation chosen privately by R2T (Dong et al., SIGMOD 2022): each"
           + " unit's rows (over joins: its joined rows) are truncated at τ ∈ {" + t + "} (powers"
           + " of two up to the public bound GS = " + globalSensitivity + "); each truncated count"
           + " gets discrete Laplace noise at ε/" + m.levels() + " (sensitivity τ) minus a public"
-          + " bias, and the largest is released; ε = " + epsilon + " in total");
+          + " bias, and the largest is released" + perGroup + "; ε = " + epsilon + " in total");
       lines.add(output() + ": the answer is biased low: it is at most the true count with"
           + " probability ≥ 1 − β (β = " + m.beta() + "), a one-sided bound only; no interval is"
           + " reported with the value");
@@ -258,8 +290,8 @@ public final class R2TPass {
           + " unit's total of " + sum.column() + " (over joins: over its joined rows) is"
           + " truncated at τ ∈ {" + t + "} (powers of two up to the public bound GS = "
           + globalSensitivity + "); each truncated sum gets discrete Laplace noise at ε/"
-          + m.levels() + " (sensitivity τ) minus a public bias, and the largest is released;"
-          + " ε = " + epsilon + " in total");
+          + m.levels() + " (sensitivity τ) minus a public bias, and the largest is released"
+          + perGroup + "; ε = " + epsilon + " in total");
       lines.add(output() + ": the answer is biased low: it is at most the true clamped sum with"
           + " probability ≥ 1 − β (β = " + m.beta() + "), a one-sided bound only; no interval is"
           + " reported with the value");
