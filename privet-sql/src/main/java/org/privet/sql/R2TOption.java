@@ -38,7 +38,15 @@ final class R2TOption {
         || !groupBy.stream().allMatch(binder.joins()::isPublicColumn))) {
       throw pq.source().error(pq.offsetOfWord("GROUP", pq.selectOffset()), PRIVATE_GROUPS);
     }
-    return binder.publicGroups(options, groupBy);
+    try {
+      return binder.publicGroups(options, groupBy);
+    } catch (DpSqlException e) {
+      if (groupBy.isEmpty() || options.publicGroupsRequested()) {
+        throw e;
+      }
+      // Public-table columns without registered values: private groups, refused as such.
+      throw pq.source().error(pq.offsetOfWord("GROUP", pq.selectOffset()), PRIVATE_GROUPS);
+    }
   }
 
   /** Whether the statement asks for R2T (validating the option's value). */
