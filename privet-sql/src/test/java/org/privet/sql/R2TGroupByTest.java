@@ -1,7 +1,6 @@
 package org.privet.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
@@ -131,16 +130,12 @@ class R2TGroupByTest {
     String b = session().explain(DpSql.parse(sql, dPrime.catalog).query()).render();
     assertTrue(a.contains("in each public group") && a.contains("L0 = 2")
         && a.contains("ε/(7·2)") && a.contains("ε = 1.0 in total"), a);
-    assertEquals(normalized(a), normalized(b));
+    assertEquals(R2TTestSupport.normalized(a), R2TTestSupport.normalized(b));
     Map<Object, Double> va = values(sql, d);
     Map<Object, Double> vb = values(sql, dPrime);
     assertEquals(List.copyOf(va.keySet()), List.copyOf(vb.keySet()), "same groups, same order");
   }
 
-  private static String normalized(String explain) {
-    return explain.replace("\"d_", "\"X_").replace("\"n_", "\"X_").replace("d_customer",
-        "X_customer").replace("n_customer", "X_customer").replaceAll("salt=-?[0-9]+", "salt");
-  }
 
   private static final List<String[]> REFUSALS = List.of(
       new String[] {R2T + ") nationkey, COUNT(*) AS n FROM orders JOIN customer USING (custkey)"
@@ -155,13 +150,6 @@ class R2TGroupByTest {
 
   @Test
   void refusals_nameTheOptionOrClause_identicalOnNeighbours_beforeAnyCharge() {
-    for (String[] c : REFUSALS) {
-      DpSqlException a = assertThrows(DpSqlException.class, () -> DpSql.parse(c[0], d.catalog),
-          c[0]);
-      DpSqlException b = assertThrows(DpSqlException.class,
-          () -> DpSql.parse(c[0], dPrime.catalog));
-      assertTrue(a.getMessage().contains(c[1]), c[0] + " -> " + a.getMessage());
-      assertEquals(a.getMessage(), b.getMessage());
-    }
+    R2TTestSupport.assertRefusedAlike(REFUSALS, d, dPrime);
   }
 }

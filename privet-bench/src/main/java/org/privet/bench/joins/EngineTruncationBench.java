@@ -122,16 +122,7 @@ public final class EngineTruncationBench {
     long[] c = perUnit.values().stream().mapToLong(Long::longValue).toArray();
     long total = Arrays.stream(c).sum();
     long max = Arrays.stream(c).max().orElse(0);
-    long best = 1;
-    double bestErr = Double.POSITIVE_INFINITY;
-    for (long tau = 1; tau <= (1L << 20); tau *= 2) {
-      final long t = tau;
-      double err = total - Arrays.stream(c).map(x -> Math.min(x, t)).sum() + t * Math.log(2) / eps;
-      if (err < bestErr) {
-        bestErr = err;
-        best = tau;
-      }
-    }
+    long best = oracleTau(c, total, 1L << 20, eps);
     String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = " + eps;
     double def = median(head + ") COUNT(*) AS n " + from, session, catalog, runs, total);
     double r2t = median(head + ", truncation = 'R2T', truncation_bound = 1048576) COUNT(*) AS n "
@@ -155,16 +146,7 @@ public final class EngineTruncationBench {
     long[] c = perUnit.values().stream().mapToLong(Long::longValue).toArray();
     long total = Arrays.stream(c).sum();
     long max = Arrays.stream(c).max().orElse(0);
-    long best = 1;
-    double bestErr = Double.POSITIVE_INFINITY;
-    for (long tau = 1; tau <= (1L << 26); tau *= 2) {
-      final long t = tau;
-      double err = total - Arrays.stream(c).map(x -> Math.min(x, t)).sum() + t * Math.log(2) / eps;
-      if (err < bestErr) {
-        bestErr = err;
-        best = tau;
-      }
-    }
+    long best = oracleTau(c, total, 1L << 26, eps);
     String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = " + eps;
     double def = median(head + ") SUM(l_quantity, contribution_bounds_per_row => (0, 50)) AS n "
         + from, session, catalog, runs, total);
@@ -176,6 +158,21 @@ public final class EngineTruncationBench {
     System.out.println(String.format(Locale.ROOT,
         "| %s | %s | %d | %d | %d | %.5f | %.5f | %.5f | %.2f | %.1f |", sf, name, total, max,
         best, def, r2t, oracle, def / oracle, r2t / oracle));
+  }
+
+  /** The power of two τ ≤ max minimising truncation bias + median |noise| τ·ln2/ε (sees data). */
+  private static long oracleTau(long[] c, long total, long max, double eps) {
+    long best = 1;
+    double bestErr = Double.POSITIVE_INFINITY;
+    for (long tau = 1; tau <= max; tau *= 2) {
+      final long t = tau;
+      double err = total - Arrays.stream(c).map(x -> Math.min(x, t)).sum() + t * Math.log(2) / eps;
+      if (err < bestErr) {
+        bestErr = err;
+        best = tau;
+      }
+    }
+    return best;
   }
 
   private static double median(String sql, Session session, DatasetCatalog catalog, int runs,
