@@ -28,6 +28,12 @@ import org.privet.mechanisms.GeometricMechanism;
  * contribution of one unit ({@link #errorBound}). The upper half holds here exactly: each discrete
  * Laplace tail P[Z<sub>j</sub> &gt; b<sub>j</sub>] ≤ β/L, union bound.
  *
+ * <p>Two public parameters extend it for the engine (issue 25): {@link Builder#gridExponent} k
+ * (a SUM's contributions as integers on the grid 2<sup>−k</sup>, thresholds 2<sup>j</sup> in the
+ * value's units) and {@link Builder#groupsPerUnit} L0 (one run per public group, one unit moving at
+ * most L0 of them: noise at ε/(L·L0)); proofs in {@code docs/proofs/r2t-truncation.md} ("SUM",
+ * "GROUP BY").
+ *
  * <p>Decision: thresholds are powers of two as in the paper; the authors' code uses base 5.5 for a
  * better constant, which changes no theorem; {@link Builder#thresholdStep} offers bases
  * 2<sup>s</sup> for that comparison. Immutable and thread-safe.
