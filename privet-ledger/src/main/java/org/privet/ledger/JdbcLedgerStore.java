@@ -277,12 +277,23 @@ final class JdbcLedgerStore implements LedgerStore {
     register(spec, Optional.of(schema), Optional.of(unitTable), time);
   }
 
+  @Override
+  public void register(DatasetSpec spec, RegisteredSchema schema, String unitTable, List<DatasetTable> tables,
+      Instant time) {
+    register(spec, Optional.of(schema), Optional.of(unitTable), tables, time);
+  }
+
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
     register(spec, schema, Optional.empty(), time);
   }
 
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Optional<String> unitTable,
       Instant time) {
+    register(spec, schema, unitTable, List.of(), time);
+  }
+
+  private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Optional<String> unitTable,
+      List<DatasetTable> tables, Instant time) {
     try {
       inWriteTransaction(NAMES_LOCK, () -> {
         requireUnusedName(spec.name());
@@ -298,6 +309,10 @@ final class JdbcLedgerStore implements LedgerStore {
         }
         if (unitTable.isPresent()) {
           insertTable(spec.name(), unitTable.get(), null, null, time);
+        }
+        for (DatasetTable t : tables) {
+          insertTable(spec.name(), t.name(), LedgerJson.write(LedgerJson.table(t.spec())),
+              LedgerJson.write(LedgerJson.schema(t.schema().orElseThrow())), time);
         }
         return null;
       });

@@ -91,6 +91,56 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * A table registered together with its dataset ({@link #register(DatasetSpec, RegisteredSchema,
+   * String, List)}), with its public schema.
+   */
+  public record NewTable(TableSpec spec, RegisteredSchema schema) {
+    public NewTable {
+      Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(schema, "schema");
+    }
+  }
+
+  /**
+   * Checks a multi-table registration as {@link #register(DatasetSpec, RegisteredSchema, String,
+   * List)} will, storing nothing: the dataset, then each table in order against the registration
+   * and the tables before it ({@link TableRules}), as {@link #addTable} would.
+   *
+   * @return the dataset's tables as they would be stored: the unit table, then {@code tables}
+   *     (references spelled as the schemas spell the names)
+   * @throws IllegalArgumentException naming the parameter
+   */
+  public List<DatasetTable> checkRegistration(DatasetSpec spec, RegisteredSchema schema, String tableName,
+      List<NewTable> tables) {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(schema, "schema");
+    DatasetSpec.requireIdentifier("tableName", tableName);
+    schema.requireFits(spec);
+    List<DatasetTable> out = new ArrayList<>();
+    out.add(new DatasetTable(TableSpec.unitTable(spec, tableName), Optional.of(schema), true));
+    for (NewTable t : tables) {
+      TableSpec checked = TableRules.check(spec, List.copyOf(out), t.spec(), t.schema());
+      out.add(new DatasetTable(checked, Optional.of(t.schema()), false));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Registers a dataset with its unit table named {@code tableName} and its further {@code tables}
+   * in one transaction: all of it, or nothing (a name already used stores nothing). Each table is
+   * checked as {@link #addTable} checks it, in order ({@link #checkRegistration}).
+   *
+   * @return the dataset's tables as stored
+   * @throws IllegalArgumentException naming the parameter; nothing is stored then
+   */
+  public List<DatasetTable> register(DatasetSpec spec, RegisteredSchema schema, String tableName,
+      List<NewTable> tables) {
+    List<DatasetTable> checked = checkRegistration(spec, schema, tableName, tables);
+    store.register(spec, schema, tableName, checked.subList(1, checked.size()), Instant.now());
+    return checked;
+  }
+
+  /**
    * Adds a table to a registered dataset, with its public schema, fixed from then on: a private
    * table whose references lead to the unit table, or a public table ({@link TableSpec}). The
    * table shares the dataset's budget. Checked against the registration before anything is stored

@@ -75,7 +75,7 @@ class DatasetTablesTest extends OnEachStore {
   void addTable_privateTableReferencingAPublicOneToo_keepsBothReferences() {
     registerShop();
     ledger.addTable("shop", file("supplier", false, "s_nationkey=nation.n_nationkey", "s_custkey=customer.c_custkey"),
-        RegisteredSchemaTest.schema("s_custkey:double,s_nationkey:integer", RegisteredSchema.Origin.DECLARED));
+        RegisteredSchemaTest.schema("s_custkey:integer,s_nationkey:integer", RegisteredSchema.Origin.DECLARED));
     assertEquals(List.of(new TableReference("s_nationkey", "nation", "n_nationkey"),
         new TableReference("s_custkey", "customer", "c_custkey")), ledger.tables("shop").get(4).spec().references());
   }
@@ -110,6 +110,13 @@ class DatasetTablesTest extends OnEachStore {
         () -> ledger.addTable("shop", file("x", false, "l_orderkey=orders.o_key"), LINEITEM));
     assertRefused("references: x.l_comment (string) cannot reference orders.o_orderkey (integer)",
         () -> ledger.addTable("shop", file("x", false, "l_comment=orders.o_orderkey"), LINEITEM));
+    assertRefused("references: x.l_quantity (double) -> orders.o_orderkey (integer): a reference and its"
+        + " target must not be of a floating type", () -> ledger.addTable("shop",
+            file("x", false, "l_quantity=orders.o_orderkey"), LINEITEM));
+    assertRefused("references: x.s_key (integer) -> orders.o_totalprice (double): a reference and its"
+        + " target must not be of a floating type", () -> ledger.addTable("shop",
+            file("x", false, "s_key=orders.o_totalprice"),
+            RegisteredSchemaTest.schema("s_key:integer", RegisteredSchema.Origin.DECLARED)));
     assertRefused("references: table 'x' cannot reference itself",
         () -> ledger.addTable("shop", file("x", false, "l_orderkey=x.l_orderkey"), LINEITEM));
     assertRefused("references: a private table must reach the privacy unit",
@@ -119,9 +126,9 @@ class DatasetTablesTest extends OnEachStore {
     assertRefused("references: a private table reaches the privacy unit through exactly one reference"
         + " to a private table", () -> ledger.addTable("shop",
             file("x", false, "l_orderkey=orders.o_orderkey", "l_orderkey=customer.c_custkey"), LINEITEM));
-    assertRefused("references: l_quantity=nation.n_nationkey is given twice", () -> ledger.addTable("shop",
-        file("x", false, "l_orderkey=orders.o_orderkey", "l_quantity=nation.n_nationkey",
-            "L_QUANTITY=nation.n_nationkey"), LINEITEM));
+    assertRefused("references: l_orderkey=nation.n_nationkey is given twice", () -> ledger.addTable("shop",
+        file("x", false, "l_orderkey=orders.o_orderkey", "l_orderkey=nation.n_nationkey",
+            "L_ORDERKEY=nation.n_nationkey"), LINEITEM));
     assertRefused("references: x.l_orderkey references the unit table 'customer', so it must reference"
         + " its privacy unit column customer.c_custkey, not customer.c_nationkey", () -> ledger.addTable("shop",
             file("x", false, "l_orderkey=customer.c_nationkey"), LINEITEM));
@@ -230,6 +237,34 @@ class DatasetTablesTest extends OnEachStore {
       pool.shutdownNow();
       ledgers.forEach(Ledger::close);
     }
+  }
+
+  /**
+   * A dataset registered with its tables in one call (the server's POST /v1/datasets): stored
+   * whole and read back as added one by one would be, the public table's referencedBy included;
+   * a refused table anywhere in the list stores nothing, not even the dataset.
+   */
+  @Test
+  void register_withTables_storedWholeOrNotAtAll() {
+    TableSpec nation = new TableSpec("nation", "/data/nation.csv", SourceFormat.CSV, CsvOptions.DEFAULT,
+        Optional.empty(), List.of(), true, List.of(TableReference.parse("N_NationKey=Customer.C_NationKey")));
+    assertRefused("references: lineitem.l_quantity (double) -> orders.o_orderkey (integer)",
+        () -> ledger.register(shop("shop"), CUSTOMER, "customer", List.of(
+            new Ledger.NewTable(file("orders", false, "o_custkey=customer.c_custkey"), ORDERS),
+            new Ledger.NewTable(nation, NATION),
+            new Ledger.NewTable(file("lineitem", false, "l_quantity=orders.o_orderkey"), LINEITEM))));
+    assertEquals(List.of(), ledger.datasets(), "nothing stored");
+    List<DatasetTable> registered = ledger.register(shop("shop"), CUSTOMER, "customer", List.of(
+        new Ledger.NewTable(file("orders", false, "o_custkey=customer.c_custkey"), ORDERS),
+        new Ledger.NewTable(nation, NATION),
+        new Ledger.NewTable(file("lineitem", false, "l_orderkey=orders.o_orderkey"), LINEITEM)));
+    ledger.close();
+    ledger = where.open();
+    assertEquals(registered, ledger.tables("shop"));
+    assertEquals(List.of(new TableReference("n_nationkey", "customer", "c_nationkey")),
+        ledger.tables("shop").get(2).spec().referencedBy(), "spelled as the schemas spell the names");
+    assertRefused("name: a dataset named 'shop' is already registered",
+        () -> ledger.register(shop("shop"), CUSTOMER, "customer", List.of()));
   }
 
   @Test
