@@ -494,9 +494,10 @@ public final class Query {
 
     /**
      * The truncation chosen privately by R2T (Dong, Fang, Yi, Tao, Machanavajjhala, SIGMOD 2022)
-     * instead of a given L∞: for one COUNT(*) or SUM, scalar or grouped by public groups ({@link
-     * #publicGroups}, each unit in at most {@link #maxGroupsContributed} of them, R2T per group at
-     * ε/L0), with a pure-ε budget; one
+     * instead of a given L∞: for one COUNT(*) or SUM, scalar or grouped (each unit in at most
+     * {@link #maxGroupsContributed} groups, R2T per group at ε/L0) by {@link #publicGroups}, with a
+     * pure-ε budget, or by private groups with an (ε, δ) budget (ε/10 and δ for their selection);
+     * one
      * unit's contribution (over joins: its joined rows, or the sum of their clamped values) is
      * truncated at τ<sub>j</sub> = 2<sup>j</sup>, j = 1..⌈log₂ GS⌉, and the best noisy,
      * bias-corrected answer is released (see {@code docs/proofs/r2t-truncation.md}). A SUM needs
@@ -891,9 +892,15 @@ public final class Query {
         throw new IllegalArgumentException("truncateR2T: maxGroupsContributed above 1 needs a"
             + " groupBy");
       }
-      if (!groupBy.isEmpty() && publicGroups == null) {
-        throw new IllegalArgumentException("truncateR2T with groupBy needs publicGroups (private"
-            + " group selection is not supported with R2T)");
+      boolean privateGroups = !groupBy.isEmpty() && publicGroups == null;
+      if (privateGroups && !(budget instanceof Budget.EpsilonDelta ed && ed.delta() > 0)) {
+        throw new IllegalArgumentException("truncateR2T with groupBy needs publicGroups, or an"
+            + " (ε, δ) budget with δ > 0 for private partition selection");
+      }
+      if (minPrivacyUnitsPerGroup > 1 || thresholding != Thresholding.AUTO) {
+        throw new IllegalArgumentException("truncateR2T conflicts with "
+            + (minPrivacyUnitsPerGroup > 1 ? "minPrivacyUnitsPerGroup" : "thresholding")
+            + " (R2T's private groups use optimal partition selection)");
       }
       if (!groupBy.isEmpty() && maxGroupsContributed == 0) {
         throw new IllegalArgumentException("maxGroupsContributed is required when grouping with"
@@ -920,8 +927,9 @@ public final class Query {
             + (!targets.isEmpty() ? "targetError" : !autoOutputs.isEmpty() ? "autoBounds"
             : "post-aggregation thresholding"));
       }
-      if (budget == null || !(budget.loss() instanceof PureDp)) {
-        throw new IllegalArgumentException("truncateR2T needs a pure-ε budget (R2T is ε-DP)");
+      if (budget == null || !(budget.loss() instanceof PureDp || privateGroups)) {
+        throw new IllegalArgumentException("truncateR2T needs a pure-ε budget (R2T is ε-DP; δ only"
+            + " with private groups, for their selection)");
       }
     }
 

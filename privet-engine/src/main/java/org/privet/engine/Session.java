@@ -374,8 +374,8 @@ public final class Session {
     R2TPass p = R2TPass.compile(query, schema, random.nextLong());
     double beta = 1 - confidenceLevel;
     org.privet.mechanisms.truncation.R2TMechanism m = p.mechanism(beta, random);
-    if (!CompiledQuery.sameCost(m.privacyLoss(), p.total())
-        || !query.budget().admits(m.privacyLoss())) {
+    if (!CompiledQuery.sameCost(p.stated(m), p.total())
+        || !query.budget().admits(p.stated(m))) {
       throw new IllegalStateException("internal error: R2T's loss differs from the charge");
     }
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
@@ -388,15 +388,18 @@ public final class Session {
       backend.aggregate(spec, groups::add);
       perSpec.add(groups);
     }
-    long[][] exact = p.exact(perSpec);
-    List<List<Object>> keys = p.groupKeys();
     List<ResultRow> rows = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
-      // One R2T per listed group (fresh noise each), in the public order: the shape is public.
-      org.privet.mechanisms.truncation.TruncationResult r = p.release(m, exact[i]);
+    PartitionSelection sel = p.selection();
+    for (R2TPass.GroupValues g : p.exact(perSpec)) {
+      // Public groups: every listed one, in the public order. Private groups: those the
+      // selection keeps (its own noise), then R2T on them. One R2T per group, fresh noise each.
+      if (sel != null && !sel.keep(g.units(), random)) {
+        continue;
+      }
+      org.privet.mechanisms.truncation.TruncationResult r = p.release(m, g.exact());
       // No interval in the result: R2T's only guarantee at 1 − β is one-sided (value ≤ Q(I)),
       // which EXPLAIN states; an infinite upper end would not survive every client's JSON.
-      rows.add(new ResultRow(keys.get(i), Map.of(p.output(), Estimate.withoutInterval(p.value(r)))));
+      rows.add(new ResultRow(g.key(), Map.of(p.output(), Estimate.withoutInterval(p.value(r)))));
     }
     return new Result(query.groupBy(), List.of(p.output()), rows,
         new Receipt(charge, query.budget()));
@@ -413,7 +416,14 @@ public final class Session {
     // hypothetical unit at the GS bound (a planning formula, never of the data).
     // (In the column's units: grid values times 2^-k; k = 0 for a COUNT.)
     int k = p.gridExponent();
-    planned.add(new Plan.PlannedMechanism(p.costs().get(0), Math.scalb((double) m.threshold(levels), -k),
+    List<MechanismCost> costs = p.costs();
+    if (p.selection() != null) {
+      PartitionSelection s = p.selection();
+      planned.add(new Plan.PlannedMechanism(costs.get(0), query.maxGroupsContributed(),
+          s.noiseStddev(), s.kind().noisyCount() ? s.threshold() : s.unitsForHalfRelease()));
+    }
+    planned.add(new Plan.PlannedMechanism(costs.get(costs.size() - 1),
+        Math.scalb((double) m.threshold(levels), -k),
         Math.scalb(Math.sqrt(2) * m.noiseScale(levels), -k),
         m.errorBound(query.r2tTruncation().getAsLong())));
     StringBuilder physical = new StringBuilder();

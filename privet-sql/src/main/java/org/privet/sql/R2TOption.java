@@ -22,8 +22,8 @@ final class R2TOption {
   static final long MAX_SUM_BOUND = 1L << 40;
 
   private static final String PRIVATE_GROUPS = NAME + " = 'R2T' with GROUP BY needs public"
-      + " groups (public_groups = (...), or group keys from a public table): private group"
-      + " selection is not supported with R2T";
+      + " groups (public_groups = (...), or group keys from a public table), or delta > 0 for"
+      + " private group selection";
 
   private R2TOption() {}
 
@@ -34,7 +34,8 @@ final class R2TOption {
    */
   static List<List<Object>> publicGroups(PreparedQuery pq, SelectBinder binder, DpOptions options,
       List<String> groupBy) {
-    if (!groupBy.isEmpty() && !options.publicGroupsRequested() && (binder.joins() == null
+    if (!groupBy.isEmpty() && !options.publicGroupsRequested() && !options.hasDelta()
+        && (binder.joins() == null
         || !groupBy.stream().allMatch(binder.joins()::isPublicColumn))) {
       throw pq.source().error(pq.offsetOfWord("GROUP", pq.selectOffset()), PRIVATE_GROUPS);
     }
@@ -81,12 +82,16 @@ final class R2TOption {
       throw src.error(at, NAME + " = 'R2T' needs a privacy unit (this dataset has one row per"
           + " unit: nothing to truncate)");
     }
-    if (!groupBy.isEmpty() && publicGroups == null) {
+    boolean privateGroups = !groupBy.isEmpty() && publicGroups == null;
+    if (privateGroups && !options.hasDelta()) {
       throw src.error(pq.offsetOfWord("GROUP", pq.selectOffset()), PRIVATE_GROUPS);
     }
     List<String> conflicts = new java.util.ArrayList<>(List.of("max_rows_per_group",
-        "max_rows_contributed", "max_error", "rho", "delta", "auto_bounds_share",
+        "max_rows_contributed", "max_error", "rho", "auto_bounds_share",
         "min_privacy_units_per_group", "group_selection_epsilon"));
+    if (!privateGroups) {
+      conflicts.add("delta"); // δ pays only for a private selection
+    }
     if (groupBy.isEmpty()) {
       conflicts.add("max_groups_contributed"); // one group: L0 = 1
     } else if (options.maxGroupsUnbounded()) {
@@ -129,8 +134,10 @@ final class R2TOption {
             + " truncates non-negative contributions; sum the negative part separately, negated)");
       }
     }
-    if (!(options.budget() != null && options.budget().loss() instanceof PureDp)) {
-      throw src.error(at, NAME + " = 'R2T' needs epsilon (R2T is pure ε-DP)");
+    if (!(options.budget() != null && (options.budget().loss() instanceof PureDp
+        || (privateGroups && options.budget() instanceof org.privet.accounting.Budget.EpsilonDelta)))) {
+      throw src.error(at, NAME + " = 'R2T' needs epsilon (R2T is pure ε-DP; delta only for a"
+          + " private group selection)");
     }
     long bound = DEFAULT_BOUND;
     long max = sum ? MAX_SUM_BOUND : MAX_COUNT_BOUND;

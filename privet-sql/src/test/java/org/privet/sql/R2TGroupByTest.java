@@ -122,6 +122,43 @@ class R2TGroupByTest {
   }
 
   @Test
+  void hugeEpsilon_privateGroupsWithDelta_selectedGroupsEachTruncated() {
+    // Private groups (an order's totalprice, k + 1 for a customer's k-th order), delta = 1e-6:
+    // optimal partition selection at ε/10 = 10^11 keeps a group of n units with probability
+    // p(1) ≤ δ and p(n ≥ 2) = 1, so exactly the groups of two or more customers (1..4; 5..40
+    // hold only the heavy customer) are released, each R2T'd per customer. False-failure
+    // probability ≤ 36·10^-6 (a one-unit group kept); deterministic with the fixed seed.
+    String sql = R2T + ", delta = 1e-6, truncation_bound = 4, max_groups_contributed = 50)"
+        + " totalprice, COUNT(*) AS n FROM lineitem JOIN orders USING (orderkey) GROUP BY"
+        + " totalprice";
+    Map<Double, Map<Long, Long>> perGroupUnit = new HashMap<>();
+    for (List<?> l : d.lineitem) {
+      for (List<?> o : d.orders) {
+        if (l.get(0) != null && o.get(0).equals(l.get(0))) {
+          perGroupUnit.computeIfAbsent((Double) o.get(2), x -> new HashMap<>())
+              .merge((Long) o.get(1), 1L, Long::sum);
+        }
+      }
+    }
+    perGroupUnit.values().removeIf(units -> units.size() < 2);
+    assertEquals(4, perGroupUnit.size());
+    Map<Object, Double> got = values(sql, d);
+    assertEquals(perGroupUnit.keySet(), got.keySet().stream()
+        .map(k -> ((Number) k).doubleValue()).collect(java.util.stream.Collectors.toSet()));
+    for (Map.Entry<Object, Double> e : got.entrySet()) {
+      double expected = perGroupUnit.get(((Number) e.getKey()).doubleValue()).values().stream()
+          .mapToDouble(c -> Math.min(c, 4)).sum();
+      assertTrue(e.getValue() <= expected && e.getValue() >= expected - 1,
+          e.getKey() + ": " + e.getValue() + " vs " + expected);
+    }
+    String plan = session().explain(DpSql.parse(sql, d.catalog).query()).render();
+    assertTrue(plan.contains("optimal partition selection") && plan.contains("in each selected"
+        + " group"), plan);
+    assertEquals(R2TTestSupport.normalized(plan), R2TTestSupport.normalized(
+        session().explain(DpSql.parse(sql, dPrime.catalog).query()).render()));
+  }
+
+  @Test
   void explain_showsPerGroupR2TAndL0_identicalOnNeighbours() {
     String sql = R2T.replace("1e12", "1") + ", truncation_bound = 100, max_groups_contributed"
         + " = 2) name, COUNT(*) AS n FROM lineitem JOIN orders USING (orderkey) JOIN customer"
@@ -140,8 +177,10 @@ class R2TGroupByTest {
   private static final List<String[]> REFUSALS = List.of(
       new String[] {R2T + ") nationkey, COUNT(*) AS n FROM orders JOIN customer USING (custkey)"
           + " GROUP BY nationkey", "needs public groups"},
-      new String[] {R2T + ", delta = 1e-6) totalprice, COUNT(*) AS n FROM orders GROUP BY"
-          + " totalprice", "needs public groups"},
+      new String[] {R2T + ") totalprice, COUNT(*) AS n FROM orders GROUP BY totalprice",
+          "or delta > 0 for private group selection"},
+      new String[] {R2T + ", delta = 1e-6, public_groups = (1, 2)) totalprice, COUNT(*) AS n"
+          + " FROM orders GROUP BY totalprice", "delta conflicts"},
       new String[] {R2T + ", public_groups = (1, 2), min_privacy_units_per_group = 3)"
           + " totalprice, COUNT(*) AS n FROM orders GROUP BY totalprice",
           "min_privacy_units_per_group"},

@@ -2,10 +2,13 @@ package org.privet.engine.compile;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.privet.accounting.Budget;
+import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.PureDp;
 import org.privet.engine.Aggregation;
 import org.privet.engine.MechanismCost;
 import org.privet.engine.Query;
+import org.privet.engine.selection.PartitionSelection;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.Measure;
@@ -47,6 +50,45 @@ public final class R2TPass {
   /** The finest grid used for a SUM's values: 2^-20 of the column's unit. */
   static final int MAX_GRID_EXPONENT = 20;
 
+  /** With private groups: the share of ε spent on their selection (public, fixed). */
+  public static final double SELECTION_SHARE = 0.1;
+
+  private static boolean privateGroups(Query q) {
+    return !q.groupBy().isEmpty() && q.publicGroups().isEmpty();
+  }
+
+  /** The budget's ε (pure, or with δ for private groups: Query#truncateR2T admits only those). */
+  private static double budgetEpsilon(Query q) {
+    return q.budget() instanceof Budget.EpsilonDelta ed ? ed.epsilon()
+        : ((Budget.Epsilon) q.budget()).epsilon();
+  }
+
+  /** ε_sel = ε·{@value #SELECTION_SHARE}, rounded down (private groups only). */
+  static double selectionEpsilon(Query q) {
+    double eps = budgetEpsilon(q);
+    double e = eps * SELECTION_SHARE;
+    while (new java.math.BigDecimal(e).compareTo(new java.math.BigDecimal(eps)
+        .multiply(java.math.BigDecimal.valueOf(SELECTION_SHARE))) > 0) {
+      e = Math.nextDown(e);
+    }
+    return e;
+  }
+
+  /** R2T's ε: the whole ε, or with private groups ε − ε_sel rounded down (sum ≤ ε exactly). */
+  static double r2tEpsilon(Query q) {
+    double eps = budgetEpsilon(q);
+    if (!privateGroups(q)) {
+      return eps;
+    }
+    double sel = selectionEpsilon(q);
+    double e = eps - sel;
+    while (new java.math.BigDecimal(e).add(new java.math.BigDecimal(sel))
+        .compareTo(new java.math.BigDecimal(eps)) > 0) {
+      e = Math.nextDown(e);
+    }
+    return e;
+  }
+
   private final Query query;
   private final CompiledQuery base;
   private final double epsilon;
@@ -55,12 +97,15 @@ public final class R2TPass {
   private final long[] thresholds; // grid units (= rows for a COUNT)
   private final Aggregation.Sum sum; // null for COUNT(*)
   private final int gridExponent;
+  private final PartitionSelection selection; // private groups only, else null
 
   private R2TPass(Query query, CompiledQuery base, List<BoundedAggregation> specs,
       long[] thresholds, Aggregation.Sum sum, int gridExponent) {
     this.query = query;
     this.base = base;
-    this.epsilon = ((PureDp) query.budget().loss()).epsilon();
+    this.epsilon = r2tEpsilon(query);
+    this.selection = privateGroups(query) ? PartitionSelection.optimal(selectionEpsilon(query),
+        query.budget().delta(), query.maxGroupsContributed()) : null;
     this.globalSensitivity = query.r2tTruncation().getAsLong();
     this.specs = List.copyOf(specs);
     this.thresholds = thresholds;
@@ -79,9 +124,8 @@ public final class R2TPass {
     }
     CompiledQuery base = Compiler.compile(query, schema, salt);
     BoundedAggregation s = base.spec();
-    if (s.unitColumn().isEmpty() || (!s.groupBy().isEmpty() && s.publicGroups().isEmpty())) {
-      throw new IllegalStateException("internal error: R2T needs a unit-level spec, scalar or"
-          + " with public groups");
+    if (s.unitColumn().isEmpty()) {
+      throw new IllegalStateException("internal error: R2T needs a unit-level spec");
     }
     Aggregation.Sum sum = query.aggregations().get(0) instanceof Aggregation.Sum a ? a : null;
     int k = sum == null ? 0 : gridExponent(query, sum);
@@ -118,7 +162,7 @@ public final class R2TPass {
    * @throws IllegalArgumentException naming the bound or option if even k = 0 does not fit
    */
   static int gridExponent(Query query, Aggregation.Sum sum) {
-    double eps = ((PureDp) query.budget().loss()).epsilon();
+    double eps = r2tEpsilon(query);
     long gs = query.r2tTruncation().getAsLong();
     int levels = 64 - Long.numberOfLeadingZeros(gs - 1); // ⌈log2 GS⌉
     double noiseRoom = 60 - levels - Math.log(levels / eps) / Math.log(2);
@@ -136,7 +180,7 @@ public final class R2TPass {
 
   private static R2TMechanism mechanism(Query query, double beta, RandomSource random, int k) {
     R2TMechanism.Builder b = R2TMechanism.builder()
-        .epsilon(((PureDp) query.budget().loss()).epsilon())
+        .epsilon(r2tEpsilon(query))
         .globalSensitivity(query.r2tTruncation().getAsLong()).beta(beta).gridExponent(k)
         .groupsPerUnit(query.groupBy().isEmpty() ? 1 : query.maxGroupsContributed());
     if (random != null) {
@@ -179,61 +223,107 @@ public final class R2TPass {
     return sum == null ? "COUNT(*)" : "SUM(" + sum.column() + ")";
   }
 
-  /** What is charged: one mechanism, ε in total (L thresholds at ε/L each, rounded down). */
+  /**
+   * What is charged: with private groups their selection first; then R2T, ε in total (L thresholds
+   * at ε/L each, rounded down).
+   */
   public List<MechanismCost> costs() {
-    return List.of(new MechanismCost(output(), "R2T truncated " + what() + " at "
-        + thresholds.length + " thresholds (the best chosen privately)" + (query.groupBy().isEmpty()
-            ? "" : " in each of " + groupKeys().size() + " public groups, L0 = "
-            + query.maxGroupsContributed()),
-        "R2T (discrete Laplace per threshold)", new PureDp(epsilon)));
+    List<MechanismCost> out = new ArrayList<>();
+    if (selection != null) {
+      out.add(new MechanismCost("<groups>", "private partition selection (optimal, Desfontaines et"
+          + " al. 2022) on each group's units, L0 = " + query.maxGroupsContributed(),
+          "optimal partition selection", selection.privacyLoss()));
+    }
+    out.add(r2tCost());
+    return List.copyOf(out);
   }
 
-  public PureDp total() {
-    return new PureDp(epsilon);
+  private MechanismCost r2tCost() {
+    return new MechanismCost(output(), "R2T truncated " + what() + " at "
+        + thresholds.length + " thresholds (the best chosen privately)" + (query.groupBy().isEmpty()
+            ? "" : " in each " + (selection == null ? "of " + groupKeys().size() + " public"
+            : "selected") + " group, L0 = " + query.maxGroupsContributed()),
+        "R2T (discrete Laplace per threshold)", new PureDp(epsilon));
+  }
+
+  /** The charge: the composition of {@link #costs()} under the query's budget, rounded up. */
+  public PrivacyLoss total() {
+    return CompiledQuery.composedCost(query.budget(),
+        costs().stream().map(MechanismCost::loss).toList());
   }
 
   /**
-   * The released groups' keys: each listed public group in the query's order, or one empty key
-   * without GROUP BY. Public: the output's shape.
+   * The composition of the losses the instantiated mechanisms state (the selection's and {@code
+   * m}'s), to check against {@link #total()} before the charge.
+   */
+  public PrivacyLoss stated(R2TMechanism m) {
+    List<PrivacyLoss> parts = new ArrayList<>();
+    if (selection != null) {
+      parts.add(selection.privacyLoss());
+    }
+    parts.add(m.privacyLoss());
+    return CompiledQuery.composedCost(query.budget(), parts);
+  }
+
+  /** The private groups' selection, or null (scalar, or public groups). */
+  public PartitionSelection selection() {
+    return selection;
+  }
+
+  /** One group's key, its kept units (for a private selection) and its exact Q_g(I, τ_j). */
+  public record GroupValues(List<Object> key, long units, long[] exact) {}
+
+  /**
+   * The released groups' keys when public: each listed public group in the query's order, or one
+   * empty key without GROUP BY; null for private groups (the selection decides).
    */
   public List<List<Object>> groupKeys() {
-    return query.groupBy().isEmpty() ? List.of(List.of()) : query.publicGroups().get();
+    return query.groupBy().isEmpty() ? List.of(List.of())
+        : query.publicGroups().orElse(null);
   }
 
   /**
-   * The exact Q<sub>g</sub>(I, τ<sub>j</sub>) per released group g ({@link #groupKeys}) and
-   * threshold j, from the backend's groups of each spec, in the order of {@link #specs()} (COUNT:
-   * the j-th spec's row count; SUM: the one spec's j-th sum; saturating). A listed group the
-   * backend did not return (no rows) has 0 everywhere; without GROUP BY every group handed back
-   * counts (at most one). Total.
+   * The exact Q<sub>g</sub>(I, τ<sub>j</sub>) per group g and threshold j, from the backend's
+   * groups of each spec, in the order of {@link #specs()} (COUNT: the j-th spec's row count; SUM:
+   * the one spec's j-th sum; saturating). Public groups ({@link #groupKeys}): every listed key in
+   * order, 0 where the backend returned nothing; without GROUP BY every group handed back counts
+   * (at most one); private groups: the keys the backend returned (those with a kept unit), in the
+   * order first seen, with their kept units. Total.
    */
-  public long[][] exact(List<List<GroupAggregate>> groupsPerSpec) {
+  public List<GroupValues> exact(List<List<GroupAggregate>> groupsPerSpec) {
     List<List<Object>> keys = groupKeys();
     java.util.Map<List<Object>, Integer> index = new java.util.HashMap<>();
-    if (!query.groupBy().isEmpty()) {
+    List<GroupValues> out = new ArrayList<>();
+    if (keys != null) {
       for (int i = 0; i < keys.size(); i++) {
-        List<Object> typed = base.releaseKeys().get(i);
+        List<Object> typed = query.groupBy().isEmpty() ? List.of() : base.releaseKeys().get(i);
         if (typed != null) {
           index.putIfAbsent(GroupKeys.canonical(typed), i);
         }
+        out.add(new GroupValues(keys.get(i), 0, new long[thresholds.length]));
       }
     }
-    long[][] exact = new long[keys.size()][thresholds.length];
     for (int spec = 0; spec < groupsPerSpec.size(); spec++) {
       for (GroupAggregate g : groupsPerSpec.get(spec)) {
-        Integer i = query.groupBy().isEmpty() ? Integer.valueOf(0)
-            : index.get(GroupKeys.canonical(g.key()));
-        if (i == null) {
-          continue; // not a listed key (the backend drops those; defensive)
+        List<Object> canonical = GroupKeys.canonical(g.key());
+        Integer i = query.groupBy().isEmpty() ? Integer.valueOf(0) : index.get(canonical);
+        if (i == null && keys == null && g.units() > 0) {
+          i = out.size();
+          index.put(canonical, i);
+          out.add(new GroupValues(g.key(), g.units(), new long[thresholds.length]));
         }
+        if (i == null) {
+          continue; // a listed group's absent key, or a group without kept units
+        }
+        long[] exact = out.get(i).exact();
         for (int j = 0; j < thresholds.length; j++) {
           long v = sum == null ? (j == spec ? Math.max(0, g.rows()) : 0)
               : g.sums() == null || g.sums().length <= j ? 0 : Math.max(0, g.sums()[j]);
-          exact[i][j] = saturatingAdd(exact[i][j], v);
+          exact[j] = saturatingAdd(exact[j], v);
         }
       }
     }
-    return exact;
+    return out;
   }
 
   /**
@@ -270,7 +360,8 @@ public final class R2TPass {
       // τ_j = 2^(j+k) grid units = 2^j in the column's units (exact).
       t.append(j > 1 ? ", " : "").append(m.threshold(j) >> gridExponent);
     }
-    String perGroup = query.groupBy().isEmpty() ? "" : " in each public group (one R2T per"
+    String perGroup = query.groupBy().isEmpty() ? "" : " in each " + (selection == null
+        ? "public" : "selected") + " group (one R2T per"
         + " group; a unit counts in at most L0 = " + query.maxGroupsContributed() + " groups, so"
         + " each threshold's noise is at ε/(" + m.levels() + "·" + query.maxGroupsContributed()
         + "))";
