@@ -93,9 +93,12 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
         .map(e -> "Linf estimated privately: the smallest power of two leaving no more units' rows"
             + " above it than the noise explains (" + e.confidence() + " one-sided), with "
             + (100 * e.share()) + "% of the budget")
-        .orElse(query.r2tTruncation().isPresent() ? "Linf chosen privately by R2T among the"
-            + " powers of two up to " + query.r2tTruncation().getAsLong() + "; Linf = 1 shown is a"
-            + " stand-in, one pass per threshold below" : query.maxRowsContributed() > 0
+        .orElse(query.r2tTruncation().isPresent() ? (query.aggregations().get(0)
+            instanceof Aggregation.Sum ? "each unit's total clamped at a threshold chosen"
+            + " privately by R2T among the powers of two up to " + query.r2tTruncation().getAsLong()
+            + "; one pass, one measure per threshold below" : "Linf chosen privately by R2T among"
+            + " the powers of two up to " + query.r2tTruncation().getAsLong() + "; Linf = 1 shown"
+            + " is a stand-in, one pass per threshold below") : query.maxRowsContributed() > 0
             ? "at most " + query.maxRowsContributed() + " rows per unit in total"
             + " (max_rows_contributed); the L0 = Linf = " + query.maxRowsContributed()
             + " shown are its loose bounds" : "bounds given");

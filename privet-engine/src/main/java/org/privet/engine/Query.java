@@ -533,19 +533,24 @@ public final class Query {
 
     /**
      * The truncation chosen privately by R2T (Dong, Fang, Yi, Tao, Machanavajjhala, SIGMOD 2022)
-     * instead of a given L∞: for a scalar COUNT(*) only (no groups), with a pure-ε budget; one
-     * unit's rows (over joins: its joined rows) are truncated at τ<sub>j</sub> = 2<sup>j</sup>,
-     * j = 1..⌈log₂ GS⌉, and the best noisy, bias-corrected answer is released (see {@code
-     * docs/proofs/r2t-truncation.md}). Excludes {@link #maxRowsPerGroup} and {@link
-     * #estimateMaxRowsPerGroup}.
+     * instead of a given L∞: for one COUNT(*) or SUM, scalar or grouped (each unit in at most
+     * {@link #maxGroupsContributed} groups, R2T per group at ε/L0) by {@link #publicGroups}, with a
+     * pure-ε budget, or by private groups with an (ε, δ) budget (ε/10 and δ for their selection);
+     * one
+     * unit's contribution (over joins: its joined rows, or the sum of their clamped values) is
+     * truncated at τ<sub>j</sub> = 2<sup>j</sup>, j = 1..⌈log₂ GS⌉, and the best noisy,
+     * bias-corrected answer is released (see {@code docs/proofs/r2t-truncation.md}). A SUM needs
+     * per-row bounds with lower ≥ 0 and no per-group bounds. Excludes {@link #maxRowsPerGroup} and
+     * {@link #estimateMaxRowsPerGroup}.
      *
-     * @param globalSensitivity GS, the public bound that fixes how many thresholds are tried, in
-     *     [2, 2^20]
+     * @param globalSensitivity GS, the public bound on one unit's contribution that fixes how many
+     *     thresholds are tried, in [2, 2^40] (a COUNT: rows, at most 2^20; a SUM: the column's
+     *     units)
      */
     public Builder truncateR2T(long globalSensitivity) {
-      if (globalSensitivity < 2 || globalSensitivity > (1L << 20)) {
+      if (globalSensitivity < 2 || globalSensitivity > (1L << 40)) {
         throw new IllegalArgumentException("truncateR2T: the global sensitivity bound must be in "
-            + "[2, 1048576], was " + globalSensitivity);
+            + "[2, 2^40], was " + globalSensitivity);
       }
       this.r2tBound = globalSensitivity;
       return this;
@@ -922,22 +927,48 @@ public final class Query {
         throw new IllegalArgumentException("truncateR2T conflicts with " + (rowsEstimate != null
             ? "estimateMaxRowsPerGroup" : "maxRowsPerGroup") + ": R2T chooses the truncation");
       }
-      if (!groupBy.isEmpty() || maxGroupsContributed > 1) {
-        throw new IllegalArgumentException("truncateR2T supports a scalar query only: no groupBy"
-            + " (and no maxGroupsContributed above 1)");
+      if (groupBy.isEmpty() && maxGroupsContributed > 1) {
+        throw new IllegalArgumentException("truncateR2T: maxGroupsContributed above 1 needs a"
+            + " groupBy");
       }
-      if (aggregations.size() != 1 || !(aggregations.get(0) instanceof Aggregation.Count)) {
-        throw new IllegalArgumentException("truncateR2T supports exactly one COUNT(*) "
+      boolean privateGroups = !groupBy.isEmpty() && publicGroups == null;
+      if (privateGroups && !(budget instanceof Budget.EpsilonDelta ed && ed.delta() > 0)) {
+        throw new IllegalArgumentException("truncateR2T with groupBy needs publicGroups, or an"
+            + " (ε, δ) budget with δ > 0 for private partition selection");
+      }
+      if (minPrivacyUnitsPerGroup > 1 || thresholding != Thresholding.AUTO) {
+        throw new IllegalArgumentException("truncateR2T conflicts with "
+            + (minPrivacyUnitsPerGroup > 1 ? "minPrivacyUnitsPerGroup" : "thresholding")
+            + " (R2T's private groups use optimal partition selection)");
+      }
+      if (!groupBy.isEmpty() && maxGroupsContributed == 0) {
+        throw new IllegalArgumentException("maxGroupsContributed is required when grouping with"
+            + " truncateR2T");
+      }
+      if (aggregations.size() != 1 || !(aggregations.get(0) instanceof Aggregation.Count
+          || aggregations.get(0) instanceof Aggregation.Sum)) {
+        throw new IllegalArgumentException("truncateR2T supports exactly one COUNT(*) or SUM "
             + "aggregation; was " + aggregations.stream().map(a -> a.getClass().getSimpleName()
             + " " + a.name()).toList());
+      }
+      if (aggregations.get(0) instanceof Aggregation.Count && r2tBound > (1L << 20)) {
+        throw new IllegalArgumentException("truncateR2T: a COUNT's bound (rows per unit) must be"
+            + " at most 2^20, was " + r2tBound);
+      }
+      if (aggregations.get(0) instanceof Aggregation.Sum sum
+          && (sum.perGroup() != null || !(sum.lower() >= 0))) {
+        throw new IllegalArgumentException("truncateR2T: SUM " + sum.name() + " needs per-row "
+            + "bounds with lower ≥ 0 and no per-group bounds (R2T truncates each unit's "
+            + "non-negative total itself)");
       }
       if (!targets.isEmpty() || !autoOutputs.isEmpty() || postAggregationThresholding) {
         throw new IllegalArgumentException("truncateR2T conflicts with "
             + (!targets.isEmpty() ? "targetError" : !autoOutputs.isEmpty() ? "autoBounds"
             : "post-aggregation thresholding"));
       }
-      if (budget == null || !(budget.loss() instanceof PureDp)) {
-        throw new IllegalArgumentException("truncateR2T needs a pure-ε budget (R2T is ε-DP)");
+      if (budget == null || !(budget.loss() instanceof PureDp || privateGroups)) {
+        throw new IllegalArgumentException("truncateR2T needs a pure-ε budget (R2T is ε-DP; δ only"
+            + " with private groups, for their selection)");
       }
     }
 

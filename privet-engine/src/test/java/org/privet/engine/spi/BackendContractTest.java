@@ -748,6 +748,45 @@ public abstract class BackendContractTest {
     assertContract(spec, JOINED, rows, row -> true);
   }
 
+  /**
+   * R2T for SUM (docs/proofs/r2t-truncation.md, "SUM"): the one bounding plan {@code R2TPass}
+   * compiles, a fixed-point measure per threshold τ_j = 2^j with an all-rows pair clamp [0, τ_j]
+   * (grid units), over the joined relation. The backend's sums equal the contract oracle's and,
+   * computed here from the joined rows, Σ_u min(c_u, τ_j) with c_u = Σ rnd(clamp(qty, 0, 10)·2^k)
+   * over unit u's joined rows (NULL/NaN ignored, ±∞ clamped).
+   */
+  @Test
+  void aggregate_r2tSumPlan_eachMeasureIsTheSumOfTruncatedUnitTotals() {
+    Source joined = joinedSource(null);
+    org.privet.engine.Query q = org.privet.engine.Query.from(joined).privacyUnit("uid")
+        .sum("s", "qty", 0, 10).truncateR2T(64).epsilon(1).build();
+    org.privet.engine.compile.R2TPass pass = org.privet.engine.compile.R2TPass.compile(q,
+        backend.describe(joined), 5);
+    assertEquals(1, pass.specs().size());
+    BoundedAggregation spec = pass.specs().get(0);
+    assertContract(spec, JOINED, joinedRows(), row -> true);
+    int k = pass.gridExponent();
+    Map<Object, Long> perUnit = new java.util.HashMap<>();
+    for (List<?> r : joinedRows()) {
+      Double qty = (Double) r.get(2);
+      if (qty != null && !qty.isNaN()) {
+        perUnit.merge(r.get(0), (long) Math.rint(Math.scalb(Math.max(0, Math.min(10, qty)), k)),
+            Long::sum);
+      }
+    }
+    List<GroupAggregate> groups = new ArrayList<>();
+    backend.aggregate(spec, groups::add);
+    long[] exact = pass.exact(List.of(groups)).get(0).exact();
+    assertEquals(6, exact.length);
+    for (int j = 1; j <= 6; j++) {
+      long tau = 1L << (j + k);
+      long expected = perUnit.values().stream().mapToLong(c -> Math.min(c, tau)).sum();
+      assertEquals(expected, exact[j - 1], "Q(I, 2^" + j + ")");
+    }
+    assertTrue(exact[0] < exact[5] && perUnit.values().stream().anyMatch(c -> c > (1L << (6 + k))),
+        "the fixture has a unit above the top threshold and thresholds that bind");
+  }
+
   @Test
   void describe_joinedRelation_isThePlansSchemaWithoutReadingRows() {
     TableSchema s = backend.describe(joinedSource(null));
