@@ -223,9 +223,15 @@ public final class DuckDbBackend implements Backend {
 
   @Override
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
+    aggregate(spec, sink, d -> plan(spec, d));
+  }
+
+  /** Runs the plan {@code planner} makes for a dialect, with the exact-sum rerun. */
+  private void aggregate(BoundedAggregation spec, GroupSink sink,
+      java.util.function.Function<DuckDbDialect, BoundingPlan> planner) {
     long[] delivered = {0};
     try {
-      stream(plan(spec, DuckDbDialect.FAST), sink, delivered);
+      stream(planner.apply(DuckDbDialect.FAST), sink, delivered);
     } catch (SQLException e) {
       String message = e.getMessage();
       if (delivered[0] > 0 || message == null || !message.contains(BoundingPlan.DOUBLE_SUM_GUARD)) {
@@ -234,9 +240,160 @@ public final class DuckDbBackend implements Backend {
       // A pair too large for the exact DOUBLE sum (nothing delivered yet: the guard fires while
       // pairs are formed, before the blocking per-group aggregation): the plan with 128-bit sums.
       try {
-        stream(plan(spec, DuckDbDialect.FAST.withExactPairSums()), sink, delivered);
+        stream(planner.apply(DuckDbDialect.FAST.withExactPairSums()), sink, delivered);
       } catch (SQLException e2) {
         throw failure("bounded aggregation", e2);
+      }
+    }
+  }
+
+  /** Numbers this backend's shared-rows tables (names only; nothing about the data). */
+  private long sharedTables;
+
+  /**
+   * A view whose specs over {@code template}'s source, filter and unit read one temporary table
+   * of this connection: the rows of step 1 of {@link BoundedAggregation} projected to the columns,
+   * written at the first such spec and dropped when the view is closed ({@link SharedRows}).
+   */
+  @Override
+  public synchronized Backend sharingRows(BoundedAggregation template, java.util.Set<String> columns) {
+    TableSchema schema = describe(template.source());
+    List<TableSchema.Column> kept = new ArrayList<>();
+    for (TableSchema.Column c : schema.columns()) {
+      if (columns.contains(c.name())) {
+        kept.add(c);
+      }
+    }
+    if (template.unitColumn().isEmpty() || kept.size() != columns.size()
+        || !columns.containsAll(template.columnsRead())) {
+      return Backend.super.sharingRows(template, columns);
+    }
+    return new SharedRows(template, schema, new TableSchema(kept),
+        "__privet_rows_" + ++sharedTables);
+  }
+
+  /**
+   * The rows one query's passes share ({@link #sharingRows}): a temporary table of this
+   * connection (temporary tables are per connection, and only the engine's statements, which name
+   * it, run here), made by {@code CREATE TEMP TABLE ... AS SELECT columns FROM source WHERE filter
+   * AND unit IS NOT NULL}, exactly step 1 of {@link BoundedAggregation} but the public-groups
+   * restriction, which every spec still applies itself. A spec it serves runs the same bounding
+   * plan over the table, without the filter (already applied): the same rows, so the same result.
+   * A failure to make the table is reported as the failure of the spec's own statement would be
+   * (no driver message). Closing drops the table.
+   */
+  private final class SharedRows implements Backend {
+    private final BoundedAggregation template;
+    private final TableSchema sourceSchema;
+    private final TableSchema schema;
+    private final String name;
+    private boolean attempted;
+
+    SharedRows(BoundedAggregation template, TableSchema sourceSchema, TableSchema schema,
+        String name) {
+      this.template = template;
+      this.sourceSchema = sourceSchema;
+      this.schema = schema;
+      this.name = name;
+    }
+
+    private String table() {
+      return "temp.main." + SqlText.quote(name);
+    }
+
+    /** Whether {@code spec} reads the shared rows: same source, filter and unit; columns held. */
+    private boolean serves(BoundedAggregation spec) {
+      return spec.source().equals(template.source()) && spec.filter().equals(template.filter())
+          && spec.unitColumn().equals(template.unitColumn())
+          && spec.columnsRead().stream().allMatch(c -> schema.column(c).isPresent());
+    }
+
+    /** Makes the table once; {@code step} names the failing step as the direct path would. */
+    private void make(String step) {
+      if (attempted) {
+        return; // made (a failed attempt threw, and its query stops there)
+      }
+      attempted = true;
+      // The source's structure is checked as the direct plan checks it (the same refusal).
+      DuckDbBackend.this.describe(template.source());
+      List<String> cols = new ArrayList<>();
+      for (TableSchema.Column c : schema.columns()) {
+        cols.add("__s." + SqlText.quote(c.name()));
+      }
+      List<String> where = new ArrayList<>();
+      template.filter().ifPresent(f -> where.add(
+          org.privet.engine.spi.FilterSql.render(f, sourceSchema, DuckDbDialect.FAST)));
+      where.add("__s." + SqlText.quote(template.unitColumn().orElseThrow()) + " IS NOT NULL");
+      String sql = "CREATE TEMP TABLE " + SqlText.quote(name) + " AS SELECT "
+          + String.join(", ", cols) + " FROM " + SqlText.from(template.source()) + " AS __s WHERE "
+          + String.join(" AND ", where);
+      run(sql, step);
+    }
+
+    private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect d) {
+      BoundedAggregation unfiltered = new BoundedAggregation(spec.source(), java.util.Optional.empty(),
+          spec.unitColumn(), spec.groupBy(), spec.publicGroups(), spec.l0(), spec.lInf(),
+          spec.salt(), spec.measures());
+      return new BoundingPlan(unfiltered, schema, table(), d);
+    }
+
+    @Override
+    public TableSchema describe(Source source) {
+      return DuckDbBackend.this.describe(source);
+    }
+
+    @Override
+    public void aggregate(BoundedAggregation spec, GroupSink sink) {
+      synchronized (DuckDbBackend.this) {
+        if (!serves(spec)) {
+          DuckDbBackend.this.aggregate(spec, sink);
+          return;
+        }
+        make("bounded aggregation");
+        DuckDbBackend.this.aggregate(spec, sink, d -> plan(spec, d));
+      }
+    }
+
+    @Override
+    public boolean listsKeptGroups() {
+      return true;
+    }
+
+    @Override
+    public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+      synchronized (DuckDbBackend.this) {
+        if (!serves(spec)) {
+          DuckDbBackend.this.keptGroups(spec, sink);
+          return;
+        }
+        make("kept groups");
+        try {
+          plan(spec, DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
+        } catch (SQLException e) {
+          throw failure("kept groups", e);
+        }
+      }
+    }
+
+    @Override
+    public void query(Source source, org.privet.engine.spi.RenderedQuery query, int columns,
+        java.util.function.Consumer<String[]> rows) {
+      DuckDbBackend.this.query(source, query, columns, rows);
+    }
+
+    @Override
+    public String physicalPlan(BoundedAggregation spec) {
+      return DuckDbBackend.this.physicalPlan(spec);
+    }
+
+    /** Drops the table (if any); the backend stays open. */
+    @Override
+    public void close() {
+      synchronized (DuckDbBackend.this) {
+        if (attempted) {
+          attempted = false;
+          run("DROP TABLE IF EXISTS " + table(), "drop shared rows");
+        }
       }
     }
   }

@@ -64,4 +64,13 @@ public record BoundedAggregation(Source source, Optional<Filter> filter, Optiona
       publicGroups = Optional.of(List.copyOf(keys));
     }
   }
+
+  /** The columns the aggregation reads besides its filter's: unit, groups and measures. */
+  public java.util.Set<String> columnsRead() {
+    java.util.Set<String> c = new java.util.LinkedHashSet<>();
+    unitColumn.ifPresent(c::add);
+    c.addAll(groupBy);
+    measures.forEach(m -> c.add(m.column()));
+    return c;
+  }
 }
