@@ -187,20 +187,11 @@ public final class Session {
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
         p.main().conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
-    try (Backend rows = backend.sharingRows(p.bounds().spec(), columnsRead(p.bounds().spec(),
-        p.main().spec()))) {
+    try (Backend rows = backend.sharingRows(List.of(p.bounds().spec(), p.main().spec()))) {
       return executeAutoBounds(rows, query, schema, p, boundsMechanisms, standIn, charge, 0);
     }
   }
 
-  /** The columns the specs read (one query's passes: what their shared rows must hold). */
-  private static java.util.Set<String> columnsRead(BoundedAggregation... specs) {
-    java.util.Set<String> c = new java.util.LinkedHashSet<>();
-    for (BoundedAggregation s : specs) {
-      c.addAll(s.columnsRead());
-    }
-    return c;
-  }
 
   /**
    * After the charge: the bounds pass, the estimate, the main pass recompiled with it (or its
@@ -322,10 +313,10 @@ public final class Session {
     charger.charge(charge); // throws to refuse: nothing has been read or released
 
     // The estimate and the release read the same rows of one join: computed once (issue 25).
-    BoundedAggregation[] read = standIn.auto() != null
-        ? new BoundedAggregation[] {p.spec(), standIn.auto().bounds().spec(), standIn.main().spec()}
-        : new BoundedAggregation[] {p.spec(), standIn.main().spec()};
-    try (Backend rows = backend.sharingRows(p.spec(), columnsRead(read))) {
+    List<BoundedAggregation> passes = standIn.auto() != null
+        ? List.of(p.spec(), standIn.auto().bounds().spec(), standIn.main().spec())
+        : List.of(p.spec(), standIn.main().spec());
+    try (Backend rows = backend.sharingRows(passes)) {
       return executeWithRowsEstimate(rows, query, schema, plan, estimateMechanisms, standInBounds,
           standInMain, charge);
     }

@@ -251,12 +251,30 @@ public final class DuckDbBackend implements Backend {
   private long sharedTables;
 
   /**
-   * A view whose specs over {@code template}'s source, filter and unit read one temporary table
-   * of this connection: the rows of step 1 of {@link BoundedAggregation} projected to the columns,
-   * written at the first such spec and dropped when the view is closed ({@link SharedRows}).
+   * A view whose specs over the passes' source, filter and unit read one temporary table of this
+   * connection ({@link SharedRows}): the (unit, group) pairs' row counts when every pass {@link
+   * BoundingPlan#sharesPairs} with one text (counts), else the rows of step 1 of {@link
+   * BoundedAggregation} projected to the columns the passes read; made at the first spec it
+   * serves and dropped when the view is closed.
    */
   @Override
-  public synchronized Backend sharingRows(BoundedAggregation template, java.util.Set<String> columns) {
+  public synchronized Backend sharingRows(List<BoundedAggregation> passes) {
+    if (passes.isEmpty() || passes.get(0).unitColumn().isEmpty()) {
+      return Backend.super.sharingRows(passes);
+    }
+    BoundedAggregation template = passes.get(0);
+    java.util.Set<String> columns = new java.util.HashSet<>();
+    String pairs = null;
+    for (BoundedAggregation p : passes) {
+      if (!p.source().equals(template.source()) || !p.filter().equals(template.filter())
+          || !p.unitColumn().equals(template.unitColumn())) {
+        return Backend.super.sharingRows(passes);
+      }
+      columns.addAll(p.columnsRead());
+      BoundingPlan plan = plan(p, DuckDbDialect.FAST);
+      String text = plan.sharesPairs() ? plan.pairsStatement() : "";
+      pairs = pairs == null || pairs.equals(text) ? text : "";
+    }
     TableSchema schema = describe(template.source());
     List<TableSchema.Column> kept = new ArrayList<>();
     for (TableSchema.Column c : schema.columns()) {
@@ -264,36 +282,38 @@ public final class DuckDbBackend implements Backend {
         kept.add(c);
       }
     }
-    if (template.unitColumn().isEmpty() || kept.size() != columns.size()
-        || !columns.containsAll(template.columnsRead())) {
-      return Backend.super.sharingRows(template, columns);
-    }
-    return new SharedRows(template, schema, new TableSchema(kept),
+    return new SharedRows(template, schema, new TableSchema(kept), pairs.isEmpty() ? null : pairs,
         "__privet_rows_" + ++sharedTables);
   }
 
   /**
-   * The rows one query's passes share ({@link #sharingRows}): a temporary table of this
-   * connection (temporary tables are per connection, and only the engine's statements, which name
-   * it, run here), made by {@code CREATE TEMP TABLE ... AS SELECT columns FROM source WHERE filter
-   * AND unit IS NOT NULL}, exactly step 1 of {@link BoundedAggregation} but the public-groups
-   * restriction, which every spec still applies itself. A spec it serves runs the same bounding
-   * plan over the table, without the filter (already applied): the same rows, so the same result.
-   * A failure to make the table is reported as the failure of the spec's own statement would be
-   * (no driver message). Closing drops the table.
+   * What one query's passes share ({@link #sharingRows}): a temporary table of this connection
+   * (temporary tables are per connection, and only the engine's statements, which name it, run
+   * here). Pairs: made by {@code CREATE TEMP TABLE ... AS} the passes' common {@link
+   * BoundingPlan#pairsStatement}, read by {@link BoundingPlan#statementOverPairs} of a spec with
+   * that same pairs statement. Rows: made by {@code CREATE TEMP TABLE ... AS SELECT columns FROM
+   * source WHERE filter AND unit IS NOT NULL}, exactly step 1 of {@link BoundedAggregation} but the
+   * public-groups restriction, which every spec still applies itself; a spec with the passes'
+   * source, filter and unit runs the same bounding plan over the table, without the filter
+   * (already applied). Either way the same rows, so the same result. A failure to make the table
+   * is reported as the failure of the spec's own statement would be (no driver message). Closing
+   * drops the table.
    */
   private final class SharedRows implements Backend {
     private final BoundedAggregation template;
     private final TableSchema sourceSchema;
     private final TableSchema schema;
+    /** The passes' common pairs statement (shared pairs), or null (shared rows). */
+    private final String pairs;
     private final String name;
     private boolean attempted;
 
     SharedRows(BoundedAggregation template, TableSchema sourceSchema, TableSchema schema,
-        String name) {
+        String pairs, String name) {
       this.template = template;
       this.sourceSchema = sourceSchema;
       this.schema = schema;
+      this.pairs = pairs;
       this.name = name;
     }
 
@@ -303,9 +323,15 @@ public final class DuckDbBackend implements Backend {
 
     /** Whether {@code spec} reads the shared rows: same source, filter and unit; columns held. */
     private boolean serves(BoundedAggregation spec) {
-      return spec.source().equals(template.source()) && spec.filter().equals(template.filter())
+      return pairs == null && spec.source().equals(template.source())
+          && spec.filter().equals(template.filter())
           && spec.unitColumn().equals(template.unitColumn())
           && spec.columnsRead().stream().allMatch(c -> schema.column(c).isPresent());
+    }
+
+    /** Whether {@code spec}'s plan reads the shared pairs (its pairs statement is theirs). */
+    private boolean servesPairs(BoundingPlan plan) {
+      return pairs != null && plan.sharesPairs() && plan.pairsStatement().equals(pairs);
     }
 
     /** Makes the table once; {@code step} names the failing step as the direct path would. */
@@ -314,6 +340,10 @@ public final class DuckDbBackend implements Backend {
         return; // made (a failed attempt threw, and its query stops there)
       }
       attempted = true;
+      if (pairs != null) {
+        run("CREATE TEMP TABLE " + SqlText.quote(name) + " AS " + pairs, step);
+        return;
+      }
       // The source's structure is checked as the direct plan checks it (the same refusal).
       DuckDbBackend.this.describe(template.source());
       List<String> cols = new ArrayList<>();
@@ -345,6 +375,20 @@ public final class DuckDbBackend implements Backend {
     @Override
     public void aggregate(BoundedAggregation spec, GroupSink sink) {
       synchronized (DuckDbBackend.this) {
+        if (pairs != null) {
+          BoundingPlan direct = DuckDbBackend.this.plan(spec, DuckDbDialect.FAST);
+          if (servesPairs(direct)) {
+            // The source's structure is checked as the direct plan checks it (the same refusal).
+            make("bounded aggregation");
+            long[] delivered = {0};
+            try {
+              forEachGroup(direct, direct.statementOverPairs(table()), sink, delivered);
+            } catch (SQLException e) {
+              throw failure("bounded aggregation", e);
+            }
+            return;
+          }
+        }
         if (!serves(spec)) {
           DuckDbBackend.this.aggregate(spec, sink);
           return;
@@ -409,6 +453,22 @@ public final class DuckDbBackend implements Backend {
       plan(spec, DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
     } catch (SQLException e) {
       throw failure("kept groups", e);
+    }
+  }
+
+  /** Runs {@code sql} (a statement of {@code plan}'s rows), handing each group to the sink. */
+  private void forEachGroup(BoundingPlan plan, String sql, GroupSink sink, long[] delivered)
+      throws SQLException {
+    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      Object[] row = new Object[n];
+      while (rs.next()) {
+        for (int i = 0; i < n; i++) {
+          row[i] = rs.getObject(i + 1);
+        }
+        delivered[0]++;
+        sink.accept(plan.group(i -> row[i]));
+      }
     }
   }
 

@@ -113,6 +113,22 @@ public final class RelationSql {
       return "(SELECT " + q(k.key()) + " AS " + q(k.keyName()) + ", MIN(" + u + ") AS "
           + q(k.unitName()) + " FROM " + in + " AS " + alias() + " GROUP BY " + q(k.key())
           + " HAVING COUNT(*) = COUNT(" + u + ") AND MIN(" + u + ") = MAX(" + u + "))";
+    } else if (r instanceof Relation.DropBrokenKeys b) {
+      String l = alias();
+      String in = node(b.input());
+      Relation.KeyUnit k = b.keys();
+      String rows = node(k.input());
+      String ra = alias();
+      String bad = alias();
+      String key = q(k.key());
+      String u = q(k.unit());
+      // The broken keys (NOT of KeyUnit's HAVING: never NULL, since COUNT(*) = COUNT(u) is false
+      // when a unit is NULL), then a left anti-join: the rows without a broken key.
+      return "(SELECT " + l + ".* FROM " + in + " AS " + l + " LEFT JOIN (SELECT " + key
+          + " AS __k FROM " + rows + " AS " + ra + " WHERE " + key + " IS NOT NULL GROUP BY " + key
+          + " HAVING NOT (COUNT(*) = COUNT(" + u + ") AND MIN(" + u + ") = MAX(" + u + "))) AS "
+          + bad + " ON " + l + "." + q(b.column()) + " = " + bad + ".__k WHERE " + bad
+          + ".__k IS NULL)";
     }
     throw new IllegalArgumentException(r.describe() + " is rendered by the bounding plan, not here");
   }

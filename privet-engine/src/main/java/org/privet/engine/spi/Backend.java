@@ -62,18 +62,19 @@ public interface Backend extends AutoCloseable {
   /**
    * A view of this backend for the passes of one query that read the same rows (issue 25: the L∞
    * estimate and the release of a query over a join): on the view, {@link #aggregate} and {@link
-   * #keptGroups} of a spec with {@code template}'s source, filter and unit column, reading only
-   * columns among {@code columns}, may read the rows of step 1 of {@link BoundedAggregation}
-   * (source rows the filter keeps, unit not NULL) projected to {@code columns}, computed once for
-   * all of them; any other spec runs as on this backend. Each spec's result is exactly what this
-   * backend computes for it (the same rows, in any order, go through the same bounding). What the
-   * view holds belongs to the caller's query only and is dropped by {@link #close()} on the view,
-   * which never closes this backend. The default view shares nothing.
+   * #keptGroups} of a spec with the source, filter and unit column of {@code passes}' first,
+   * reading only columns the passes read, may read the rows of step 1 of {@link
+   * BoundedAggregation} (source rows the filter keeps, unit not NULL), or steps 1 and 2 up to the
+   * (unit, group) pairs' row counts, computed once for all of them; any other spec runs as on
+   * this backend. Each spec's result is exactly what this backend computes for it (the same rows,
+   * or the same pairs, go through the same bounding). What the view holds belongs to the caller's
+   * query only and is dropped by {@link #close()} on the view, which never closes this backend.
+   * The default view shares nothing.
    *
-   * @param template a spec with a unit column (without one the view shares nothing)
-   * @param columns the columns the caller's specs read (unit, groups, measures)
+   * @param passes the specs the query plans to run, as compiled before the charge (later
+   *     recompilations may differ in L∞, salts and grids; without a unit column nothing is shared)
    */
-  default Backend sharingRows(BoundedAggregation template, java.util.Set<String> columns) {
+  default Backend sharingRows(java.util.List<BoundedAggregation> passes) {
     return new UnsharedView(this);
   }
 

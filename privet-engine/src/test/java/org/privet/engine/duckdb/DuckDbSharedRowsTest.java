@@ -9,7 +9,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.Aggregation;
 import org.privet.engine.BudgetCharger;
@@ -54,17 +53,27 @@ class DuckDbSharedRowsTest {
         List.of(new Measure.FixedPointSum("x", 0, 10, 0, 0, false)));
   }
 
+  /** Counts only: the passes share their pairs. */
+  private static BoundedAggregation count(int lInf) {
+    return new BoundedAggregation(Source.table("t"), Optional.empty(), Optional.of("uid"),
+        List.of("g"), Optional.empty(), 2, lInf, 5, List.of());
+  }
+
   @Test
   void sharingRows_tableOnlyWhileTheViewIsOpen_droppedOnClose() throws SQLException {
     try (DuckDbBackend db = withTable()) {
-      try (Backend view = db.sharingRows(spec(1), Set.of("uid", "g", "x"))) {
-        assertEquals(0, temporaryTables(db), "nothing made before the first spec");
-        view.aggregate(spec(1), g -> { });
-        view.aggregate(spec(4), g -> { });
-        assertEquals(1, temporaryTables(db), "one table for the query's passes");
+      for (java.util.function.IntFunction<BoundedAggregation> pass
+          : List.<java.util.function.IntFunction<BoundedAggregation>>of(
+              DuckDbSharedRowsTest::spec, DuckDbSharedRowsTest::count)) {
+        try (Backend view = db.sharingRows(List.of(pass.apply(1), pass.apply(4)))) {
+          assertEquals(0, temporaryTables(db), "nothing made before the first spec");
+          view.aggregate(pass.apply(1), g -> { });
+          view.aggregate(pass.apply(4), g -> { });
+          assertEquals(1, temporaryTables(db), "one table for the query's passes");
+        }
+        assertEquals(0, temporaryTables(db), "dropped on close");
+        db.aggregate(pass.apply(4), g -> { }); // the backend stays open
       }
-      assertEquals(0, temporaryTables(db), "dropped on close");
-      db.aggregate(spec(4), g -> { }); // the backend stays open
     }
   }
 
@@ -84,7 +93,7 @@ class DuckDbSharedRowsTest {
   @Test
   void sharingRows_sourceGoneAfterTheView_failsAsTheBackendDoes() {
     try (DuckDbBackend db = withTable()) {
-      Backend view = db.sharingRows(spec(1), Set.of("uid", "g", "x"));
+      Backend view = db.sharingRows(List.of(spec(1), spec(4)));
       db.execute("DROP TABLE t");
       RuntimeException direct = assertThrows(RuntimeException.class,
           () -> db.aggregate(spec(1), g -> { }));

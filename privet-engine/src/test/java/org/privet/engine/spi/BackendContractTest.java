@@ -738,10 +738,10 @@ public abstract class BackendContractTest {
   /**
    * {@link Backend#sharingRows} (issue 25: one query's passes read one join once): on the view,
    * every spec of the query (the L∞ estimate's pair rows, the release at several L∞ and salts,
-   * binding L0 with both strategies, public groups, bins) gives exactly the backend's own
-   * aggregates and kept groups; a spec with another filter or a column the view does not hold
-   * runs as on the backend; closing the view leaves the backend open, and a second view on the
-   * same rows works as the first.
+   * binding L0 with both strategies, public groups, bins; counts alone, whose passes may share
+   * their pairs) gives exactly the backend's own aggregates and kept groups; a spec with another
+   * filter or a column the view does not hold runs as on the backend; closing the view leaves
+   * the backend open, and a second view on the same rows works as the first.
    */
   @Test
   void sharingRows_passesOfOneQuery_exactlyTheBackendsAggregates() {
@@ -750,20 +750,26 @@ public abstract class BackendContractTest {
     java.util.function.BiFunction<Integer, Integer, BoundedAggregation> release = (l0, lInf) ->
         spec("crafted", Optional.of("uid"), List.of("g"), l0, lInf, 11 + lInf, Optional.of(filter),
             Optional.empty(), MEASURES);
+    java.util.function.BiFunction<Integer, Integer, BoundedAggregation> count = (l0, lInf) ->
+        spec("crafted", Optional.of("uid"), List.of("g"), l0, lInf, 3 + lInf, Optional.of(filter),
+            Optional.empty(), List.of());
     BoundedAggregation estimate = spec("crafted", Optional.of("uid"), List.of("g"), 3, 1, 5,
         Optional.of(filter), Optional.empty(), List.of(new Measure.PairRows("uid", 20)));
     List<BoundedAggregation> specs = List.of(estimate, release.apply(3, 2), release.apply(1, 4),
-        release.apply(12, 1000), spec("crafted", Optional.of("uid"), List.of("g"), 2, 3, 9,
-            Optional.of(filter), Optional.of(List.of(List.of("g1"), List.of("g4"),
-                Arrays.asList((Object) null))), SUMS),
+        release.apply(12, 1000), count.apply(3, 2), count.apply(3, 7), count.apply(1, 2),
+        spec("crafted", Optional.of("uid"), List.of("g"), 2, 3, 9, Optional.of(filter),
+            Optional.of(List.of(List.of("g1"), List.of("g4"), Arrays.asList((Object) null))), SUMS),
         spec("crafted", Optional.of("uid"), List.of(), 1, 5, 9, Optional.of(filter),
             Optional.empty(), SUMS));
-    Set<String> columns = Set.of("uid", "g", "x");
-    for (int view = 0; view < 2; view++) {
-      try (Backend shared = backend.sharingRows(estimate, columns)) {
+    // Passes that read rows (a sum), and passes of counts (their pairs may be shared).
+    List<List<BoundedAggregation>> queries = List.of(List.of(estimate, release.apply(3, 2)),
+        List.of(estimate, count.apply(3, 2)), List.of(estimate, release.apply(3, 2)));
+    for (List<BoundedAggregation> passes : queries) {
+      try (Backend shared = backend.sharingRows(passes)) {
         for (BoundedAggregation s : specs) {
-          assertSameAggregates(run(s), run(shared, s), "view " + view + ", " + s.l0() + "/" + s.lInf()
-              + " " + s.measures().size() + " measure(s)");
+          assertSameAggregates(run(s), run(shared, s), passes.get(1).measures().size()
+              + " measure(s) in the passes; spec " + s.l0() + "/" + s.lInf() + " "
+              + s.measures().size() + " measure(s)");
         }
         // Not the view's rows: another filter, a column it does not hold (h).
         BoundedAggregation other = spec("crafted", Optional.of("uid"), List.of("g"), 3, 2, 4,
@@ -784,16 +790,22 @@ public abstract class BackendContractTest {
         }
       }
     }
-    // Over a join (the case it is for), with a filter on top.
+    // Over a join (the case it is for), with a filter on top: rows, then pairs.
     Source joined = joinedSource(null);
     Filter onTop = ColumnLiterals.typed(Filter.not(Filter.eq("name", "n1")), backend.describe(joined));
     BoundedAggregation joinEstimate = new BoundedAggregation(joined, Optional.of(onTop),
         Optional.of("uid"), List.of("name"), Optional.empty(), 2, 1, 3,
         List.of(new Measure.PairRows("uid", 20)));
-    try (Backend shared = backend.sharingRows(joinEstimate, Set.of("uid", "name", "qty"))) {
-      for (BoundedAggregation s : List.of(joinEstimate, new BoundedAggregation(joined,
-          Optional.of(onTop), Optional.of("uid"), List.of("name"), Optional.empty(), 2, 2, 7, QTY))) {
-        assertSameAggregates(run(s), run(shared, s), "joined, L∞ " + s.lInf());
+    BoundedAggregation joinSum = new BoundedAggregation(joined, Optional.of(onTop),
+        Optional.of("uid"), List.of("name"), Optional.empty(), 2, 2, 7, QTY);
+    BoundedAggregation joinCount = new BoundedAggregation(joined, Optional.of(onTop),
+        Optional.of("uid"), List.of("name"), Optional.empty(), 2, 2, 7, List.of());
+    for (BoundedAggregation main : List.of(joinSum, joinCount)) {
+      try (Backend shared = backend.sharingRows(List.of(joinEstimate, main))) {
+        for (BoundedAggregation s : List.of(joinEstimate, main)) {
+          assertSameAggregates(run(s), run(shared, s), "joined, L∞ " + s.lInf() + ", "
+              + s.measures().size() + " measure(s)");
+        }
       }
     }
     assertSameAggregates(run(estimate), run(estimate), "the backend after the views closed");
