@@ -213,7 +213,8 @@ public final class DuckDbBackend implements Backend {
   }
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
-    return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source()), dialect);
+    return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source(),
+        columnsNamed(spec)), dialect);
   }
 
   @Override
@@ -245,6 +246,13 @@ public final class DuckDbBackend implements Backend {
         throw failure("bounded aggregation", e2);
       }
     }
+  }
+
+  /** The source columns a spec's statement names: unit, groups, measures and its filter's. */
+  static java.util.Set<String> columnsNamed(BoundedAggregation spec) {
+    java.util.Set<String> c = new java.util.HashSet<>(spec.columnsRead());
+    spec.filter().ifPresent(f -> c.addAll(org.privet.engine.plan.RelationSql.filterColumns(f)));
+    return c;
   }
 
   /** Numbers this backend's shared-rows tables (names only; nothing about the data). */
@@ -347,15 +355,17 @@ public final class DuckDbBackend implements Backend {
       // The source's structure is checked as the direct plan checks it (the same refusal).
       DuckDbBackend.this.describe(template.source());
       List<String> cols = new ArrayList<>();
+      java.util.Set<String> read = columnsNamed(template);
       for (TableSchema.Column c : schema.columns()) {
         cols.add("__s." + SqlText.quote(c.name()));
+        read.add(c.name());
       }
       List<String> where = new ArrayList<>();
       template.filter().ifPresent(f -> where.add(
           org.privet.engine.spi.FilterSql.render(f, sourceSchema, DuckDbDialect.FAST)));
       where.add("__s." + SqlText.quote(template.unitColumn().orElseThrow()) + " IS NOT NULL");
       String sql = "CREATE TEMP TABLE " + SqlText.quote(name) + " AS SELECT "
-          + String.join(", ", cols) + " FROM " + SqlText.from(template.source()) + " AS __s WHERE "
+          + String.join(", ", cols) + " FROM " + SqlText.from(template.source(), read) + " AS __s WHERE "
           + String.join(" AND ", where);
       run(sql, step);
     }
