@@ -214,7 +214,7 @@ public final class DuckDbBackend implements Backend {
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
     return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source(),
-        columnsNamed(spec)), dialect);
+        spec.columnsNamed()), dialect);
   }
 
   @Override
@@ -248,13 +248,6 @@ public final class DuckDbBackend implements Backend {
     }
   }
 
-  /** The source columns a spec's statement names: unit, groups, measures and its filter's. */
-  static java.util.Set<String> columnsNamed(BoundedAggregation spec) {
-    java.util.Set<String> c = new java.util.HashSet<>(spec.columnsRead());
-    spec.filter().ifPresent(f -> c.addAll(org.privet.engine.plan.RelationSql.filterColumns(f)));
-    return c;
-  }
-
   /** Numbers this backend's shared-rows tables (names only; nothing about the data). */
   private long sharedTables;
 
@@ -267,79 +260,36 @@ public final class DuckDbBackend implements Backend {
    */
   @Override
   public synchronized Backend sharingRows(List<BoundedAggregation> passes) {
-    if (passes.isEmpty() || passes.get(0).unitColumn().isEmpty()) {
+    if (passes.isEmpty()) {
       return Backend.super.sharingRows(passes);
     }
-    BoundedAggregation template = passes.get(0);
-    java.util.Set<String> columns = new java.util.HashSet<>();
-    String pairs = null;
-    for (BoundedAggregation p : passes) {
-      if (!p.source().equals(template.source()) || !p.filter().equals(template.filter())
-          || !p.unitColumn().equals(template.unitColumn())) {
-        return Backend.super.sharingRows(passes);
-      }
-      columns.addAll(p.columnsRead());
-      BoundingPlan plan = plan(p, DuckDbDialect.FAST);
-      String text = plan.sharesPairs() ? plan.pairsStatement() : "";
-      pairs = pairs == null || pairs.equals(text) ? text : "";
-    }
-    TableSchema schema = describe(template.source());
-    List<TableSchema.Column> kept = new ArrayList<>();
-    for (TableSchema.Column c : schema.columns()) {
-      if (columns.contains(c.name())) {
-        kept.add(c);
-      }
-    }
-    return new SharedRows(template, schema, new TableSchema(kept), pairs.isEmpty() ? null : pairs,
-        "__privet_rows_" + ++sharedTables);
+    return org.privet.engine.spi.SharedPasses.of(passes, describe(passes.get(0).source()),
+        p -> plan(p, DuckDbDialect.FAST))
+        .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables))
+        .orElseGet(() -> Backend.super.sharingRows(passes));
   }
 
   /**
-   * What one query's passes share ({@link #sharingRows}): a temporary table of this connection
-   * (temporary tables are per connection, and only the engine's statements, which name it, run
-   * here). Pairs: made by {@code CREATE TEMP TABLE ... AS} the passes' common {@link
-   * BoundingPlan#pairsStatement}, read by {@link BoundingPlan#statementOverPairs} of a spec with
-   * that same pairs statement. Rows: made by {@code CREATE TEMP TABLE ... AS SELECT columns FROM
-   * source WHERE filter AND unit IS NOT NULL}, exactly step 1 of {@link BoundedAggregation} but the
-   * public-groups restriction, which every spec still applies itself; a spec with the passes'
-   * source, filter and unit runs the same bounding plan over the table, without the filter
-   * (already applied). Either way the same rows, so the same result. A failure to make the table
-   * is reported as the failure of the spec's own statement would be (no driver message). Closing
-   * drops the table.
+   * What one query's passes share ({@link #sharingRows}, {@link
+   * org.privet.engine.spi.SharedPasses}): a temporary table of this connection (temporary tables
+   * are per connection, and only the engine's statements, which name it, run here), made by
+   * {@code CREATE TEMP TABLE ... AS} the shared pairs or rows statement at the first spec it
+   * serves; any other spec runs as on the backend. A failure to make the table is reported as
+   * the failure of the spec's own statement would be (the same refusal when the source is gone,
+   * else no driver message). Closing drops the table.
    */
   private final class SharedRows implements Backend {
-    private final BoundedAggregation template;
-    private final TableSchema sourceSchema;
-    private final TableSchema schema;
-    /** The passes' common pairs statement (shared pairs), or null (shared rows). */
-    private final String pairs;
+    private final org.privet.engine.spi.SharedPasses shared;
     private final String name;
     private boolean attempted;
 
-    SharedRows(BoundedAggregation template, TableSchema sourceSchema, TableSchema schema,
-        String pairs, String name) {
-      this.template = template;
-      this.sourceSchema = sourceSchema;
-      this.schema = schema;
-      this.pairs = pairs;
+    SharedRows(org.privet.engine.spi.SharedPasses shared, String name) {
+      this.shared = shared;
       this.name = name;
     }
 
     private String table() {
       return "temp.main." + SqlText.quote(name);
-    }
-
-    /** Whether {@code spec} reads the shared rows: same source, filter and unit; columns held. */
-    private boolean serves(BoundedAggregation spec) {
-      return pairs == null && spec.source().equals(template.source())
-          && spec.filter().equals(template.filter())
-          && spec.unitColumn().equals(template.unitColumn())
-          && spec.columnsRead().stream().allMatch(c -> schema.column(c).isPresent());
-    }
-
-    /** Whether {@code spec}'s plan reads the shared pairs (its pairs statement is theirs). */
-    private boolean servesPairs(BoundingPlan plan) {
-      return pairs != null && plan.sharesPairs() && plan.pairsStatement().equals(pairs);
     }
 
     /** Makes the table once; {@code step} names the failing step as the direct path would. */
@@ -348,47 +298,22 @@ public final class DuckDbBackend implements Backend {
         return; // made (a failed attempt threw, and its query stops there)
       }
       attempted = true;
-      if (pairs != null) {
-        run("CREATE TEMP TABLE " + SqlText.quote(name) + " AS " + pairs, step);
-        return;
+      String rows = shared.pairs();
+      if (rows == null) {
+        // The source's structure is checked as the direct plan checks it (the same refusal).
+        DuckDbBackend.this.describe(shared.template().source());
+        rows = shared.rowsStatement(SqlText.from(shared.template().source(),
+            shared.rowsColumnsNamed()), DuckDbDialect.FAST);
       }
-      // The source's structure is checked as the direct plan checks it (the same refusal).
-      DuckDbBackend.this.describe(template.source());
-      List<String> cols = new ArrayList<>();
-      java.util.Set<String> read = columnsNamed(template);
-      for (TableSchema.Column c : schema.columns()) {
-        cols.add("__s." + SqlText.quote(c.name()));
-        read.add(c.name());
-      }
-      List<String> where = new ArrayList<>();
-      template.filter().ifPresent(f -> where.add(
-          org.privet.engine.spi.FilterSql.render(f, sourceSchema, DuckDbDialect.FAST)));
-      where.add("__s." + SqlText.quote(template.unitColumn().orElseThrow()) + " IS NOT NULL");
-      String sql = "CREATE TEMP TABLE " + SqlText.quote(name) + " AS SELECT "
-          + String.join(", ", cols) + " FROM " + SqlText.from(template.source(), read) + " AS __s WHERE "
-          + String.join(" AND ", where);
-      run(sql, step);
-    }
-
-    private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect d) {
-      BoundedAggregation unfiltered = new BoundedAggregation(spec.source(), java.util.Optional.empty(),
-          spec.unitColumn(), spec.groupBy(), spec.publicGroups(), spec.l0(), spec.lInf(),
-          spec.salt(), spec.measures());
-      return new BoundingPlan(unfiltered, schema, table(), d);
-    }
-
-    @Override
-    public TableSchema describe(Source source) {
-      return DuckDbBackend.this.describe(source);
+      run("CREATE TEMP TABLE " + SqlText.quote(name) + " AS " + rows, step);
     }
 
     @Override
     public void aggregate(BoundedAggregation spec, GroupSink sink) {
       synchronized (DuckDbBackend.this) {
-        if (pairs != null) {
+        if (shared.pairs() != null) {
           BoundingPlan direct = DuckDbBackend.this.plan(spec, DuckDbDialect.FAST);
-          if (servesPairs(direct)) {
-            // The source's structure is checked as the direct plan checks it (the same refusal).
+          if (shared.servesPairs(direct)) {
             make("bounded aggregation");
             long[] delivered = {0};
             try {
@@ -399,12 +324,12 @@ public final class DuckDbBackend implements Backend {
             return;
           }
         }
-        if (!serves(spec)) {
+        if (!shared.servesRows(spec)) {
           DuckDbBackend.this.aggregate(spec, sink);
           return;
         }
         make("bounded aggregation");
-        DuckDbBackend.this.aggregate(spec, sink, d -> plan(spec, d));
+        DuckDbBackend.this.aggregate(spec, sink, d -> shared.rowsPlan(spec, table(), d));
       }
     }
 
@@ -416,17 +341,22 @@ public final class DuckDbBackend implements Backend {
     @Override
     public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
       synchronized (DuckDbBackend.this) {
-        if (!serves(spec)) {
+        if (!shared.servesRows(spec)) {
           DuckDbBackend.this.keptGroups(spec, sink);
           return;
         }
         make("kept groups");
         try {
-          plan(spec, DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
+          shared.rowsPlan(spec, table(), DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
         } catch (SQLException e) {
           throw failure("kept groups", e);
         }
       }
+    }
+
+    @Override
+    public TableSchema describe(Source source) {
+      return DuckDbBackend.this.describe(source);
     }
 
     @Override

@@ -95,7 +95,7 @@ public final class RelationSql {
       need(p.input(), in);
     } else if (r instanceof Relation.Select f) {
       in.addAll(n);
-      filterColumns(f.predicate(), in);
+      in.addAll(FilterSql.columns(f.predicate()));
       need(f.input(), in);
     } else if (r instanceof Relation.Compute c) {
       in.addAll(n);
@@ -133,29 +133,6 @@ public final class RelationSql {
     List<Relation.Project.Output> out = p.outputs().stream().filter(o -> n.contains(o.name()))
         .toList();
     return out.isEmpty() ? List.of(p.outputs().get(0)) : out;
-  }
-
-  private static void filterColumns(Filter f, java.util.Set<String> out) {
-    if (f instanceof Filter.Compare c) {
-      out.add(c.column());
-    } else if (f instanceof Filter.In in) {
-      out.add(in.column());
-    } else if (f instanceof Filter.IsNull n) {
-      out.add(n.column());
-    } else if (f instanceof Filter.And a) {
-      a.operands().forEach(o -> filterColumns(o, out));
-    } else if (f instanceof Filter.Or o) {
-      o.operands().forEach(x -> filterColumns(x, out));
-    } else if (f instanceof Filter.Not n) {
-      filterColumns(n.operand(), out);
-    }
-  }
-
-  /** The columns {@code f} reads. */
-  public static java.util.Set<String> filterColumns(Filter f) {
-    java.util.Set<String> out = new java.util.HashSet<>();
-    filterColumns(f, out);
-    return out;
   }
 
   private static void exprColumns(Expr e, java.util.Set<String> out) {

@@ -73,4 +73,11 @@ public record BoundedAggregation(Source source, Optional<Filter> filter, Optiona
     measures.forEach(m -> c.add(m.column()));
     return c;
   }
+
+  /** The columns a statement of this aggregation names: {@link #columnsRead} and the filter's. */
+  public java.util.Set<String> columnsNamed() {
+    java.util.Set<String> c = columnsRead();
+    filter.ifPresent(f -> c.addAll(FilterSql.columns(f)));
+    return c;
+  }
 }
