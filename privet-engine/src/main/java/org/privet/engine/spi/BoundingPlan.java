@@ -582,11 +582,12 @@ public final class BoundingPlan {
   /**
    * Whether the {@code pairs} step can be computed apart and shared ({@link #pairsStatement},
    * {@link #statementOverPairs}): unit-level, the window strategy (not the minimum hash, whose
-   * pairs depend on the salt), and only pair-rows measures, so that {@code pairs} holds the (unit,
-   * group) row counts alone and depends on neither L∞, the salt nor a measure's grid.
+   * pairs depend on the salt), no total row cap (its kept pairs are chosen otherwise), and only
+   * pair-rows measures, so that {@code pairs} holds the (unit, group) row counts alone and depends
+   * on neither L∞, the salt nor a measure's grid.
    */
   public boolean sharesPairs() {
-    return unitLevel() && !usesMinHashJoin()
+    return unitLevel() && !usesMinHashJoin() && spec.maxRowsContributed() == 0
         && spec.measures().stream().allMatch(m -> m instanceof Measure.PairRows);
   }
 

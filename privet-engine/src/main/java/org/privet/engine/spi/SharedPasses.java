@@ -120,7 +120,7 @@ public final class SharedPasses {
   public BoundingPlan rowsPlan(BoundedAggregation spec, String table, SqlDialect d) {
     BoundedAggregation unfiltered = new BoundedAggregation(spec.source(), Optional.empty(),
         spec.unitColumn(), spec.groupBy(), spec.publicGroups(), spec.l0(), spec.lInf(),
-        spec.salt(), spec.measures());
+        spec.salt(), spec.measures(), spec.maxRowsContributed());
     return new BoundingPlan(unfiltered, schema, table, d);
   }
 }

@@ -892,7 +892,12 @@ public abstract class BackendContractTest {
         spec("crafted", Optional.of("uid"), List.of("g"), 2, 3, 9, Optional.of(filter),
             Optional.of(List.of(List.of("g1"), List.of("g4"), Arrays.asList((Object) null))), SUMS),
         spec("crafted", Optional.of("uid"), List.of(), 1, 5, 9, Optional.of(filter),
-            Optional.empty(), SUMS));
+            Optional.empty(), SUMS),
+        // a total row cap per unit (issue 24), with a sum and counting only
+        new BoundedAggregation(Source.table("crafted"), Optional.of(filter), Optional.of("uid"),
+            List.of("g"), Optional.empty(), 5, 5, 13, SUMS, 5),
+        new BoundedAggregation(Source.table("crafted"), Optional.of(filter), Optional.of("uid"),
+            List.of("g"), Optional.empty(), 5, 5, 13, List.of(), 5));
     // Passes that read rows (a sum), and passes of counts (their pairs may be shared).
     List<List<BoundedAggregation>> queries = List.of(List.of(estimate, release.apply(3, 2)),
         List.of(estimate, count.apply(3, 2)), List.of(estimate, release.apply(3, 2)));
