@@ -55,7 +55,8 @@ import org.privet.sql.DpSql;
  * release in Java).
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
- * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS]]]]} (defaults 101, 5, 2, 21).
+ * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS]]]]} (defaults 101, 5, 2, 21); RUNS = 0
+ * measures time only (no accuracy table).
  */
 public final class TpchJoinBench {
   static final double EPSILON = 0.8;
@@ -112,6 +113,11 @@ public final class TpchJoinBench {
         Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
             .randomSource(random).build();
         for (TpchQuery q : TpchQuery.all()) {
+          if (runs == 0) { // timing only
+            timing.add(timingRow(sf, q, s, session, catalog, rounds, random));
+            System.err.println(timing.get(timing.size() - 1));
+            continue;
+          }
           long[] perUnit = contributions(s, q);
           UnitContributions contributions = UnitContributions.of(perUnit);
           long plainAnswer = plainAnswer(s, q);
