@@ -169,15 +169,17 @@ public final class BackendTraining {
 
   /** The encoded, bounded rows as common table expressions ending in {@code __k}. */
   String boundedRows(String from, TableSchema schema, SqlDialect d) {
-    return boundedRows(from, schema, d, false);
+    return boundedRows(from, schema, d, false, null);
   }
 
   /**
    * The encoded, bounded rows ({@code __k}: {@code __u} the unit, {@code __m} its kept rows,
    * {@code __c0..}, {@code __y}, {@code __w}); with {@code rowIds} and each row a unit, {@code __u}
-   * is a number that differs between rows ({@link SqlDialect#distinctRowNumber}).
+   * is a number that differs between rows ({@link SqlDialect#distinctRowNumber}), and only rows
+   * whose number satisfies {@code rowFilter} (a predicate on {@code __u}; null: every row) are
+   * encoded.
    */
-  String boundedRows(String from, TableSchema schema, SqlDialect d, boolean rowIds) {
+  String boundedRows(String from, TableSchema schema, SqlDialect d, boolean rowIds, String rowFilter) {
     check(schema);
     int dim = encoder.dimension();
     List<String> cols = new ArrayList<>();
@@ -214,8 +216,10 @@ public final class BackendTraining {
     encoded.add("__y");
     String all = String.join(", ", encoded);
     if (unit == null) {
-      return "WITH __e AS (SELECT " + (rowIds ? d.distinctRowNumber() + " AS __u, " : "") + String.join(", ", cols)
-          + " FROM " + from + " AS __s), __k AS (SELECT __e.*, " + d.bigint(1) + " AS __rn, " + d.bigint(1)
+      String rows = !rowIds ? from + " AS __s" : "(SELECT __s0.*, " + d.distinctRowNumber() + " AS __u FROM " + from
+          + " AS __s0) AS __s" + (rowFilter == null ? "" : " WHERE " + rowFilter);
+      return "WITH __e AS (SELECT " + (rowIds ? "__u, " : "") + String.join(", ", cols)
+          + " FROM " + rows + "), __k AS (SELECT __e.*, " + d.bigint(1) + " AS __rn, " + d.bigint(1)
           + " AS __m, " + d.bigint(1) + " AS __w FROM __e)";
     }
     String u = d.quote(unit);
@@ -507,6 +511,7 @@ public final class BackendTraining {
       rowsOf.get(set.unit[i]).add(i);
     }
     long[] sum = new long[dim];
+    double[] terms = new double[dim];
     for (int u = 0; u < set.units; u++) {
       if (threshold != null && Long.compareUnsigned(firstDigestBits(salt, unitTexts.get(u)), t) >= 0) {
         continue;
@@ -516,10 +521,11 @@ public final class BackendTraining {
       for (int i : rowsOf.get(u)) {
         int[] idx = set.index.get(i);
         long[] fix = set.fixed.get(i);
-        double dot = 0;
+        java.util.Arrays.fill(terms, 0.0);
         for (int k = 0; k < idx.length; k++) {
-          dot += theta[idx[k]] * (double) fix[k];
+          terms[idx[k]] = theta[idx[k]] * (double) fix[k];
         }
+        double dot = pairwiseSum(terms, 0, dim); // a zero coordinate's term is ±0: no value changes
         double z = set.yFixed[i] > 0 ? -(dot * s) : dot * s;
         double p = LogisticObjective.sigmoid(Math.min(DpSgd.MAX_EXPONENT, Math.max(-DpSgd.MAX_EXPONENT, z)));
         long c = (long) Math.rint(p / m * Feature.ONE);
@@ -528,10 +534,10 @@ public final class BackendTraining {
           g[idx[k]] += q * fix[k];
         }
       }
-      double squares = 0;
       for (int a = 0; a < dim; a++) {
-        squares += (double) g[a] * (double) g[a];
+        terms[a] = (double) g[a] * (double) g[a];
       }
+      double squares = pairwiseSum(terms, 0, dim);
       double norm = Math.sqrt(squares) * s2;
       double f = norm <= bound ? 1.0 : bound / norm;
       for (int a = 0; a < dim; a++) {
@@ -564,13 +570,13 @@ public final class BackendTraining {
    * clipped gradient coordinate truncated toward zero to the grid 2^−K ({@code __v0..}; NULL when
    * no unit is sampled). The steps, after the bounded rows {@code __k}:
    * <ol>
-   *   <li>{@code __z}: per row z = clamp(−y·(Σₐ θₐ·uₐ)·s, ±{@value DpSgd#MAX_EXPONENT}), the sum left to
-   *       right over every coordinate, s = {@link #stepScale};
+   *   <li>{@code __t}, {@code __z}: per row z = clamp(−y·(Σₐ θₐ·uₐ)·s, ±{@value DpSgd#MAX_EXPONENT}), the
+   *       sum over every coordinate in pairwise order ({@link #pairwise}), s = {@link #stepScale};
    *   <li>{@code __q}: c = rint(σ(z)/m · 2^K) (σ as {@link LogisticObjective#sigmoid}, m the unit's kept
    *       rows), signed −c for y &gt; 0 and c otherwise;
    *   <li>{@code __g}: per unit (GROUP BY the unit, HAVING the unit is sampled; with each row a unit,
-   *       per row, WHERE sampled) Sₐ = Σ c·uₐ, exact integers below 2^45;
-   *   <li>{@code __h}, {@code __l}, {@code __n}: Sₐ as DOUBLE (exact), ‖·‖ = sqrt(Σₐ Sₐ·Sₐ)·s·2^−K (left to right),
+   *       per row, the rows filtered before they are encoded) Sₐ = Σ c·uₐ, exact integers below 2^45;
+   *   <li>{@code __h}, {@code __l}, {@code __n}: Sₐ as DOUBLE (exact), ‖·‖ = sqrt(Σₐ Sₐ·Sₐ)·s·2^−K (pairwise),
    *       f = 1 if ‖·‖ ≤ C' else C'/‖·‖, C' = C·(1 − 2^−30);
    *   <li>{@code __x}: xₐ = f·(Sₐ·s), then Vₐ = sign(xₐ)·⌊|xₐ|⌋ and Σ Vₐ in the wide integer.
    * </ol>
@@ -583,12 +589,12 @@ public final class BackendTraining {
     int dim = encoder.dimension();
     String dbl = d.doubleType();
     double s = stepScale(encoder);
-    String dot = null;
+    List<String> terms = new ArrayList<>();
     for (int a = 0; a < dim; a++) {
-      String term = "(" + d.dbl(theta[a]) + " * CAST(__c" + a + " AS " + dbl + "))";
-      dot = dot == null ? term : "(" + dot + " + " + term + ")";
+      terms.add("(" + d.dbl(theta[a]) + " * CAST(__c" + a + " AS " + dbl + "))");
     }
-    String ys = "(" + dot + " * " + d.dbl(s) + ")";
+    String dot = pairwise(terms, 0, dim);
+    String ys = "(__dot * " + d.dbl(s) + ")";
     String z = "CASE WHEN __y > 0 THEN -" + ys + " ELSE " + ys + " END";
     String max = d.dbl(DpSgd.MAX_EXPONENT);
     String one = d.dbl(1.0);
@@ -597,34 +603,34 @@ public final class BackendTraining {
       c.add("__c" + a);
     }
     String cs = String.join(", ", c);
-    StringBuilder q = new StringBuilder(boundedRows(from, schema, d, true));
+    String sampled = threshold == null ? null : sampled(d, "__u", salt, threshold);
+    // each row a unit: only the sampled rows are encoded; units: the sample is decided per unit below
+    StringBuilder q = new StringBuilder(boundedRows(from, schema, d, true, unit == null ? sampled : null));
+    q.append(", __t AS (SELECT __u, __m, __y, ").append(cs).append(", ").append(dot).append(" AS __dot FROM __k)");
     q.append(", __z AS (SELECT __u, __m, __y, ").append(cs).append(", LEAST(GREATEST(").append(z).append(", -")
-        .append(max).append("), ").append(max).append(") AS __z FROM __k)");
+        .append(max).append("), ").append(max).append(") AS __z FROM __t)");
     q.append(", __p AS (SELECT __u, ").append(cs).append(", CASE WHEN __z >= 0 THEN ").append(one).append(" / (")
         .append(one).append(" + exp(-__z)) ELSE exp(__z) / (").append(one).append(" + exp(__z)) END AS __p,")
         .append(" __m, __y FROM __z)");
     String rounded = d.roundToBigint("(__p / CAST(__m AS " + dbl + ")) * " + d.dbl(Feature.ONE));
     q.append(", __q AS (SELECT __u, ").append(cs).append(", CASE WHEN __y > 0 THEN -").append(rounded)
         .append(" ELSE ").append(rounded).append(" END AS __q FROM __p)");
-    String sampled = threshold == null ? null : sampled(d, "__u", salt, threshold);
     List<String> g = new ArrayList<>();
     for (int a = 0; a < dim; a++) {
       g.add(unit == null ? "__q * __c" + a + " AS __g" + a : d.exactSum("__q * __c" + a) + " AS __g" + a);
     }
     q.append(", __g AS (SELECT ").append(String.join(", ", g)).append(" FROM __q");
-    if (unit == null) {
-      q.append(sampled == null ? "" : " WHERE " + sampled);
-    } else {
+    if (unit != null) {
       q.append(" GROUP BY __u").append(sampled == null ? "" : " HAVING " + sampled);
     }
     q.append(")");
     List<String> h = new ArrayList<>();
-    String squares = null;
+    List<String> sq = new ArrayList<>();
     for (int a = 0; a < dim; a++) {
       h.add("CAST(__g" + a + " AS " + dbl + ") AS __h" + a);
-      String sq = "(__h" + a + " * __h" + a + ")";
-      squares = squares == null ? sq : "(" + squares + " + " + sq + ")";
+      sq.add("(__h" + a + " * __h" + a + ")");
     }
+    String squares = pairwise(sq, 0, dim);
     q.append(", __h AS (SELECT ").append(String.join(", ", h)).append(" FROM __g)");
     q.append(", __l AS (SELECT __h.*, sqrt(").append(squares).append(") * ")
         .append(d.dbl(Math.scalb(s, -Feature.GRID_BITS))).append(" AS __nrm FROM __h)");
@@ -642,6 +648,28 @@ public final class BackendTraining {
     q.append(", __x AS (SELECT ").append(String.join(", ", x)).append(" FROM __n)");
     q.append(" SELECT ").append(String.join(", ", v)).append(" FROM __x");
     return q.toString();
+  }
+
+  /**
+   * The sum of {@code terms[lo..hi)} as a balanced tree (pairwise summation: the halves split at
+   * (lo + hi)/2): the order {@link #pairwiseSum} follows in Java, and shallow enough that a
+   * database plans it quickly.
+   */
+  private static String pairwise(List<String> terms, int lo, int hi) {
+    if (hi - lo == 1) {
+      return terms.get(lo);
+    }
+    int mid = (lo + hi) >>> 1;
+    return "(" + pairwise(terms, lo, mid) + " + " + pairwise(terms, mid, hi) + ")";
+  }
+
+  /** Σ {@code x[lo..hi)} in the order of {@link #pairwise}. */
+  static double pairwiseSum(double[] x, int lo, int hi) {
+    if (hi - lo == 1) {
+      return x[lo];
+    }
+    int mid = (lo + hi) >>> 1;
+    return pairwiseSum(x, lo, mid) + pairwiseSum(x, mid, hi);
   }
 
   /** Whether the unit {@code u} is in the step's sample: its keyed digest's first 64 bits below the threshold. */

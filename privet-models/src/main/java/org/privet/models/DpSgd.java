@@ -16,12 +16,16 @@ import org.privet.random.RandomSource;
 /**
  * Logistic regression by DP-SGD (Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar, Zhang 2016,
  * "Deep learning with differential privacy", CCS, Algorithm 1) at the level of privacy units: each
- * of T steps samples every unit independently with probability q (Poisson subsampling, exactly,
- * by {@link Bernoulli} on q = num/2<sup>60</sup>), computes each sampled unit's gradient over all
- * its kept rows (weights summing to ≤ 1) and clips it to ℓ2 norm C, sums, and adds Gaussian noise
- * of σ = z·C per coordinate ({@link DitheredGaussian}). The update is Adam on the noisy sums
- * (Kingma &amp; Ba 2015; scale-free, so it needs no private count), and the released θ is the
- * average of the iterates of the second half: both post-processing.
+ * of T steps samples every unit independently with probability q = num/2<sup>60</sup> (Poisson
+ * subsampling, by a keyed hash: SHA-256 of a fresh secret salt from the curator's source and the
+ * unit's text, below {@link #thresholdHex}), computes each sampled unit's gradient over all its kept
+ * rows (weights summing to 1) and clips it to ℓ2 norm C, sums on the 2<sup>−20</sup> grid, and adds
+ * Gaussian noise of σ = z·C per coordinate ({@link DitheredGaussian}). The sample, clip and sum are
+ * one aggregate statement per step on the dataset's backend ({@link BackendTraining#dpSgd}); the
+ * noise ({@link #release}) and the update are here. The update is Adam on the noisy sums (Kingma
+ * &amp; Ba 2015; scale-free, so it needs no private count), and the released θ is the average of the
+ * iterates of the second half: both post-processing. The keyed sample makes the guarantee
+ * computational (SHA-256 with a secret prefix assumed a PRF; docs/proofs/dp-models.md, "DP-SGD").
  *
  * <p>Privacy (docs/proofs/dp-models.md, "DP-SGD"): T adaptive compositions of the Poisson-
  * subsampled Gaussian mechanism with noise multiplier z under add/remove-one-unit neighbours,
@@ -224,7 +228,7 @@ public final class DpSgd {
     return deltaAccountant;
   }
 
-  /** The exact sampling rate used (q rounded down to a multiple of 2^−60). */
+  /** The exact sampling rate used (q rounded down to a multiple of 2^−60; the keyed sample's exact rate). */
   public double samplingRate() {
     return samplingRate;
   }
@@ -250,6 +254,10 @@ public final class DpSgd {
     m.put("steps", steps);
     m.put("clip", clip);
     m.put("learning_rate", learningRate);
+    m.put("sampling", "Poisson by keyed hash on the dataset's backend: a unit is sampled iff the first 64 bits"
+        + " of SHA-256(fresh secret salt per step || unit text) are below sampling_rate * 2^64; computational"
+        + " DP, assuming SHA-256 with a secret prefix is a pseudorandom function");
+    m.put("sum_grid", "2^-" + SUM_BITS);
     return m;
   }
 
