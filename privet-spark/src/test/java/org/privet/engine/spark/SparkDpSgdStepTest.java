@@ -25,8 +25,8 @@ import org.privet.models.TrainingSet;
  * {@code rint}, {@code TRY_SUM}) equal, as exact integers, the Java computation of the same keyed
  * SHA-256 sample, fixed-point gradients, clip and truncation from the same rows: units of text (a
  * NULL unit, a non-ASCII one) sampled at q = 1/2 under two salts, the clip binding, and each row a
- * unit at q = 1. The same check runs on DuckDB and PostgreSQL in privet-models' DpSgdStepsTest. Few
- * statements: local Spark is slow.
+ * unit at q = 1 (and at the smallest rate: nothing). The same check runs on DuckDB and PostgreSQL
+ * in privet-models' DpSgdStepsTest. Few statements: local Spark is slow.
  */
 class SparkDpSgdStepTest {
   static final FeatureEncoder ENC = new FeatureEncoder(List.of(new Feature.Numeric("age", 17, 90),
@@ -78,5 +78,11 @@ class SparkDpSgdStepTest {
           "rows on Spark");
     }
     assertNotEquals(seen.get(0), seen.get(1), "the two salts sample different units");
+    // each row a unit at the smallest rate (a digest below 2^4 of 2^64): the row filter runs, nothing is sampled
+    DpSgd tiny = DpSgd.builder().epsilon(1).delta(1e-6).samplingRate(0x1p-60).steps(1).pldInterval(1e-2)
+        .dimension(ENC.dimension()).build();
+    BigInteger[] zero = {BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO};
+    assertArrayEquals(zero, BackendTraining.of(ENC, LABEL, null, 1).clippedSums(spark, people, tiny, thetas[1],
+        "2".repeat(64)));
   }
 }
