@@ -7,10 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,23 +65,10 @@ class DpSgdStepsTest {
     duck.registerTable("sgd_people", List.of(COLUMNS), List.of(ColumnType.STRING, ColumnType.INTEGER,
         ColumnType.INTEGER, ColumnType.FLOATING, ColumnType.STRING, ColumnType.STRING, ColumnType.FLOATING), data);
     String url = TestPostgres.server().newDatabase();
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE sgd_people (\"user\" text, uid bigint, age bigint, hours double precision, sex text,"
-          + " income text, wage double precision)");
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO sgd_people VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-        for (Object[] r : ROWS) {
-          p.setString(1, (String) r[0]);
-          p.setObject(2, r[1], Types.BIGINT);
-          p.setObject(3, r[2], Types.BIGINT);
-          p.setObject(4, r[3], Types.DOUBLE);
-          p.setString(5, (String) r[4]);
-          p.setString(6, (String) r[5]);
-          p.setObject(7, r[6], Types.DOUBLE);
-          p.addBatch();
-        }
-        p.executeBatch();
-      }
-    }
+    BackendTrainingTest.copyToPostgres(url, "CREATE TABLE sgd_people (\"user\" text, uid bigint, age bigint,"
+        + " hours double precision, sex text, income text, wage double precision)", "sgd_people", ROWS,
+        new int[] {Types.VARCHAR, Types.BIGINT, Types.BIGINT, Types.DOUBLE, Types.VARCHAR, Types.VARCHAR,
+            Types.DOUBLE});
     pg = PostgresBackend.connect(url, new Properties());
   }
 
