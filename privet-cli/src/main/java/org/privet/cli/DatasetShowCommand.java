@@ -81,7 +81,9 @@ final class DatasetShowCommand implements Callable<Integer> {
     if (table.unitTable()) {
       return "holds the privacy unit (" + d.privacyUnit() + "); source and schema above";
     }
-    String role = table.spec().isPublic() ? "public"
+    String role = table.spec().isPublic() ? "public" + (table.spec().referencedBy().isEmpty() ? ""
+        : ", referenced by " + String.join(", ", table.spec().incoming().stream()
+            .map(r -> r.table() + "." + r.column()).toList()))
         : "private, references " + String.join(", ", table.spec().references().stream()
             .map(org.privet.ledger.TableReference::toString).toList());
     return role + "; " + table.spec().source() + "; schema " + table.schema().map(Object::toString).orElse("none");

@@ -10,6 +10,7 @@ import org.privet.accounting.Budget;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.curator.QueryExecution;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.spi.Backend;
 import org.privet.client.PrivetClient;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.LedgerJson;
@@ -23,7 +24,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code privet query [--format table|json|csv] [--explain] "<sql>"}: one DP SQL query against a
- * registered dataset (the FROM), charged to the ledger before anything is released.
+ * registered dataset (the FROM), charged to the ledger before anything is released. Files are
+ * read by an in-process DuckDB, or with {@code --spark-master URL} by Apache Spark ({@link
+ * SparkFiles}).
  */
 @Command(
     name = "query",
@@ -43,6 +46,12 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = "--explain", description = "Show the plan (bounds, budget split, mechanisms, noise, expected errors); runs and charges nothing.")
   boolean explain;
 
+  @Option(names = "--spark-master", paramLabel = "URL",
+      description = {"Read the dataset's files (every table of it) with Apache Spark at this master,"
+          + " e.g. local[2] or spark://HOST:7077, instead of DuckDB; the answer and the charge are"
+          + " the same. Spark's jars must be on the classpath (README, \"Running on Spark\")."})
+  String sparkMaster;
+
   @Parameters(index = "0", paramLabel = "SQL", description = "The DP SQL query.")
   String sql;
 
@@ -51,10 +60,14 @@ final class QueryCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (server.remote()) {
+      if (sparkMaster != null) {
+        throw new IllegalArgumentException("--spark-master applies to the local workspace; the server"
+            + " reads its own data (leave out --server or --spark-master)");
+      }
       return remote(out, err);
     }
     try (Ledger ledger = workspace.open();
-        DuckDbBackend backend = DuckDbBackend.inMemory();
+        Backend backend = sparkMaster == null ? DuckDbBackend.inMemory() : SparkFiles.open(sparkMaster);
         QueryExecution execution = new QueryExecution(ledger, backend)) {
       DpStatement st = execution.parse(sql);
       if (explain || st.explain()) {

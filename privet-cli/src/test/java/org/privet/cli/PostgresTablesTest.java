@@ -134,6 +134,72 @@ class PostgresTablesTest {
     }
   }
 
+  /**
+   * In PostgreSQL too: reference keys of a floating type (double precision, and numeric, which the
+   * registered schema reads as double) are refused naming {@code references}; the unit table's
+   * reference to a public table is declared by {@code --referenced-by}, its key checked in the
+   * database (a duplicate refused, no value shown); customer ⋈ nation then releases every nation
+   * as a public group, the empty one too, equal to the plain join (noise 0 at ε = 10^6 and a
+   * bound of 1 row: scale 10^-6, non-zero with probability below 10^-100000).
+   */
+  @Test
+  void floatingKeysRefused_unitTableReferencesAPublicTable_joinGivesPublicGroups() throws Exception {
+    String full = TestPostgres.server().newDatabase();
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE customer (c_custkey bigint, c_name text, c_nationkey integer)");
+      s.execute("CREATE TABLE orders_d (o_orderkey bigint, o_custkey double precision)");
+      s.execute("CREATE TABLE orders_n (o_orderkey bigint, o_custkey numeric(10,0))");
+      s.execute("CREATE TABLE nation (n_nationkey integer, n_name text)");
+      s.execute("CREATE TABLE nation_twice (n_nationkey integer, n_name text)");
+      s.execute("INSERT INTO customer VALUES (1, 'Customer#Secret3', 7), (2, 'Customer#2', 8), (3, 'Customer#3', 7)");
+      s.execute("INSERT INTO nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
+      s.execute("INSERT INTO nation_twice VALUES (7, 'FRANCE'), (7, 'PERU')");
+    }
+    String url = full.substring(0, full.indexOf('?'));
+    Files.writeString(dir.resolve("pw"), PASSWORD + "\n");
+    Path ws = dir.resolve("ws");
+    ok("register", "--workspace", ws.toString(), "--name", "shop", "--table-name", "customer", "--jdbc-url", url,
+        "--table", "public.customer", "--db-user", "postgres", "--db-password-file", dir.resolve("pw").toString(),
+        "--privacy-unit", "c_custkey", "--epsilon", "10000000");
+    for (String[] bad : new String[][] {
+        {"public.orders_d", "references: orders.o_custkey (double) -> customer.c_custkey (integer): a reference"
+            + " and its target must not be of a floating type", "o_custkey=customer.c_custkey"},
+        {"public.orders_n", "references: orders.o_custkey (double) -> customer.c_custkey (integer)",
+            "o_custkey=customer.c_custkey"}}) {
+      CliRun r = CliRun.of("dataset", "add-table", "--workspace", ws.toString(), "--dataset", "shop",
+          "--name", "orders", "--table", bad[0], "--references", bad[2]);
+      assertEquals(ExitCodes.USAGE, r.code(), r.toString());
+      assertTrue(r.err().contains(bad[1]), r.err());
+    }
+    CliRun twice = CliRun.of("dataset", "add-table", "--workspace", ws.toString(), "--dataset", "shop",
+        "--name", "nation", "--table", "public.nation_twice", "--public",
+        "--referenced-by", "n_nationkey=customer.c_nationkey");
+    assertEquals(ExitCodes.USAGE, twice.code(), twice.toString());
+    assertTrue(twice.err().contains("referenced-by: nation.n_nationkey is not a key of nation"), twice.err());
+    assertFalse(twice.err().contains("FRANCE") || twice.err().contains("Secret"), twice.err());
+    ok("add-table", "--workspace", ws.toString(), "--dataset", "shop", "--name", "nation", "--table",
+        "public.nation", "--public", "--referenced-by", "n_nationkey=customer.c_nationkey");
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(2, ledger.tables("shop").size(), "refused tables stored nothing");
+    }
+
+    CliRun q = CliRun.of("query", "--workspace", ws.toString(), "--analyst", "ann", "--format", "json",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, max_groups_contributed = 1,"
+            + " max_rows_per_group = 1) n_name, COUNT(*) AS n FROM customer JOIN nation"
+            + " ON c_nationkey = n_nationkey GROUP BY n_name");
+    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    java.util.Map<String, Long> expected = new java.util.TreeMap<>();
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery("SELECT n_name, COUNT(c_custkey) FROM nation LEFT JOIN customer"
+            + " ON c_nationkey = n_nationkey GROUP BY n_name")) {
+      while (r.next()) {
+        expected.put(r.getString(1), r.getLong(2));
+      }
+    }
+    assertEquals(0L, expected.get("CHINA"), "a nation without customers: a public group only");
+    assertEquals(expected, TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+  }
+
   private static CliRun ok(String command, String... args) {
     List<String> a = new ArrayList<>(List.of("dataset", command));
     a.addAll(List.of(args));

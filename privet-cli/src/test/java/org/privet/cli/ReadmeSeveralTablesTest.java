@@ -52,6 +52,8 @@ class ReadmeSeveralTablesTest {
       assertEquals(List.of(new TableReference("o_custkey", "customer", "c_custkey")),
           tables.get(1).spec().references());
       assertTrue(tables.get(3).spec().isPublic());
+      assertEquals(List.of(new TableReference("c_nationkey", "customer", "n_nationkey")),
+          tables.get(3).spec().incoming(), "the unit table's reference to the public nations");
       assertEquals(1, ledger.datasets().size(), "one dataset, one budget");
       assertEquals(1, ledger.history("shop").size(), "the query charged the dataset once");
     }

@@ -216,8 +216,29 @@ public final class LedgerCatalog implements DatasetCatalog {
       org.privet.ledger.TableSpec table, RegisteredSchema schema) {
     org.privet.ledger.TableSpec checked = ledger.checkTable(dataset, table, schema);
     DatasetSpec spec = ledger.dataset(dataset);
-    ReferenceKeys.require(spec, ledger.tables(spec.name()), checked, System.getenv());
+    ReferenceKeys.require(spec, ledger.tables(spec.name()), checked, Optional.of(schema), System.getenv());
     return ledger.addTable(dataset, table, schema);
+  }
+
+  /**
+   * Registers a multi-table dataset whole ({@link Ledger#register(DatasetSpec, RegisteredSchema,
+   * String, List)}): its unit table named {@code tableName}, then {@code tables} in order, each
+   * checked as {@link #addTable} checks it, the registration's rules first ({@link
+   * Ledger#checkRegistration}), then on the data that each reference's target column is a key of
+   * its table ({@link ReferenceKeys}); nothing is stored unless all pass. The server's {@code POST
+   * /v1/datasets} registers a dataset with tables through here.
+   *
+   * @return the dataset's tables as stored
+   * @throws IllegalArgumentException naming the parameter (never a value); nothing is stored then
+   */
+  public static List<DatasetTable> register(Ledger ledger, DatasetSpec spec, RegisteredSchema schema,
+      String tableName, List<Ledger.NewTable> tables) {
+    List<DatasetTable> checked = ledger.checkRegistration(spec, schema, tableName, tables);
+    for (int i = 1; i < checked.size(); i++) {
+      ReferenceKeys.require(spec, checked.subList(0, i), checked.get(i).spec(), checked.get(i).schema(),
+          System.getenv());
+    }
+    return ledger.register(spec, schema, tableName, tables);
   }
 
   /**
@@ -298,15 +319,24 @@ public final class LedgerCatalog implements DatasetCatalog {
       b.privacyUnit(spec.privacyUnit().columnName().orElseThrow());
     }
     List<DatasetTable> tables = ledger.tables(spec.name());
-    if (!tables.get(0).name().equals(spec.name())) {
-      b.unitTable(tables.get(0).name(), List.of());
+    // A public table's referencedBy are references of the tables added before it (TableSpec).
+    java.util.Map<String, List<DatasetDescriptor.Reference>> incoming = new java.util.HashMap<>();
+    for (DatasetTable t : tables) {
+      t.spec().incoming().forEach(r -> incoming.computeIfAbsent(key(r.table()),
+          k -> new ArrayList<>()).add(new DatasetDescriptor.Reference(r.column(), t.name(), r.targetColumn())));
+    }
+    List<DatasetDescriptor.Reference> unitRefs = incoming.getOrDefault(key(tables.get(0).name()), List.of());
+    if (!tables.get(0).name().equals(spec.name()) || !unitRefs.isEmpty()) {
+      b.unitTable(tables.get(0).name(), unitRefs);
     }
     for (DatasetTable t : tables.subList(1, tables.size())) {
       // All tables of a dataset are read by its one backend (TableRules): files, or its database.
       Source ts = source(t.spec().asSource(spec), t.schema());
-      b.addTable(new DatasetDescriptor.TableDescriptor(t.name(), ts, backend.describe(ts),
-          t.spec().references().stream().map(r -> new DatasetDescriptor.Reference(r.column(), r.table(),
-              r.targetColumn())).toList(), t.spec().isPublic()));
+      List<DatasetDescriptor.Reference> refs = new ArrayList<>(t.spec().references().stream()
+          .map(r -> new DatasetDescriptor.Reference(r.column(), r.table(), r.targetColumn())).toList());
+      refs.addAll(incoming.getOrDefault(key(t.name()), List.of()));
+      b.addTable(new DatasetDescriptor.TableDescriptor(t.name(), ts, backend.describe(ts), refs,
+          t.spec().isPublic()));
     }
     spec.publicMetadata().bounds().forEach((column, bounds) -> addBounds(b, column, bounds));
     spec.publicMetadata().publicKeys().forEach((column, keys) -> {
@@ -319,6 +349,10 @@ public final class LedgerCatalog implements DatasetCatalog {
       b.publicKeys(column, typed);
     });
     return b.build();
+  }
+
+  private static String key(String tableName) {
+    return tableName.toLowerCase(java.util.Locale.ROOT);
   }
 
   private static void addBounds(DatasetDescriptor.Builder b, String column, ColumnBounds bounds) {

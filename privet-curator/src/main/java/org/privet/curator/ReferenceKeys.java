@@ -38,11 +38,31 @@ final class ReferenceKeys {
    */
   static void require(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table,
       Map<String, String> environment) {
+    require(dataset, tables, table, java.util.Optional.empty(), environment);
+  }
+
+  /**
+   * As {@link #require(DatasetSpec, List, TableSpec, Map)}, and, for a public table declared
+   * referenced by tables before it ({@link TableSpec#referencedBy}), that each such column of the
+   * table itself, read against {@code schema}, is a key.
+   *
+   * @throws IllegalArgumentException naming {@code references} or {@code referenced-by} and the column
+   */
+  static void require(DatasetSpec dataset, List<DatasetTable> tables, TableSpec table,
+      java.util.Optional<org.privet.ledger.RegisteredSchema> schema, Map<String, String> environment) {
+    DatasetTable self = new DatasetTable(table, schema, false);
+    for (TableReference r : table.referencedBy()) {
+      if (schema.isPresent() && hasDuplicates(dataset, self, r.column(), environment)) {
+        throw new IllegalArgumentException("referenced-by: " + table.name() + "." + r.column()
+            + " is not a key of " + table.name() + ": it has duplicate values (a reference's target"
+            + " column must hold each non-NULL value on one row only); nothing was stored");
+      }
+    }
     for (TableReference r : table.references()) {
       DatasetTable target = tables.stream().filter(t -> t.name().equals(r.table())).findFirst()
           .orElseThrow(() -> new IllegalArgumentException("references: dataset '" + dataset.name()
               + "' has no table '" + r.table() + "'"));
-      if (hasDuplicates(dataset, target, r, environment)) {
+      if (hasDuplicates(dataset, target, r.targetColumn(), environment)) {
         throw new IllegalArgumentException("references: " + target.name() + "." + r.targetColumn()
             + " is not a key of " + target.name() + ": it has duplicate values (a reference's target"
             + " column must hold each non-NULL value on one row only); nothing was stored");
@@ -50,25 +70,25 @@ final class ReferenceKeys {
     }
   }
 
-  private static boolean hasDuplicates(DatasetSpec dataset, DatasetTable target, TableReference r,
+  private static boolean hasDuplicates(DatasetSpec dataset, DatasetTable target, String column,
       Map<String, String> environment) {
     if (dataset.database().isPresent()) {
-      return databaseHasDuplicates(dataset.database().get(), target, r, environment);
+      return databaseHasDuplicates(dataset.database().get(), target, column, environment);
     }
     try (DuckDbBackend db = DuckDbBackend.inMemory()) {
       return db.hasDuplicateValues(LedgerCatalog.source(target.spec().asSource(dataset), target.schema()),
-          r.targetColumn());
+          column);
     } catch (IllegalStateException e) {
       throw new IllegalArgumentException("references: table '" + target.name() + "' cannot be read now"
-          + " to check that " + target.name() + "." + r.targetColumn() + " is a key; nothing was stored");
+          + " to check that " + target.name() + "." + column + " is a key; nothing was stored");
     }
   }
 
-  private static boolean databaseHasDuplicates(DatabaseSource db, DatasetTable target, TableReference r,
+  private static boolean databaseHasDuplicates(DatabaseSource db, DatasetTable target, String column,
       Map<String, String> environment) {
     String from = Arrays.stream(target.spec().source().split("\\."))
         .map(ReferenceKeys::quote).collect(Collectors.joining("."));
-    String c = quote(r.targetColumn());
+    String c = quote(column);
     try (Connection conn = new org.postgresql.Driver().connect(db.jdbcUrl(), db.login(environment));
         Statement st = conn.createStatement();
         ResultSet rs = st.executeQuery("SELECT 1 FROM " + from + " WHERE " + c + " IS NOT NULL GROUP BY "
@@ -76,7 +96,7 @@ final class ReferenceKeys {
       return rs.next();
     } catch (SQLException e) {
       throw new IllegalArgumentException("references: table '" + target.name() + "' cannot be read now"
-          + " to check that " + target.name() + "." + r.targetColumn() + " is a key (SQL state "
+          + " to check that " + target.name() + "." + column + " is a key (SQL state "
           + e.getSQLState() + "); nothing was stored");
     }
   }

@@ -91,23 +91,35 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
     String unit = query.privacyUnit().orElseThrow();
     String how = query.contributionBoundEstimate()
         .map(e -> "Linf estimated privately: the smallest power of two leaving no more units' rows"
-            + " above it than the noise explains (" + e.confidence() + " one-sided), with "
+            + " above it, nor in the next cell alone, than the noise explains (" + e.confidence()
+            + " one-sided), with "
             + (100 * e.share()) + "% of the budget")
-        .orElse(query.r2tTruncation().isPresent() ? "Linf chosen privately by R2T among the"
-            + " powers of two up to " + query.r2tTruncation().getAsLong() + "; Linf = 1 shown is a"
-            + " stand-in, one pass per threshold below" : "bounds given");
+        .orElse(query.r2tTruncation().isPresent() ? (query.aggregations().get(0)
+            instanceof Aggregation.Sum ? "each unit's total clamped at a threshold chosen"
+            + " privately by R2T among the powers of two up to " + query.r2tTruncation().getAsLong()
+            + "; one pass, one measure per threshold below" : "Linf chosen privately by R2T among"
+            + " the powers of two up to " + query.r2tTruncation().getAsLong() + "; Linf = 1 shown"
+            + " is a stand-in, one pass per threshold below") : query.maxRowsContributed() > 0
+            ? "at most " + query.maxRowsContributed() + " rows per unit in total"
+            + " (max_rows_contributed); the L0 = Linf = " + query.maxRowsContributed()
+            + " shown are its loose bounds" : "bounds given");
     org.privet.engine.plan.Relation plan = new org.privet.engine.plan.Relation.Aggregate(
         new org.privet.engine.plan.Relation.Truncate(r.relation(), unit,
             query.maxGroupsContributed(), query.maxRowsPerGroup(), how),
         query.groupBy(), query.aggregations().stream().map(Aggregation::name).toList());
     StringBuilder s = new StringBuilder();
     s.append("privacy unit: ").append(unit).append(", derived: ").append(r.unitDerivation()).append('\n');
-    s.append("truncation: at most ").append(query.maxGroupsContributed())
-        .append(" group(s) per unit, ")
-        .append(query.r2tTruncation().isPresent() ? "Linf chosen by R2T"
-            : query.contributionBoundEstimate().isPresent() ? "Linf estimated privately"
-            : query.maxRowsPerGroup() + " row(s) per unit per group")
-        .append(" (").append(how).append(")\n");
+    if (query.maxRowsContributed() > 0) {
+      s.append("truncation: at most ").append(query.maxRowsContributed())
+          .append(" row(s) per unit in total over all groups (max_rows_contributed)\n");
+    } else {
+      s.append("truncation: at most ").append(query.maxGroupsContributed())
+          .append(" group(s) per unit, ")
+          .append(query.r2tTruncation().isPresent() ? "Linf chosen by R2T"
+              : query.contributionBoundEstimate().isPresent() ? "Linf estimated privately"
+              : query.maxRowsPerGroup() + " row(s) per unit per group")
+          .append(" (").append(how).append(")\n");
+    }
     s.append("relational plan:\n");
     plan.explain().lines().forEach(l -> s.append("  ").append(l).append('\n'));
     return s.toString();

@@ -59,6 +59,7 @@ public final class Query {
   private final String privacyUnit; // null: each row is a unit
   private final int maxGroupsContributed;
   private final int maxRowsPerGroup;
+  private final int maxRowsContributed; // m > 0: at most m rows per unit in total; 0: L0/L∞
   private final List<String> groupBy;
   private final List<List<Object>> publicGroups; // null: private partition selection
   private final Filter filter; // null: all rows
@@ -84,6 +85,7 @@ public final class Query {
     this.privacyUnit = b.privacyUnit;
     this.maxGroupsContributed = b.maxGroupsContributed;
     this.maxRowsPerGroup = b.maxRowsPerGroup;
+    this.maxRowsContributed = b.maxRowsContributed;
     this.groupBy = List.copyOf(b.groupBy);
     this.publicGroups = b.publicGroups == null ? null
         : b.publicGroups.stream()
@@ -122,6 +124,7 @@ public final class Query {
     this.privacyUnit = q.privacyUnit;
     this.maxGroupsContributed = q.maxGroupsContributed;
     this.maxRowsPerGroup = maxRowsPerGroup;
+    this.maxRowsContributed = q.maxRowsContributed;
     this.rowsEstimate = q.rowsEstimate;
     this.r2tBound = q.r2tBound;
     // Dropping the AUTO bounds (withAggregations) makes this a main pass of an AutoBoundsPass.
@@ -281,6 +284,15 @@ public final class Query {
     return maxRowsPerGroup;
   }
 
+  /**
+   * m &gt; 0 when each unit keeps at most m rows in total over all groups ({@link
+   * Builder#maxRowsContributed}; then {@link #maxGroupsContributed()} and {@link
+   * #maxRowsPerGroup()} are m too, valid if loose bounds); 0 for L0/L∞ bounding.
+   */
+  public int maxRowsContributed() {
+    return maxRowsContributed;
+  }
+
   public List<String> groupBy() {
     return groupBy;
   }
@@ -354,6 +366,9 @@ public final class Query {
     StringBuilder s = new StringBuilder("Query[source=").append(describe(source));
     s.append(", unit=").append(privacyUnit == null ? "<each row>" : privacyUnit);
     s.append(", L0=").append(maxGroupsContributed).append(", Linf=").append(maxRowsPerGroup);
+    if (maxRowsContributed > 0) {
+      s.append(", maxRowsContributed=").append(maxRowsContributed);
+    }
     if (!groupBy.isEmpty()) {
       s.append(", groupBy=").append(groupBy);
       s.append(publicGroups == null ? ", private groups" : ", " + publicGroups.size() + " public groups");
@@ -421,6 +436,9 @@ public final class Query {
     private boolean eachRow;
     private int maxGroupsContributed;
     private int maxRowsPerGroup;
+    private int maxRowsContributed;
+    // L0 and L∞ were set to maxRowsContributed by an earlier build() (targets build twice).
+    private boolean rowsCapApplied;
     private final List<String> groupBy = new ArrayList<>();
     private List<List<Object>> publicGroups;
     private Filter filter;
@@ -465,6 +483,7 @@ public final class Query {
         throw new IllegalArgumentException("maxGroupsContributed must be in [1, 1000000], was " + l0);
       }
       this.maxGroupsContributed = l0;
+      this.rowsCapApplied = false;
       return this;
     }
 
@@ -474,6 +493,26 @@ public final class Query {
         throw new IllegalArgumentException("maxRowsPerGroup must be in [1, 1000000], was " + lInf);
       }
       this.maxRowsPerGroup = lInf;
+      this.rowsCapApplied = false;
+      return this;
+    }
+
+    /**
+     * ZetaSQL's {@code max_rows_contributed}: each unit keeps at most m rows in total, over all
+     * groups (its groups in salted-hash order until the m rows are used up, so at most m groups),
+     * instead of L0 groups × L∞ rows per group. Sensitivities are then those of m rows in all: a
+     * count's L1 and L2 are m, not L0·L∞ ({@code docs/proofs/rows-contributed.md}). Needs a
+     * {@link #privacyUnit} column; excludes {@link #maxGroupsContributed}, {@link
+     * #maxRowsPerGroup}, {@link #estimateMaxRowsPerGroup} and {@link #truncateR2T}.
+     *
+     * @param m at least 1, at most 10^6
+     */
+    public Builder maxRowsContributed(int m) {
+      if (m < 1 || m > 1_000_000) {
+        throw new IllegalArgumentException("maxRowsContributed must be in [1, 1000000], was " + m);
+      }
+      this.maxRowsContributed = m;
+      this.rowsCapApplied = false;
       return this;
     }
 
@@ -494,19 +533,24 @@ public final class Query {
 
     /**
      * The truncation chosen privately by R2T (Dong, Fang, Yi, Tao, Machanavajjhala, SIGMOD 2022)
-     * instead of a given L∞: for a scalar COUNT(*) only (no groups), with a pure-ε budget; one
-     * unit's rows (over joins: its joined rows) are truncated at τ<sub>j</sub> = 2<sup>j</sup>,
-     * j = 1..⌈log₂ GS⌉, and the best noisy, bias-corrected answer is released (see {@code
-     * docs/proofs/r2t-truncation.md}). Excludes {@link #maxRowsPerGroup} and {@link
-     * #estimateMaxRowsPerGroup}.
+     * instead of a given L∞: for one COUNT(*) or SUM, scalar or grouped (each unit in at most
+     * {@link #maxGroupsContributed} groups, R2T per group at ε/L0) by {@link #publicGroups}, with a
+     * pure-ε budget, or by private groups with an (ε, δ) budget (ε/10 and δ for their selection);
+     * one
+     * unit's contribution (over joins: its joined rows, or the sum of their clamped values) is
+     * truncated at τ<sub>j</sub> = 2<sup>j</sup>, j = 1..⌈log₂ GS⌉, and the best noisy,
+     * bias-corrected answer is released (see {@code docs/proofs/r2t-truncation.md}). A SUM needs
+     * per-row bounds with lower ≥ 0 and no per-group bounds. Excludes {@link #maxRowsPerGroup} and
+     * {@link #estimateMaxRowsPerGroup}.
      *
-     * @param globalSensitivity GS, the public bound that fixes how many thresholds are tried, in
-     *     [2, 2^20]
+     * @param globalSensitivity GS, the public bound on one unit's contribution that fixes how many
+     *     thresholds are tried, in [2, 2^40] (a COUNT: rows, at most 2^20; a SUM: the column's
+     *     units)
      */
     public Builder truncateR2T(long globalSensitivity) {
-      if (globalSensitivity < 2 || globalSensitivity > (1L << 20)) {
+      if (globalSensitivity < 2 || globalSensitivity > (1L << 40)) {
         throw new IllegalArgumentException("truncateR2T: the global sensitivity bound must be in "
-            + "[2, 1048576], was " + globalSensitivity);
+            + "[2, 2^40], was " + globalSensitivity);
       }
       this.r2tBound = globalSensitivity;
       return this;
@@ -883,22 +927,48 @@ public final class Query {
         throw new IllegalArgumentException("truncateR2T conflicts with " + (rowsEstimate != null
             ? "estimateMaxRowsPerGroup" : "maxRowsPerGroup") + ": R2T chooses the truncation");
       }
-      if (!groupBy.isEmpty() || maxGroupsContributed > 1) {
-        throw new IllegalArgumentException("truncateR2T supports a scalar query only: no groupBy"
-            + " (and no maxGroupsContributed above 1)");
+      if (groupBy.isEmpty() && maxGroupsContributed > 1) {
+        throw new IllegalArgumentException("truncateR2T: maxGroupsContributed above 1 needs a"
+            + " groupBy");
       }
-      if (aggregations.size() != 1 || !(aggregations.get(0) instanceof Aggregation.Count)) {
-        throw new IllegalArgumentException("truncateR2T supports exactly one COUNT(*) "
+      boolean privateGroups = !groupBy.isEmpty() && publicGroups == null;
+      if (privateGroups && !(budget instanceof Budget.EpsilonDelta ed && ed.delta() > 0)) {
+        throw new IllegalArgumentException("truncateR2T with groupBy needs publicGroups, or an"
+            + " (ε, δ) budget with δ > 0 for private partition selection");
+      }
+      if (minPrivacyUnitsPerGroup > 1 || thresholding != Thresholding.AUTO) {
+        throw new IllegalArgumentException("truncateR2T conflicts with "
+            + (minPrivacyUnitsPerGroup > 1 ? "minPrivacyUnitsPerGroup" : "thresholding")
+            + " (R2T's private groups use optimal partition selection)");
+      }
+      if (!groupBy.isEmpty() && maxGroupsContributed == 0) {
+        throw new IllegalArgumentException("maxGroupsContributed is required when grouping with"
+            + " truncateR2T");
+      }
+      if (aggregations.size() != 1 || !(aggregations.get(0) instanceof Aggregation.Count
+          || aggregations.get(0) instanceof Aggregation.Sum)) {
+        throw new IllegalArgumentException("truncateR2T supports exactly one COUNT(*) or SUM "
             + "aggregation; was " + aggregations.stream().map(a -> a.getClass().getSimpleName()
             + " " + a.name()).toList());
+      }
+      if (aggregations.get(0) instanceof Aggregation.Count && r2tBound > (1L << 20)) {
+        throw new IllegalArgumentException("truncateR2T: a COUNT's bound (rows per unit) must be"
+            + " at most 2^20, was " + r2tBound);
+      }
+      if (aggregations.get(0) instanceof Aggregation.Sum sum
+          && (sum.perGroup() != null || !(sum.lower() >= 0))) {
+        throw new IllegalArgumentException("truncateR2T: SUM " + sum.name() + " needs per-row "
+            + "bounds with lower ≥ 0 and no per-group bounds (R2T truncates each unit's "
+            + "non-negative total itself)");
       }
       if (!targets.isEmpty() || !autoOutputs.isEmpty() || postAggregationThresholding) {
         throw new IllegalArgumentException("truncateR2T conflicts with "
             + (!targets.isEmpty() ? "targetError" : !autoOutputs.isEmpty() ? "autoBounds"
             : "post-aggregation thresholding"));
       }
-      if (budget == null || !(budget.loss() instanceof PureDp)) {
-        throw new IllegalArgumentException("truncateR2T needs a pure-ε budget (R2T is ε-DP)");
+      if (budget == null || !(budget.loss() instanceof PureDp || privateGroups)) {
+        throw new IllegalArgumentException("truncateR2T needs a pure-ε budget (R2T is ε-DP; δ only"
+            + " with private groups, for their selection)");
       }
     }
 
@@ -918,6 +988,27 @@ public final class Query {
       }
       if (privacyUnit != null && eachRow) {
         throw new IllegalArgumentException("privacyUnit conflicts with eachRowIsAUnit()");
+      }
+      if (maxRowsContributed > 0) {
+        if (eachRow) {
+          throw new IllegalArgumentException("maxRowsContributed needs a privacyUnit column (each"
+              + " row as a unit has one row per unit)");
+        }
+        if (!rowsCapApplied && (maxGroupsContributed != 0 || maxRowsPerGroup != 0)) {
+          throw new IllegalArgumentException("maxRowsContributed conflicts with "
+              + (maxGroupsContributed != 0 ? "maxGroupsContributed" : "maxRowsPerGroup")
+              + ": it bounds a unit's rows over all groups itself");
+        }
+        if (rowsEstimate != null || r2tBound != 0) {
+          throw new IllegalArgumentException("maxRowsContributed conflicts with "
+              + (rowsEstimate != null ? "estimateMaxRowsPerGroup" : "truncateR2T")
+              + ": it is the bound on a unit's rows");
+        }
+        // Both hold (a unit keeps at most m groups and at most m rows in any one): every reader
+        // of L0 or L∞ stays sound; the compiler's value sensitivities use the total m.
+        maxGroupsContributed = maxRowsContributed;
+        maxRowsPerGroup = maxRowsContributed;
+        rowsCapApplied = true;
       }
       if (eachRow) {
         if (maxGroupsContributed > 1 || maxRowsPerGroup > 1) {

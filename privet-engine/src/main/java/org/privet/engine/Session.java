@@ -374,27 +374,34 @@ public final class Session {
     R2TPass p = R2TPass.compile(query, schema, random.nextLong());
     double beta = 1 - confidenceLevel;
     org.privet.mechanisms.truncation.R2TMechanism m = p.mechanism(beta, random);
-    if (!CompiledQuery.sameCost(m.privacyLoss(), p.total())
-        || !query.budget().admits(m.privacyLoss())) {
+    if (!CompiledQuery.sameCost(p.stated(m), p.total())
+        || !query.budget().admits(p.stated(m))) {
       throw new IllegalStateException("internal error: R2T's loss differs from the charge");
     }
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
         0);
     charger.charge(charge); // throws to refuse: nothing has been read or released
 
-    List<BoundedAggregation> specs = p.specs();
-    long[] exact = new long[specs.size()];
-    for (int j = 0; j < specs.size(); j++) {
+    List<List<GroupAggregate>> perSpec = new ArrayList<>();
+    for (BoundedAggregation spec : p.specs()) {
       List<GroupAggregate> groups = new ArrayList<>();
-      backend.aggregate(specs.get(j), groups::add);
-      exact[j] = R2TPass.truncatedCount(groups);
+      backend.aggregate(spec, groups::add);
+      perSpec.add(groups);
     }
-    org.privet.mechanisms.truncation.TruncationResult r = p.release(m, exact);
-    // No interval in the result: R2T's only guarantee at 1 − β is one-sided (value ≤ Q(I)),
-    // which EXPLAIN states; an infinite upper end would not survive every client's JSON.
-    Estimate e = Estimate.withoutInterval(r.value());
-    ResultRow row = new ResultRow(List.of(), Map.of(p.output(), e));
-    return new Result(List.of(), List.of(p.output()), List.of(row),
+    List<ResultRow> rows = new ArrayList<>();
+    PartitionSelection sel = p.selection();
+    for (R2TPass.GroupValues g : p.exact(perSpec)) {
+      // Public groups: every listed one, in the public order. Private groups: those the
+      // selection keeps (its own noise), then R2T on them. One R2T per group, fresh noise each.
+      if (sel != null && !sel.keep(g.units(), random)) {
+        continue;
+      }
+      org.privet.mechanisms.truncation.TruncationResult r = p.release(m, g.exact());
+      // No interval in the result: R2T's only guarantee at 1 − β is one-sided (value ≤ Q(I)),
+      // which EXPLAIN states; an infinite upper end would not survive every client's JSON.
+      rows.add(new ResultRow(g.key(), Map.of(p.output(), Estimate.withoutInterval(p.value(r)))));
+    }
+    return new Result(query.groupBy(), List.of(p.output()), rows,
         new Receipt(charge, query.budget()));
   }
 
@@ -407,12 +414,24 @@ public final class Session {
     int levels = m.levels();
     // Sensitivity and noise of the largest threshold; error95: R2T's Theorem 5.1 bound for a
     // hypothetical unit at the GS bound (a planning formula, never of the data).
-    planned.add(new Plan.PlannedMechanism(p.costs().get(0), m.threshold(levels),
-        Math.sqrt(2) * m.noiseScale(levels),
+    // (In the column's units: grid values times 2^-k; k = 0 for a COUNT.)
+    int k = p.gridExponent();
+    List<MechanismCost> costs = p.costs();
+    if (p.selection() != null) {
+      PartitionSelection s = p.selection();
+      planned.add(new Plan.PlannedMechanism(costs.get(0), query.maxGroupsContributed(),
+          s.noiseStddev(), s.kind().noisyCount() ? s.threshold() : s.unitsForHalfRelease()));
+    }
+    planned.add(new Plan.PlannedMechanism(costs.get(costs.size() - 1),
+        Math.scalb((double) m.threshold(levels), -k),
+        Math.scalb(Math.sqrt(2) * m.noiseScale(levels), -k),
         m.errorBound(query.r2tTruncation().getAsLong())));
     StringBuilder physical = new StringBuilder();
     long[] t = p.thresholds();
-    for (int j = 0; j < t.length; j++) {
+    if (p.onePass()) {
+      physical.append("-- R2T pass, one measure per τ\n").append(backend.physicalPlan(p.specs().get(0)));
+    }
+    for (int j = 0; j < t.length && !p.onePass(); j++) {
       physical.append(j > 0 ? "\n" : "").append("-- R2T pass τ = ").append(t[j]).append('\n')
           .append(backend.physicalPlan(p.specs().get(j)));
     }

@@ -55,6 +55,14 @@ class ContributionBoundEstimateTest {
       tail.add(Arrays.asList(1000L, "a", 1.0));
     }
     TestTables.register(db, "tail", tail);
+    // 400 units with 4 rows, and a short tail of 35 units with 6 rows (just above 2^2).
+    List<List<?>> shortTail = new ArrayList<>();
+    for (long u = 0; u < 435; u++) {
+      for (int k = 0; k < (u < 400 ? 4 : 6); k++) {
+        shortTail.add(Arrays.asList(u, "a", 1.0));
+      }
+    }
+    TestTables.register(db, "short_tail", shortTail);
     TestTables.register(db, "empty", List.of());
   }
 
@@ -135,13 +143,35 @@ class ContributionBoundEstimateTest {
     // pair above it, 1 024 ≥ 1 000 rows, so every row counts (ZetaSQL's answer at huge ε).
     assertEquals(1024, r.estimatedMaxRowsPerGroup());
     assertEquals(1300, r.rows().get(0).get("n").value(), 1e-6);
-    // At ε = 1 (the estimate's ε = 0.1) one pair above 2^k is well inside the noise's 95% band:
-    // the lone heavy unit is clipped. A scan continues past an edge with probability about 5%
-    // each (one-sided 95% statement), so L∞ > 4 has probability below 0.3% for this fixed seed.
+    // At ε = 1 (the estimate's ε = 0.2) one pair above 2^k is well inside the noise's 95% band:
+    // the lone heavy unit is clipped. A scan continues past an edge, or past a cell tested alone,
+    // with probability about 5% each (one-sided 95% statements), and L∞ > 4 needs two such steps:
+    // probability below 1% for this fixed seed.
     Query moderate = Query.from("tail").privacyUnit("uid").estimateMaxRowsPerGroup().count("n")
         .epsilon(1).build();
     Result m = session(4, c -> { }).run(moderate);
     assertTrue(m.estimatedMaxRowsPerGroup() <= 4, "L∞ " + m.estimatedMaxRowsPerGroup());
+  }
+
+  @Test
+  void run_shortTailJustAbovePowerOfTwo_cellTestedAloneRaisesTheBound() {
+    // ε = 1: the tree's ε is 0.2, geometric noise of scale 5 (s.d. ≈ 7) per cell. The band on
+    // the 17 cells above 2^2 together is wider than the tail's 35 pairs (asserted below), so the
+    // suffix alone would stop at L∞ = 4 and clip 70 rows; the cell (4, 8] tested alone has a band
+    // of about 13 pairs, and 35 pairs exceed it unless its noise is below −22 (probability about
+    // 0.5·e^(−22/5) < 1%); a step past 8 (an empty cell above its band) has probability about 5%
+    // and lands on 16, which is still asserted; L∞ > 16 needs two such steps (< 0.3%).
+    Query q = Query.from("short_tail").privacyUnit("uid").estimateMaxRowsPerGroup().count("n")
+        .epsilon(1).build();
+    Result r = session(11, c -> { }).run(q);
+    int linf = r.estimatedMaxRowsPerGroup();
+    assertTrue(linf == 8 || linf == 16, "L∞ " + linf);
+    // The premise: at the tree's noise the suffix band above edge 3 (n > 4) exceeds 35 pairs.
+    QuantileTree t = QuantileTree.forCells(ContributionBoundEstimate.CELLS);
+    QuantileTree.NodeNoise noise =
+        QuantileTree.NodeNoise.laplace(1 / (1 * ContributionBoundEstimate.DEFAULT_SHARE));
+    assertTrue(t.edgeHalfWidth(3, 1.0, noise, 0.05) > 35, "suffix band");
+    assertTrue(t.cellHalfWidth(3, noise, 0.05) < 20, "cell band");
   }
 
   @Test
@@ -159,7 +189,7 @@ class ContributionBoundEstimateTest {
         .epsilon(1).build();
     Plan p = session(6, c -> { }).explain(q);
     String text = p.toString();
-    assertTrue(text.contains("L∞ (max rows per unit per group) estimated privately: 10.00% of the"
+    assertTrue(text.contains("L∞ (max rows per unit per group) estimated privately: 20.00% of the"
         + " budget"), text);
     assertTrue(text.contains(ContributionBoundPass.OUTPUT), text);
     assertTrue(text.contains("-- L∞ estimate pass"), text);

@@ -139,6 +139,10 @@ final class QueryFuzz {
                 + " max_groups_contributed = 2",
             ", max_rows_contributed = 3", ", max_groups_contributed = NULL,"
                 + " max_rows_contributed = 2",
+            // max_rows_contributed = m: m rows per unit in all (docs/proofs/rows-contributed.md).
+            ", max_rows_contributed = 1, group_selection_strategy = POST_AGGREGATION_THRESHOLD",
+            ", max_rows_contributed = 6, group_selection_strategy = SET_UNION",
+            ", max_rows_contributed = 4, min_privacy_units_per_group = 2, noise = GAUSSIAN",
             ", max_groups_contributed = NULL", ", group_selection_epsilon = 0.25,"
                 + " max_groups_contributed = 2"),
         Arbitraries.oneOf(Arbitraries.just(""), literals().list().ofMinSize(1).ofMaxSize(3)

@@ -80,7 +80,8 @@ final class JdbcLedgerStore implements LedgerStore {
         + " name TEXT NOT NULL, renamed_at TEXT NOT NULL)",
     // Added with multi-table datasets (issue 25): a dataset's tables after its first (the unit
     // table, whose source is the dataset's own), each with its fixed public schema; a row with no
-    // spec and no schema names the unit table (a dataset without one calls it by its own name).
+    // spec and no schema names the unit table, written at registration (--table-name) or with the
+    // first added table (the dataset's name then), so renames never change it (readTables).
     "CREATE TABLE IF NOT EXISTS dataset_tables(id ID, dataset TEXT NOT NULL REFERENCES datasets(name),"
         + " name TEXT NOT NULL, spec TEXT, schema TEXT, added_at TEXT NOT NULL,"
         + " CHECK ((spec IS NULL) = (schema IS NULL)))",
@@ -277,12 +278,23 @@ final class JdbcLedgerStore implements LedgerStore {
     register(spec, Optional.of(schema), Optional.of(unitTable), time);
   }
 
+  @Override
+  public void register(DatasetSpec spec, RegisteredSchema schema, String unitTable, List<DatasetTable> tables,
+      Instant time) {
+    register(spec, Optional.of(schema), Optional.of(unitTable), tables, time);
+  }
+
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Instant time) {
     register(spec, schema, Optional.empty(), time);
   }
 
   private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Optional<String> unitTable,
       Instant time) {
+    register(spec, schema, unitTable, List.of(), time);
+  }
+
+  private void register(DatasetSpec spec, Optional<RegisteredSchema> schema, Optional<String> unitTable,
+      List<DatasetTable> tables, Instant time) {
     try {
       inWriteTransaction(NAMES_LOCK, () -> {
         requireUnusedName(spec.name());
@@ -298,6 +310,10 @@ final class JdbcLedgerStore implements LedgerStore {
         }
         if (unitTable.isPresent()) {
           insertTable(spec.name(), unitTable.get(), null, null, time);
+        }
+        for (DatasetTable t : tables) {
+          insertTable(spec.name(), t.name(), LedgerJson.write(LedgerJson.table(t.spec())),
+              LedgerJson.write(LedgerJson.schema(t.schema().orElseThrow())), time);
         }
         return null;
       });
@@ -411,7 +427,13 @@ final class JdbcLedgerStore implements LedgerStore {
       inWriteTransaction(dataset, () -> {
         DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
         String name = names().getOrDefault(dataset, dataset);
-        check.check(Ledger.named(spec, name), readTables(dataset, name));
+        List<DatasetTable> tables = readTables(dataset, name);
+        check.check(Ledger.named(spec, name), tables);
+        if (!hasUnitRow(dataset)) {
+          // The unit table's name is fixed with the first table that may reference it: the name
+          // the checks above gave it (the dataset's now, or a legacy ledger's derived name).
+          insertTable(dataset, tables.get(0).name(), null, null, time);
+        }
         insertTable(dataset, table.name(), LedgerJson.write(LedgerJson.table(table)),
             LedgerJson.write(LedgerJson.schema(schema)), time);
         return null;
@@ -457,28 +479,96 @@ final class JdbcLedgerStore implements LedgerStore {
     return out;
   }
 
+  private boolean hasUnitRow(String dataset) throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT 1 FROM dataset_tables WHERE dataset = ? AND spec IS NULL")) {
+      p.setString(1, dataset);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next();
+      }
+    }
+  }
+
+  /**
+   * The dataset's tables, the unit table first, named as fixed (never by a later rename): the
+   * stored unit row's name (written at registration with a table name, or with the first added
+   * table); else, for a ledger whose tables were added before that row was written, the dataset's
+   * name when its first table was added ({@link #nameAt}), the name its references were checked
+   * against; else (no table added yet) the dataset's current name, as a single-table dataset's one
+   * table follows its name. A reference is read as it was checked when its table was added
+   * ({@link #asChecked}), so a legacy ledger's reference to the unit table under any name the
+   * dataset had then still finds it.
+   */
   private List<DatasetTable> readTables(String dataset, String currentName) throws SQLException {
     DatasetSpec spec = findDataset(dataset).orElseThrow(() -> new UnknownDatasetException(dataset));
-    String unitName = currentName;
+    String unitRow = null;
+    Instant firstAdded = null;
     List<DatasetTable> added = new ArrayList<>();
     try (PreparedStatement p = connection.prepareStatement(
-        "SELECT name, spec, schema FROM dataset_tables WHERE dataset = ? ORDER BY id")) {
+        "SELECT name, spec, schema, added_at FROM dataset_tables WHERE dataset = ? ORDER BY id")) {
       p.setString(1, dataset);
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {
           if (r.getString(2) == null) {
-            unitName = r.getString(1);
+            unitRow = r.getString(1);
           } else {
+            if (firstAdded == null) {
+              firstAdded = LedgerJson.readTime(r.getString(4));
+            }
             added.add(new DatasetTable(LedgerJson.readTable(LedgerJson.read(r.getString(2))),
                 Optional.of(LedgerJson.readSchema(LedgerJson.read(r.getString(3)))), false));
           }
         }
       }
     }
+    String unitName = unitRow != null ? unitRow : firstAdded == null ? currentName : nameAt(dataset, firstAdded);
+    String derived = unitName;
+    if (unitRow == null && added.stream().anyMatch(t -> t.name().equalsIgnoreCase(derived))) {
+      // A legacy ledger could add a table under a name the dataset had before a rename; the current
+      // name is never a table's (TableRules, Ledger#renameDataset).
+      unitName = currentName;
+    }
     List<DatasetTable> out = new ArrayList<>();
     out.add(new DatasetTable(TableSpec.unitTable(spec, unitName), findSchema(dataset), true));
-    out.addAll(added);
+    for (DatasetTable t : added) {
+      out.add(new DatasetTable(asChecked(t.spec(), out, unitName), t.schema(), false));
+    }
     return out;
+  }
+
+  /**
+   * {@code table} with each reference naming the table it was checked against when {@code table}
+   * was added (TableRules finds a reference's table among those added before it, else it was the
+   * unit table): an earlier added table keeps its name, any other name is the unit table's, which
+   * in a legacy ledger may be an earlier name of the dataset. No-op for a ledger written since the
+   * unit table's name is fixed.
+   */
+  private static TableSpec asChecked(TableSpec table, List<DatasetTable> before, String unitName) {
+    java.util.function.UnaryOperator<TableReference> respell = r ->
+        before.stream().skip(1).anyMatch(t -> r.references(t.name())) || r.references(unitName) ? r
+            : new TableReference(r.column(), unitName, r.targetColumn());
+    List<TableReference> references = table.references().stream().map(respell).toList();
+    List<TableReference> referencedBy = table.referencedBy().stream().map(respell).toList();
+    return references.equals(table.references()) && referencedBy.equals(table.referencedBy()) ? table
+        : new TableSpec(table.name(), table.source(), table.format(), table.csv(), table.database(), references,
+            table.isPublic(), referencedBy);
+  }
+
+  /** The dataset's name at {@code time}: its registered name, or the last rename made by then. */
+  private String nameAt(String dataset, Instant time) throws SQLException {
+    String name = dataset;
+    try (PreparedStatement p = connection.prepareStatement(
+        "SELECT name, renamed_at FROM dataset_renames WHERE dataset = ? ORDER BY id")) {
+      p.setString(1, dataset);
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          if (!LedgerJson.readTime(r.getString(2)).isAfter(time)) {
+            name = r.getString(1);
+          }
+        }
+      }
+    }
+    return name;
   }
 
   /** The JSON text in the first column of the row {@code select} finds for {@code key}. */

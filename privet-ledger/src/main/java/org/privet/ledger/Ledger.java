@@ -91,6 +91,56 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * A table registered together with its dataset ({@link #register(DatasetSpec, RegisteredSchema,
+   * String, List)}), with its public schema.
+   */
+  public record NewTable(TableSpec spec, RegisteredSchema schema) {
+    public NewTable {
+      Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(schema, "schema");
+    }
+  }
+
+  /**
+   * Checks a multi-table registration as {@link #register(DatasetSpec, RegisteredSchema, String,
+   * List)} will, storing nothing: the dataset, then each table in order against the registration
+   * and the tables before it ({@link TableRules}), as {@link #addTable} would.
+   *
+   * @return the dataset's tables as they would be stored: the unit table, then {@code tables}
+   *     (references spelled as the schemas spell the names)
+   * @throws IllegalArgumentException naming the parameter
+   */
+  public List<DatasetTable> checkRegistration(DatasetSpec spec, RegisteredSchema schema, String tableName,
+      List<NewTable> tables) {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(schema, "schema");
+    DatasetSpec.requireIdentifier("tableName", tableName);
+    schema.requireFits(spec);
+    List<DatasetTable> out = new ArrayList<>();
+    out.add(new DatasetTable(TableSpec.unitTable(spec, tableName), Optional.of(schema), true));
+    for (NewTable t : tables) {
+      TableSpec checked = TableRules.check(spec, List.copyOf(out), t.spec(), t.schema());
+      out.add(new DatasetTable(checked, Optional.of(t.schema()), false));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Registers a dataset with its unit table named {@code tableName} and its further {@code tables}
+   * in one transaction: all of it, or nothing (a name already used stores nothing). Each table is
+   * checked as {@link #addTable} checks it, in order ({@link #checkRegistration}).
+   *
+   * @return the dataset's tables as stored
+   * @throws IllegalArgumentException naming the parameter; nothing is stored then
+   */
+  public List<DatasetTable> register(DatasetSpec spec, RegisteredSchema schema, String tableName,
+      List<NewTable> tables) {
+    List<DatasetTable> checked = checkRegistration(spec, schema, tableName, tables);
+    store.register(spec, schema, tableName, checked.subList(1, checked.size()), Instant.now());
+    return checked;
+  }
+
+  /**
    * Adds a table to a registered dataset, with its public schema, fixed from then on: a private
    * table whose references lead to the unit table, or a public table ({@link TableSpec}). The
    * table shares the dataset's budget. Checked against the registration before anything is stored
@@ -135,9 +185,12 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
-   * The dataset's tables, in the order they were added: its unit table first (named as
-   * registered, else as the dataset), then every added table. A dataset registered with one
-   * table has exactly one.
+   * The dataset's tables, in the order they were added: its unit table first, then every added
+   * table. A dataset registered with one table has exactly one. The unit table's name is fixed
+   * like the schema, whatever renames follow: the {@code tableName} it was registered with, else
+   * the dataset's name when its first other table was added (the name that table's references
+   * were checked against; for a ledger written before that name was stored, derived from the
+   * rename history); until then, the one table goes by the dataset's current name.
    */
   public List<DatasetTable> tables(String dataset) {
     return store.tables(resolve(dataset).key());
@@ -190,8 +243,11 @@ public final class Ledger implements AutoCloseable {
    * Renames a dataset, the curator's way to end a clash of names that differ only in case (a
    * ledger written before such names were refused, issue 23): {@code current} is its name exactly
    * as listed (case-sensitive, since the clashing names resolve to no single dataset); {@code
-   * newName} must differ, ignoring case, from every dataset name ever used. The dataset keeps its
-   * budget, grants, charges and releases; queries use the new name from now on.
+   * newName} must differ, ignoring case, from every dataset name ever used, and from the names
+   * tables go by in queries ({@link #datasetsWithTable}), its own unit table's excepted, so that an
+   * unqualified FROM name never finds a table where the dataset was meant. The dataset keeps its
+   * budget, grants, charges, releases and its tables' names ({@link #tables}); queries use the new
+   * name from now on.
    */
   public DatasetSpec renameDataset(String current, String newName) {
     DatasetSpec.requireIdentifier("name", newName);
@@ -203,6 +259,10 @@ public final class Ledger implements AutoCloseable {
           throw new IllegalArgumentException("name: dataset '" + current + "' has a table named '"
               + t.name() + "'; a dataset cannot be named as one of its tables");
         });
+    datasetsWithTable(newName).stream().filter(d -> !d.equals(current)).findFirst().ifPresent(d -> {
+      throw new IllegalArgumentException("name: dataset '" + d + "' has a table named '" + newName
+          + "' (ignoring case); a dataset cannot be named as another dataset's table");
+    });
     store.rename(key, newName, Instant.now());
     return dataset(newName);
   }

@@ -203,7 +203,8 @@ public final class LedgerJson {
   /**
    * A table of a multi-table dataset, as the ledger keeps it: {@code name}, {@code source}, {@code
    * format}, {@code csv}, {@code database} (for a PostgreSQL table), {@code references} (each
-   * {@code {"column":…,"table":…,"targetColumn":…}}) and {@code public}.
+   * {@code {"column":…,"table":…,"targetColumn":…}}), {@code public}, and for a public table that
+   * tables added before it reference, {@code referencedBy} (each as {@link TableSpec#referencedBy}).
    */
   public static ObjectNode table(TableSpec t) {
     ObjectNode n = MAPPER.createObjectNode();
@@ -216,16 +217,89 @@ public final class LedgerJson {
     t.references().forEach(r -> refs.addObject().put("column", r.column()).put("table", r.table())
         .put("targetColumn", r.targetColumn()));
     n.put("public", t.isPublic());
+    if (!t.referencedBy().isEmpty()) {
+      ArrayNode by = n.putArray("referencedBy");
+      t.referencedBy().forEach(r -> by.addObject().put("column", r.column()).put("table", r.table())
+          .put("targetColumn", r.targetColumn()));
+    }
     return n;
+  }
+
+  /**
+   * A table registered with {@code dataset} by the server's {@code POST /v1/datasets} ({@code
+   * tables}), as {@code dataset add-table} gives one: {@code name}, {@code source} (a file, or
+   * {@code SCHEMA.TABLE} of the dataset's database), optional {@code format} ({@code csv}, {@code
+   * parquet}, {@code postgres}; default from the dataset's database or the file name) and {@code
+   * csv} (default: header line, comma), {@code references} and {@code referencedBy} (each {@code
+   * "COLUMN=TABLE.COLUMN"} or {@code {"column","table","targetColumn"}}), {@code public} (default
+   * false). Its schema is not read here.
+   *
+   * @throws IllegalArgumentException naming the field
+   */
+  public static TableSpec tableRegistration(JsonNode n, DatasetSpec dataset) {
+    if (n == null || !n.isObject()) {
+      throw new IllegalArgumentException("tables: each table is a JSON object (name, source, references"
+          + " or public)");
+    }
+    for (String f : List.of("name", "source")) {
+      if (!n.path(f).isTextual() || n.path(f).asText().isBlank()) {
+        throw new IllegalArgumentException("tables: " + f + ": a non-empty string is required");
+      }
+    }
+    SourceFormat format;
+    try {
+      format = n.hasNonNull("format") ? SourceFormat.valueOf(n.get("format").asText().toUpperCase(java.util.Locale.ROOT))
+          : dataset.database().isPresent() ? SourceFormat.POSTGRES : SourceFormat.ofFileName(n.get("source").asText());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("tables: format must be csv, parquet or postgres");
+    }
+    CsvOptions csv;
+    try {
+      csv = n.hasNonNull("csv") ? readCsv(n.get("csv")) : CsvOptions.DEFAULT;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("tables: csv must be {header, delimiter, columns, nullString}");
+    }
+    if (n.has("public") && !n.get("public").isBoolean()) {
+      throw new IllegalArgumentException("tables: public must be true or false");
+    }
+    return new TableSpec(n.get("name").asText(), n.get("source").asText(), format, csv,
+        format == SourceFormat.POSTGRES ? dataset.database() : java.util.Optional.empty(),
+        references(n.get("references"), "references"), n.path("public").asBoolean(false),
+        references(n.get("referencedBy"), "referencedBy"));
+  }
+
+  private static List<TableReference> references(JsonNode a, String field) {
+    List<TableReference> out = new ArrayList<>();
+    if (a == null || a.isNull()) {
+      return out;
+    }
+    if (!a.isArray()) {
+      throw new IllegalArgumentException("tables: " + field + " must be an array");
+    }
+    for (JsonNode r : a) {
+      if (r.isTextual()) {
+        out.add(TableReference.parse(r.asText()));
+      } else if (r.isObject() && r.path("column").isTextual() && r.path("table").isTextual()
+          && r.path("targetColumn").isTextual()) {
+        out.add(new TableReference(r.get("column").asText(), r.get("table").asText(), r.get("targetColumn").asText()));
+      } else {
+        throw new IllegalArgumentException("tables: " + field + ": each is \"COLUMN=TABLE.COLUMN\" or"
+            + " {\"column\", \"table\", \"targetColumn\"}");
+      }
+    }
+    return out;
   }
 
   static TableSpec readTable(JsonNode n) {
     List<TableReference> refs = new ArrayList<>();
     n.path("references").forEach(r -> refs.add(new TableReference(r.get("column").asText(),
         r.get("table").asText(), r.get("targetColumn").asText())));
+    List<TableReference> by = new ArrayList<>();
+    n.path("referencedBy").forEach(r -> by.add(new TableReference(r.get("column").asText(),
+        r.get("table").asText(), r.get("targetColumn").asText())));
     return new TableSpec(n.get("name").asText(), n.get("source").asText(),
         SourceFormat.valueOf(n.get("format").asText().toUpperCase(java.util.Locale.ROOT)),
-        readCsv(n.get("csv")), readDatabase(n.get("database")), refs, n.path("public").asBoolean());
+        readCsv(n.get("csv")), readDatabase(n.get("database")), refs, n.path("public").asBoolean(), by);
   }
 
   /**

@@ -41,6 +41,14 @@ public interface LedgerStore extends AutoCloseable {
   void register(DatasetSpec spec, RegisteredSchema schema, String unitTable, Instant time);
 
   /**
+   * As {@link #register(DatasetSpec, RegisteredSchema, String, Instant)}, and in the same
+   * transaction appends {@code tables} (checked by the caller against the registration alone, in
+   * order), so a multi-table dataset is registered whole or not at all.
+   */
+  void register(DatasetSpec spec, RegisteredSchema schema, String unitTable, List<DatasetTable> tables,
+      Instant time);
+
+  /**
    * In one write transaction of the dataset: reads its tables ({@link #tables}), asks {@code check}
    * whether {@code table} may join them (it throws to refuse, and then nothing is written), and
    * appends the table with its public schema.

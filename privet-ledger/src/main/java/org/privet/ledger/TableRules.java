@@ -20,8 +20,12 @@ import java.util.Optional;
  *       path, each row has one unit, and references never form a cycle), and may reference public
  *       tables too; a reference to the unit table names its privacy unit column (the engine reads
  *       a row's unit from that reference); each reference goes from a column of its schema to a
- *       column of the target's schema of the same type (or both numeric), which must be a key of
- *       the target (checked on the data by the curator's {@code LedgerCatalog.addTable}, not here);
+ *       column of the target's schema of the same type, not a floating one ({@code double}:
+ *       float equality is not one relation on every backend, docs/proofs/engine-joins.md,
+ *       "Keys"), which must be a key of the target (checked on the data by the curator's {@code LedgerCatalog.addTable}, not here);
+ *   <li>a public table may be declared referenced by private tables added before it ({@code
+ *       --referenced-by}, e.g. the unit table's {@code c_nationkey}, which no {@code add-table}
+ *       could declare), under the same type rules, at most once per referencing column;
  *   <li>a dataset whose unit is each row ({@code --row-privacy}) takes public tables only: its rows
  *       have no unit column that a reference could lead to.
  * </ul>
@@ -61,7 +65,15 @@ final class TableRules {
               + " read by one backend; give --source FILE");
     }
     if (table.isPublic()) {
-      return; // TableSpec refuses references on a public table
+      // TableSpec refuses references on a public table; tables added before it may reference it
+      for (TableReference r : table.referencedBy()) {
+        DatasetTable from = target("referenced-by", dataset, tables, r);
+        if (from.spec().isPublic()) {
+          throw new IllegalArgumentException("referenced-by: " + from.name() + " is public; only a"
+              + " private table (e.g. the unit table " + unit.name() + ") is declared to reference a public table");
+        }
+      }
+      return;
     }
     if (dataset.privacyUnit().isRow()) {
       throw new IllegalArgumentException("references: dataset '" + dataset.name() + "' protects each"
@@ -111,11 +123,7 @@ final class TableRules {
       RegisteredSchema.Column to = column(targetSchema, r.targetColumn()).orElseThrow(() ->
           new IllegalArgumentException("references: column '" + r.targetColumn() + "' is not in the"
               + " schema of table '" + target.name() + "' " + targetSchema.names()));
-      if (!from.type().equals(to.type()) && !(from.isNumeric() && to.isNumeric())) {
-        throw new IllegalArgumentException("references: " + table.name() + "." + from.name() + " ("
-            + from.type() + ") cannot reference " + target.name() + "." + to.name() + " (" + to.type()
-            + "): the types differ");
-      }
+      requireKeyTypes("references", table.name(), from, target.name(), to);
       if (target == tables.get(0) && !target.spec().isPublic()
           && !to.name().equalsIgnoreCase(dataset.privacyUnit().columnName().orElseThrow())) {
         // The engine reads a row's unit from its reference to the unit table: that reference must
@@ -131,13 +139,62 @@ final class TableRules {
       }
       spelled.add(s);
     }
+    List<TableReference> spelledBy = new ArrayList<>();
+    for (TableReference r : table.referencedBy()) {
+      DatasetTable source = target("referenced-by", dataset, tables, r);
+      RegisteredSchema.Column to = column(schema, r.column()).orElseThrow(() ->
+          new IllegalArgumentException("referenced-by: column '" + r.column() + "' is not in the schema"
+              + " of table '" + table.name() + "' " + schema.names()));
+      RegisteredSchema sourceSchema = source.schema().orElseThrow();
+      RegisteredSchema.Column from = column(sourceSchema, r.targetColumn()).orElseThrow(() ->
+          new IllegalArgumentException("referenced-by: column '" + r.targetColumn() + "' is not in the"
+              + " schema of table '" + source.name() + "' " + sourceSchema.names()));
+      requireKeyTypes("referenced-by", source.name(), from, table.name(), to);
+      TableReference s = new TableReference(to.name(), source.name(), from.name());
+      boolean declared = source.spec().references().stream()
+          .anyMatch(x -> x.column().equals(from.name()) && x.references(table.name()));
+      if (spelledBy.stream().anyMatch(x -> x.table().equals(s.table()) && x.targetColumn().equals(s.targetColumn()))
+          || declared) {
+        throw new IllegalArgumentException("referenced-by: " + source.name() + "." + from.name()
+            + " is given a reference to " + table.name() + " twice");
+      }
+      spelledBy.add(s);
+    }
     return new TableSpec(table.name(), table.source(), table.format(), table.csv(), table.database(),
-        spelled, table.isPublic());
+        spelled, table.isPublic(), spelledBy);
+  }
+
+  /**
+   * A reference's column and its target: the same type (or both numeric), and not a floating one.
+   *
+   * @throws IllegalArgumentException naming {@code parameter}
+   */
+  private static void requireKeyTypes(String parameter, String fromTable, RegisteredSchema.Column from,
+      String toTable, RegisteredSchema.Column to) {
+    if (from.type().equals("double") || to.type().equals("double")) {
+      // A unit is read along references by key equality (KeyUnit groups the parent rows by the
+      // key): docs/proofs/engine-joins.md, "Keys", argues for values with one equality on every
+      // backend, which floating values (NaN, -0.0, a DECIMAL read as double) do not have.
+      throw new IllegalArgumentException(parameter + ": " + fromTable + "." + from.name() + " ("
+          + from.type() + ") -> " + toTable + "." + to.name() + " (" + to.type() + "): a reference"
+          + " and its target must not be of a floating type (double, which includes DECIMAL); use an"
+          + " integer, string or date key");
+    }
+    if (!from.type().equals(to.type()) && !(from.isNumeric() && to.isNumeric())) {
+      throw new IllegalArgumentException(parameter + ": " + fromTable + "." + from.name() + " ("
+          + from.type() + ") cannot reference " + toTable + "." + to.name() + " (" + to.type()
+          + "): the types differ");
+    }
   }
 
   private static DatasetTable target(DatasetSpec dataset, List<DatasetTable> tables, TableReference r) {
+    return target("references", dataset, tables, r);
+  }
+
+  private static DatasetTable target(String parameter, DatasetSpec dataset, List<DatasetTable> tables,
+      TableReference r) {
     return tables.stream().filter(t -> r.references(t.name())).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("references: dataset '" + dataset.name()
+        .orElseThrow(() -> new IllegalArgumentException(parameter + ": dataset '" + dataset.name()
             + "' has no table '" + r.table() + "' (" + r + "); its tables are "
             + tables.stream().map(DatasetTable::name).toList()));
   }

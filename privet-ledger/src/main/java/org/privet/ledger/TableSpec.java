@@ -31,9 +31,21 @@ import java.util.Optional;
  * @param references the references of a private table: one to a private table, any to public
  *     tables (none for a public table, and none for the unit table)
  * @param isPublic whether the table's contents are public
+ * @param referencedBy for a public table, the references to it from private tables added before
+ *     it (the unit table among them, e.g. {@code customer.c_nationkey} to {@code
+ *     nation.n_nationkey}), each written from this table's side: {@code column} is this table's
+ *     (the target), {@code table.targetColumn} the referencing column ({@code
+ *     --referenced-by n_nationkey=customer.c_nationkey}); empty for a private table
  */
 public record TableSpec(String name, String source, SourceFormat format, CsvOptions csv,
-    Optional<DatabaseSource> database, List<TableReference> references, boolean isPublic) {
+    Optional<DatabaseSource> database, List<TableReference> references, boolean isPublic,
+    List<TableReference> referencedBy) {
+
+  /** A table that no table added before it references. */
+  public TableSpec(String name, String source, SourceFormat format, CsvOptions csv,
+      Optional<DatabaseSource> database, List<TableReference> references, boolean isPublic) {
+    this(name, source, format, csv, database, references, isPublic, List.of());
+  }
 
   public TableSpec {
     DatasetSpec.requireIdentifier("name", name);
@@ -55,12 +67,22 @@ public record TableSpec(String name, String source, SourceFormat format, CsvOpti
       throw new IllegalArgumentException("references: a public table has no references (its"
           + " contents are public, it holds no privacy unit); leave out --references or --public");
     }
+    referencedBy = List.copyOf(referencedBy == null ? List.of() : referencedBy);
+    if (!isPublic && !referencedBy.isEmpty()) {
+      throw new IllegalArgumentException("referenced-by: only a public table is referenced by the"
+          + " tables added before it (a private table gives its own --references)");
+    }
   }
 
   /** The unit table: the dataset's own source, under {@code name}. */
   static TableSpec unitTable(DatasetSpec dataset, String name) {
     return new TableSpec(name, dataset.source(), dataset.format(), dataset.csv(), dataset.database(),
         List.of(), false);
+  }
+
+  /** The references {@link #referencedBy} states, each as the referencing table declares it. */
+  public List<TableReference> incoming() {
+    return referencedBy.stream().map(r -> new TableReference(r.targetColumn(), r.table(), r.column())).toList();
   }
 
   /**

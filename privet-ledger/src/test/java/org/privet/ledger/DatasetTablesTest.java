@@ -75,7 +75,7 @@ class DatasetTablesTest extends OnEachStore {
   void addTable_privateTableReferencingAPublicOneToo_keepsBothReferences() {
     registerShop();
     ledger.addTable("shop", file("supplier", false, "s_nationkey=nation.n_nationkey", "s_custkey=customer.c_custkey"),
-        RegisteredSchemaTest.schema("s_custkey:double,s_nationkey:integer", RegisteredSchema.Origin.DECLARED));
+        RegisteredSchemaTest.schema("s_custkey:integer,s_nationkey:integer", RegisteredSchema.Origin.DECLARED));
     assertEquals(List.of(new TableReference("s_nationkey", "nation", "n_nationkey"),
         new TableReference("s_custkey", "customer", "c_custkey")), ledger.tables("shop").get(4).spec().references());
   }
@@ -88,14 +88,96 @@ class DatasetTablesTest extends OnEachStore {
     assertEquals(t.spec().references(), ledger.tables("shop").get(1).spec().references());
   }
 
+  /**
+   * A dataset registered without a table name: its one table follows its name until a table is
+   * added; from then on the unit table keeps the name its references were checked against.
+   */
   @Test
-  void tables_datasetWithoutTableName_oneUnitTableNamedAsTheDatasetAndRenamedWithIt() {
+  void tables_datasetWithoutTableName_unitTableNamedAsTheDatasetWhenItsFirstTableIsAdded() {
     ledger.register(shop("customer"), CUSTOMER);
-    assertEquals(List.of("customer"), ledger.tables("customer").stream().map(DatasetTable::name).toList());
-    ledger.addTable("customer", file("orders", false, "o_custkey=customer.c_custkey"), ORDERS);
-    ledger.renameDataset("customer", "clients");
-    assertEquals(List.of("clients", "orders"), ledger.tables("clients").stream().map(DatasetTable::name).toList());
+    ledger.renameDataset("customer", "Customer2");
+    assertEquals(List.of("Customer2"), names("customer2"), "one table: named as the dataset");
+    ledger.addTable("customer2", file("orders", false, "o_custkey=Customer2.c_custkey"), ORDERS);
+    ledger.renameDataset("Customer2", "clients");
+    ledger.close();
+    ledger = where.open();
+    assertEquals(List.of("Customer2", "orders"), names("clients"));
+    assertEquals(List.of(new TableReference("o_custkey", "Customer2", "c_custkey")),
+        ledger.tables("clients").get(1).spec().references());
+    ledger.addTable("clients", file("nation", true), NATION);
+    assertEquals(List.of("clients"), ledger.datasetsWithTable("CUSTOMER2"));
     assertRefused("name", () -> ledger.renameDataset("clients", "Orders"));
+    assertRefused("references: dataset 'clients' has no table 'clients'", () -> ledger.addTable("clients",
+        file("lineitem", false, "l_orderkey=clients.c_custkey"), LINEITEM));
+  }
+
+  /**
+   * A ledger written before the unit table's name was stored (no unit row; tables added across
+   * renames, each checked against the dataset's name then): the unit table is named as the dataset
+   * was when its first table was added (the rename history says which), every reference to it,
+   * under either name, resolves to it, and the next added table stores that name.
+   */
+  @Test
+  void tables_legacyLedgerRenamedBetweenAdds_unitTableNamedAtTheFirstAdd() throws SQLException {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
+      legacyCustomerRenamedBetweenAdds(s);
+      // Added after the rename under the dataset's former name (the old rules let it): a table of its own.
+      legacyAdd(s, "Customer", "2026-01-04T00:00:00Z", file("Customer", true), NATION);
+      legacyAdd(s, "refunds", "2026-01-05T00:00:00Z", file("refunds", false, "r_custkey=orders.o_custkey"),
+          RegisteredSchemaTest.schema("r_custkey:integer", RegisteredSchema.Origin.DECLARED));
+    }
+    ledger.renameDataset("clients", "buyers");
+    List<DatasetTable> tables = ledger.tables("buyers");
+    // 'customer' was the unit table's name at the first add, but a table now goes by it: the
+    // current name, never a table's, names the unit table.
+    assertEquals(List.of("buyers", "orders", "payments", "Customer", "refunds"),
+        tables.stream().map(DatasetTable::name).toList());
+    assertEquals("o_custkey=buyers.c_custkey", tables.get(1).spec().references().get(0).toString());
+    assertEquals("p_custkey=buyers.c_custkey", tables.get(2).spec().references().get(0).toString());
+    assertEquals("r_custkey=orders.o_custkey", tables.get(4).spec().references().get(0).toString());
+  }
+
+  @Test
+  void tables_legacyLedger_unitTableNamedAtTheFirstAddAndStoredWithTheNext() throws SQLException {
+    try (Connection c = where.raw(); Statement s = c.createStatement()) {
+      legacyCustomerRenamedBetweenAdds(s);
+    }
+    assertEquals(List.of("customer", "orders", "payments"), names("clients"));
+    assertEquals("p_custkey=customer.c_custkey", ledger.tables("clients").get(2).spec().references().get(0).toString());
+    ledger.addTable("clients", file("nation", true), NATION);
+    ledger.renameDataset("clients", "buyers");
+    assertEquals(List.of("customer", "orders", "payments", "nation"), names("buyers"));
+    try (Connection c = where.raw(); Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery("SELECT name FROM dataset_tables WHERE spec IS NULL")) {
+      assertTrue(r.next());
+      assertEquals("customer", r.getString(1), "the derived name, stored with the next added table");
+    }
+    assertEquals(List.of("buyers"), ledger.datasetsWithTable("customer"));
+  }
+
+  /**
+   * A ledger of the previous version: {@code customer} registered without a table name, orders
+   * added referencing {@code customer}, the rename to {@code clients}, then payments added
+   * referencing {@code clients} (checked against the then name); no unit-table row.
+   */
+  private void legacyCustomerRenamedBetweenAdds(Statement s) throws SQLException {
+    ledger.register(shop("customer"), CUSTOMER);
+    legacyAdd(s, "orders", "2026-01-01T00:00:00Z", file("orders", false, "o_custkey=customer.c_custkey"), ORDERS);
+    s.executeUpdate("INSERT INTO dataset_renames(dataset, name, renamed_at)"
+        + " VALUES ('customer', 'clients', '2026-01-02T00:00:00Z')");
+    legacyAdd(s, "payments", "2026-01-03T00:00:00Z", file("payments", false, "p_custkey=clients.c_custkey"),
+        RegisteredSchemaTest.schema("p_custkey:integer,p_amount:double", RegisteredSchema.Origin.DECLARED));
+  }
+
+  private static void legacyAdd(Statement s, String name, String time, TableSpec table, RegisteredSchema schema)
+      throws SQLException {
+    s.executeUpdate("INSERT INTO dataset_tables(dataset, name, spec, schema, added_at) VALUES ('customer', '"
+        + name + "', '" + LedgerJson.write(LedgerJson.table(table)) + "', '"
+        + LedgerJson.write(LedgerJson.schema(schema)) + "', '" + time + "')");
+  }
+
+  private List<String> names(String dataset) {
+    return ledger.tables(dataset).stream().map(DatasetTable::name).toList();
   }
 
   @Test
@@ -110,6 +192,13 @@ class DatasetTablesTest extends OnEachStore {
         () -> ledger.addTable("shop", file("x", false, "l_orderkey=orders.o_key"), LINEITEM));
     assertRefused("references: x.l_comment (string) cannot reference orders.o_orderkey (integer)",
         () -> ledger.addTable("shop", file("x", false, "l_comment=orders.o_orderkey"), LINEITEM));
+    assertRefused("references: x.l_quantity (double) -> orders.o_orderkey (integer): a reference and its"
+        + " target must not be of a floating type", () -> ledger.addTable("shop",
+            file("x", false, "l_quantity=orders.o_orderkey"), LINEITEM));
+    assertRefused("references: x.s_key (integer) -> orders.o_totalprice (double): a reference and its"
+        + " target must not be of a floating type", () -> ledger.addTable("shop",
+            file("x", false, "s_key=orders.o_totalprice"),
+            RegisteredSchemaTest.schema("s_key:integer", RegisteredSchema.Origin.DECLARED)));
     assertRefused("references: table 'x' cannot reference itself",
         () -> ledger.addTable("shop", file("x", false, "l_orderkey=x.l_orderkey"), LINEITEM));
     assertRefused("references: a private table must reach the privacy unit",
@@ -119,9 +208,9 @@ class DatasetTablesTest extends OnEachStore {
     assertRefused("references: a private table reaches the privacy unit through exactly one reference"
         + " to a private table", () -> ledger.addTable("shop",
             file("x", false, "l_orderkey=orders.o_orderkey", "l_orderkey=customer.c_custkey"), LINEITEM));
-    assertRefused("references: l_quantity=nation.n_nationkey is given twice", () -> ledger.addTable("shop",
-        file("x", false, "l_orderkey=orders.o_orderkey", "l_quantity=nation.n_nationkey",
-            "L_QUANTITY=nation.n_nationkey"), LINEITEM));
+    assertRefused("references: l_orderkey=nation.n_nationkey is given twice", () -> ledger.addTable("shop",
+        file("x", false, "l_orderkey=orders.o_orderkey", "l_orderkey=nation.n_nationkey",
+            "L_ORDERKEY=nation.n_nationkey"), LINEITEM));
     assertRefused("references: x.l_orderkey references the unit table 'customer', so it must reference"
         + " its privacy unit column customer.c_custkey, not customer.c_nationkey", () -> ledger.addTable("shop",
             file("x", false, "l_orderkey=customer.c_nationkey"), LINEITEM));
@@ -230,6 +319,34 @@ class DatasetTablesTest extends OnEachStore {
       pool.shutdownNow();
       ledgers.forEach(Ledger::close);
     }
+  }
+
+  /**
+   * A dataset registered with its tables in one call (the server's POST /v1/datasets): stored
+   * whole and read back as added one by one would be, the public table's referencedBy included;
+   * a refused table anywhere in the list stores nothing, not even the dataset.
+   */
+  @Test
+  void register_withTables_storedWholeOrNotAtAll() {
+    TableSpec nation = new TableSpec("nation", "/data/nation.csv", SourceFormat.CSV, CsvOptions.DEFAULT,
+        Optional.empty(), List.of(), true, List.of(TableReference.parse("N_NationKey=Customer.C_NationKey")));
+    assertRefused("references: lineitem.l_quantity (double) -> orders.o_orderkey (integer)",
+        () -> ledger.register(shop("shop"), CUSTOMER, "customer", List.of(
+            new Ledger.NewTable(file("orders", false, "o_custkey=customer.c_custkey"), ORDERS),
+            new Ledger.NewTable(nation, NATION),
+            new Ledger.NewTable(file("lineitem", false, "l_quantity=orders.o_orderkey"), LINEITEM))));
+    assertEquals(List.of(), ledger.datasets(), "nothing stored");
+    List<DatasetTable> registered = ledger.register(shop("shop"), CUSTOMER, "customer", List.of(
+        new Ledger.NewTable(file("orders", false, "o_custkey=customer.c_custkey"), ORDERS),
+        new Ledger.NewTable(nation, NATION),
+        new Ledger.NewTable(file("lineitem", false, "l_orderkey=orders.o_orderkey"), LINEITEM)));
+    ledger.close();
+    ledger = where.open();
+    assertEquals(registered, ledger.tables("shop"));
+    assertEquals(List.of(new TableReference("n_nationkey", "customer", "c_nationkey")),
+        ledger.tables("shop").get(2).spec().referencedBy(), "spelled as the schemas spell the names");
+    assertRefused("name: a dataset named 'shop' is already registered",
+        () -> ledger.register(shop("shop"), CUSTOMER, "customer", List.of()));
   }
 
   @Test

@@ -146,6 +146,11 @@ final class CuratorService {
       ArrayNode refs = table.putArray("references");
       t.spec().references().forEach(r -> refs.addObject().put("column", r.column()).put("table", r.table())
           .put("targetColumn", r.targetColumn()));
+      if (!t.spec().referencedBy().isEmpty()) {
+        ArrayNode by = table.putArray("referencedBy");
+        t.spec().incoming().forEach(r -> by.addObject().put("table", r.table()).put("column", r.column())
+            .put("targetColumn", r.targetColumn()));
+      }
       table.set("columns", columns(t.schema().orElseThrow()));
     }
     return tables;
@@ -440,13 +445,68 @@ final class CuratorService {
    * declares one, else inferred from the file now, the curator's act (threat-model.md, "Public
    * schema").
    */
+  /**
+   * Registers a dataset: its first table (the body as {@code privet dataset show --format json}
+   * prints it, with an optional declared {@code schema}), and, with {@code tableName} or {@code
+   * tables} (issue 25), a multi-table dataset whole: {@code tableName} names the unit table
+   * (default: the dataset's name), {@code tables} lists the further tables as {@code dataset
+   * add-table} gives them ({@link LedgerJson#tableRegistration}, each with an optional declared
+   * {@code schema}, else inferred now), checked in order by the same rules and key checks, and
+   * stored in one transaction with the dataset, or nothing is ({@link LedgerCatalog#register(Ledger,
+   * DatasetSpec, RegisteredSchema, String, List)}). A name in use is refused (400, naming {@code
+   * name}) and changes nothing, so a retried registration is never stored twice (no
+   * Idempotency-Key needed).
+   */
   ObjectNode register(JsonNode body) {
     DatasetSpec built = LedgerJson.registration(body);
-    RegisteredSchema schema = body.hasNonNull("schema")
-        ? LedgerCatalog.registered(PublicSchema.parse(body.get("schema").asText()), RegisteredSchema.Origin.DECLARED)
-        : pool.call(backend -> LedgerCatalog.inferred(built, backend));
-    DatasetSpec spec = ledger.register(built, schema);
-    return LedgerJson.dataset(spec, java.util.Optional.of(schema));
+    RegisteredSchema schema = declaredSchema(body, "schema")
+        .orElseGet(() -> pool.call(backend -> LedgerCatalog.inferred(built, backend)));
+    if (!body.has("tableName") && !body.has("tables")) {
+      DatasetSpec spec = ledger.register(built, schema);
+      return LedgerJson.dataset(spec, java.util.Optional.of(schema));
+    }
+    String tableName = body.hasNonNull("tableName") ? text(body, "tableName") : built.name();
+    JsonNode given = body.path("tables");
+    if (!given.isMissingNode() && !given.isNull() && !given.isArray()) {
+      throw new IllegalArgumentException("tables: an array of tables is required");
+    }
+    if (given.size() > MAX_TABLES) {
+      throw new IllegalArgumentException("tables: at most " + MAX_TABLES + " tables");
+    }
+    List<Ledger.NewTable> tables = new java.util.ArrayList<>();
+    for (JsonNode t : given) {
+      org.privet.ledger.TableSpec table = LedgerJson.tableRegistration(t, built);
+      if (table.database().isEmpty() && !(java.nio.file.Path.of(table.source()).isAbsolute()
+          && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(table.source())))) {
+        throw new IllegalArgumentException("tables: source of '" + table.name() + "' must be an absolute"
+            + " path to a file on the server's machine");
+      }
+      RegisteredSchema fixed = declaredSchema(t, "tables: schema").orElseGet(() -> {
+        DatasetSpec source = table.asSource(built);
+        return source.database().isPresent() ? LedgerCatalog.inferSchema(source)
+            : pool.call(backend -> LedgerCatalog.inferred(source, backend));
+      });
+      tables.add(new Ledger.NewTable(table, fixed));
+    }
+    List<org.privet.ledger.DatasetTable> registered = LedgerCatalog.register(ledger, built, schema, tableName, tables);
+    ObjectNode out = LedgerJson.dataset(built, java.util.Optional.of(schema));
+    out.set("tables", LedgerJson.tables(built, registered));
+    return out;
+  }
+
+  /** The most tables one registration may carry. */
+  static final int MAX_TABLES = 64;
+
+  /** A declared schema ({@code "name:type,..."}) in {@code n}'s {@code schema} field, if given. */
+  private static Optional<RegisteredSchema> declaredSchema(JsonNode n, String parameter) {
+    JsonNode s = n.get("schema");
+    if (s == null || s.isNull()) {
+      return Optional.empty();
+    }
+    if (!s.isTextual()) {
+      throw new IllegalArgumentException(parameter + ": a string name:type,... is required");
+    }
+    return Optional.of(LedgerCatalog.registered(PublicSchema.parse(s.asText()), RegisteredSchema.Origin.DECLARED));
   }
 
   ObjectNode grant(JsonNode body) {

@@ -67,4 +67,110 @@ class DatasetTablesApiTest {
       assertFalse(r.text().contains(dir.toString()), "no source path is shown to analysts");
     }
   }
+
+  /**
+   * POST /v1/datasets registers a multi-table dataset whole (issue 25): the unit table's name,
+   * then each table with its references (both JSON forms), its public flag, and a public table
+   * the unit table references ({@code referencedBy}); a refused registration (a floating key, a
+   * target that is not a key, a reference to an unknown table) is 400 naming the field, shows no
+   * data value and stores nothing, so the corrected request then succeeds; repeating it is 400
+   * naming {@code name} and changes nothing. An analyst's join over the tables then releases every nation as a
+   * public group, equal to the plain join (noise 0 at ε = 10^6 and a bound of 3 rows: scale
+   * 3·10^-6, non-zero with probability below 10^-100000).
+   */
+  @Test
+  void registerDataset_withTables_registeredWholeOrNotAtAll() throws Exception {
+    Files.writeString(dir.resolve("customer.csv"), "c_custkey,c_name,c_nationkey\n1,Secret#1,7\n2,b,8\n3,c,7\n");
+    Files.writeString(dir.resolve("orders.csv"), "o_orderkey,o_custkey,o_totalprice\n10,1,9.5\n11,1,3.25\n12,3,4.0\n");
+    Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n8,PERU\n9,CHINA\n");
+    Files.writeString(dir.resolve("nation_twice.csv"), "n_nationkey,n_name\n7,FRANCE\n7,PERU\n");
+    Path ws = dir.resolve("ws");
+    String boss;
+    String alice;
+    JsonNode base;
+    try (Ledger ledger = Ledger.open(ws)) {
+      boss = ledger.addAnalyst("boss", Role.CURATOR).apiKey();
+      alice = ledger.addAnalyst("alice", Role.ANALYST).apiKey();
+      base = org.privet.ledger.LedgerJson.dataset(DatasetSpec.builder().name("shop")
+          .source(dir.resolve("customer.csv").toString()).privacyUnit(PrivacyUnit.column("c_custkey"))
+          .budget(new PureDp(10_000_000)).build());
+    }
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    java.util.function.BiFunction<String, String, String> body = (ordersRef, nationFile) -> {
+      com.fasterxml.jackson.databind.node.ObjectNode b = base.deepCopy();
+      b.put("tableName", "customer");
+      com.fasterxml.jackson.databind.node.ArrayNode tables = b.putArray("tables");
+      tables.addObject().put("name", "orders").put("source", dir.resolve("orders.csv").toString())
+          .putArray("references").add(ordersRef);
+      com.fasterxml.jackson.databind.node.ObjectNode nation = tables.addObject().put("name", "nation")
+          .put("source", dir.resolve(nationFile).toString()).put("public", true);
+      nation.putArray("referencedBy").addObject().put("column", "n_nationkey").put("table", "customer")
+          .put("targetColumn", "c_nationkey");
+      return b.toString();
+    };
+    try (PrivetServer server = PrivetServer.start(ServerOptions.builder(ws).port(0).workers(1).build())) {
+      Api api = new Api(server.url());
+      String[][] refused = {
+          {body.apply("o_totalprice=customer.c_custkey", "nation.csv"),
+              "references: orders.o_totalprice (double) -> customer.c_custkey (integer)"},
+          {body.apply("o_custkey=customer.c_custkey", "nation_twice.csv"),
+              "referenced-by: nation.n_nationkey is not a key of nation"},
+          {body.apply("o_custkey=client.c_custkey", "nation.csv"), "references: dataset 'shop' has no table 'client'"},
+          {body.apply("o_custkey=customer.c_custkey", "nation.csv").replace("\"public\":true", "\"public\":1"),
+              "tables: public must be true or false"},
+          {body.apply("o_custkey=customer.c_custkey", "missing.csv"),
+              "tables: source of 'nation' must be an absolute path to a file on the server's machine"}};
+      for (String[] r : refused) {
+        Api.Response res = api.post("/v1/datasets", boss, r[0]);
+        assertEquals(400, res.status(), res.text());
+        assertTrue(res.json().path("error").path("message").asText().contains(r[1]), res.text());
+        assertFalse(res.text().contains("Secret") || res.text().contains("FRANCE"), res.text());
+        assertEquals(0, api.get("/v1/datasets", boss).json().size(), "a refused registration stores nothing");
+      }
+
+      String good = body.apply("o_custkey=customer.c_custkey", "nation.csv");
+      Api.Response reg = api.post("/v1/datasets", boss, good);
+      assertEquals(201, reg.status(), reg.text());
+      JsonNode tables = reg.json().get("tables");
+      assertEquals(List.of("customer", "orders", "nation"),
+          List.of(tables.get(0).get("name").asText(), tables.get(1).get("name").asText(), tables.get(2).get("name").asText()));
+      assertEquals("o_custkey", tables.get(1).get("references").get(0).get("column").asText());
+      assertEquals("o_orderkey:integer", tables.get(1).get("schema").get("columns").get(0).get("name").asText()
+          + ":" + tables.get(1).get("schema").get("columns").get(0).get("type").asText(), "inferred now");
+      Api.Response again = api.post("/v1/datasets", boss, good);
+      assertEquals(400, again.status(), again.text());
+      assertTrue(again.text().contains("name: a dataset named 'shop' is already registered"), again.text());
+
+      assertEquals(201, api.post("/v1/grants", boss, "{\"dataset\":\"shop\",\"analyst\":\"alice\",\"epsilon\":1000000}").status());
+      JsonNode listed = api.get("/v1/datasets", alice).json().get(0).get("tables");
+      assertEquals(3, listed.size(), listed.toString());
+      assertEquals("customer", listed.get(2).get("referencedBy").get(0).get("table").asText());
+      Api.Response q = api.query(alice, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000,"
+          + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n FROM orders JOIN customer"
+          + " ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name", null);
+      assertEquals(200, q.status(), q.text());
+      java.util.Map<String, Long> expected = new java.util.TreeMap<>();
+      try (org.privet.engine.duckdb.DuckDbBackend db = org.privet.engine.duckdb.DuckDbBackend.inMemory();
+          java.sql.Statement st = db.trustedConnection().createStatement();
+          java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(o.o_orderkey) FROM read_csv('"
+              + dir.resolve("nation.csv") + "') n LEFT JOIN read_csv('" + dir.resolve("customer.csv")
+              + "') c ON c.c_nationkey = n.n_nationkey LEFT JOIN read_csv('" + dir.resolve("orders.csv")
+              + "') o ON o.o_custkey = c.c_custkey GROUP BY n.n_name")) {
+        while (r.next()) {
+          expected.put(r.getString(1), r.getLong(2));
+        }
+      }
+      java.util.Map<String, Long> released = new java.util.TreeMap<>();
+      for (JsonNode row : q.json().get("rows")) {
+        JsonNode k = row.get("n_name");
+        released.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get("n").get("value").asDouble()));
+      }
+      assertEquals(0L, expected.get("CHINA"));
+      assertEquals(expected, released, q.text());
+    }
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(3, ledger.tables("shop").size());
+      assertEquals(1, ledger.datasets().size());
+    }
+  }
 }

@@ -101,6 +101,71 @@ class PostgresDatasetApiTest {
   }
 
   /**
+   * {@code POST /v1/datasets} registers a multi-table dataset in PostgreSQL whole (issue 25): the
+   * tables are of the dataset's database (format postgres by default), a floating reference key
+   * ({@code numeric}, registered as double) is refused naming {@code references} and stores
+   * nothing, and the corrected registration answers an analyst's join with every nation as a
+   * public group, equal to the plain join in PostgreSQL (noise 0 at ε = 10^6 and a bound of 2
+   * rows: scale 2·10^-6, non-zero with probability below 10^-100000).
+   */
+  @Test
+  void registerWithTables_joinsInTheDatabase_floatKeysRefused() throws Exception {
+    String full = TestPostgres.server().newDatabase();
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE customer (c_custkey bigint, c_nationkey integer)");
+      s.execute("CREATE TABLE orders (o_orderkey bigint, o_custkey bigint, o_price numeric(8,2))");
+      s.execute("CREATE TABLE nation (n_nationkey integer, n_name text)");
+      s.execute("INSERT INTO customer VALUES (1, 7), (2, 8), (3, 7)");
+      s.execute("INSERT INTO orders VALUES (10, 1, 1.5), (11, 1, 2.5), (12, 3, 3.5)");
+      s.execute("INSERT INTO nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
+    }
+    String db = full.substring(0, full.indexOf('?'));
+    DatasetSpec spec = DatasetSpec.builder().name("pgshop").source("public.customer")
+        .database(new DatabaseSource(db, Optional.of("postgres"), Optional.empty(), Optional.empty()))
+        .privacyUnit(PrivacyUnit.column("c_custkey")).budget(new PureDp(10_000_000)).build();
+    java.util.function.Function<String, String> body = ref -> {
+      com.fasterxml.jackson.databind.node.ObjectNode b = LedgerJson.dataset(spec);
+      b.put("tableName", "customer");
+      com.fasterxml.jackson.databind.node.ArrayNode tables = b.putArray("tables");
+      tables.addObject().put("name", "orders").put("source", "public.orders").putArray("references").add(ref);
+      tables.addObject().put("name", "nation").put("source", "public.nation").put("public", true)
+          .putArray("referencedBy").add("n_nationkey=customer.c_nationkey");
+      return b.toString();
+    };
+    Api.Response refused = api.post("/v1/datasets", boss, body.apply("o_price=customer.c_custkey"));
+    assertEquals(400, refused.status(), refused.text());
+    assertTrue(refused.text().contains("references: orders.o_price (double) -> customer.c_custkey (integer)"),
+        refused.text());
+    assertEquals(404, api.get("/v1/history?dataset=pgshop", boss).status(), "nothing was registered");
+    Api.Response reg = api.post("/v1/datasets", boss, body.apply("o_custkey=customer.c_custkey"));
+    assertEquals(201, reg.status(), reg.text());
+    assertEquals("postgres", reg.json().get("tables").get(1).get("format").asText());
+
+    String bea = api.post("/v1/analysts", boss, "{\"name\":\"bea\"}").json().get("apiKey").asText();
+    assertEquals(201, api.post("/v1/grants", boss,
+        "{\"dataset\":\"pgshop\",\"analyst\":\"bea\",\"epsilon\":1000000}").status());
+    Api.Response q = api.query(bea, "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000,"
+        + " max_groups_contributed = 1, max_rows_per_group = 2) n_name, COUNT(*) AS n FROM orders"
+        + " JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name", null);
+    assertEquals(200, q.status(), q.text());
+    java.util.Map<String, Long> expected = new java.util.TreeMap<>();
+    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery("SELECT n_name, COUNT(o_orderkey) FROM nation LEFT JOIN customer"
+            + " ON c_nationkey = n_nationkey LEFT JOIN orders ON o_custkey = c_custkey GROUP BY n_name")) {
+      while (r.next()) {
+        expected.put(r.getString(1), r.getLong(2));
+      }
+    }
+    java.util.Map<String, Long> released = new java.util.TreeMap<>();
+    for (JsonNode row : q.json().get("rows")) {
+      JsonNode k = row.get("n_name");
+      released.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get("n").get("value").asDouble()));
+    }
+    assertEquals(0L, expected.get("CHINA"));
+    assertEquals(expected, released, q.text());
+  }
+
+  /**
    * A table whose password file has gone: the analyst's query is refused, nothing is charged, and
    * the message names neither the curator's password file nor an SQL state.
    */

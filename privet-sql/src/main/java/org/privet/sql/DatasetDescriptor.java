@@ -370,6 +370,13 @@ public final class DatasetDescriptor {
           TableSchema.Column to = target.column(r.targetColumn()).orElseThrow(() ->
               new IllegalArgumentException("references: table '" + target.name()
                   + "' has no column named '" + r.targetColumn() + "'"));
+          if (isFloating(from.type()) || isFloating(to.type())) {
+            // docs/proofs/engine-joins.md, "Key types": float equality is not one relation on
+            // every backend, and the unit along a reference is read by key equality
+            throw new IllegalArgumentException("references: '" + t.name() + "." + from.name() + "' and '"
+                + target.name() + "." + to.name() + "': a reference and its target must not be of a"
+                + " floating type (floating or decimal)");
+          }
           if (from.type() != to.type() && !(from.type().isNumeric() && to.type().isNumeric())) {
             throw new IllegalArgumentException("references: '" + t.name() + "." + from.name()
                 + "' and '" + target.name() + "." + to.name() + "' have different types");
@@ -420,6 +427,10 @@ public final class DatasetDescriptor {
           at = d.table(at.parentIn(d).orElseThrow().table()).orElseThrow();
         }
       }
+    }
+
+    private static boolean isFloating(org.privet.engine.spi.ColumnType type) {
+      return type == org.privet.engine.spi.ColumnType.FLOATING || type == org.privet.engine.spi.ColumnType.DECIMAL;
     }
 
     private String requireColumn(String parameter, String column) {

@@ -55,12 +55,6 @@ final class DialectNotes {
             + " set max_rows_per_group = k to use up to k rows per unit");
       }
     }
-    if (options.maxRowsContributed() > 0) {
-      notes.add("max_rows_contributed = " + options.maxRowsContributed() + ": Privet keeps at most "
-          + contributions.lInf() + " rows per privacy unit in each of at most " + contributions.l0()
-          + " groups (L∞ and L0; ZetaSQL keeps at most " + options.maxRowsContributed() + " rows per"
-          + " unit in all), and its noise covers that larger contribution");
-    }
     if (grouped && unit != null && options.maxGroupsContributed() == 0
         && options.maxRowsContributed() == 0) {
       notes.add("max_groups_contributed not given: Privet keeps at most 1 group per privacy unit"

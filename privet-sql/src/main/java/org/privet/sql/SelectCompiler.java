@@ -64,7 +64,8 @@ final class SelectCompiler {
         && options.thresholding() != org.privet.engine.Thresholding.POST_AGGREGATION) {
       contributions = contributions.withEstimate();
     }
-    List<List<Object>> publicGroups = binder.publicGroups(options, groupBy);
+    List<List<Object>> publicGroups = r2t ? R2TOption.publicGroups(pq, binder, options, groupBy)
+        : binder.publicGroups(options, groupBy);
 
     // Engine aggregations (identical calls are computed once) and the output columns.
     Query.Builder b = Query.from(dataset.source());
@@ -74,7 +75,9 @@ final class SelectCompiler {
     PostProcessing.LimitOffset limitOffset = post.limitOffset(ps);
 
     if (r2t) {
-      R2TOption.apply(pq, options, unit, groupBy, aggregateCalls, b);
+      R2TOption.apply(pq, options, unit, groupBy, publicGroups, aggregateCalls, b);
+    } else if (unit != null && contributions.rowsCap() > 0) {
+      b.privacyUnit(unit).maxRowsContributed(contributions.rowsCap());
     } else if (unit != null) {
       b.privacyUnit(unit).maxGroupsContributed(contributions.l0());
       if (contributions.estimated()) {

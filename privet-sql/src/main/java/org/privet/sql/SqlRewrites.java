@@ -31,6 +31,8 @@ final class SqlRewrites {
   private final String unit;
   /** Whether COUNT(column) calls become engine counts of non-NULL values (not a filter). */
   private boolean countsNonNull;
+  /** ZetaSQL's max_rows_contributed = m (a unit's rows over all groups), or 0. */
+  private int rowsCap;
 
   /** The rewrites for a query whose dataset and privacy unit {@code binder} resolved. */
   /** The engine aggregations {@link #identicalCallsOnce} added, in order. */
@@ -88,11 +90,17 @@ final class SqlRewrites {
    * The engine's contribution bounds: L0 (max groups per unit) and L∞ (max rows per group);
    * {@code estimated}: L∞ was not given and is estimated privately (ZetaSQL's default
    * contribution, {@code docs/proofs/contribution-bound-estimate.md}), {@code lInf} is then 1 and
-   * unused.
+   * unused; {@code rowsCap} m &gt; 0: ZetaSQL's {@code max_rows_contributed}, at most m rows per
+   * unit in total over all groups (then L0 = L∞ = m, both valid bounds; the engine's
+   * sensitivities are those of m rows in all: {@code docs/proofs/rows-contributed.md}).
    */
-  record Contributions(int l0, int lInf, boolean estimated) {
+  record Contributions(int l0, int lInf, boolean estimated, int rowsCap) {
+    Contributions(int l0, int lInf, boolean estimated) {
+      this(l0, lInf, estimated, 0);
+    }
+
     Contributions withEstimate() {
-      return new Contributions(l0, lInf, true);
+      return new Contributions(l0, lInf, true, rowsCap);
     }
   }
 
@@ -103,8 +111,8 @@ final class SqlRewrites {
    * Section 4, contribution bounds: {L0, L∞} from the options and the COUNT / per-group bounds.
    */
   Contributions contributionBounds(DpOptions options, List<AggregateCall> calls) {
-    // max_rows_contributed = m: a unit keeps at most m groups with at most m rows each (L0 = L∞ =
-    // m), which covers every unit of at most m rows (docs/sql.md, "Differences from BigQuery").
+    // max_rows_contributed = m: as ZetaSQL, a unit keeps at most m rows in total over all groups
+    // (the engine's Query.Builder#maxRowsContributed).
     int linf = options.maxRowsPerGroup();
     AggregateCall capCall = null;
     for (AggregateCall c : calls) {
@@ -121,27 +129,39 @@ final class SqlRewrites {
       }
       capCall = c;
     }
-    if (linf == 0 && options.maxRowsContributed() > 0) {
-      linf = capCall == null ? options.maxRowsContributed()
-          : Math.min(capCall.countCap(), options.maxRowsContributed());
+    int m = unit == null ? 0 : options.maxRowsContributed();
+    if (m > 0) {
+      // A COUNT bound (0, k) caps a unit's count in a group: with k ≥ m it never binds (the
+      // unit's total is at most m); a tighter per-group cap under the total one is not built.
+      if (capCall != null && capCall.countCap() < m) {
+        throw src.error(capCall.offset(), "COUNT bounds (0, " + capCall.countCap() + ") below"
+            + " max_rows_contributed = " + m + " are not supported (a per-group cap under the"
+            + " total row cap); give contribution_bounds_per_group => (0, k) with k ≥ " + m
+            + ", or max_rows_contributed = " + capCall.countCap());
+      }
+      linf = m;
     }
     if (linf == 0) {
       linf = capCall == null ? 1 : capCall.countCap();
     }
-    if (unit == null && linf > 1) {
+    if (unit == null && linf > 1 && capCall != null) {
       throw src.error(capCall.offset(), "dataset '" + dataset.name() + "' has one row per privacy unit:"
           + " COUNT bounds must be (0, 1)");
     }
     for (AggregateCall c : calls) {
       if (c != null && c.boundsKind() == BoundsKind.PER_GROUP && c.function() == DpFunctions.AVG
           && linf != 1) {
-        throw src.error(c.offset(), "AVG with " + BOUNDS_PER_GROUP + " needs max_rows_per_group = 1"
+        throw src.error(c.offset(), "AVG with " + BOUNDS_PER_GROUP + " needs "
+            + (m > 0 ? "max_rows_contributed" : "max_rows_per_group") + " = 1"
             + " (each unit then adds its own mean, clamped, once per group); use " + BOUNDS_PER_ROW
             + " with more rows per group");
       }
     }
-    int l0 = options.maxRowsContributed() > 0 ? options.maxRowsContributed()
-        : options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
+    if (m > 0) {
+      rowsCap = m;
+      return new Contributions(m, m, false, m);
+    }
+    int l0 = options.maxGroupsContributed() == 0 ? 1 : options.maxGroupsContributed();
     return new Contributions(l0, linf, false);
   }
 
@@ -226,9 +246,12 @@ final class SqlRewrites {
       // BigQuery: the bounds apply to each unit's aggregate in the group. SUM: the unit's total
       // over all its rows, clamped; AVG (with L∞ = 1): the unit's mean, clamped.
       RowRange rows = perGroupRowRange(c);
+      // Under max_rows_contributed a unit's total in a group is over its kept rows only (those
+      // the total row cap allows it there), then clamped; otherwise over all its rows.
       return c.function() == DpFunctions.SUM
-          ? new Aggregation.Sum(name, c.column(), rows.lower(), rows.upper(),
-              Aggregation.GroupBounds.ofAllRows(c.lower(), c.upper()))
+          ? new Aggregation.Sum(name, c.column(), rows.lower(), rows.upper(), rowsCap > 0
+              ? Aggregation.GroupBounds.of(c.lower(), c.upper())
+              : Aggregation.GroupBounds.ofAllRows(c.lower(), c.upper()))
           : new Aggregation.Mean(name, c.column(), rows.lower(), rows.upper(),
               Aggregation.GroupBounds.of(c.lower(), c.upper()));
     }

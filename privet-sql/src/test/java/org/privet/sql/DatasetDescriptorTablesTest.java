@@ -85,6 +85,21 @@ class DatasetDescriptorTablesTest {
             List.of(new Reference("o_custkey", "nation", "n_name")), false)).build(), "different types");
   }
 
+  /** Float keys are refused (docs/proofs/engine-joins.md, "Key types"), on either side. */
+  @Test
+  void reference_floatingKey_refused() {
+    refused(() -> ShopFixture.shopBuilder().addTable(ShopFixture.nation())
+        .addTable(new TableDescriptor("orders", Source.table("o"), ShopFixture.ORDERS,
+            List.of(new Reference("o_totalprice", "customer", "c_custkey")), false)).build(),
+        "references: 'orders.o_totalprice' and 'customer.c_custkey': a reference and its target must not be"
+            + " of a floating type");
+    refused(() -> ShopFixture.shopBuilder().addTable(ShopFixture.nation())
+        .addTable(new TableDescriptor("orders", Source.table("o"), ShopFixture.ORDERS,
+            List.of(new Reference("o_custkey", "customer", "c_custkey"),
+                new Reference("o_orderkey", "customer", "c_acctbal")), false)).build(),
+        "must not be of a floating type");
+  }
+
   @Test
   void privateTable_notReachingTheUnit_refused() {
     refused(() -> ShopFixture.shopBuilder().addTable(new TableDescriptor("orders",

@@ -101,7 +101,7 @@ class DefaultContributionTest {
         st.differences().toString());
     String plan = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
         .build().explain(st.query()).toString();
-    assertTrue(plan.contains("L∞ (max rows per unit per group) estimated privately: 10.00% of"
+    assertTrue(plan.contains("L∞ (max rows per unit per group) estimated privately: 20.00% of"
         + " the budget"), plan);
   }
 

@@ -90,7 +90,8 @@ class DpSqlCorpusTest {
     assertEquals(numbers(e.get("budget")), budget(q.budget().loss()), "budget");
     assertEquals(e.get("contributions"),
         "L0=" + q.maxGroupsContributed() + " Linf=" + (q.contributionBoundEstimate().isPresent()
-            ? "estimated" : q.maxRowsPerGroup()), "contributions of " + f);
+            ? "estimated" : q.maxRowsPerGroup()) + (q.maxRowsContributed() > 0
+            ? " maxRows=" + q.maxRowsContributed() : ""), "contributions of " + f);
     assertEquals(e.get("filter"), q.filter().map(DpSqlCorpusTest::describe).orElse(""), "filter");
     assertEquals(Boolean.parseBoolean(e.getOrDefault("explain", "false")), st.explain(), "explain");
     if (e.containsKey("order")) {

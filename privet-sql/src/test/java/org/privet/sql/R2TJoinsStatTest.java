@@ -1,9 +1,11 @@
 package org.privet.sql;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.privet.sql.R2TTestSupport.CRITICAL;
+import static org.privet.sql.R2TTestSupport.N;
+import static org.privet.sql.R2TTestSupport.ks;
+import static org.privet.sql.R2TTestSupport.seeded;
 
-import java.util.Arrays;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,7 +15,6 @@ import org.privet.engine.Session;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.mechanisms.truncation.R2TMechanism;
 import org.privet.mechanisms.truncation.UnitContributions;
-import org.privet.random.RandomSource;
 import org.privet.testing.SeededRandomSource;
 
 /**
@@ -30,10 +31,8 @@ import org.privet.testing.SeededRandomSource;
  * seeds.
  */
 class R2TJoinsStatTest {
-  private static final int N = 300;
   private static final double EPSILON = 50;
   private static final long GS = 64;
-  private static final double CRITICAL = 1.949 * Math.sqrt(2.0 / N);
 
   private static DuckDbBackend db;
   private static JoinFixture d;
@@ -49,10 +48,6 @@ class R2TJoinsStatTest {
     db.close();
   }
 
-  private static RandomSource seeded(long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    return r::nextLong;
-  }
 
   /** R2T on the fixture's per-customer counts, at ε, β = 0.05 (the session's default 95%). */
   private static double[] reference(double epsilon, long seed) {
@@ -70,26 +65,6 @@ class R2TJoinsStatTest {
     return out;
   }
 
-  private static double ks(double[] a, double[] b) {
-    double[] x = a.clone();
-    double[] y = b.clone();
-    Arrays.sort(x);
-    Arrays.sort(y);
-    int i = 0;
-    int j = 0;
-    double dmax = 0;
-    while (i < x.length && j < y.length) {
-      double v = Math.min(x[i], y[j]);
-      while (i < x.length && x[i] <= v) {
-        i++;
-      }
-      while (j < y.length && y[j] <= v) {
-        j++;
-      }
-      dmax = Math.max(dmax, Math.abs((double) i / x.length - (double) j / y.length));
-    }
-    return dmax;
-  }
 
   @Test
   void engineReleases_distributedAsR2TOnTheReferenceCounts() {

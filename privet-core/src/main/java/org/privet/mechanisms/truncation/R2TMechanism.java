@@ -28,6 +28,12 @@ import org.privet.mechanisms.GeometricMechanism;
  * contribution of one unit ({@link #errorBound}). The upper half holds here exactly: each discrete
  * Laplace tail P[Z<sub>j</sub> &gt; b<sub>j</sub>] ≤ β/L, union bound.
  *
+ * <p>Two public parameters extend it for the engine (issue 25): {@link Builder#gridExponent} k
+ * (a SUM's contributions as integers on the grid 2<sup>−k</sup>, thresholds 2<sup>j</sup> in the
+ * value's units) and {@link Builder#groupsPerUnit} L0 (one run per public group, one unit moving at
+ * most L0 of them: noise at ε/(L·L0)); proofs in {@code docs/proofs/r2t-truncation.md} ("SUM",
+ * "GROUP BY").
+ *
  * <p>Decision: thresholds are powers of two as in the paper; the authors' code uses base 5.5 for a
  * better constant, which changes no theorem; {@link Builder#thresholdStep} offers bases
  * 2<sup>s</sup> for that comparison. Immutable and thread-safe.
@@ -37,6 +43,8 @@ public final class R2TMechanism {
   private final long globalSensitivity;
   private final double beta;
   private final int step;
+  private final int gridExponent;
+  private final int groupsPerUnit;
   private final int levels;
   private final GeometricMechanism[] noise;
   private final long[] bias;
@@ -46,8 +54,16 @@ public final class R2TMechanism {
     this.globalSensitivity = TruncationChecks.globalSensitivity(b.globalSensitivity, 2);
     this.beta = b.beta;
     this.step = b.step;
+    this.gridExponent = b.gridExponent;
+    this.groupsPerUnit = b.groupsPerUnit;
     this.levels = (TruncationChecks.ceilLog2(globalSensitivity) + step - 1) / step;
-    double perThreshold = TruncationChecks.divideDownward(epsilon, levels);
+    if (Math.min(step * levels, 62) + gridExponent > 62) {
+      throw new IllegalArgumentException("gridExponent: GS·2^gridExponent must stay within 2^62");
+    }
+    // ε/(L·L0) rounded down: L thresholds, and with groups each unit moves at most L0 of the
+    // per-group releases (each an independent run of this mechanism).
+    double perThreshold = TruncationChecks.divideDownward(epsilon,
+        Math.multiplyExact(levels, groupsPerUnit));
     this.noise = new GeometricMechanism[levels];
     this.bias = new long[levels];
     double logTerm = Math.log(levels / beta);
@@ -96,18 +112,33 @@ public final class R2TMechanism {
         TruncationResult.Target.QUERY);
   }
 
-  /** Pure ε-DP: L thresholds at ε/L each (rounded down), composed. */
+  /**
+   * Pure ε-DP: L thresholds at ε/L each (rounded down), composed; with {@link
+   * Builder#groupsPerUnit} L0, for the releases of all groups together, one unit moving at most L0
+   * of them.
+   */
   public PureDp privacyLoss() {
     return new PureDp(epsilon);
   }
 
   /**
-   * τ<sub>j</sub> = 2<sup>min(s·j, 62)</sup> (s = 1 unless {@link Builder#thresholdStep} was set):
-   * capped at 2<sup>62</sup> ≥ GS, since s·L may exceed 62 and a Java shift by 63 or 64 would wrap
-   * to a negative threshold or to 1. Any public threshold keeps the privacy argument.
+   * τ<sub>j</sub> = 2<sup>min(s·j, 62)</sup> (s = 1 unless {@link Builder#thresholdStep} was set),
+   * times 2<sup>k</sup> with a {@link Builder#gridExponent} k, in grid units: capped at
+   * 2<sup>62</sup> ≥ GS, since s·L may exceed 62 and a Java shift by 63 or 64 would wrap to a
+   * negative threshold or to 1. Any public threshold keeps the privacy argument.
    */
   public long threshold(int j) {
-    return 1L << Math.min(step * checkLevel(j), 62);
+    return 1L << Math.min(Math.min(step * checkLevel(j), 62) + gridExponent, 62);
+  }
+
+  /** L0: the number of independent runs (groups) one unit can move (1 unless set). */
+  public int groupsPerUnit() {
+    return groupsPerUnit;
+  }
+
+  /** k: thresholds and values are integers on the grid 2<sup>−k</sup> (0 unless set). */
+  public int gridExponent() {
+    return gridExponent;
   }
 
   /** β: the release exceeds Q(I) with probability at most β. */
@@ -131,7 +162,8 @@ public final class R2TMechanism {
   }
 
   /**
-   * R2T Theorem 5.1's error bound 4·L·ln(L/β)·DS/ε for an instance whose downward sensitivity
+   * R2T Theorem 5.1's error bound 4·L·L0·ln(L/β)·DS/ε (L0 = {@link #groupsPerUnit}, 1 for one
+   * release) for an instance whose downward sensitivity
    * (largest single-unit contribution) is {@code downwardSensitivity}: a planning formula for a
    * hypothetical DS, since the real DS is private.
    */
@@ -139,7 +171,7 @@ public final class R2TMechanism {
     if (downwardSensitivity < 0) {
       throw new IllegalArgumentException("downwardSensitivity must be non-negative");
     }
-    return 4 * levels * Math.log(levels / beta) * downwardSensitivity / epsilon;
+    return 4 * levels * groupsPerUnit * Math.log(levels / beta) * downwardSensitivity / epsilon;
   }
 
   private int checkLevel(int j) {
@@ -155,6 +187,8 @@ public final class R2TMechanism {
    */
   public static final class Builder extends TruncationBuilder<Builder> {
     private int step = 1;
+    private int gridExponent = 0;
+    private int groupsPerUnit = 1;
 
     private Builder() {
       super(2);
@@ -175,6 +209,37 @@ public final class R2TMechanism {
         throw new IllegalArgumentException("thresholdStep must be in [1, 8], was " + step);
       }
       this.step = step;
+      return this;
+    }
+
+    /**
+     * k ∈ [0, 40]: contributions are fixed-point integers on the grid 2<sup>−k</sup> (a SUM's
+     * clamped values scaled by 2<sup>k</sup>), GS stays in value units, and the thresholds are
+     * τ<sub>j</sub> = 2<sup>s·j</sup> value units = 2<sup>s·j+k</sup> grid units; the noise,
+     * bias and release are in grid units (divide by 2<sup>k</sup>). Privacy is the same argument
+     * (Q(·, τ) has sensitivity τ in any unit). Default 0 (counts). GS·2<sup>k</sup> must stay
+     * within 2<sup>62</sup>.
+     */
+    public Builder gridExponent(int k) {
+      if (k < 0 || k > 40) {
+        throw new IllegalArgumentException("gridExponent must be in [0, 40], was " + k);
+      }
+      this.gridExponent = k;
+      return this;
+    }
+
+    /**
+     * L0 ∈ [1, 2^20]: the mechanism is run once per group (GROUP BY), with fresh noise each time,
+     * on Q<sub>g</sub>(I, τ) = Σ<sub>u</sub> min(c<sub>u,g</sub>, τ), and one unit has
+     * contributions in at most L0 groups. Each threshold's noise is then at ε/(L·L0), so the at
+     * most L0 runs one unit moves compose to ε ({@code docs/proofs/r2t-truncation.md}, "GROUP
+     * BY"). Default 1 (one scalar release).
+     */
+    public Builder groupsPerUnit(int l0) {
+      if (l0 < 1 || l0 > (1 << 20)) {
+        throw new IllegalArgumentException("groupsPerUnit must be in [1, 2^20], was " + l0);
+      }
+      this.groupsPerUnit = l0;
       return this;
     }
 

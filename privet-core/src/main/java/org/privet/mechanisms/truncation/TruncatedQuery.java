@@ -21,11 +21,11 @@ package org.privet.mechanisms.truncation;
  * self-join-free case, each join result attributed to exactly one unit, Q(I, τ) = Σ<sub>u</sub>
  * min(c<sub>u</sub>, τ)), and {@link ThresholdAnswers} (the same Q(I, τ) computed where the
  * data lives, e.g. by the engine's bounding plan with one group per unit and τ rows per unit,
- * handed over as exact values at the public thresholds only). R2T's LP-based truncation for self-joins (a join result referencing
- * several units) is <em>not yet implemented</em>; it would be added to the {@code permits} clause
- * with its proof.
+ * handed over as exact values at the public thresholds only), and {@link LpTruncation} (R2T's
+ * LP-based truncation for join results referencing several units, solved exactly; not used by the
+ * engine, which refuses private self-joins).
  */
-public sealed interface TruncatedQuery permits UnitContributions, ThresholdAnswers {
+public sealed interface TruncatedQuery permits UnitContributions, ThresholdAnswers, LpTruncation {
 
   /**
    * Q(I, τ), saturating at {@link UnitContributions#SUM_CAP}.

@@ -13,9 +13,12 @@
  *       up to a power of two.
  * </ul>
  *
- * <p>The input is a {@link org.privet.mechanisms.truncation.TruncatedQuery}; today the
- * self-join-free case {@link org.privet.mechanisms.truncation.UnitContributions} (each join result
- * attributed to one unit). R2T's LP-based truncation for self-joins is not yet implemented. Proof:
+ * <p>The input is a {@link org.privet.mechanisms.truncation.TruncatedQuery}: the self-join-free
+ * case {@link org.privet.mechanisms.truncation.UnitContributions} (each join result attributed to
+ * one unit), its values computed by the engine ({@link
+ * org.privet.mechanisms.truncation.ThresholdAnswers}), or R2T's LP-based truncation for results
+ * referencing several units ({@link org.privet.mechanisms.truncation.LpTruncation}, solved exactly;
+ * not used by the engine, which refuses private self-joins). Proof:
  * {@code docs/proofs/r2t-truncation.md}.
  */
 package org.privet.mechanisms.truncation;

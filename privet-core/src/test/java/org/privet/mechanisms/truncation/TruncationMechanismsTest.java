@@ -75,6 +75,32 @@ class TruncationMechanismsTest {
   }
 
   @Test
+  void r2t_gridExponent_scalesThresholdsNoiseAndBiasByTwoToTheK() {
+    // k = 3 (values in eighths): GS = 16 value units → L = 4, τ_j = 2^(j+3) grid units; each
+    // scale and bias is the k = 0 one times 8 (bias ⌈8·4τ·ln 40⌉ by hand: 236.09 and 1888.7).
+    R2TMechanism m = R2TMechanism.builder().epsilon(1).globalSensitivity(16).beta(0.1)
+        .gridExponent(3).build();
+    assertEquals(4, m.levels());
+    assertEquals(16, m.threshold(1));
+    assertEquals(128, m.threshold(4));
+    assertEquals(64.0, m.noiseScale(1), 1e-12);
+    assertEquals(237, m.bias(1));
+    assertEquals(1889, m.bias(4));
+    // Contributions in eighths: {10, 0, 3, 1, 5} value units; at ε = 10^6 the release is
+    // max_j Q(I, 2^j value units) − 1 grid step = 19·8 − 1.
+    R2TMechanism sharp = R2TMechanism.builder().epsilon(1e6).globalSensitivity(16).beta(0.01)
+        .gridExponent(3).randomSource(seeded(3)).build();
+    TruncationResult r = sharp.release(UnitContributions.of(new long[] {80, 0, 24, 8, 40}));
+    assertEquals(19 * 8 - 1, r.value());
+    assertEquals(16 * 8, r.tau());
+    assertThrows(IllegalArgumentException.class,
+        () -> R2TMechanism.builder().gridExponent(41));
+    assertThrows(IllegalArgumentException.class,
+        () -> R2TMechanism.builder().epsilon(1).globalSensitivity(1L << 40).gridExponent(23)
+            .build());
+  }
+
+  @Test
   void r2t_negligibleNoise_releasesTotalMinusBiasAtFirstSufficientThreshold() {
     // ε = 10^6: scales ≤ 10·1024/10^6 ≈ 0.01, so every noise is 0 except with probability
     // < 2e^−100; each bias is ⌈t·ln(100)⌉ = 1. Release = max_j Q(I, 2^j) − 1 = 19 − 1 at τ = 16.

@@ -299,7 +299,8 @@ public final class AutoBoundsPass {
     }
     BoundedAggregation s = c.spec();
     BoundedAggregation spec = new BoundedAggregation(s.source(), s.filter(), s.unitColumn(),
-        s.groupBy(), s.publicGroups(), s.l0(), s.lInf(), s.salt(), measures);
+        s.groupBy(), s.publicGroups(), s.l0(), s.lInf(), s.salt(), measures,
+        s.maxRowsContributed());
     return new CompiledQuery(c.query(), c.noise(), spec, c.releases(), c.outputs(), c.selection(),
         c.costs(), c.total(), c.conversionDelta(), c.bounds(), c.releaseKeys(), c.splitTerms());
   }

@@ -76,8 +76,14 @@ public final class Compiler {
     for (int i = 0; i < rw.drafts.size(); i++) {
       Rewrite.Draft d = rw.drafts.get(i);
       MechanismSpec spec;
+      Rewrite.Totals t = d.totals();
       if (d.exponential()) {
-        spec = new MechanismSpec.Exponential(split.epsilon[i], d.perGroup(), l0);
+        // Under a total row cap m: each group's utility moves by at most its k_g ≤ m rows, so
+        // ε per group at Δu = m costs Σ ε·k_g/m ≤ ε in all (docs/proofs/rows-contributed.md).
+        spec = new MechanismSpec.Exponential(split.epsilon[i], d.perGroup(), t != null ? 1 : l0);
+      } else if (t != null) {
+        spec = noise == NoiseKind.LAPLACE ? new MechanismSpec.Geometric(split.epsilon[i], t.l1())
+            : new MechanismSpec.DiscreteGaussian(split.rho[i], t.l2(), t.l2Squared());
       } else if (noise == NoiseKind.LAPLACE) {
         spec = new MechanismSpec.Geometric(split.epsilon[i],
             Math.multiplyExact(d.perGroup(), (long) l0));
@@ -128,7 +134,7 @@ public final class Compiler {
     BoundedAggregation spec = new BoundedAggregation(q.source(), filter, q.privacyUnit(),
         q.groupBy(), Optional.ofNullable(releaseKeys)
             .map(keys -> keys.stream().filter(Objects::nonNull).toList()), l0,
-        q.maxRowsPerGroup(), salt, rw.measures);
+        q.maxRowsPerGroup(), salt, rw.measures, q.maxRowsContributed());
     return new CompiledQuery(q, noise, spec, planned, rw.outputs, sel, costs, total,
         CompiledQuery.conversionDelta(q.budget(), losses), rw.bounds, releaseKeys,
         DefaultSplit.terms(rw));
@@ -173,9 +179,17 @@ public final class Compiler {
     Rewrite r = new Rewrite(q, schema, sumBits, squareBits, reuse);
     r.bounds.add("privacy unit: " + q.privacyUnit().map(u -> "column '" + u + "'")
         .orElse("each row") + " (neighbours: add/remove all rows of one unit)");
-    r.bounds.add("L0 (max groups per unit) = " + r.l0 + ", L∞ (max rows per unit per group) = "
-        + r.lInf + (q.privacyUnit().isPresent()
-            ? "; groups kept per unit by smallest salted hash, pair sums scaled to L∞ rows" : ""));
+    if (r.rowsCap > 0) {
+      r.bounds.add("max rows contributed = " + r.rowsCap + " (ZetaSQL's max_rows_contributed): each"
+          + " unit keeps at most " + r.rowsCap + " rows in total over all groups, its groups taken"
+          + " in salted-hash order until the rows run out (so at most " + r.rowsCap + " groups);"
+          + " sensitivities over all groups, not per group × L0");
+    } else {
+      r.bounds.add("L0 (max groups per unit) = " + r.l0 + ", L∞ (max rows per unit per group) = "
+          + r.lInf + (q.privacyUnit().isPresent()
+              ? "; groups kept per unit by smallest salted hash, pair sums scaled to L∞ rows"
+              : ""));
+    }
     for (AggregationPlanner p : planners) {
       r.begin();
       p.plan(r);
@@ -271,6 +285,25 @@ public final class Compiler {
       m = Math.max(m, Math.max(Math.abs(lo - c), Math.abs(hi - c)));
     }
     return m;
+  }
+
+  /**
+   * The largest |s − center·j| a pair with exactly j bounded values can give (no clamp: j·max|v −
+   * center|; capped clamp: the clamped ends of [j·a, j·b]; all-rows clamp: max(|A|, |B|)); {@link
+   * #pairSensitivity} is its maximum over j ≤ L∞. Used per pair under a total row cap ({@link
+   * Rewrite.Totals#of}).
+   */
+  static long pairStep(long a, long b, Measure.PairClamp pc, long j, long center) {
+    if (pc == null) {
+      return Math.multiplyExact(j, Math.max(Math.abs(a - center), Math.abs(b - center)));
+    }
+    if (pc.allRows()) {
+      return Math.max(Math.abs(pc.lower()), Math.abs(pc.upper()));
+    }
+    long c = Math.multiplyExact(center, j);
+    long lo = Math.max(pc.lower(), Math.min(pc.upper(), Math.multiplyExact(j, a)));
+    long hi = Math.max(pc.lower(), Math.min(pc.upper(), Math.multiplyExact(j, b)));
+    return Math.max(Math.abs(lo - c), Math.abs(hi - c));
   }
 
   /**
@@ -397,8 +430,10 @@ public final class Compiler {
       Rewrite.Draft d = rw.drafts.get(i);
       if (!d.exponential()) {
         double pg = d.perGroup();
-        double l2 = l2Sensitivity(d, l0, q.maxRowsPerGroup()) / pg;
-        lapVar += 2 * Math.pow(l0 / lap.epsilon[i], 2);
+        double l1 = d.totals() != null ? d.totals().l1() / pg : l0;
+        double l2 = (d.totals() != null ? d.totals().l2()
+            : l2Sensitivity(d, l0, q.maxRowsPerGroup())) / pg;
+        lapVar += 2 * Math.pow(l1 / lap.epsilon[i], 2);
         gauVar += gau.rho[i] > 0 ? l2 * l2 / (2 * gau.rho[i]) : Double.POSITIVE_INFINITY;
       }
     }

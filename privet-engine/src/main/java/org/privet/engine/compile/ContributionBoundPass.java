@@ -18,8 +18,10 @@ import org.privet.engine.spi.TableSchema;
  * The private estimate of a contribution bound ({@link ContributionBoundEstimate}): one noisy
  * quantile tree over the row counts of the (unit, group) pairs of any bounded aggregation (its
  * source, filter, unit column, groups and L0: the "template"), read from the top: the smallest
- * power of two above which the noisy number of pairs is within the noise's band of zero. Reusable by any pass that needs a per-unit bound chosen from the data (the SQL
- * dialect's default L∞ here; a join's truncation threshold later, issue 25): give it the
+ * power of two above which the noisy number of pairs is within the noise's band of zero, raised
+ * while the next cell's noisy count alone exceeds its own band. Reusable by any pass that needs
+ * a per-unit bound chosen from the data (the SQL dialect's default L∞ here; a join's truncation
+ * threshold, issue 25): give it the
  * template whose pairs are to be bounded and a budget, run {@link #spec()} on the backend, sum
  * the groups ({@link #total}) and read {@link #bound}.
  *
@@ -132,7 +134,12 @@ public final class ContributionBoundPass {
    * −D̂<sub>j</sub> at rank 1 ({@link QuantileTree#rankStatistic}: the consistent suffix count),
    * and the scan stops at the first j where it is at most a<sub>j</sub>, the tree noise's
    * one-sided {@code confidence} statement on that count ({@link QuantileTree#edgeHalfWidth}, a
-   * public function of the tree, j and the noise): L∞ = 2^(j−1). Edge C has no pair above it, so
+   * public function of the tree, j and the noise). The suffix's band sums the noise of all the
+   * (mostly empty) cells above j, so it lets a short tail just above the edge through; the scan
+   * then tests the cells above one at a time, from cell j (pairs with n ∈ (2^(j−1), 2^j]), each
+   * alone against its own one-sided {@code confidence} statement ({@link
+   * QuantileTree#cellHalfWidth}), and steps up while the cell's noisy count exceeds it: L∞ =
+   * 2^(k−1) for the first such cell k that does not. Edge C has no pair above it, so
    * the scan always stops; 1 when the noisy total is below one pair (no rows). Always a power of
    * two in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}]. Total: no data-dependent
    * exception.
@@ -151,7 +158,14 @@ public final class ContributionBoundPass {
     for (int j = 1; j < c; j++) {
       double above = -d[j];
       if (!(above > t.edgeHalfWidth(j, 1.0, noise, gamma))) {
-        return ContributionBoundEstimate.boundOfCell(j - 1);
+        // The suffix's band sums the noise of every cell above edge j, most of them empty: a
+        // tail of a few dozen pairs just above 2^(j−1) hides in it. Test the first cell above
+        // alone, at the same confidence, and step up while it holds more pairs than its noise.
+        int k = j;
+        while (k < c && d[k + 1] - d[k] > t.cellHalfWidth(k, noise, gamma)) {
+          k++;
+        }
+        return ContributionBoundEstimate.boundOfCell(k - 1);
       }
     }
     return ContributionBoundEstimate.boundOfCell(c - 1);
@@ -163,7 +177,9 @@ public final class ContributionBoundPass {
         + AutoBoundsPass.percent(shareOfBudget) + " of the budget buys a noisy quantile tree of "
         + "the kept (unit, group) pairs' row counts on a power-of-two grid (tree " + OUTPUT
         + "); L∞ is the smallest power of two above which the noisy number of pairs is within"
-        + " the noise's one-sided " + config.confidence() + " band of zero (read from the top, as"
+        + " the noise's one-sided " + config.confidence() + " band of zero, then raised while the"
+        + " noisy count of the next cell alone exceeds its own " + config.confidence()
+        + " band (read from the top, as"
         + " Google's ApproxBounds; as ZetaSQL, every row of a unit counts, up to a bound computed"
         + " privately);"
         + " the main pass below shows the stand-in L∞ = " + ContributionBoundEstimate.STAND_IN

@@ -15,6 +15,9 @@ import org.privet.engine.spi.Measure;
  * (one a SUM, MEAN or VARIANCE of it already has, else one over [0, 1], whose clamping does not
  * change the count). The count of a measure is the number of kept non-NULL, non-NaN values, each
  * unit's capped at L∞ ({@code docs/proofs/engine-bounding.md}).
+ *
+ * <p>Sensitivity over all groups: L1 = L0·L∞, L2 = √L0·L∞; under a total row cap m: L1 = L2 = m
+ * ({@code docs/proofs/rows-contributed.md}).
  */
 record CountNonNullPlanner(Aggregation.CountNonNull aggregation) implements AggregationPlanner {
   @Override

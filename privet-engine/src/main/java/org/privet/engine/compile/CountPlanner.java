@@ -12,6 +12,10 @@ import org.privet.engine.release.Releaser;
  * COUNT(*): one noisy count of the kept rows (per-group sensitivity L∞), or, under
  * post-aggregation thresholding at L∞ = 1 (the row count is then the distinct-unit count), the
  * partition selection's own noisy count at no extra cost.
+ *
+ * <p>Sensitivity over all groups: L0/L∞ bounding L1 = L0·L∞, L2 = √L0·L∞; a total row cap m
+ * ({@code maxRowsContributed}) L1 = m, L2 = m (a unit's m rows add m in all, however spread;
+ * {@code docs/proofs/rows-contributed.md}).
  */
 record CountPlanner(Aggregation.Count aggregation) implements AggregationPlanner {
   @Override

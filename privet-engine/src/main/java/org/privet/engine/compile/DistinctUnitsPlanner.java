@@ -11,6 +11,9 @@ import org.privet.engine.release.Releaser;
 /**
  * COUNT(DISTINCT unit): one noisy count of the kept units (per-group sensitivity 1), or, under
  * post-aggregation thresholding, the partition selection's own noisy count at no extra cost.
+ *
+ * <p>Sensitivity over all groups: L1 = L0, L2 = √L0; under a total row cap m a unit is in up to
+ * m groups with 1 each: L1 = m, L2 = √m, not the rows' m ({@code docs/proofs/rows-contributed.md}).
  */
 record DistinctUnitsPlanner(Aggregation.CountDistinctUnits aggregation)
     implements AggregationPlanner {
@@ -27,7 +30,7 @@ record DistinctUnitsPlanner(Aggregation.CountDistinctUnits aggregation)
           + "(post-aggregation thresholding, no extra cost)");
     } else {
       r.release(new Release.Target(aggregation.name(), "noisy count of distinct units",
-          Release.Field.UNITS, -1, 0), 1);
+          Release.Field.UNITS, -1, 0), 1, j -> 1);
     }
   }
 

@@ -10,7 +10,11 @@ import org.privet.engine.release.Release;
 import org.privet.engine.release.Releaser;
 import org.privet.engine.spi.Measure;
 
-/** HISTOGRAM: one noisy vector of cell counts (per-group sensitivity L∞), one output per cell. */
+/**
+ * HISTOGRAM: one noisy vector of cell counts (per-group sensitivity L∞), one output per cell.
+ * Sensitivity over all groups: L1 = L0·L∞, L2 = √L0·L∞; under a total row cap m, L1 = L2 = m
+ * (each kept row adds 1 to one cell; {@code docs/proofs/rows-contributed.md}).
+ */
 record HistogramPlanner(Aggregation.Histogram aggregation) implements AggregationPlanner {
   @Override
   public Optional<String> column() {

@@ -14,6 +14,11 @@ import org.privet.mechanisms.ConfidenceInterval;
 /**
  * MEAN: a noisy (centred) fixed-point sum and a noisy count of the non-null values; the mean is
  * their ratio, clamped to the value range (post-processing).
+ *
+ * <p>Sensitivities over all groups: the count as COUNT(column) (L∞ per group; m in all under a
+ * total row cap m), the sum L∞·max|v − c| per group (m·max|v − c| in all under the cap), or with
+ * group bounds (then one row per unit per group: L∞ = 1, or a cap m = 1) the pair-clamped bound
+ * ({@code docs/proofs/engine-bounding.md}, {@code docs/proofs/rows-contributed.md}).
  */
 public record MeanPlanner(Aggregation.Mean aggregation) implements AggregationPlanner {
   @Override
@@ -56,9 +61,10 @@ public record MeanPlanner(Aggregation.Mean aggregation) implements AggregationPl
     // acts on the released (centred) statistic and keeps its sensitivity (issue 10, item 3).
     int mi = r.measureIndex(
         new Measure.FixedPointSum(m.column(), m.lower(), m.upper(), g.k, center, false, pc));
+    long c0 = center;
     r.partRelease(new Release.Target(m.name(), "noisy " + (center != 0 ? "centred " : "") + "sum of "
         + m.column() + " (mean = sum/count)", Release.Field.SUM, mi, g.k, center, Double.NaN),
-        sens);
+        sens, j -> Compiler.pairStep(g.a, g.b, pc, j, c0));
     nonNullCount(r, m.name(), m.column(), "mean");
   }
 

@@ -15,6 +15,11 @@ import org.privet.engine.spi.Measure;
 /**
  * QUANTILES on a grid of cells: one noisy quantile tree for all ranks ({@link QuantileTree},
  * {@code docs/proofs/engine-quantiles.md}), or Smith's exponential mechanism once per rank.
+ *
+ * <p>Sensitivities: the tree L1 = L0·L∞·H, L2 = L∞·√(L0·H) over H levels; under a total row cap
+ * m, L1 = m·H and L2 = m·√H (per level a unit's k_g rows in group g move its nodes by at most
+ * k_g, Σ k_g ≤ m). The exponential mechanism: ε/L0 per group at Δu = L∞; under the cap ε per
+ * group at Δu = m, which costs Σ ε·k_g/m ≤ ε ({@code docs/proofs/rows-contributed.md}).
  */
 record QuantilesPlanner(Aggregation.Quantiles aggregation) implements AggregationPlanner {
   @Override

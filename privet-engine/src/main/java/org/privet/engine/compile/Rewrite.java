@@ -30,6 +30,11 @@ public final class Rewrite {
   final Query query;
   final int l0;
   public final long lInf;
+  /**
+   * m &gt; 0: each unit keeps at most m rows in total over all groups ({@link
+   * Query#maxRowsContributed()}; then l0 = lInf = m); 0: L0/L∞ bounding.
+   */
+  final int rowsCap;
   final int sumBits;
   final int squareBits;
   /**
@@ -57,8 +62,71 @@ public final class Rewrite {
    * @param perGroup its sensitivity in one group (grid units)
    * @param treeLevels a quantile tree's levels H (its per-group L2 norm is L∞·√H), else 0
    * @param exponential released by the exponential mechanism (once per group)
+   * @param totals under a total row cap m ({@link #rowsCap}): the sensitivities over all groups,
+   *     else null (then L1 = L0·perGroup, L2 = ⌈√L0·perGroup⌉)
    */
-  public record Draft(Release.Target target, long perGroup, int treeLevels, boolean exponential) {}
+  public record Draft(Release.Target target, long perGroup, int treeLevels, boolean exponential,
+      Totals totals) {}
+
+  /**
+   * A release's sensitivities over all groups when one unit keeps at most m rows in total: L1,
+   * ⌈L2⌉ and L2² exactly (0 when it does not fit a long). Argument: {@code
+   * docs/proofs/rows-contributed.md}.
+   */
+  public record Totals(long l1, long l2, long l2Squared) {
+    /**
+     * For a release whose change from one kept (unit, group) pair with exactly j kept values is
+     * at most g(j): a pair allowed k ≤ m rows changes it by at most f(k) = max(1, max_{j ≤ k}
+     * g(j)) (at least one grid step, as the per-group sensitivities), and a unit's pairs are
+     * allowed k_1 + k_2 + … ≤ m rows, so L1 = Σ f(k_g) ≤ m·max_k f(k)/k and L2² = Σ f(k_g)² ≤
+     * max_k f(k) · L1. Linear in m (one pass, k = 1..m).
+     */
+    static Totals of(int m, java.util.function.LongUnaryOperator g) {
+      long l1 = 0;
+      long top = 1;
+      for (long k = 1; k <= m; k++) {
+        top = Math.max(top, g.applyAsLong(k));
+        long fk = top;
+        // ⌈m·f(k)/k⌉, exactly (in 64 bits while m·f(k) fits, else BigInteger)
+        long q;
+        if (fk <= Long.MAX_VALUE / m) {
+          long p = m * fk;
+          q = p / k + (p % k == 0 ? 0 : 1);
+        } else {
+          q = java.math.BigInteger.valueOf(m).multiply(java.math.BigInteger.valueOf(fk))
+              .add(java.math.BigInteger.valueOf(k - 1)).divide(java.math.BigInteger.valueOf(k))
+              .longValueExact();
+        }
+        l1 = Math.max(l1, q);
+      }
+      java.math.BigInteger sq = java.math.BigInteger.valueOf(top)
+          .multiply(java.math.BigInteger.valueOf(l1));
+      return new Totals(l1, ceilSqrt(sq), sq.bitLength() < 63 ? sq.longValueExact() : 0);
+    }
+
+    /**
+     * For a release additive over rows, each row changing it by at most perGroup/m (count, sum
+     * and sum of squares without a pair clamp, histogram cells, COUNT(column)): L1 = L2 =
+     * perGroup, the most a unit's m rows can add, all in one group or spread.
+     */
+    static Totals linear(long perGroup) {
+      long sq;
+      try {
+        sq = Math.multiplyExact(perGroup, perGroup);
+      } catch (ArithmeticException e) {
+        sq = 0;
+      }
+      return new Totals(perGroup, perGroup, sq);
+    }
+
+    private static long ceilSqrt(java.math.BigInteger sq) {
+      java.math.BigInteger r = sq.sqrt();
+      if (r.multiply(r).compareTo(sq) < 0) {
+        r = r.add(java.math.BigInteger.ONE);
+      }
+      return r.longValueExact();
+    }
+  }
 
   Rewrite(Query query, TableSchema schema, int sumBits, int squareBits, boolean reuse) {
     this.query = query;
@@ -66,6 +134,7 @@ public final class Rewrite {
     this.schema = schema;
     this.l0 = query.maxGroupsContributed();
     this.lInf = query.maxRowsPerGroup();
+    this.rowsCap = query.maxRowsContributed();
     this.sumBits = sumBits;
     this.squareBits = squareBits;
   }
@@ -101,7 +170,22 @@ public final class Rewrite {
    * such releases stay two measurements, as the user asked for two.
    */
   void release(Release.Target target, long perGroup) {
-    add(new Draft(target, perGroup, 0, false), statistic(target), false);
+    add(new Draft(target, perGroup, 0, false, linear(perGroup)), statistic(target), false);
+  }
+
+  /**
+   * As {@link #release}, for a release whose per-pair change is not proportional to the pair's
+   * rows: under a total row cap its sensitivities come from {@code perPair}, f(k) for a pair
+   * with k kept rows ({@link Totals#of}).
+   */
+  void release(Release.Target target, long perGroup, java.util.function.LongUnaryOperator perPair) {
+    add(new Draft(target, perGroup, 0, false, rowsCap > 0 ? Totals.of(rowsCap, perPair) : null),
+        statistic(target), false);
+  }
+
+  /** Under a total row cap, {@link Totals#linear}; else null. */
+  private Totals linear(long perGroup) {
+    return rowsCap > 0 ? Totals.linear(perGroup) : null;
   }
 
   /**
@@ -109,23 +193,36 @@ public final class Rewrite {
    * count): it reuses any release of the same statistic.
    */
   void partRelease(Release.Target target, long perGroup) {
-    add(new Draft(target, perGroup, 0, false), statistic(target), true);
+    add(new Draft(target, perGroup, 0, false, linear(perGroup)), statistic(target), true);
+  }
+
+  /** As {@link #partRelease}, with a per-pair change f(k) as for {@link #release(Release.Target, long, java.util.function.LongUnaryOperator)}. */
+  void partRelease(Release.Target target, long perGroup,
+      java.util.function.LongUnaryOperator perPair) {
+    add(new Draft(target, perGroup, 0, false, rowsCap > 0 ? Totals.of(rowsCap, perPair) : null),
+        statistic(target), true);
   }
 
   /** Adds a quantile tree release (H levels, per-group L1 sensitivity L∞·H). */
   void treeRelease(Release.Target target, int levels) {
-    add(new Draft(target, Math.multiplyExact(lInf, (long) levels), levels, false), null, false);
+    // Under a total row cap m: per level a unit's k_g rows in group g change its nodes by L1 ≤
+    // k_g (so L2 ≤ k_g), hence L1 = m·H and L2² = Σ_levels Σ_g k_g² ≤ H·m² over all groups.
+    Totals t = rowsCap > 0 ? new Totals(Math.multiplyExact((long) rowsCap, (long) levels),
+        Compiler.l2(rowsCap, levels), Math.multiplyExact((long) rowsCap * rowsCap, (long) levels))
+        : null;
+    add(new Draft(target, Math.multiplyExact(lInf, (long) levels), levels, false, t), null, false);
   }
 
   /** Adds an exponential-mechanism release. */
   void exponentialRelease(Release.Target target, long perGroup) {
-    add(new Draft(target, perGroup, 0, true), null, false);
+    add(new Draft(target, perGroup, 0, true, linear(perGroup)), null, false);
   }
 
   private void add(Draft d, Object statistic, boolean part) {
     Integer shared = statistic == null ? null : byStatistic.get(statistic);
     if (shared != null && (part || parts.contains(shared))
-        && drafts.get(shared).perGroup() == d.perGroup()) {
+        && drafts.get(shared).perGroup() == d.perGroup()
+        && java.util.Objects.equals(drafts.get(shared).totals(), d.totals())) {
       if (!users.get(shared).contains(d.target().output())) {
         users.get(shared).add(d.target().output());
       }

@@ -12,6 +12,11 @@ import org.privet.engine.spi.Measure;
 /**
  * SUM: one noisy fixed-point sum, rows clamped and, with group bounds, each unit's total in a
  * group clamped (sensitivity the tighter of the two, {@code docs/proofs/engine-bounding.md}).
+ *
+ * <p>Sensitivity over all groups, M = max(|a|, |b|) on the grid: L1 = L0·L∞·M (L0·M_P with a pair
+ * clamp), L2 = √L0 times the per-group value. Under a total row cap m: L1 = L2 = m·M without a
+ * pair clamp; with one, L1 = m·max_k f(k)/k and L2 = √(max_k f(k)·L1), f(k) the pair bound of a
+ * pair allowed k rows ({@code docs/proofs/rows-contributed.md}).
  */
 record SumPlanner(Aggregation.Sum aggregation) implements AggregationPlanner {
   @Override
@@ -34,7 +39,7 @@ record SumPlanner(Aggregation.Sum aggregation) implements AggregationPlanner {
       r.bounds.add(g.describePair(s.name(), s.perGroup(), pc, r.lInf, sens));
     }
     r.release(new Release.Target(s.name(), "noisy sum of " + s.column(), Release.Field.SUM, mi,
-        g.k), sens);
+        g.k), sens, j -> Compiler.pairStep(g.a, g.b, pc, j, 0));
   }
 
   @Override

@@ -17,6 +17,10 @@ import org.privet.mechanisms.ConfidenceInterval;
  * COUNT of the query that releases the same statistic. variance = Q/N − (S/N)², clamped to
  * [0, ((upper − lower)/2)²] (post-processing), its square root for STDDEV; with a noisy count
  * N ≤ 0 (no or only NULL values) the upper end ((upper − lower)/2)², as ZetaSQL releases.
+ *
+ * <p>Sensitivities per group: sum L∞·max|v − c|, squares L∞·max(v − c)², count L∞ (over all
+ * groups times L0, or √L0 for L2); each is additive over rows, so under a total row cap m they
+ * are m·max|v − c|, m·max(v − c)² and m in L1 and L2 ({@code docs/proofs/rows-contributed.md}).
  */
 record VariancePlanner(Aggregation aggregation, String columnName, double lower, double upper,
     boolean sqrt) implements AggregationPlanner {

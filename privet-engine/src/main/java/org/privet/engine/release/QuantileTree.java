@@ -561,6 +561,26 @@ public final class QuantileTree {
         noise.excessKurtosis());
   }
 
+  /**
+   * The one-sided (1 − γ) statement on the error of one cell's consistent count Ĉ of {@code
+   * cell} (= D̂<sub>cell+1</sub> − D̂<sub>cell</sub> at any rank): the same Cornish–Fisher quantile
+   * as {@link #edgeHalfWidth} for that cell's weights on the node noises. A function of the tree,
+   * the cell and the noise only (public).
+   */
+  public double cellHalfWidth(int cell, NodeNoise noise, double gamma) {
+    double[] hi = rankWeights(cell + 1, 1.0);
+    double[] lo = rankWeights(cell, 1.0);
+    double s2 = 0;
+    double s4 = 0;
+    for (int i = 0; i < hi.length; i++) {
+      double x = hi[i] - lo[i];
+      s2 += x * x;
+      s4 += x * x * x * x;
+    }
+    return cornishFisher(Math.sqrt(noise.variance()), s2, s4, upperNormalQuantile(gamma),
+        noise.excessKurtosis());
+  }
+
   /** D̂<sub>j</sub> = Ĉ<sub>j</sub> − r·Ĉ<sub>B</sub> for every edge j, from the consistent counts. */
   public double[] rankStatistic(long[] noisy, double rank) {
     double[] c = consistent(noisy);

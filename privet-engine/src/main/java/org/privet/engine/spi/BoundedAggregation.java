@@ -26,6 +26,16 @@ import org.privet.engine.Source;
  *   <li>Aggregate the kept pairs per group exactly.
  * </ol>
  *
+ * <p><b>Rows per unit in total</b> ({@code maxRowsContributed} = m &gt; 0, ZetaSQL's {@code
+ * max_rows_contributed}; unit-level only, with {@code l0 = lInf = m}): step 3 is replaced. Each
+ * unit's pairs are ordered by their salted hash; a pair whose cumulative row count (its own rows
+ * and those of the pairs at or below its hash) is at most m keeps all its n rows; the first pair
+ * past m keeps the rest, a = m − (rows of the pairs below it), if it is alone at its hash (pairs
+ * tied with it are all dropped), and every later pair is dropped. Within a kept pair, a takes the
+ * place of L∞ (row counts capped at a, sums scaled to a values, then pair-clamped). A unit thus
+ * keeps at most m rows in total, over at most m groups, chosen from its own rows and the salt
+ * only ({@code docs/proofs/rows-contributed.md}).
+ *
  * @param source where rows come from
  * @param filter row filter, if any, with its literals typed for their columns ({@link
  *     ColumnLiterals#typed}: backends render it with {@link FilterSql} and never convert a value)
@@ -36,10 +46,19 @@ import org.privet.engine.Source;
  * @param lInf max rows per unit per group
  * @param salt per-query random salt for hash-based selection
  * @param measures value measures
+ * @param maxRowsContributed m &gt; 0: at most m rows per unit in total over all groups (then
+ *     {@code l0 = lInf = m}); 0: the L0/L∞ bounding above
  */
 public record BoundedAggregation(Source source, Optional<Filter> filter, Optional<String> unitColumn,
     List<String> groupBy, Optional<List<List<Object>>> publicGroups, int l0, int lInf, long salt,
-    List<Measure> measures) {
+    List<Measure> measures, int maxRowsContributed) {
+  /** L0/L∞ bounding (no total row cap). */
+  public BoundedAggregation(Source source, Optional<Filter> filter, Optional<String> unitColumn,
+      List<String> groupBy, Optional<List<List<Object>>> publicGroups, int l0, int lInf, long salt,
+      List<Measure> measures) {
+    this(source, filter, unitColumn, groupBy, publicGroups, l0, lInf, salt, measures, 0);
+  }
+
   public BoundedAggregation {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(filter, "filter");
@@ -51,6 +70,20 @@ public record BoundedAggregation(Source source, Optional<Filter> filter, Optiona
       throw new IllegalArgumentException("l0 and lInf must be positive");
     }
     measures.forEach(m -> Objects.requireNonNull(m, "measures"));
+    if (maxRowsContributed < 0) {
+      throw new IllegalArgumentException("maxRowsContributed must not be negative");
+    }
+    if (maxRowsContributed > 0) {
+      if (unitColumn.isEmpty()) {
+        throw new IllegalArgumentException("maxRowsContributed needs a unit column");
+      }
+      if (l0 != maxRowsContributed || lInf != maxRowsContributed) {
+        throw new IllegalArgumentException("maxRowsContributed = m needs l0 = lInf = m");
+      }
+      if (measures.stream().anyMatch(m -> m instanceof Measure.PairRows)) {
+        throw new IllegalArgumentException("maxRowsContributed does not take pair-rows measures");
+      }
+    }
     groupBy.forEach(g -> Objects.requireNonNull(g, "groupBy"));
     if (publicGroups.isPresent()) {
       List<List<Object>> keys = new java.util.ArrayList<>();

@@ -26,8 +26,11 @@ import java.util.stream.IntStream;
  *   <li>{@code pairs}: per (unit, group) pair its row count {@code __n} and per measure the exact
  *       sum {@code __s<i>}, count {@code __c<i>} and sum of squares {@code __q<i>};
  *   <li>{@code keptpairs} (L0): a pair is kept iff at most L0 of its unit's pairs have a salted
- *       hash ≤ its own (ties at the boundary all dropped);
- *   <li>{@code kept} (L∞, pair clamp): counts capped at L∞, sums rescaled ⌊s·L∞/c⌋, then clamped;
+ *       hash ≤ its own (ties at the boundary all dropped); with a total row cap m
+ *       ({@link BoundedAggregation#maxRowsContributed()}) instead, in salted-hash order each pair
+ *       keeps {@code __a} = what is left of the unit's m rows (a tie past m drops all tied pairs);
+ *   <li>{@code kept} (L∞, pair clamp): counts capped at L∞ (with a total row cap: at the pair's
+ *       {@code __a}), sums rescaled ⌊s·L∞/c⌋, then clamped;
  *   <li>{@code agg}: per group the unit count, Σ rows, and the sums saturated at {@link
  *       Measure#SUM_CAP}, part by part;
  *   <li>{@code cells<i>}, {@code capped<i>}, {@code bins<i>}: per kept pair the first L∞ non-ignored
@@ -80,7 +83,7 @@ public final class BoundingPlan {
   }
 
   private static final Set<String> SPEC_PARTS = Set.of("source", "filter", "unitColumn", "groupBy",
-      "publicGroups", "l0", "lInf", "salt", "measures");
+      "publicGroups", "l0", "lInf", "salt", "measures", "maxRowsContributed");
   private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
       "center", "squares", "pairClamp");
   private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins",
@@ -120,7 +123,16 @@ public final class BoundingPlan {
 
   /** Whether the L0 = 1 minimum-hash strategy is used (the dialect allows it, and it applies). */
   public boolean usesMinHashJoin() {
-    return d.minHashJoin() && unitLevel() && !groups.isEmpty() && spec.l0() == 1;
+    return d.minHashJoin() && unitLevel() && !groups.isEmpty() && spec.l0() == 1
+        && spec.maxRowsContributed() == 0;
+  }
+
+  /**
+   * Whether a total row cap per unit applies across groups (per pair allowance {@code __a}):
+   * without groups a unit has one pair, and the cap is L∞ = m itself.
+   */
+  private boolean rowsTotal() {
+    return spec.maxRowsContributed() > 0 && unitLevel() && !groups.isEmpty();
   }
 
   private boolean hasBins() {
@@ -520,7 +532,21 @@ public final class BoundingPlan {
     if (groups.isEmpty()) {
       return; // one group: L0 ≥ 1 keeps every unit's only pair
     }
-    if (minHash) {
+    if (rowsTotal()) {
+      // Total row cap m: in salted-hash order, a pair keeps __a = min(n, what is left of m);
+      // the cumulative count (RANGE frame) includes the pairs tied with it, and a tie that
+      // crosses m is dropped whole, so Σ __a ≤ m per unit (docs/proofs/rows-contributed.md).
+      String m = d.bigint(spec.maxRowsContributed());
+      s.append(",\nranked AS (SELECT *, SUM(__n) OVER (PARTITION BY __u ORDER BY __h RANGE BETWEEN")
+          .append(" UNBOUNDED PRECEDING AND CURRENT ROW) AS __cum, COUNT(*) OVER (PARTITION BY")
+          .append(" __u, __h) AS __peers FROM (SELECT *, ").append(pairHash(""))
+          .append(" AS __h FROM pairs) __p)");
+      s.append(",\nallowed AS (SELECT *, CAST(CASE WHEN __cum <= ").append(m)
+          .append(" THEN __n WHEN __peers = 1 AND __cum - __n < ").append(m).append(" THEN ")
+          .append(m).append(" - (__cum - __n) ELSE 0 END AS BIGINT) AS __a FROM ranked)");
+      s.append(",\nkeptpairs AS (SELECT * FROM allowed WHERE __a > ").append(d.bigint(0))
+          .append(")");
+    } else if (minHash) {
       // Only the unit's pairs with the smallest hash reached here: keep one, drop a tie.
       s.append(",\nranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u) AS __r FROM pairs)");
       s.append(",\nkeptpairs AS (SELECT * FROM ranked WHERE __r = 1)");
@@ -541,7 +567,8 @@ public final class BoundingPlan {
   /** {@code kept} (L∞ and pair clamp) and {@code agg}. */
   private void appendKept(StringBuilder s) {
     List<Measure> ms = spec.measures();
-    String l = d.bigint(spec.lInf());
+    // L∞, or with a total row cap the pair's own allowance __a (≤ m, Σ per unit ≤ m).
+    String l = rowsTotal() ? "__a" : d.bigint(spec.lInf());
     s.append(",\nkept AS (SELECT ").append(groupPrefix()).append("LEAST(__n, ").append(l)
         .append(") AS __n");
     for (int i = 0; i < ms.size(); i++) {
@@ -632,7 +659,8 @@ public final class BoundingPlan {
       }
       s.append(",\ncapped").append(i).append(" AS (SELECT ")
           .append(groups.isEmpty() ? "" : groupList("c.") + ", ").append("c.__b, GREATEST(")
-          .append(d.bigint(0)).append(", LEAST(c.__m, ").append(d.bigint(spec.lInf()))
+          .append(d.bigint(0)).append(", LEAST(c.__m, ")
+          .append(rowsTotal() ? "k.__a" : d.bigint(spec.lInf()))
           .append(" - (SUM(c.__m) OVER (PARTITION BY c.__u")
           .append(groups.isEmpty() ? "" : ", " + groupList("c.")).append(" ORDER BY ")
           .append(d.saltedHash(List.of("c.__u", "c.__b"), spec.salt()))
@@ -686,7 +714,7 @@ public final class BoundingPlan {
     }
     BoundedAggregation bare = new BoundedAggregation(spec.source(), spec.filter(),
         spec.unitColumn(), spec.groupBy(), spec.publicGroups(), spec.l0(), spec.lInf(),
-        spec.salt(), List.of());
+        spec.salt(), List.of(), spec.maxRowsContributed());
     BoundingPlan p = new BoundingPlan(bare, schema, from, d);
     StringBuilder s = new StringBuilder(p.sourceCte(List.of()));
     String order = groups.stream().map(g -> g + " NULLS LAST").collect(Collectors.joining(", "));

@@ -267,4 +267,44 @@ class DuckDbStrategiesTest {
       assertEquals(exact, viaBackend, table);
     }
   }
+
+  /**
+   * A total row cap m = 4 ({@link BoundedAggregation#maxRowsContributed()}) with every salted hash
+   * reduced modulo 1 (all of a unit's pairs tie): a unit of at most m rows keeps them all, a unit
+   * of one group keeps m, a unit past m over several groups keeps nothing (a tie that crosses m is
+   * dropped whole, so Σ kept ≤ m always). With the real hash, the unit past m keeps exactly m.
+   * Unit 1: x, y, z one row each; unit 2: x, y, z two rows each; unit 3: six rows in y; unit 4:
+   * two rows in x, five in z.
+   */
+  @Test
+  void statement_rowsCapWithTiedHashes_dropsATieThatCrossesTheCap() throws SQLException {
+    List<List<?>> rows = new ArrayList<>();
+    for (String g : List.of("x", "y", "z")) {
+      rows.add(Arrays.asList(1L, g, 0L, 1.0));
+      rows.add(Arrays.asList(2L, g, 0L, 1.0));
+      rows.add(Arrays.asList(2L, g, 0L, 1.0));
+    }
+    for (int r = 0; r < 6; r++) {
+      rows.add(Arrays.asList(3L, "y", 0L, 1.0));
+    }
+    for (int r = 0; r < 7; r++) {
+      rows.add(Arrays.asList(4L, r < 2 ? "x" : "z", 0L, 1.0));
+    }
+    db.registerTable("ties", List.of("uid", "g1", "g2", "x"), List.of(ColumnType.INTEGER,
+        ColumnType.STRING, ColumnType.INTEGER, ColumnType.FLOATING), rows);
+    BoundedAggregation spec = new BoundedAggregation(Source.table("ties"), Optional.empty(),
+        Optional.of("uid"), List.of("g1"), Optional.empty(), 4, 4, 3,
+        List.of(new Measure.FixedPointSum("x", 0, 1, 0, 0, false), new Measure.Bins("x", 0, 2, 2)),
+        4);
+    // group | units | rows | sum | count | cells: unit 1 everywhere, unit 3's 4 rows in y.
+    assertEquals(List.of("x|1|1|1|1|1:1|", "y|2|5|5|5|1:5|", "z|1|1|1|1|1:1|"),
+        cellsSorted(rows(plan(spec, new DuckDbDialect(1, true, true)).statement())));
+    for (long salt = 1; salt <= 5; salt++) {
+      BoundedAggregation s = new BoundedAggregation(Source.table("ties"), Optional.empty(),
+          Optional.of("uid"), List.of("g1"), Optional.empty(), 4, 4, salt, spec.measures(), 4);
+      List<String> out = rows(plan(s, DuckDbDialect.FAST).statement());
+      long total = out.stream().mapToLong(r -> Long.parseLong(r.split("\\|", -1)[2])).sum();
+      assertEquals(3 + 4 + 4 + 4, total, "each unit past the cap keeps exactly 4, salt " + salt);
+    }
+  }
 }

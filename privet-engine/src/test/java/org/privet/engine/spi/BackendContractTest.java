@@ -443,6 +443,99 @@ public abstract class BackendContractTest {
     }
   }
 
+  // ---- Total row cap per unit (ZetaSQL's max_rows_contributed, docs/proofs/rows-contributed.md) --
+
+  private static BoundedAggregation rowsCapped(String table, List<String> groupBy, int m,
+      long salt, List<Measure> measures) {
+    return new BoundedAggregation(Source.table(table), Optional.empty(), Optional.of("uid"),
+        groupBy, Optional.empty(), m, m, salt, measures, m);
+  }
+
+  @Test
+  void aggregate_rowsCapNotBindingOrOneGroup_exactAggregatesOfTheContract() {
+    // Crafted units have at most 40 rows: a cap of 40 keeps every row of every unit, over any
+    // number of groups; without GROUP BY the cap is the unit's only pair's L∞.
+    assertContract(rowsCapped("crafted", List.of("g"), 40, 7, MEASURES));
+    assertContract(rowsCapped("crafted", List.of("g", "h"), 1000, 3, PAIR_CLAMPED));
+    assertContract(rowsCapped("crafted", List.of(), 3, 5, SUMS));
+    assertContract(rowsCapped("empty", List.of("g"), 2, 1, MEASURES));
+  }
+
+  @Test
+  void aggregate_rowsCapBinding_keepsExactlyMRowsOfAUnitOverItsGroups() {
+    // Unit 1: 5 rows of 100 in each of 10 groups; unit 2: one row of 5 in g0. Cap 7: unit 1 keeps
+    // 7 rows in total (5 in its first group by salted hash, 2 in its second), whatever the salt.
+    for (long salt = 0; salt < 6; salt++) {
+      Map<List<String>, GroupAggregate> groups = run(rowsCapped("heavy", List.of("g"), 7, salt,
+          MEASURES));
+      long units = groups.values().stream().mapToLong(GroupAggregate::units).sum();
+      long rows = groups.values().stream().mapToLong(GroupAggregate::rows).sum();
+      long sum = groups.values().stream().mapToLong(g -> g.sums()[0]).sum();
+      long count = groups.values().stream().mapToLong(g -> g.counts()[2]).sum();
+      long binned = groups.values().stream().mapToLong(g -> Arrays.stream(g.bins()[3]).sum()).sum();
+      assertEquals(1 + 2, units, "unit 1 in exactly 2 groups, salt " + salt);
+      assertEquals(7 + 1, rows, "7 rows of unit 1 in total, salt " + salt);
+      assertEquals(7 * 10 + 5, sum, "7 clamped values of 10, salt " + salt);
+      assertEquals(7 + 1, count, "7 values of unit 1 counted, salt " + salt);
+      assertEquals(7 + 1, binned, "7 binned rows of unit 1, salt " + salt);
+      long fives = groups.values().stream().filter(g -> g.rows() - (g.key().equals(List.of("g0"))
+          ? 1 : 0) == 5).count();
+      assertEquals(1, fives, "its first group keeps all 5 rows, salt " + salt);
+    }
+    Set<Set<List<String>>> choices = new HashSet<>();
+    for (long salt = 10; salt < 16; salt++) {
+      choices.add(new HashSet<>(run(rowsCapped("heavy", List.of("g"), 7, salt, MEASURES))
+          .keySet()));
+    }
+    assertTrue(choices.size() > 2, "which groups keep the rows depends on the salt");
+  }
+
+  @Test
+  void aggregate_rowsCapAddingOneUnit_changesOnlyThatUnitsContributions() {
+    // Unit 999 adds 40 rows of 50 over 13 groups; cap 4: it adds exactly 4 rows, 4 clamped values
+    // of 10, over 1 to 4 groups; every other unit's kept rows are the same in both tables.
+    for (long salt = 1; salt <= 3; salt++) {
+      Map<List<String>, GroupAggregate> a = run(rowsCapped("base", List.of("g"), 4, salt,
+          MEASURES));
+      Map<List<String>, GroupAggregate> b = run(rowsCapped("plus", List.of("g"), 4, salt,
+          MEASURES));
+      long unitDiff = 0;
+      long rowDiff = 0;
+      long sumDiff = 0;
+      for (List<String> key : b.keySet()) {
+        GroupAggregate gb = b.get(key);
+        GroupAggregate ga = a.get(key);
+        long ua = ga == null ? 0 : ga.units();
+        assertTrue(gb.units() - ua >= 0 && gb.units() - ua <= 1, "per-group unit change");
+        long rd = gb.rows() - (ga == null ? 0 : ga.rows());
+        assertTrue(rd >= 0 && rd <= 4 * (gb.units() - ua), "rows only where the unit is");
+        unitDiff += gb.units() - ua;
+        rowDiff += rd;
+        sumDiff += gb.sums()[0] - (ga == null ? 0 : ga.sums()[0]);
+      }
+      assertTrue(unitDiff >= 1 && unitDiff <= 4, "the added unit is in 1..m groups: " + unitDiff);
+      assertEquals(4, rowDiff, "and contributes exactly m rows in total");
+      assertEquals(4 * 10, sumDiff, "its clamped sum is 4 rows × 10");
+      assertTrue(b.keySet().containsAll(a.keySet()), "no group of the others disappears");
+    }
+  }
+
+  @Test
+  void keptGroups_rowsCap_areThePairsAggregated() {
+    if (!backend.listsKeptGroups()) {
+      return;
+    }
+    BoundedAggregation spec = rowsCapped("crafted", List.of("g"), 3, 5, MEASURES);
+    Map<List<String>, Long> listed = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+    backend.keptGroups(spec, groups -> {
+      assertTrue(!groups.isEmpty() && groups.size() <= 3, "1..m groups per unit");
+      groups.forEach(g -> listed.merge(ContractOracle.key(g), 1L, Long::sum));
+    });
+    Map<List<String>, Long> counted = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+    run(spec).forEach((k, g) -> counted.put(k, g.units()));
+    assertEquals(counted.toString(), listed.toString());
+  }
+
   @Test
   void aggregate_sumOfSquaresBeyond64Bits_saturatesAtThePublicCap() {
     // Two values of 2^31 in one pair: Σv² = 2^63 leaves 64 bits; nothing may fail after the charge
@@ -653,6 +746,45 @@ public abstract class BackendContractTest {
       rows.add(Arrays.asList(r.get(0), r.get(1), v, r.get(3)));
     }
     assertContract(spec, JOINED, rows, row -> true);
+  }
+
+  /**
+   * R2T for SUM (docs/proofs/r2t-truncation.md, "SUM"): the one bounding plan {@code R2TPass}
+   * compiles, a fixed-point measure per threshold τ_j = 2^j with an all-rows pair clamp [0, τ_j]
+   * (grid units), over the joined relation. The backend's sums equal the contract oracle's and,
+   * computed here from the joined rows, Σ_u min(c_u, τ_j) with c_u = Σ rnd(clamp(qty, 0, 10)·2^k)
+   * over unit u's joined rows (NULL/NaN ignored, ±∞ clamped).
+   */
+  @Test
+  void aggregate_r2tSumPlan_eachMeasureIsTheSumOfTruncatedUnitTotals() {
+    Source joined = joinedSource(null);
+    org.privet.engine.Query q = org.privet.engine.Query.from(joined).privacyUnit("uid")
+        .sum("s", "qty", 0, 10).truncateR2T(64).epsilon(1).build();
+    org.privet.engine.compile.R2TPass pass = org.privet.engine.compile.R2TPass.compile(q,
+        backend.describe(joined), 5);
+    assertEquals(1, pass.specs().size());
+    BoundedAggregation spec = pass.specs().get(0);
+    assertContract(spec, JOINED, joinedRows(), row -> true);
+    int k = pass.gridExponent();
+    Map<Object, Long> perUnit = new java.util.HashMap<>();
+    for (List<?> r : joinedRows()) {
+      Double qty = (Double) r.get(2);
+      if (qty != null && !qty.isNaN()) {
+        perUnit.merge(r.get(0), (long) Math.rint(Math.scalb(Math.max(0, Math.min(10, qty)), k)),
+            Long::sum);
+      }
+    }
+    List<GroupAggregate> groups = new ArrayList<>();
+    backend.aggregate(spec, groups::add);
+    long[] exact = pass.exact(List.of(groups)).get(0).exact();
+    assertEquals(6, exact.length);
+    for (int j = 1; j <= 6; j++) {
+      long tau = 1L << (j + k);
+      long expected = perUnit.values().stream().mapToLong(c -> Math.min(c, tau)).sum();
+      assertEquals(expected, exact[j - 1], "Q(I, 2^" + j + ")");
+    }
+    assertTrue(exact[0] < exact[5] && perUnit.values().stream().anyMatch(c -> c > (1L << (6 + k))),
+        "the fixture has a unit above the top threshold and thresholds that bind");
   }
 
   @Test

@@ -48,7 +48,15 @@ final class ContractOracle {
     }
     Map<Object, Integer> groupsPerUnit = new HashMap<>();
     pairs.keySet().forEach(p -> groupsPerUnit.merge(p.get(0), 1, Integer::sum));
-    if (groupsPerUnit.values().stream().anyMatch(n -> n > spec.l0())) {
+    Map<Object, Integer> rowsPerUnit = new HashMap<>();
+    pairs.forEach((p, rows) -> rowsPerUnit.merge(p.get(0), rows.size(), Integer::sum));
+    int cap = spec.maxRowsContributed();
+    if (cap > 0 && pairs.keySet().stream().anyMatch(p -> rowsPerUnit.get(p.get(0)) > cap
+        && groupsPerUnit.get(p.get(0)) > 1)) {
+      throw new IllegalArgumentException("the total row cap binds over several groups: which rows"
+          + " are kept depends on the backend's hash");
+    }
+    if (cap == 0 && groupsPerUnit.values().stream().anyMatch(n -> n > spec.l0())) {
       throw new IllegalArgumentException("L0 binds: which pairs are kept depends on the backend's hash");
     }
     int n = spec.measures().size();
@@ -61,8 +69,12 @@ final class ContractOracle {
       List<String> key = (List<String>) pair.getKey().get(1);
       Totals t = groups.computeIfAbsent(key, k -> new Totals(spec));
       List<List<?>> rows = pair.getValue();
+      // The pair's row bound: L∞, or under a total cap m all its rows (the unit's total is at
+      // most m) or m (its only pair).
+      int lInf = cap == 0 ? spec.lInf()
+          : rowsPerUnit.get(pair.getKey().get(0)) <= cap ? rows.size() : cap;
       t.units++;
-      t.rows += Math.min(rows.size(), spec.lInf());
+      t.rows += Math.min(rows.size(), lInf);
       for (int i = 0; i < n; i++) {
         Measure m = spec.measures().get(i);
         List<Double> values = new ArrayList<>();
@@ -74,11 +86,11 @@ final class ContractOracle {
           }
         }
         if (m instanceof Measure.FixedPointSum f) {
-          t.add(i, f, values, spec.lInf());
+          t.add(i, f, values, lInf);
         } else if (m instanceof Measure.PairRows pr) {
           t.bins[i][pr.cellOf(rows.size())]++; // every row of the kept pair, L∞ aside
         } else if (m instanceof Measure.Bins b) {
-          if (values.size() > spec.lInf()) {
+          if (values.size() > lInf) {
             throw new IllegalArgumentException("L∞ binds on binned values: depends on the backend's hash");
           }
           double perUnit = b.bins() / (b.upper() - b.lower());

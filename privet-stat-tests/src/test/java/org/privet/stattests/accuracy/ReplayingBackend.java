@@ -83,7 +83,7 @@ final class ReplayingBackend implements Backend {
 
   private static BoundedAggregation withSalt(BoundedAggregation s, long salt) {
     return new BoundedAggregation(s.source(), s.filter(), s.unitColumn(), s.groupBy(),
-        s.publicGroups(), s.l0(), s.lInf(), salt, s.measures());
+        s.publicGroups(), s.l0(), s.lInf(), salt, s.measures(), s.maxRowsContributed());
   }
 
   private static boolean same(List<GroupAggregate> a, List<GroupAggregate> b) {

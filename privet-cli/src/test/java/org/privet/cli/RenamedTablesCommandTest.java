@@ -1,0 +1,204 @@
+package org.privet.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.ledger.DatasetTable;
+import org.privet.ledger.Ledger;
+
+/**
+ * A multi-table dataset renamed with {@code privet dataset rename} (issues 23 and 25): its tables'
+ * names are fixed like its schema, so the references stored with them keep resolving. A dataset
+ * registered without {@code --table-name} calls its one table by its own name; when its first
+ * table is added, that name is the unit table's, fixed from then on. Every refusal names its
+ * parameter (or SQL position), charges nothing and repeats no data value.
+ */
+class RenamedTablesCommandTest {
+  /** A value in the data that no message may repeat. */
+  private static final String SECRET = "Customer#Secret91";
+  /**
+   * The join, grouped by public nation keys. At ε = 10^6 and at most 3 rows per unit the counts'
+   * discrete noise has scale 3·10^-6: it is 0 except with probability below 10^-100000.
+   */
+  static final String JOIN = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
+      + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n"
+      + " FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey"
+      + " GROUP BY n_name";
+
+  @TempDir Path dir;
+  Path ws;
+
+  @BeforeEach
+  void files() throws Exception {
+    ws = dir.resolve("ws");
+    Files.writeString(dir.resolve("customer.csv"), "c_custkey,c_name,c_nationkey\n1," + SECRET
+        + ",7\n2,Customer#2,8\n3,Customer#3,7\n4,Customer#4,7\n");
+    Files.writeString(dir.resolve("orders.csv"),
+        "o_orderkey,o_custkey,o_totalprice\n10,1,99.5\n11,1,12.0\n12,3,40.25\n13,2,5.0\n");
+    Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n8,PERU\n9,CHINA\n");
+  }
+
+  private CliRun dataset(String... args) {
+    List<String> a = new ArrayList<>(List.of("dataset", args[0], "--workspace", ws.toString()));
+    a.addAll(List.of(args).subList(1, args.length));
+    return CliRun.of(a.toArray(String[]::new));
+  }
+
+  private String file(String name) {
+    return dir.resolve(name).toString();
+  }
+
+  private static CliRun ok(CliRun r) {
+    assertEquals(ExitCodes.OK, r.code(), r.toString());
+    return r;
+  }
+
+  private void register(String name, String... more) {
+    List<String> a = new ArrayList<>(List.of("register", "--name", name, "--source", file("customer.csv"),
+        "--privacy-unit", "c_custkey", "--epsilon", "10000000", "--delta", "1e-5"));
+    a.addAll(List.of(more));
+    ok(dataset(a.toArray(String[]::new)));
+  }
+
+  private void addOrdersAndNation(String dataset, String unitTable) {
+    ok(dataset("add-table", "--dataset", dataset, "--name", "orders", "--source", file("orders.csv"),
+        "--references", "o_custkey=" + unitTable + ".c_custkey"));
+    ok(dataset("add-table", "--dataset", dataset, "--name", "nation", "--source", file("nation.csv"),
+        "--public", "--referenced-by", "n_nationkey=" + unitTable + ".c_nationkey"));
+  }
+
+  private List<String> tableNames(String dataset) {
+    try (Ledger ledger = Ledger.open(ws)) {
+      return ledger.tables(dataset).stream().map(DatasetTable::name).toList();
+    }
+  }
+
+  private int charges(String dataset) {
+    try (Ledger ledger = Ledger.open(ws)) {
+      return ledger.history(dataset).size();
+    }
+  }
+
+  /** The plain join, computed by DuckDB on the files: the reference for the released counts. */
+  private Map<String, Long> plainJoin() throws Exception {
+    Map<String, Long> expected = new TreeMap<>(Map.of("CHINA", 0L));
+    try (DuckDbBackend db = DuckDbBackend.inMemory();
+        java.sql.Statement st = db.trustedConnection().createStatement();
+        java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(*) FROM read_csv('" + file("orders.csv")
+            + "') o JOIN read_csv('" + file("customer.csv") + "') c ON o.o_custkey = c.c_custkey JOIN read_csv('"
+            + file("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name")) {
+      while (r.next()) {
+        expected.put(r.getString(1), r.getLong(2));
+      }
+    }
+    assertEquals(Map.of("CHINA", 0L, "FRANCE", 3L, "PERU", 1L), expected, "the plain join");
+    return expected;
+  }
+
+  private CliRun query(String... args) {
+    List<String> a = new ArrayList<>(List.of("query", "--workspace", ws.toString()));
+    a.addAll(List.of(args));
+    return CliRun.of(a.toArray(String[]::new));
+  }
+
+  /**
+   * The bug: {@code customer}, registered without {@code --table-name}, gains orders and nation
+   * (whose references name {@code customer}), then is renamed {@code clients}. Its unit table
+   * stays {@code customer}, so EXPLAIN and the join answer (equal to the plain join), charged
+   * once to {@code clients}; the dataset's name alone is refused as any multi-table dataset's is.
+   */
+  @Test
+  void rename_datasetRegisteredWithoutTableName_itsReferencesStillResolve() throws Exception {
+    register("customer");
+    addOrdersAndNation("customer", "customer");
+    CliRun renamed = ok(dataset("rename", "--name", "customer", "--to", "clients"));
+    assertTrue(renamed.out().contains("now named 'clients'"), renamed.out());
+    CliRun explain = query("--explain", JOIN);
+    assertEquals(ExitCodes.OK, explain.code(), explain.toString());
+    assertEquals(List.of("customer", "orders", "nation"), tableNames("clients"));
+    CliRun show = ok(dataset("show", "--name", "clients"));
+    assertTrue(show.out().contains("customer"), show.out());
+    assertEquals(0, charges("clients"), "EXPLAIN charges nothing");
+    CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
+    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    assertEquals(plainJoin(), TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+    CliRun qualified = query("--analyst", "ann", "--format", "json", JOIN.replace("FROM orders",
+        "FROM clients.orders"));
+    assertEquals(ExitCodes.OK, qualified.code(), qualified.toString());
+    assertEquals(2, charges("clients"), "one charge per query, on the renamed dataset");
+
+    CliRun alone = query("--analyst", "ann",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM clients");
+    assertEquals(ExitCodes.REFUSED, alone.code(), alone.toString());
+    assertTrue(alone.err().contains("has several tables (customer, orders, nation)"), alone.err());
+    assertFalse(alone.err().contains(SECRET) || alone.out().contains(SECRET), alone.toString());
+    assertEquals(2, charges("clients"), "a refusal charges nothing");
+  }
+
+  /**
+   * A single-table dataset's one table follows its name (issue 23's rename), until its first
+   * table is added: {@code customer} renamed {@code clients} before any table is added has one
+   * table, {@code clients}; the added tables reference it by that name, fixed from then on.
+   */
+  @Test
+  void rename_beforeTheFirstTableIsAdded_unitTableNamedAsTheDatasetWhenItIsAdded() throws Exception {
+    register("customer");
+    ok(dataset("rename", "--name", "customer", "--to", "clients"));
+    assertEquals(List.of("clients"), tableNames("clients"));
+    CliRun single = query("--analyst", "ann",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM clients");
+    assertEquals(ExitCodes.OK, single.code(), single.toString());
+    CliRun old = dataset("add-table", "--dataset", "clients", "--name", "orders", "--source", file("orders.csv"),
+        "--references", "o_custkey=customer.c_custkey");
+    assertEquals(ExitCodes.USAGE, old.code(), old.toString());
+    assertTrue(old.err().contains("references: dataset 'clients' has no table 'customer'"), old.err());
+    addOrdersAndNation("clients", "clients");
+    ok(dataset("rename", "--name", "clients", "--to", "buyers"));
+    assertEquals(List.of("clients", "orders", "nation"), tableNames("buyers"));
+    CliRun q = query("--analyst", "ann", "--format", "json", JOIN.replace("JOIN customer ON", "JOIN clients ON"));
+    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    assertEquals(plainJoin(), TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+    assertEquals(2, charges("buyers"));
+  }
+
+  /**
+   * A rename to a name a table goes by: the dataset's own added table ({@code shop} to {@code
+   * orders}), or another dataset's, is refused naming {@code name} (an unqualified FROM name would
+   * otherwise find a table where the curator meant the dataset); a rename to its own unit table's
+   * name is allowed and the join still answers under it.
+   */
+  @Test
+  void rename_toATableName_refusedNamingTheParameterOrResolvedUnambiguously() throws Exception {
+    register("shop", "--table-name", "customer");
+    addOrdersAndNation("shop", "customer");
+    register("people");
+    for (String[] rename : new String[][] {{"shop", "orders"}, {"shop", "NATION"}, {"people", "Orders"}}) {
+      CliRun r = dataset("rename", "--name", rename[0], "--to", rename[1]);
+      assertEquals(ExitCodes.USAGE, r.code(), r.toString());
+      assertTrue(r.err().contains("name: "), r.err());
+      assertTrue(r.err().contains("table named"), r.err());
+    }
+    try (Ledger ledger = Ledger.open(ws)) {
+      assertEquals(List.of("people", "shop"), ledger.datasets().stream().map(d -> d.name()).toList(),
+          "a refused rename changes nothing");
+    }
+    ok(dataset("rename", "--name", "shop", "--to", "customer"));
+    assertEquals(List.of("customer", "orders", "nation"), tableNames("customer"));
+    CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
+    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    assertEquals(plainJoin(), TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+    assertEquals(1, charges("customer"));
+    assertEquals(0, charges("people"));
+  }
+}
