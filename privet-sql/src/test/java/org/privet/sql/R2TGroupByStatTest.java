@@ -1,22 +1,14 @@
 package org.privet.sql;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.privet.sql.R2TTestSupport.CRITICAL;
-import static org.privet.sql.R2TTestSupport.N;
-import static org.privet.sql.R2TTestSupport.ks;
+import static org.privet.sql.R2TTestSupport.assertAlike;
+import static org.privet.sql.R2TTestSupport.assertRejected;
+import static org.privet.sql.R2TTestSupport.perOrder;
+import static org.privet.sql.R2TTestSupport.releases;
 import static org.privet.sql.R2TTestSupport.seeded;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.privet.engine.BudgetCharger;
-import org.privet.engine.Estimate;
-import org.privet.engine.Session;
-import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.mechanisms.truncation.R2TMechanism;
-import org.privet.mechanisms.truncation.UnitContributions;
-import org.privet.testing.SeededRandomSource;
 
 /**
  * Statistical check of {@code truncation = 'R2T'} with GROUP BY (issue 25): the engine's releases
@@ -31,24 +23,9 @@ import org.privet.testing.SeededRandomSource;
  * noise (ε/0.7) against R2T at ε, R2T ignoring L0 (noise at ε/L, i.e. 3× too little), and R2T
  * truncating per order instead of per customer, fixed seeds.
  */
-class R2TGroupByStatTest {
+class R2TGroupByStatTest extends JoinNeighbours {
   private static final double EPSILON = 50;
   private static final long GS = 64;
-
-  private static DuckDbBackend db;
-  private static JoinFixture d;
-
-  @BeforeAll
-  static void open() {
-    db = DuckDbBackend.inMemory();
-    d = new JoinFixture(db, 0, "s_");
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
 
   private static final int L0 = 3;
 
@@ -66,13 +43,8 @@ class R2TGroupByStatTest {
   private static double[] reference(double epsilon, long seed, long[] c, int l0) {
     R2TMechanism m = R2TMechanism.builder().epsilon(epsilon).globalSensitivity(GS).beta(0.05)
         .groupsPerUnit(l0).randomSource(seeded(seed)).build();
-    double[] out = new double[N];
-    for (int i = 0; i < N; i++) {
-      out[i] = m.release(UnitContributions.of(c)).value();
-    }
-    return out;
+    return releases(m, c, 0);
   }
-
 
   @Test
   void engineReleases_distributedAsR2TOnTheReferenceCounts() {
@@ -80,42 +52,24 @@ class R2TGroupByStatTest {
         + ", truncation = 'R2T', truncation_bound = " + GS + ", max_groups_contributed = " + L0
         + ") name, COUNT(*) AS n FROM lineitem JOIN orders USING (orderkey) JOIN customer USING"
         + " (custkey) JOIN nation USING (nationkey) GROUP BY name";
-    DpStatement st = DpSql.parse(sql, d.catalog);
-    Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
-        .randomSource(new SeededRandomSource(11)).build();
-    double[] engine = new double[N];
-    for (int i = 0; i < N; i++) {
-      Estimate e = s.run(st.query()).rows().stream().filter(r -> r.key().equals(List.of("B")))
-          .findFirst().orElseThrow().values().get("n");
-      engine[i] = e.value();
-    }
-    double dStat = ks(engine, reference(EPSILON, 12));
-    assertTrue(dStat < CRITICAL, "KS D = " + dStat + " ≥ " + CRITICAL);
+    double[] engine = engineReleases(sql, res -> res.rows().stream()
+        .filter(r -> r.key().equals(List.of("B"))).findFirst().orElseThrow().values().get("n"));
+    assertAlike(engine, reference(EPSILON, 12));
   }
 
   @Test
   void power_thirtyPercentTooLittleNoise_isRejected() {
-    double dStat = ks(reference(EPSILON, 13), reference(EPSILON / 0.7, 14));
-    assertTrue(dStat >= CRITICAL, "KS D = " + dStat + " < " + CRITICAL);
+    assertRejected(reference(EPSILON, 13), reference(EPSILON / 0.7, 14));
   }
 
   @Test
   void power_noiseIgnoringL0_isRejected() {
-    double dStat = ks(reference(EPSILON, 17), reference(EPSILON, 18, groupB(), 1));
-    assertTrue(dStat >= CRITICAL, "KS D = " + dStat + " < " + CRITICAL);
+    assertRejected(reference(EPSILON, 17), reference(EPSILON, 18, groupB(), 1));
   }
 
   @Test
   void power_truncationPerOrderInsteadOfPerCustomer_isRejected() {
-    java.util.Map<Object, Long> perOrder = new java.util.HashMap<>();
-    for (java.util.List<?> row : d.lineitem) {
-      if (row.get(0) != null && d.customerOf(row.get(0)) != null
-          && d.nationOf(d.customerOf(row.get(0))) == 1) {
-        perOrder.merge(row.get(0), 1L, Long::sum);
-      }
-    }
-    long[] wrong = perOrder.values().stream().mapToLong(Long::longValue).toArray();
-    double dStat = ks(reference(EPSILON, 15), reference(EPSILON, 16, wrong, L0));
-    assertTrue(dStat >= CRITICAL, "KS D = " + dStat + " < " + CRITICAL);
+    long[] wrong = perOrder(d, c -> d.nationOf(c) == 1, row -> 1L);
+    assertRejected(reference(EPSILON, 15), reference(EPSILON, 16, wrong, L0));
   }
 }

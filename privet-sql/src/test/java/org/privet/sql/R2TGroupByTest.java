@@ -7,15 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
 import org.privet.engine.Result;
-import org.privet.engine.Session;
-import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.testing.SeededRandomSource;
 
 /**
  * {@code truncation = 'R2T'} with GROUP BY over public groups on DuckDB (issue 25): one R2T per
@@ -27,28 +21,7 @@ import org.privet.testing.SeededRandomSource;
  * steps and each bias is one grid step: each group's answer is its best threshold's truncated
  * value minus at most one step (the tolerance); deterministic with the fixed seed.
  */
-class R2TGroupByTest {
-  private static DuckDbBackend db;
-  private static JoinFixture d;
-  private static JoinFixture dPrime;
-
-  @BeforeAll
-  static void open() {
-    db = DuckDbBackend.inMemory();
-    d = new JoinFixture(db, 0, "d_");
-    dPrime = new JoinFixture(db, JoinFixture.HEAVY, "n_");
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  private static Session session() {
-    return Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
-        .randomSource(new SeededRandomSource(5)).build();
-  }
-
+class R2TGroupByTest extends JoinNeighbours {
   /** Released value per group key (the first output column), in the released order. */
   private static Map<Object, Double> values(String sql, JoinFixture f) {
     DpStatement st = DpSql.parse(sql, f.catalog);

@@ -1,21 +1,13 @@
 package org.privet.sql;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.privet.sql.R2TTestSupport.CRITICAL;
-import static org.privet.sql.R2TTestSupport.N;
-import static org.privet.sql.R2TTestSupport.ks;
+import static org.privet.sql.R2TTestSupport.assertAlike;
+import static org.privet.sql.R2TTestSupport.assertRejected;
+import static org.privet.sql.R2TTestSupport.perOrder;
+import static org.privet.sql.R2TTestSupport.releases;
 import static org.privet.sql.R2TTestSupport.seeded;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.privet.engine.BudgetCharger;
-import org.privet.engine.Estimate;
-import org.privet.engine.Session;
-import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.mechanisms.truncation.R2TMechanism;
-import org.privet.mechanisms.truncation.UnitContributions;
-import org.privet.testing.SeededRandomSource;
 
 /**
  * Statistical check of {@code truncation = 'R2T'} over a join (issue 25): the engine's releases
@@ -30,24 +22,9 @@ import org.privet.testing.SeededRandomSource;
  * noise (ε/0.7) against R2T at ε, and R2T truncating per order instead of per customer, fixed
  * seeds.
  */
-class R2TJoinsStatTest {
+class R2TJoinsStatTest extends JoinNeighbours {
   private static final double EPSILON = 50;
   private static final long GS = 64;
-
-  private static DuckDbBackend db;
-  private static JoinFixture d;
-
-  @BeforeAll
-  static void open() {
-    db = DuckDbBackend.inMemory();
-    d = new JoinFixture(db, 0, "s_");
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
 
   /** R2T on the fixture's per-customer counts, at ε, β = 0.05 (the session's default 95%). */
   private static double[] reference(double epsilon, long seed) {
@@ -58,47 +35,26 @@ class R2TJoinsStatTest {
   private static double[] reference(double epsilon, long seed, long[] c) {
     R2TMechanism m = R2TMechanism.builder().epsilon(epsilon).globalSensitivity(GS).beta(0.05)
         .randomSource(seeded(seed)).build();
-    double[] out = new double[N];
-    for (int i = 0; i < N; i++) {
-      out[i] = m.release(UnitContributions.of(c)).value();
-    }
-    return out;
+    return releases(m, c, 0);
   }
-
 
   @Test
   void engineReleases_distributedAsR2TOnTheReferenceCounts() {
     String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = " + EPSILON
         + ", truncation = 'R2T', truncation_bound = " + GS + ") COUNT(*) AS n FROM lineitem JOIN"
         + " orders USING (orderkey) JOIN customer USING (custkey)";
-    DpStatement st = DpSql.parse(sql, d.catalog);
-    Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
-        .randomSource(new SeededRandomSource(11)).build();
-    double[] engine = new double[N];
-    for (int i = 0; i < N; i++) {
-      Estimate e = s.run(st.query()).rows().get(0).values().get("n");
-      engine[i] = e.value();
-    }
-    double dStat = ks(engine, reference(EPSILON, 12));
-    assertTrue(dStat < CRITICAL, "KS D = " + dStat + " ≥ " + CRITICAL);
+    double[] engine = engineReleases(sql, r -> r.rows().get(0).values().get("n"));
+    assertAlike(engine, reference(EPSILON, 12));
   }
 
   @Test
   void power_thirtyPercentTooLittleNoise_isRejected() {
-    double dStat = ks(reference(EPSILON, 13), reference(EPSILON / 0.7, 14));
-    assertTrue(dStat >= CRITICAL, "KS D = " + dStat + " < " + CRITICAL);
+    assertRejected(reference(EPSILON, 13), reference(EPSILON / 0.7, 14));
   }
 
   @Test
   void power_truncationPerOrderInsteadOfPerCustomer_isRejected() {
-    java.util.Map<Object, Long> perOrder = new java.util.HashMap<>();
-    for (java.util.List<?> row : d.lineitem) {
-      if (row.get(0) != null && d.customerOf(row.get(0)) != null) {
-        perOrder.merge(row.get(0), 1L, Long::sum);
-      }
-    }
-    long[] wrong = perOrder.values().stream().mapToLong(Long::longValue).toArray();
-    double dStat = ks(reference(EPSILON, 15), reference(EPSILON, 16, wrong));
-    assertTrue(dStat >= CRITICAL, "KS D = " + dStat + " < " + CRITICAL);
+    long[] wrong = perOrder(d, c -> true, row -> 1L);
+    assertRejected(reference(EPSILON, 15), reference(EPSILON, 16, wrong));
   }
 }

@@ -4,15 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
-import org.privet.engine.Result;
-import org.privet.engine.Session;
-import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.testing.SeededRandomSource;
 
 /**
  * {@code truncation = 'R2T'} over joins on DuckDB (issue 25): each unit's joined rows truncated at
@@ -24,34 +17,7 @@ import org.privet.testing.SeededRandomSource;
  * bias ⌈t·ln(L/β)⌉ is 1 row: the answer is the best threshold's truncated count minus at most one
  * (the tolerance); deterministic with the fixed seed.
  */
-class R2TJoinsTest {
-  private static DuckDbBackend db;
-  private static JoinFixture d;
-  private static JoinFixture dPrime;
-
-  @BeforeAll
-  static void open() {
-    db = DuckDbBackend.inMemory();
-    d = new JoinFixture(db, 0, "d_");
-    dPrime = new JoinFixture(db, JoinFixture.HEAVY, "n_");
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  private static Session session() {
-    return Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
-        .randomSource(new SeededRandomSource(5)).build();
-  }
-
-  private static Estimate value(String sql, JoinFixture f) {
-    DpStatement st = DpSql.parse(sql, f.catalog);
-    Result r = session().run(st.query());
-    return (Estimate) st.present(r).rows().get(0).get(0);
-  }
-
+class R2TJoinsTest extends JoinNeighbours {
   private static double truncated(JoinFixture f, long tau) {
     return f.lineitemsPerCustomer().values().stream().mapToLong(n -> Math.min(n, tau)).sum();
   }

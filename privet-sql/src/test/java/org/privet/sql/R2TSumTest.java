@@ -6,15 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
-import org.privet.engine.Result;
-import org.privet.engine.Session;
-import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.testing.SeededRandomSource;
 
 /**
  * {@code truncation = 'R2T'} for SUM over joins on DuckDB (issue 25): each unit's total of the
@@ -27,34 +20,7 @@ import org.privet.testing.SeededRandomSource;
  * steps and R2T's bias ⌈t·ln(L/β)⌉ is one grid step 2^-k (k ≤ 20): the answer is the best
  * threshold's truncated sum minus at most 2^-20 (the tolerance); deterministic with the fixed seed.
  */
-class R2TSumTest {
-  private static DuckDbBackend db;
-  private static JoinFixture d;
-  private static JoinFixture dPrime;
-
-  @BeforeAll
-  static void open() {
-    db = DuckDbBackend.inMemory();
-    d = new JoinFixture(db, 0, "d_");
-    dPrime = new JoinFixture(db, JoinFixture.HEAVY, "n_");
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  private static Session session() {
-    return Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
-        .randomSource(new SeededRandomSource(5)).build();
-  }
-
-  private static Estimate value(String sql, JoinFixture f) {
-    DpStatement st = DpSql.parse(sql, f.catalog);
-    Result r = session().run(st.query());
-    return (Estimate) st.present(r).rows().get(0).get(0);
-  }
-
+class R2TSumTest extends JoinNeighbours {
   /** Per customer: Σ clamp(quantity, lower, upper) over the line items whose order exists. */
   static Map<Long, Double> clampedSumPerCustomer(JoinFixture f, double lower, double upper) {
     Map<Long, Double> m = new TreeMap<>();

@@ -1,0 +1,67 @@
+package org.privet.sql;
+
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.privet.engine.BudgetCharger;
+import org.privet.engine.Estimate;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.testing.SeededRandomSource;
+
+/**
+ * Base of the DuckDB join tests: one in-memory database per test class holding the neighbours D
+ * ({@link JoinFixture} with every customer, tables "d_…") and D′ (without the heavy customer,
+ * tables "n_…"), and unlimited-budget sessions with fixed seeds. Test classes run one after
+ * another (no JUnit parallelism is configured), so the static fields belong to the running class.
+ */
+abstract class JoinNeighbours {
+  static DuckDbBackend db;
+  static JoinFixture d;
+  static JoinFixture dPrime;
+
+  @BeforeAll
+  static void open() {
+    db = DuckDbBackend.inMemory();
+    d = new JoinFixture(db, 0, "d_");
+    dPrime = new JoinFixture(db, JoinFixture.HEAVY, "n_");
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  /** An unlimited-budget session on {@link #db} with a seeded source. */
+  static Session session(long seed) {
+    return Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(seed)).build();
+  }
+
+  /** The functional tests' session (seed 5). */
+  static Session session() {
+    return session(5);
+  }
+
+  /** The first released cell of {@code sql} on fixture {@code f}, run in {@link #session()}. */
+  static Estimate value(String sql, JoinFixture f) {
+    DpStatement st = DpSql.parse(sql, f.catalog);
+    Result r = session().run(st.query());
+    return (Estimate) st.present(r).rows().get(0).get(0);
+  }
+
+  /**
+   * {@link R2TTestSupport#N} releases of {@code sql} on D, one after another in one session with
+   * seed 11, each the estimate {@code pick} takes from the result.
+   */
+  static double[] engineReleases(String sql, Function<Result, Estimate> pick) {
+    DpStatement st = DpSql.parse(sql, d.catalog);
+    Session s = session(11);
+    double[] engine = new double[R2TTestSupport.N];
+    for (int i = 0; i < engine.length; i++) {
+      engine[i] = pick.apply(s.run(st.query())).value();
+    }
+    return engine;
+  }
+}
