@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.DatasetTable;
 import org.privet.ledger.Ledger;
@@ -23,16 +22,12 @@ import org.privet.ledger.Ledger;
  * and JSON, on small TPC-H-shaped files written here (CSV, and one table as Parquet); every refusal
  * exits USAGE naming its parameter, stores nothing, and names no data value.
  */
-class DatasetTablesCommandTest {
+class DatasetTablesCommandTest extends DatasetWorkspace {
   /** A value in the data that no message may repeat. */
   private static final String SECRET = "Customer#Secret77";
 
-  @TempDir Path dir;
-  Path ws;
-
   @BeforeEach
   void files() throws Exception {
-    ws = dir.resolve("ws");
     Files.writeString(dir.resolve("customer.csv"),
         "c_custkey,c_name,c_nationkey\n1," + SECRET + ",7\n2,Customer#2,8\n3,Customer#3,7\n");
     Files.writeString(dir.resolve("orders.csv"),
@@ -40,16 +35,6 @@ class DatasetTablesCommandTest {
     Files.writeString(dir.resolve("lineitem.csv"),
         "l_orderkey,l_quantity,l_comment\n10,3,fast\n10,1,slow\n12,7,none\n");
     Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n8,PERU\n");
-  }
-
-  private CliRun run(String... args) {
-    List<String> a = new ArrayList<>(List.of("dataset", args[0], "--workspace", ws.toString()));
-    a.addAll(List.of(args).subList(1, args.length));
-    return CliRun.of(a.toArray(String[]::new));
-  }
-
-  private String file(String name) {
-    return dir.resolve(name).toString();
   }
 
   /** The four commands of the README's "Several tables". */
@@ -65,17 +50,6 @@ class DatasetTablesCommandTest {
     ok(run("add-table", "--dataset", "shop", "--name", "lineitem", "--source", lineitemSource,
         "--references", "l_orderkey=orders.o_orderkey"));
     ok(run("add-table", "--dataset", "shop", "--name", "nation", "--source", file("nation.csv"), "--public"));
-  }
-
-  private static CliRun ok(CliRun r) {
-    assertEquals(ExitCodes.OK, r.code(), r.toString());
-    return r;
-  }
-
-  private List<DatasetTable> tables() {
-    try (Ledger ledger = Ledger.open(ws)) {
-      return ledger.tables("shop");
-    }
   }
 
   @Test
@@ -159,7 +133,7 @@ class DatasetTablesCommandTest {
           + parquet + "' (FORMAT PARQUET)");
     }
     registerShop(parquet.toString());
-    DatasetTable lineitem = tables().get(2);
+    DatasetTable lineitem = tables("shop").get(2);
     assertEquals(org.privet.ledger.SourceFormat.PARQUET, lineitem.spec().format());
     assertEquals("l_orderkey:integer,l_quantity:integer,l_comment:string", lineitem.schema().orElseThrow().toString());
   }
@@ -167,7 +141,7 @@ class DatasetTablesCommandTest {
   @Test
   void addTable_refusals_exitUsageNameTheParameterStoreNothingAndShowNoData() {
     registerShop(file("lineitem.csv"));
-    List<DatasetTable> before = tables();
+    List<DatasetTable> before = tables("shop");
     assertRefused("references: dataset 'shop' has no table 'order'",
         "--name", "x", "--source", file("lineitem.csv"), "--references", "l_orderkey=order.o_orderkey");
     assertRefused("references: column 'o_key' is not in the schema of table 'orders'",
@@ -190,7 +164,7 @@ class DatasetTablesCommandTest {
         "--name", "x", "--source", file("nation.csv"), "--public", "--table", "public.nation");
     CliRun unknown = run("add-table", "--dataset", "nope", "--name", "x", "--source", file("nation.csv"), "--public");
     assertEquals(ExitCodes.NOT_FOUND, unknown.code(), unknown.toString());
-    assertEquals(before, tables(), "a refused table stores nothing");
+    assertEquals(before, tables("shop"), "a refused table stores nothing");
   }
 
   @Test

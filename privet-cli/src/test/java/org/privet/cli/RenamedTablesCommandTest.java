@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.DatasetTable;
 import org.privet.ledger.Ledger;
@@ -24,7 +22,7 @@ import org.privet.ledger.Ledger;
  * table is added, that name is the unit table's, fixed from then on. Every refusal names its
  * parameter (or SQL position), charges nothing and repeats no data value.
  */
-class RenamedTablesCommandTest {
+class RenamedTablesCommandTest extends DatasetWorkspace {
   /** A value in the data that no message may repeat. */
   private static final String SECRET = "Customer#Secret91";
   /**
@@ -36,12 +34,8 @@ class RenamedTablesCommandTest {
       + " FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey"
       + " GROUP BY n_name";
 
-  @TempDir Path dir;
-  Path ws;
-
   @BeforeEach
   void files() throws Exception {
-    ws = dir.resolve("ws");
     Files.writeString(dir.resolve("customer.csv"), "c_custkey,c_name,c_nationkey\n1," + SECRET
         + ",7\n2,Customer#2,8\n3,Customer#3,7\n4,Customer#4,7\n");
     Files.writeString(dir.resolve("orders.csv"),
@@ -49,39 +43,22 @@ class RenamedTablesCommandTest {
     Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n8,PERU\n9,CHINA\n");
   }
 
-  private CliRun dataset(String... args) {
-    List<String> a = new ArrayList<>(List.of("dataset", args[0], "--workspace", ws.toString()));
-    a.addAll(List.of(args).subList(1, args.length));
-    return CliRun.of(a.toArray(String[]::new));
-  }
-
-  private String file(String name) {
-    return dir.resolve(name).toString();
-  }
-
-  private static CliRun ok(CliRun r) {
-    assertEquals(ExitCodes.OK, r.code(), r.toString());
-    return r;
-  }
-
   private void register(String name, String... more) {
     List<String> a = new ArrayList<>(List.of("register", "--name", name, "--source", file("customer.csv"),
         "--privacy-unit", "c_custkey", "--epsilon", "10000000", "--delta", "1e-5"));
     a.addAll(List.of(more));
-    ok(dataset(a.toArray(String[]::new)));
+    ok(run(a.toArray(String[]::new)));
   }
 
   private void addOrdersAndNation(String dataset, String unitTable) {
-    ok(dataset("add-table", "--dataset", dataset, "--name", "orders", "--source", file("orders.csv"),
+    ok(run("add-table", "--dataset", dataset, "--name", "orders", "--source", file("orders.csv"),
         "--references", "o_custkey=" + unitTable + ".c_custkey"));
-    ok(dataset("add-table", "--dataset", dataset, "--name", "nation", "--source", file("nation.csv"),
+    ok(run("add-table", "--dataset", dataset, "--name", "nation", "--source", file("nation.csv"),
         "--public", "--referenced-by", "n_nationkey=" + unitTable + ".c_nationkey"));
   }
 
   private List<String> tableNames(String dataset) {
-    try (Ledger ledger = Ledger.open(ws)) {
-      return ledger.tables(dataset).stream().map(DatasetTable::name).toList();
-    }
+    return tables(dataset).stream().map(DatasetTable::name).toList();
   }
 
   private int charges(String dataset) {
@@ -122,12 +99,12 @@ class RenamedTablesCommandTest {
   void rename_datasetRegisteredWithoutTableName_itsReferencesStillResolve() throws Exception {
     register("customer");
     addOrdersAndNation("customer", "customer");
-    CliRun renamed = ok(dataset("rename", "--name", "customer", "--to", "clients"));
+    CliRun renamed = ok(run("rename", "--name", "customer", "--to", "clients"));
     assertTrue(renamed.out().contains("now named 'clients'"), renamed.out());
     CliRun explain = query("--explain", JOIN);
     assertEquals(ExitCodes.OK, explain.code(), explain.toString());
     assertEquals(List.of("customer", "orders", "nation"), tableNames("clients"));
-    CliRun show = ok(dataset("show", "--name", "clients"));
+    CliRun show = ok(run("show", "--name", "clients"));
     assertTrue(show.out().contains("customer"), show.out());
     assertEquals(0, charges("clients"), "EXPLAIN charges nothing");
     CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
@@ -154,17 +131,17 @@ class RenamedTablesCommandTest {
   @Test
   void rename_beforeTheFirstTableIsAdded_unitTableNamedAsTheDatasetWhenItIsAdded() throws Exception {
     register("customer");
-    ok(dataset("rename", "--name", "customer", "--to", "clients"));
+    ok(run("rename", "--name", "customer", "--to", "clients"));
     assertEquals(List.of("clients"), tableNames("clients"));
     CliRun single = query("--analyst", "ann",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM clients");
     assertEquals(ExitCodes.OK, single.code(), single.toString());
-    CliRun old = dataset("add-table", "--dataset", "clients", "--name", "orders", "--source", file("orders.csv"),
+    CliRun old = run("add-table", "--dataset", "clients", "--name", "orders", "--source", file("orders.csv"),
         "--references", "o_custkey=customer.c_custkey");
     assertEquals(ExitCodes.USAGE, old.code(), old.toString());
     assertTrue(old.err().contains("references: dataset 'clients' has no table 'customer'"), old.err());
     addOrdersAndNation("clients", "clients");
-    ok(dataset("rename", "--name", "clients", "--to", "buyers"));
+    ok(run("rename", "--name", "clients", "--to", "buyers"));
     assertEquals(List.of("clients", "orders", "nation"), tableNames("buyers"));
     CliRun q = query("--analyst", "ann", "--format", "json", JOIN.replace("JOIN customer ON", "JOIN clients ON"));
     assertEquals(ExitCodes.OK, q.code(), q.toString());
@@ -184,7 +161,7 @@ class RenamedTablesCommandTest {
     addOrdersAndNation("shop", "customer");
     register("people");
     for (String[] rename : new String[][] {{"shop", "orders"}, {"shop", "NATION"}, {"people", "Orders"}}) {
-      CliRun r = dataset("rename", "--name", rename[0], "--to", rename[1]);
+      CliRun r = run("rename", "--name", rename[0], "--to", rename[1]);
       assertEquals(ExitCodes.USAGE, r.code(), r.toString());
       assertTrue(r.err().contains("name: "), r.err());
       assertTrue(r.err().contains("table named"), r.err());
@@ -193,7 +170,7 @@ class RenamedTablesCommandTest {
       assertEquals(List.of("people", "shop"), ledger.datasets().stream().map(d -> d.name()).toList(),
           "a refused rename changes nothing");
     }
-    ok(dataset("rename", "--name", "shop", "--to", "customer"));
+    ok(run("rename", "--name", "shop", "--to", "customer"));
     assertEquals(List.of("customer", "orders", "nation"), tableNames("customer"));
     CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
     assertEquals(ExitCodes.OK, q.code(), q.toString());

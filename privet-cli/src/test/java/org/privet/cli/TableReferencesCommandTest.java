@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.privet.curator.LedgerCatalog;
 import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.DatasetTable;
@@ -29,16 +28,12 @@ import org.privet.sql.DatasetDescriptor;
  * equality only, docs/proofs/engine-joins.md, "Keys"); a join over a Parquet table. Every refusal
  * exits USAGE naming its parameter, stores nothing and repeats no data value.
  */
-class TableReferencesCommandTest {
+class TableReferencesCommandTest extends DatasetWorkspace {
   /** A value in the data that no message may repeat. */
   private static final String SECRET = "Customer#Secret91";
 
-  @TempDir Path dir;
-  Path ws;
-
   @BeforeEach
   void files() throws Exception {
-    ws = dir.resolve("ws");
     Files.writeString(dir.resolve("customer.csv"), "c_custkey,c_name,c_nationkey,c_acctbal\n1," + SECRET
         + ",7,10.5\n2,Customer#2,8,20.25\n3,Customer#3,7,30.0\n4,Customer#4,7,40.0\n");
     Files.writeString(dir.resolve("orders.csv"),
@@ -48,32 +43,11 @@ class TableReferencesCommandTest {
     Files.writeString(dir.resolve("nation_twice.csv"), "n_nationkey,n_name\n7,FRANCE\n7,PERU\n");
   }
 
-  private CliRun run(String... args) {
-    List<String> a = new ArrayList<>(List.of("dataset", args[0], "--workspace", ws.toString()));
-    a.addAll(List.of(args).subList(1, args.length));
-    return CliRun.of(a.toArray(String[]::new));
-  }
-
-  private String file(String name) {
-    return dir.resolve(name).toString();
-  }
-
-  private static CliRun ok(CliRun r) {
-    assertEquals(ExitCodes.OK, r.code(), r.toString());
-    return r;
-  }
-
   private void registerCustomer(String... schema) {
     List<String> a = new ArrayList<>(List.of("register", "--name", "shop", "--source", file("customer.csv"),
         "--table-name", "customer", "--privacy-unit", "c_custkey", "--epsilon", "10000000", "--delta", "1e-5"));
     a.addAll(List.of(schema));
     ok(run(a.toArray(String[]::new)));
-  }
-
-  private List<DatasetTable> tables() {
-    try (Ledger ledger = Ledger.open(ws)) {
-      return ledger.tables("shop");
-    }
   }
 
   /**
@@ -88,7 +62,7 @@ class TableReferencesCommandTest {
     CliRun added = ok(run("add-table", "--dataset", "shop", "--name", "nation", "--source", file("nation.csv"),
         "--public", "--referenced-by", "N_NationKey=Customer.C_NationKey"));
     assertTrue(added.out().contains("public, referenced by [customer.c_nationkey]"), added.out());
-    DatasetTable nation = tables().get(1);
+    DatasetTable nation = tables("shop").get(1);
     assertEquals("[n_nationkey=customer.c_nationkey]", nation.spec().referencedBy().toString(),
         "stored as the schemas spell the names");
     assertTrue(ok(run("show", "--name", "shop")).out().contains("public, referenced by customer.c_nationkey"));
@@ -132,7 +106,7 @@ class TableReferencesCommandTest {
     ok(run("add-table", "--dataset", "shop", "--name", "orders", "--source", file("orders.csv"),
         "--references", "o_custkey=customer.c_custkey"));
     ok(run("add-table", "--dataset", "shop", "--name", "region", "--source", file("nation.csv"), "--public"));
-    List<DatasetTable> before = tables();
+    List<DatasetTable> before = tables("shop");
     assertRefused("referenced-by: nation.n_nationkey is not a key of nation", "--name", "nation",
         "--source", file("nation_twice.csv"), "--public", "--referenced-by", "n_nationkey=customer.c_nationkey");
     assertRefused("referenced-by: only a public table is referenced by the tables added before it", "--name",
@@ -157,7 +131,7 @@ class TableReferencesCommandTest {
         "--referenced-by", "N_NATIONKEY=customer.C_NATIONKEY");
     assertRefused("referenced-by must look like COLUMN=TABLE.COLUMN", "--name", "nation",
         "--source", file("nation.csv"), "--public", "--referenced-by", "customer.c_nationkey");
-    assertEquals(before, tables(), "a refused table stores nothing");
+    assertEquals(before, tables("shop"), "a refused table stores nothing");
   }
 
   /**
@@ -167,14 +141,14 @@ class TableReferencesCommandTest {
   @Test
   void addTable_floatingReferenceKeys_refusedNamingReferences() {
     registerCustomer();
-    List<DatasetTable> before = tables();
+    List<DatasetTable> before = tables("shop");
     assertRefused("references: orders.o_totalprice (double) -> customer.c_custkey (integer): a reference and"
         + " its target must not be of a floating type", "--name", "orders", "--source", file("orders.csv"),
         "--references", "o_totalprice=customer.c_custkey");
     assertRefused("references: orders.o_custkey (double) -> customer.c_custkey (integer)", "--name", "orders",
         "--source", file("orders.csv"), "--schema", "o_orderkey:integer,o_custkey:double,o_totalprice:double",
         "--references", "o_custkey=customer.c_custkey");
-    assertEquals(before, tables(), "a refused table stores nothing");
+    assertEquals(before, tables("shop"), "a refused table stores nothing");
   }
 
   @Test
@@ -183,7 +157,7 @@ class TableReferencesCommandTest {
     assertRefused("references: orders.o_custkey (integer) -> customer.c_custkey (double): a reference and"
         + " its target must not be of a floating type", "--name", "orders", "--source", file("orders.csv"),
         "--references", "o_custkey=customer.c_custkey");
-    assertEquals(1, tables().size());
+    assertEquals(1, tables("shop").size());
   }
 
   /**
