@@ -8,15 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
 import org.privet.engine.Result;
 import org.privet.engine.Session;
-import org.privet.engine.duckdb.DuckDbBackend;
-import org.privet.testing.SeededRandomSource;
 
 /**
  * DP SQL over joins on DuckDB (issue 25): the unit of every joined row derived from the
@@ -27,26 +23,9 @@ import org.privet.testing.SeededRandomSource;
  * <p>False-failure probability: ε = 10^12 (noise scales below 10^-6; compared with tolerance 1e-3
  * on integer counts); deterministic with the fixed seeds.
  */
-class JoinsTest {
-  private static DuckDbBackend db;
-  private static JoinFixture d;
-  private static JoinFixture dPrime;
-
-  @BeforeAll
-  static void open() {
-    db = DuckDbBackend.inMemory();
-    d = new JoinFixture(db, 0, "d_");
-    dPrime = new JoinFixture(db, JoinFixture.HEAVY, "n_");
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
+class JoinsTest extends JoinNeighbours {
   private static Result run(DpStatement st) {
-    return Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
-        .randomSource(new SeededRandomSource(3)).build().run(st.query());
+    return session(3).run(st.query());
   }
 
   private static Map<String, Double> byGroup(DpStatement st) {
