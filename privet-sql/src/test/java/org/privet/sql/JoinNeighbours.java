@@ -1,5 +1,8 @@
 package org.privet.sql;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,5 +66,24 @@ abstract class JoinNeighbours {
       engine[i] = pick.apply(s.run(st.query())).value();
     }
     return engine;
+  }
+
+  /**
+   * EXPLAIN of {@code sql} on D, asserted equal to EXPLAIN on D′ once the neighbours' table
+   * prefixes and the salt are made equal ({@link R2TTestSupport#normalized}).
+   */
+  static String explainAlikeOnNeighbours(String sql) {
+    String a = session().explain(DpSql.parse(sql, d.catalog).query()).render();
+    String b = session().explain(DpSql.parse(sql, dPrime.catalog).query()).render();
+    assertEquals(R2TTestSupport.normalized(a), R2TTestSupport.normalized(b));
+    return a;
+  }
+
+  /** The first released cell of {@code sql} carries no interval, on D and on D′ alike. */
+  static void assertNoIntervalOnNeighbours(String sql) {
+    Estimate ea = value(sql, d);
+    Estimate eb = value(sql, dPrime);
+    assertEquals(ea.hasInterval(), eb.hasInterval());
+    assertTrue(!ea.hasInterval());
   }
 }

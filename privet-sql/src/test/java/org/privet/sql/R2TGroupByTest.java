@@ -124,11 +124,9 @@ class R2TGroupByTest extends JoinNeighbours {
       assertTrue(e.getValue() <= expected && e.getValue() >= expected - 1,
           e.getKey() + ": " + e.getValue() + " vs " + expected);
     }
-    String plan = session().explain(DpSql.parse(sql, d.catalog).query()).render();
+    String plan = explainAlikeOnNeighbours(sql);
     assertTrue(plan.contains("optimal partition selection") && plan.contains("in each selected"
         + " group"), plan);
-    assertEquals(R2TTestSupport.normalized(plan), R2TTestSupport.normalized(
-        session().explain(DpSql.parse(sql, dPrime.catalog).query()).render()));
   }
 
   @Test
@@ -136,11 +134,9 @@ class R2TGroupByTest extends JoinNeighbours {
     String sql = R2T.replace("1e12", "1") + ", truncation_bound = 100, max_groups_contributed"
         + " = 2) name, COUNT(*) AS n FROM lineitem JOIN orders USING (orderkey) JOIN customer"
         + " USING (custkey) JOIN nation USING (nationkey) GROUP BY name";
-    String a = session().explain(DpSql.parse(sql, d.catalog).query()).render();
-    String b = session().explain(DpSql.parse(sql, dPrime.catalog).query()).render();
+    String a = explainAlikeOnNeighbours(sql);
     assertTrue(a.contains("in each public group") && a.contains("L0 = 2")
         && a.contains("ε/(7·2)") && a.contains("ε = 1.0 in total"), a);
-    assertEquals(R2TTestSupport.normalized(a), R2TTestSupport.normalized(b));
     Map<Object, Double> va = values(sql, d);
     Map<Object, Double> vb = values(sql, dPrime);
     assertEquals(List.copyOf(va.keySet()), List.copyOf(vb.keySet()), "same groups, same order");
