@@ -34,6 +34,20 @@ final class Api {
     String errorCode() {
       return json().path("error").path("code").asText();
     }
+
+    /**
+     * A grouped answer's released values, rounded, by group: per row, the key of column
+     * {@code group} (a public group's key is an object with its "value") and the estimate of
+     * column {@code value}.
+     */
+    Map<String, Long> roundedByGroup(String group, String value) {
+      Map<String, Long> released = new java.util.TreeMap<>();
+      for (JsonNode row : json().get("rows")) {
+        JsonNode k = row.get(group);
+        released.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get(value).get("value").asDouble()));
+      }
+      return released;
+    }
   }
 
   Response get(String path, String key) {

@@ -160,11 +160,7 @@ class DatasetTablesApiTest {
           expected.put(r.getString(1), r.getLong(2));
         }
       }
-      java.util.Map<String, Long> released = new java.util.TreeMap<>();
-      for (JsonNode row : q.json().get("rows")) {
-        JsonNode k = row.get("n_name");
-        released.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get("n").get("value").asDouble()));
-      }
+      java.util.Map<String, Long> released = q.roundedByGroup("n_name", "n");
       assertEquals(0L, expected.get("CHINA"));
       assertEquals(expected, released, q.text());
     }

@@ -156,11 +156,7 @@ class RenamedDatasetApiTest {
 
       Api.Response q = api.query(alice, JOIN, null);
       assertEquals(200, q.status(), q.text());
-      Map<String, Long> released = new TreeMap<>();
-      for (JsonNode row : q.json().get("rows")) {
-        JsonNode k = row.get("n_name");
-        released.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get("n").get("value").asDouble()));
-      }
+      Map<String, Long> released = q.roundedByGroup("n_name", "n");
       assertEquals(plainJoin(), released, q.text());
     }
     assertEquals(1, charges(), "one charge, on the dataset under its new name");
