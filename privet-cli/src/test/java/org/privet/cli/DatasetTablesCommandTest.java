@@ -107,19 +107,13 @@ class DatasetTablesCommandTest extends DatasetWorkspace {
         }
       }
     }
-    CliRun q = CliRun.of("query", "--workspace", ws.toString(), "--analyst", "ann", "--format", "json",
+    CliRun q = query("--analyst", "ann", "--format", "json",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
             + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS items"
             + " FROM lineitem JOIN orders ON l_orderkey = o_orderkey JOIN customer ON o_custkey = c_custkey"
             + " JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name");
     assertEquals(ExitCodes.OK, q.code(), q.toString());
-    java.util.Map<String, Long> released = new java.util.TreeMap<>();
-    for (JsonNode r : new ObjectMapper().readTree(q.out()).get("rows")) {
-      JsonNode nation = r.get("n_name");
-      released.put(nation.isObject() ? nation.get("value").asText() : nation.asText(),
-          Math.round(r.get("items").get("value").asDouble()));
-    }
-    assertEquals(expected, released, q.out());
+    assertEquals(expected, released(q, "n_name", "items"), q.out());
     try (Ledger ledger = Ledger.open(ws)) {
       assertEquals(1, ledger.history("shop").size());
     }

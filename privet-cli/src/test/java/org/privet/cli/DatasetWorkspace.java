@@ -2,9 +2,13 @@ package org.privet.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.privet.ledger.DatasetTable;
@@ -13,7 +17,8 @@ import org.privet.ledger.Ledger;
 /**
  * Base of the {@code privet dataset} command tests: a fresh temporary folder {@link #dir} per test
  * for the data files the test writes, a workspace {@link #ws} inside it, and the runs of
- * {@code privet dataset <command> --workspace ws ...} in process.
+ * {@code privet dataset <command> --workspace ws ...} and {@code privet query --workspace ws ...} in
+ * process, with the released values of a JSON answer.
  */
 abstract class DatasetWorkspace {
   @TempDir Path dir;
@@ -29,6 +34,27 @@ abstract class DatasetWorkspace {
     List<String> a = new ArrayList<>(List.of("dataset", args[0], "--workspace", ws.toString()));
     a.addAll(List.of(args).subList(1, args.length));
     return CliRun.of(a.toArray(String[]::new));
+  }
+
+  /** Runs {@code privet query --workspace ws args...}. */
+  CliRun query(String... args) {
+    List<String> a = new ArrayList<>(List.of("query", "--workspace", ws.toString()));
+    a.addAll(List.of(args));
+    return CliRun.of(a.toArray(String[]::new));
+  }
+
+  /**
+   * A grouped JSON answer's released values, rounded, by group: per row, the key of column
+   * {@code key} (a public group's key is an object with its "value") and the estimate of column
+   * {@code value}.
+   */
+  static Map<String, Long> released(CliRun q, String key, String value) throws Exception {
+    Map<String, Long> out = new TreeMap<>();
+    for (JsonNode row : new ObjectMapper().readTree(q.out()).get("rows")) {
+      JsonNode k = row.get(key);
+      out.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get(value).get("value").asDouble()));
+    }
+    return out;
   }
 
   /** The path of the file {@code name} in {@link #dir}. */

@@ -197,7 +197,7 @@ class PostgresTablesTest {
       }
     }
     assertEquals(0L, expected.get("CHINA"), "a nation without customers: a public group only");
-    assertEquals(expected, TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+    assertEquals(expected, DatasetWorkspace.released(q, "n_name", "n"), q.out());
   }
 
   private static CliRun ok(String command, String... args) {

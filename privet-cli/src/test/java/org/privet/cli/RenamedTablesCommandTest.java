@@ -83,12 +83,6 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
     return expected;
   }
 
-  private CliRun query(String... args) {
-    List<String> a = new ArrayList<>(List.of("query", "--workspace", ws.toString()));
-    a.addAll(List.of(args));
-    return CliRun.of(a.toArray(String[]::new));
-  }
-
   /**
    * The bug: {@code customer}, registered without {@code --table-name}, gains orders and nation
    * (whose references name {@code customer}), then is renamed {@code clients}. Its unit table
@@ -109,7 +103,7 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
     assertEquals(0, charges("clients"), "EXPLAIN charges nothing");
     CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
     assertEquals(ExitCodes.OK, q.code(), q.toString());
-    assertEquals(plainJoin(), TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+    assertEquals(plainJoin(), released(q, "n_name", "n"), q.out());
     CliRun qualified = query("--analyst", "ann", "--format", "json", JOIN.replace("FROM orders",
         "FROM clients.orders"));
     assertEquals(ExitCodes.OK, qualified.code(), qualified.toString());
@@ -145,7 +139,7 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
     assertEquals(List.of("clients", "orders", "nation"), tableNames("buyers"));
     CliRun q = query("--analyst", "ann", "--format", "json", JOIN.replace("JOIN customer ON", "JOIN clients ON"));
     assertEquals(ExitCodes.OK, q.code(), q.toString());
-    assertEquals(plainJoin(), TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+    assertEquals(plainJoin(), released(q, "n_name", "n"), q.out());
     assertEquals(2, charges("buyers"));
   }
 
@@ -174,7 +168,7 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
     assertEquals(List.of("customer", "orders", "nation"), tableNames("customer"));
     CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
     assertEquals(ExitCodes.OK, q.code(), q.toString());
-    assertEquals(plainJoin(), TableReferencesCommandTest.released(q, "n_name", "n"), q.out());
+    assertEquals(plainJoin(), released(q, "n_name", "n"), q.out());
     assertEquals(1, charges("customer"));
     assertEquals(0, charges("people"));
   }

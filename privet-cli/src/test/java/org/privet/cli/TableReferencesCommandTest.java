@@ -89,9 +89,9 @@ class TableReferencesCommandTest extends DatasetWorkspace {
     String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
         + " max_groups_contributed = 1, max_rows_per_group = 1) n_name, COUNT(*) AS n"
         + " FROM customer JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name";
-    CliRun explain = CliRun.of("query", "--workspace", ws.toString(), "--explain", sql);
+    CliRun explain = query("--explain", sql);
     assertEquals(ExitCodes.OK, explain.code(), explain.toString());
-    CliRun q = CliRun.of("query", "--workspace", ws.toString(), "--analyst", "ann", "--format", "json", sql);
+    CliRun q = query("--analyst", "ann", "--format", "json", sql);
     assertEquals(ExitCodes.OK, q.code(), q.toString());
     assertEquals(expected, released(q, "n_name", "n"), q.out());
     try (Ledger ledger = Ledger.open(ws)) {
@@ -186,7 +186,7 @@ class TableReferencesCommandTest extends DatasetWorkspace {
         expected.put(r.getString(1), r.getLong(2));
       }
     }
-    CliRun q = CliRun.of("query", "--workspace", ws.toString(), "--analyst", "ann", "--format", "json",
+    CliRun q = query("--analyst", "ann", "--format", "json",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
             + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n"
             + " FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey"
@@ -203,22 +203,13 @@ class TableReferencesCommandTest extends DatasetWorkspace {
   @Test
   void query_sparkMasterWithoutSpark_refusedNamingTheOptionNothingCharged() {
     registerCustomer();
-    CliRun q = CliRun.of("query", "--workspace", ws.toString(), "--spark-master", "local[2]",
+    CliRun q = query("--spark-master", "local[2]",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM customer");
     assertEquals(ExitCodes.USAGE, q.code(), q.toString());
     assertTrue(q.err().contains("--spark-master: Apache Spark (3.5, Scala 2.13) is not on the classpath"), q.err());
     try (Ledger ledger = Ledger.open(ws)) {
       assertEquals(0, ledger.history("shop").size());
     }
-  }
-
-  static Map<String, Long> released(CliRun q, String key, String value) throws Exception {
-    Map<String, Long> out = new TreeMap<>();
-    for (JsonNode row : new ObjectMapper().readTree(q.out()).get("rows")) {
-      JsonNode k = row.get(key);
-      out.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get(value).get("value").asDouble()));
-    }
-    return out;
   }
 
   private void assertRefused(String message, String... args) {
