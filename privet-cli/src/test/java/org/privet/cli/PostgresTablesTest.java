@@ -37,16 +37,14 @@ class PostgresTablesTest {
 
   @Test
   void tablesOfOneDatabase_registeredAndDescribed_othersRefused() throws Exception {
-    String full = TestPostgres.server().newDatabase();
-    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA tpch");
-      s.execute("CREATE TABLE tpch.customer (c_custkey bigint, c_name text, c_nationkey integer)");
-      s.execute("CREATE TABLE tpch.orders (o_orderkey bigint, o_custkey bigint, o_totalprice numeric(12,2))");
-      s.execute("CREATE TABLE tpch.nation (n_nationkey integer, n_name text)");
-      s.execute("INSERT INTO tpch.customer VALUES (1, 'Customer#1', 7), (2, 'Customer#2', 8), (3, 'Customer#3', 7)");
-      s.execute("INSERT INTO tpch.orders VALUES (10, 1, 99.50), (11, 1, 12.00), (12, 3, 40.25)");
-      s.execute("INSERT INTO tpch.nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
-    }
+    String full = TestPostgres.server().newDatabase(
+        "CREATE SCHEMA tpch",
+        "CREATE TABLE tpch.customer (c_custkey bigint, c_name text, c_nationkey integer)",
+        "CREATE TABLE tpch.orders (o_orderkey bigint, o_custkey bigint, o_totalprice numeric(12,2))",
+        "CREATE TABLE tpch.nation (n_nationkey integer, n_name text)",
+        "INSERT INTO tpch.customer VALUES (1, 'Customer#1', 7), (2, 'Customer#2', 8), (3, 'Customer#3', 7)",
+        "INSERT INTO tpch.orders VALUES (10, 1, 99.50), (11, 1, 12.00), (12, 3, 40.25)",
+        "INSERT INTO tpch.nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
     String url = full.substring(0, full.indexOf('?'));
     Files.writeString(dir.resolve("pw"), PASSWORD + "\n");
     Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n");
@@ -144,17 +142,15 @@ class PostgresTablesTest {
    */
   @Test
   void floatingKeysRefused_unitTableReferencesAPublicTable_joinGivesPublicGroups() throws Exception {
-    String full = TestPostgres.server().newDatabase();
-    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE customer (c_custkey bigint, c_name text, c_nationkey integer)");
-      s.execute("CREATE TABLE orders_d (o_orderkey bigint, o_custkey double precision)");
-      s.execute("CREATE TABLE orders_n (o_orderkey bigint, o_custkey numeric(10,0))");
-      s.execute("CREATE TABLE nation (n_nationkey integer, n_name text)");
-      s.execute("CREATE TABLE nation_twice (n_nationkey integer, n_name text)");
-      s.execute("INSERT INTO customer VALUES (1, 'Customer#Secret3', 7), (2, 'Customer#2', 8), (3, 'Customer#3', 7)");
-      s.execute("INSERT INTO nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
-      s.execute("INSERT INTO nation_twice VALUES (7, 'FRANCE'), (7, 'PERU')");
-    }
+    String full = TestPostgres.server().newDatabase(
+        "CREATE TABLE customer (c_custkey bigint, c_name text, c_nationkey integer)",
+        "CREATE TABLE orders_d (o_orderkey bigint, o_custkey double precision)",
+        "CREATE TABLE orders_n (o_orderkey bigint, o_custkey numeric(10,0))",
+        "CREATE TABLE nation (n_nationkey integer, n_name text)",
+        "CREATE TABLE nation_twice (n_nationkey integer, n_name text)",
+        "INSERT INTO customer VALUES (1, 'Customer#Secret3', 7), (2, 'Customer#2', 8), (3, 'Customer#3', 7)",
+        "INSERT INTO nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')",
+        "INSERT INTO nation_twice VALUES (7, 'FRANCE'), (7, 'PERU')");
     String url = full.substring(0, full.indexOf('?'));
     Files.writeString(dir.resolve("pw"), PASSWORD + "\n");
     Path ws = dir.resolve("ws");

@@ -110,15 +110,13 @@ class PostgresDatasetApiTest {
    */
   @Test
   void registerWithTables_joinsInTheDatabase_floatKeysRefused() throws Exception {
-    String full = TestPostgres.server().newDatabase();
-    try (Connection c = DriverManager.getConnection(full); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE customer (c_custkey bigint, c_nationkey integer)");
-      s.execute("CREATE TABLE orders (o_orderkey bigint, o_custkey bigint, o_price numeric(8,2))");
-      s.execute("CREATE TABLE nation (n_nationkey integer, n_name text)");
-      s.execute("INSERT INTO customer VALUES (1, 7), (2, 8), (3, 7)");
-      s.execute("INSERT INTO orders VALUES (10, 1, 1.5), (11, 1, 2.5), (12, 3, 3.5)");
-      s.execute("INSERT INTO nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
-    }
+    String full = TestPostgres.server().newDatabase(
+        "CREATE TABLE customer (c_custkey bigint, c_nationkey integer)",
+        "CREATE TABLE orders (o_orderkey bigint, o_custkey bigint, o_price numeric(8,2))",
+        "CREATE TABLE nation (n_nationkey integer, n_name text)",
+        "INSERT INTO customer VALUES (1, 7), (2, 8), (3, 7)",
+        "INSERT INTO orders VALUES (10, 1, 1.5), (11, 1, 2.5), (12, 3, 3.5)",
+        "INSERT INTO nation VALUES (7, 'FRANCE'), (8, 'PERU'), (9, 'CHINA')");
     String db = full.substring(0, full.indexOf('?'));
     DatasetSpec spec = DatasetSpec.builder().name("pgshop").source("public.customer")
         .database(new DatabaseSource(db, Optional.of("postgres"), Optional.empty(), Optional.empty()))

@@ -75,6 +75,23 @@ public final class TestPostgres {
     return adminUrl.substring(0, slash + 1) + name + (query < 0 ? "" : adminUrl.substring(query));
   }
 
+  /**
+   * Creates an empty database as {@link #newDatabase()}, runs {@code statements} in it in order
+   * (a test's tables and rows), and returns its JDBC URL.
+   */
+  public String newDatabase(String... statements) {
+    String url = newDatabase();
+    try (Connection c = java.sql.DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot set up a test database: " + e.getMessage(), e);
+    }
+    return url;
+  }
+
   /** Whether this is the embedded server (false when {@link #EXTERNAL_URL} points elsewhere). */
   public boolean embedded() {
     return embedded != null;
