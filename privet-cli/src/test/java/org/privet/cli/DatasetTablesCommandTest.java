@@ -94,19 +94,9 @@ class DatasetTablesCommandTest extends DatasetWorkspace {
     String plainJoin = " FROM read_csv('%s') l JOIN read_csv('%s') o ON l.l_orderkey = o.o_orderkey"
         .formatted(file("lineitem.csv"), file("orders.csv"))
         + " JOIN read_csv('%s') c ON o.o_custkey = c.c_custkey".formatted(file("customer.csv"));
-    java.util.Map<String, Long> expected = new java.util.TreeMap<>();
-    try (DuckDbBackend db = DuckDbBackend.inMemory()) {
-      for (String nation : List.of("FRANCE", "PERU")) {
-        expected.put(nation, 0L);
-      }
-      try (java.sql.Statement st = db.trustedConnection().createStatement();
-          java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(*)" + plainJoin + " JOIN read_csv('"
-              + file("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name")) {
-        while (r.next()) {
-          expected.put(r.getString(1), r.getLong(2));
-        }
-      }
-    }
+    java.util.Map<String, Long> expected = duckDbCounts(java.util.Map.of("FRANCE", 0L, "PERU", 0L),
+        "SELECT n.n_name, COUNT(*)" + plainJoin + " JOIN read_csv('" + file("nation.csv")
+            + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name");
     CliRun q = query("--analyst", "ann", "--format", "json",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
             + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS items"

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.DatasetTable;
 import org.privet.ledger.Ledger;
 
@@ -21,6 +24,12 @@ import org.privet.ledger.Ledger;
  * process, with the released values of a JSON answer.
  */
 abstract class DatasetWorkspace {
+  /** Four orders of customers 1, 1, 3 and 2 (orders.csv of the customer ⋈ orders ⋈ nation tests). */
+  static final String ORDERS_CSV =
+      "o_orderkey,o_custkey,o_totalprice\n10,1,99.5\n11,1,12.0\n12,3,40.25\n13,2,5.0\n";
+  /** Three nations; CHINA (9) has no customer: released anyway, as a public group. */
+  static final String NATION_CSV = "n_nationkey,n_name\n7,FRANCE\n8,PERU\n9,CHINA\n";
+
   @TempDir Path dir;
   Path ws;
 
@@ -55,6 +64,28 @@ abstract class DatasetWorkspace {
       out.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get(value).get("value").asDouble()));
     }
     return out;
+  }
+
+  /**
+   * Reference counts by group, computed by DuckDB (in memory) on the files, never by Privet:
+   * {@code zeros} (groups the plain query has no row for) overlaid with the (name, count) rows of
+   * the plain SQL query {@code sql}.
+   */
+  static Map<String, Long> duckDbCounts(Map<String, Long> zeros, String sql) throws Exception {
+    Map<String, Long> expected = new TreeMap<>(zeros);
+    try (DuckDbBackend db = DuckDbBackend.inMemory();
+        java.sql.Statement st = db.trustedConnection().createStatement();
+        java.sql.ResultSet r = st.executeQuery(sql)) {
+      while (r.next()) {
+        expected.put(r.getString(1), r.getLong(2));
+      }
+    }
+    return expected;
+  }
+
+  /** Writes {@code text} to the file {@code name} in {@link #dir}. */
+  void write(String name, String text) throws IOException {
+    Files.writeString(dir.resolve(name), text);
   }
 
   /** The path of the file {@code name} in {@link #dir}. */

@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.ledger.DatasetTable;
 import org.privet.ledger.Ledger;
 
@@ -36,11 +33,10 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
 
   @BeforeEach
   void files() throws Exception {
-    Files.writeString(dir.resolve("customer.csv"), "c_custkey,c_name,c_nationkey\n1," + SECRET
+    write("customer.csv", "c_custkey,c_name,c_nationkey\n1," + SECRET
         + ",7\n2,Customer#2,8\n3,Customer#3,7\n4,Customer#4,7\n");
-    Files.writeString(dir.resolve("orders.csv"),
-        "o_orderkey,o_custkey,o_totalprice\n10,1,99.5\n11,1,12.0\n12,3,40.25\n13,2,5.0\n");
-    Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n8,PERU\n9,CHINA\n");
+    write("orders.csv", ORDERS_CSV);
+    write("nation.csv", NATION_CSV);
   }
 
   private void register(String name, String... more) {
@@ -69,16 +65,9 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
 
   /** The plain join, computed by DuckDB on the files: the reference for the released counts. */
   private Map<String, Long> plainJoin() throws Exception {
-    Map<String, Long> expected = new TreeMap<>(Map.of("CHINA", 0L));
-    try (DuckDbBackend db = DuckDbBackend.inMemory();
-        java.sql.Statement st = db.trustedConnection().createStatement();
-        java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(*) FROM read_csv('" + file("orders.csv")
-            + "') o JOIN read_csv('" + file("customer.csv") + "') c ON o.o_custkey = c.c_custkey JOIN read_csv('"
-            + file("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name")) {
-      while (r.next()) {
-        expected.put(r.getString(1), r.getLong(2));
-      }
-    }
+    Map<String, Long> expected = duckDbCounts(Map.of("CHINA", 0L), "SELECT n.n_name, COUNT(*) FROM read_csv('"
+        + file("orders.csv") + "') o JOIN read_csv('" + file("customer.csv") + "') c ON o.o_custkey = c.c_custkey"
+        + " JOIN read_csv('" + file("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name");
     assertEquals(Map.of("CHINA", 0L, "FRANCE", 3L, "PERU", 1L), expected, "the plain join");
     return expected;
   }

@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.privet.curator.LedgerCatalog;
@@ -34,13 +32,11 @@ class TableReferencesCommandTest extends DatasetWorkspace {
 
   @BeforeEach
   void files() throws Exception {
-    Files.writeString(dir.resolve("customer.csv"), "c_custkey,c_name,c_nationkey,c_acctbal\n1," + SECRET
+    write("customer.csv", "c_custkey,c_name,c_nationkey,c_acctbal\n1," + SECRET
         + ",7,10.5\n2,Customer#2,8,20.25\n3,Customer#3,7,30.0\n4,Customer#4,7,40.0\n");
-    Files.writeString(dir.resolve("orders.csv"),
-        "o_orderkey,o_custkey,o_totalprice\n10,1,99.5\n11,1,12.0\n12,3,40.25\n13,2,5.0\n");
-    // CHINA (9) has no customer: released anyway, as a public group.
-    Files.writeString(dir.resolve("nation.csv"), "n_nationkey,n_name\n7,FRANCE\n8,PERU\n9,CHINA\n");
-    Files.writeString(dir.resolve("nation_twice.csv"), "n_nationkey,n_name\n7,FRANCE\n7,PERU\n");
+    write("orders.csv", ORDERS_CSV);
+    write("nation.csv", NATION_CSV); // CHINA has no customer
+    write("nation_twice.csv", "n_nationkey,n_name\n7,FRANCE\n7,PERU\n");
   }
 
   private void registerCustomer(String... schema) {
@@ -75,16 +71,9 @@ class TableReferencesCommandTest extends DatasetWorkspace {
           d.tables().get(0).references(), "the unit table's reference, as the engine sees it");
     }
 
-    Map<String, Long> expected = new TreeMap<>();
-    try (DuckDbBackend db = DuckDbBackend.inMemory();
-        java.sql.Statement st = db.trustedConnection().createStatement();
-        java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(c.c_custkey) FROM read_csv('"
-            + file("nation.csv") + "') n LEFT JOIN read_csv('" + file("customer.csv")
-            + "') c ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name")) {
-      while (r.next()) {
-        expected.put(r.getString(1), r.getLong(2));
-      }
-    }
+    Map<String, Long> expected = duckDbCounts(Map.of(), "SELECT n.n_name, COUNT(c.c_custkey) FROM read_csv('"
+        + file("nation.csv") + "') n LEFT JOIN read_csv('" + file("customer.csv")
+        + "') c ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name");
     assertEquals(Map.of("CHINA", 0L, "FRANCE", 3L, "PERU", 1L), expected, "the plain join");
     String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
         + " max_groups_contributed = 1, max_rows_per_group = 1) n_name, COUNT(*) AS n"
@@ -176,16 +165,9 @@ class TableReferencesCommandTest extends DatasetWorkspace {
         "--references", "o_custkey=customer.c_custkey"));
     ok(run("add-table", "--dataset", "shop", "--name", "nation", "--source", file("nation.csv"), "--public",
         "--referenced-by", "n_nationkey=customer.c_nationkey"));
-    Map<String, Long> expected = new TreeMap<>(Map.of("CHINA", 0L));
-    try (DuckDbBackend db = DuckDbBackend.inMemory();
-        java.sql.Statement st = db.trustedConnection().createStatement();
-        java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(*) FROM read_parquet('" + parquet
-            + "') o JOIN read_csv('" + file("customer.csv") + "') c ON o.o_custkey = c.c_custkey JOIN read_csv('"
-            + file("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name")) {
-      while (r.next()) {
-        expected.put(r.getString(1), r.getLong(2));
-      }
-    }
+    Map<String, Long> expected = duckDbCounts(Map.of("CHINA", 0L), "SELECT n.n_name, COUNT(*) FROM read_parquet('"
+        + parquet + "') o JOIN read_csv('" + file("customer.csv") + "') c ON o.o_custkey = c.c_custkey"
+        + " JOIN read_csv('" + file("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name");
     CliRun q = query("--analyst", "ann", "--format", "json",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
             + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n"
