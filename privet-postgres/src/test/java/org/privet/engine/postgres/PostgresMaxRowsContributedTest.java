@@ -3,9 +3,6 @@ package org.privet.engine.postgres;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.BudgetCharger;
@@ -29,12 +26,10 @@ import org.privet.testing.TestPostgres;
 class PostgresMaxRowsContributedTest {
   @Test
   void run_threeRowsSpreadOverGroups_keepsExactlyTheCapPerUnit() throws Exception {
-    String url = TestPostgres.server().newDatabase();
-    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
-      st.execute("CREATE TABLE spread (uid bigint, g text, x double precision)");
-      st.execute("INSERT INTO spread SELECT u, 'g' || k, 1 + u % 4 FROM generate_series(0, 9) u,"
-          + " generate_series(0, 2) k");
-    }
+    String url = TestPostgres.server().newDatabase(
+        "CREATE TABLE spread (uid bigint, g text, x double precision)",
+        "INSERT INTO spread SELECT u, 'g' || k, 1 + u % 4 FROM generate_series(0, 9) u,"
+            + " generate_series(0, 2) k");
     try (PostgresBackend db = PostgresBackend.connect(url, new Properties())) {
       for (long seed = 1; seed <= 3; seed++) {
         Session s = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
