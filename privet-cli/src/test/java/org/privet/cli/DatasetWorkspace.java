@@ -29,6 +29,14 @@ abstract class DatasetWorkspace {
       "o_orderkey,o_custkey,o_totalprice\n10,1,99.5\n11,1,12.0\n12,3,40.25\n13,2,5.0\n";
   /** Three nations; CHINA (9) has no customer: released anyway, as a public group. */
   static final String NATION_CSV = "n_nationkey,n_name\n7,FRANCE\n8,PERU\n9,CHINA\n";
+  /**
+   * The join, grouped by public nation keys. At ε = 10^6 and at most 3 rows per unit the counts'
+   * discrete noise has scale 3·10^-6: it is 0 except with probability below 10^-100000.
+   */
+  static final String JOIN = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
+      + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n"
+      + " FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey"
+      + " GROUP BY n_name";
 
   @TempDir Path dir;
   Path ws;
@@ -50,6 +58,11 @@ abstract class DatasetWorkspace {
     List<String> a = new ArrayList<>(List.of("query", "--workspace", ws.toString()));
     a.addAll(List.of(args));
     return CliRun.of(a.toArray(String[]::new));
+  }
+
+  /** Runs {@code privet query --analyst ann --format json sql}, asserted to have exited OK. */
+  CliRun jsonQuery(String sql) {
+    return ok(query("--analyst", "ann", "--format", "json", sql));
   }
 
   /**

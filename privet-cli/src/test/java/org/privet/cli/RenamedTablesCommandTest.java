@@ -22,14 +22,6 @@ import org.privet.ledger.Ledger;
 class RenamedTablesCommandTest extends DatasetWorkspace {
   /** A value in the data that no message may repeat. */
   private static final String SECRET = "Customer#Secret91";
-  /**
-   * The join, grouped by public nation keys. At ε = 10^6 and at most 3 rows per unit the counts'
-   * discrete noise has scale 3·10^-6: it is 0 except with probability below 10^-100000.
-   */
-  static final String JOIN = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
-      + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n"
-      + " FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey"
-      + " GROUP BY n_name";
 
   @BeforeEach
   void files() throws Exception {
@@ -90,12 +82,10 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
     CliRun show = ok(run("show", "--name", "clients"));
     assertTrue(show.out().contains("customer"), show.out());
     assertEquals(0, charges("clients"), "EXPLAIN charges nothing");
-    CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
-    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    CliRun q = jsonQuery(JOIN);
     assertEquals(plainJoin(), released(q, "n_name", "n"), q.out());
-    CliRun qualified = query("--analyst", "ann", "--format", "json", JOIN.replace("FROM orders",
+    CliRun qualified = jsonQuery(JOIN.replace("FROM orders",
         "FROM clients.orders"));
-    assertEquals(ExitCodes.OK, qualified.code(), qualified.toString());
     assertEquals(2, charges("clients"), "one charge per query, on the renamed dataset");
 
     CliRun alone = query("--analyst", "ann",
@@ -126,8 +116,7 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
     addOrdersAndNation("clients", "clients");
     ok(run("rename", "--name", "clients", "--to", "buyers"));
     assertEquals(List.of("clients", "orders", "nation"), tableNames("buyers"));
-    CliRun q = query("--analyst", "ann", "--format", "json", JOIN.replace("JOIN customer ON", "JOIN clients ON"));
-    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    CliRun q = jsonQuery(JOIN.replace("JOIN customer ON", "JOIN clients ON"));
     assertEquals(plainJoin(), released(q, "n_name", "n"), q.out());
     assertEquals(2, charges("buyers"));
   }
@@ -155,8 +144,7 @@ class RenamedTablesCommandTest extends DatasetWorkspace {
     }
     ok(run("rename", "--name", "shop", "--to", "customer"));
     assertEquals(List.of("customer", "orders", "nation"), tableNames("customer"));
-    CliRun q = query("--analyst", "ann", "--format", "json", JOIN);
-    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    CliRun q = jsonQuery(JOIN);
     assertEquals(plainJoin(), released(q, "n_name", "n"), q.out());
     assertEquals(1, charges("customer"));
     assertEquals(0, charges("people"));

@@ -80,8 +80,7 @@ class TableReferencesCommandTest extends DatasetWorkspace {
         + " FROM customer JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name";
     CliRun explain = query("--explain", sql);
     assertEquals(ExitCodes.OK, explain.code(), explain.toString());
-    CliRun q = query("--analyst", "ann", "--format", "json", sql);
-    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    CliRun q = jsonQuery(sql);
     assertEquals(expected, released(q, "n_name", "n"), q.out());
     try (Ledger ledger = Ledger.open(ws)) {
       assertEquals(1, ledger.history("shop").size(), "one charge: the query");
@@ -168,12 +167,7 @@ class TableReferencesCommandTest extends DatasetWorkspace {
     Map<String, Long> expected = duckDbCounts(Map.of("CHINA", 0L), "SELECT n.n_name, COUNT(*) FROM read_parquet('"
         + parquet + "') o JOIN read_csv('" + file("customer.csv") + "') c ON o.o_custkey = c.c_custkey"
         + " JOIN read_csv('" + file("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name");
-    CliRun q = query("--analyst", "ann", "--format", "json",
-        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1000000, delta = 1e-6,"
-            + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n"
-            + " FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey"
-            + " GROUP BY n_name");
-    assertEquals(ExitCodes.OK, q.code(), q.toString());
+    CliRun q = jsonQuery(JOIN);
     assertEquals(expected, released(q, "n_name", "n"), q.out());
   }
 
