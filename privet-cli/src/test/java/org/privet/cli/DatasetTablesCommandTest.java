@@ -1,14 +1,12 @@
 package org.privet.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -162,11 +160,6 @@ class DatasetTablesCommandTest extends DatasetWorkspace {
   }
 
   private void assertRefused(String message, String... args) {
-    List<String> a = new ArrayList<>(List.of("add-table", "--dataset", "shop"));
-    a.addAll(List.of(args));
-    CliRun r = run(a.toArray(String[]::new));
-    assertEquals(ExitCodes.USAGE, r.code(), r.toString());
-    assertTrue(r.err().contains(message), r.err());
-    assertFalse(r.err().contains(SECRET) || r.out().contains(SECRET), r.toString());
+    assertAddTableRefused(SECRET, message, args);
   }
 }

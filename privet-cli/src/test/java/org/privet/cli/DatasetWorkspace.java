@@ -1,6 +1,8 @@
 package org.privet.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -51,6 +53,20 @@ abstract class DatasetWorkspace {
     List<String> a = new ArrayList<>(List.of("dataset", args[0], "--workspace", ws.toString()));
     a.addAll(List.of(args).subList(1, args.length));
     return CliRun.of(a.toArray(String[]::new));
+  }
+
+  /**
+   * Runs {@code privet dataset add-table --dataset shop args...}, asserted refused (exit USAGE) with
+   * an error containing {@code message} and repeating {@code secret} (a data value) nowhere.
+   */
+  CliRun assertAddTableRefused(String secret, String message, String... args) {
+    List<String> a = new ArrayList<>(List.of("add-table", "--dataset", "shop"));
+    a.addAll(List.of(args));
+    CliRun r = run(a.toArray(String[]::new));
+    assertEquals(ExitCodes.USAGE, r.code(), r.toString());
+    assertTrue(r.err().contains(message), r.err());
+    assertFalse(r.err().contains(secret) || r.out().contains(secret), r.toString());
+    return r;
   }
 
   /** Runs {@code privet query --workspace ws args...}. */

@@ -189,12 +189,7 @@ class TableReferencesCommandTest extends DatasetWorkspace {
   }
 
   private void assertRefused(String message, String... args) {
-    List<String> a = new ArrayList<>(List.of("add-table", "--dataset", "shop"));
-    a.addAll(List.of(args));
-    CliRun r = run(a.toArray(String[]::new));
-    assertEquals(ExitCodes.USAGE, r.code(), r.toString());
-    assertTrue(r.err().contains(message), r.err());
-    assertFalse(r.err().contains(SECRET) || r.out().contains(SECRET), r.toString());
+    CliRun r = assertAddTableRefused(SECRET, message, args);
     assertFalse(r.err().contains("FRANCE") || r.err().contains("10.5"), r.toString());
   }
 }
