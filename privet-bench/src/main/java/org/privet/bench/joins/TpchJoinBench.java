@@ -55,7 +55,8 @@ import org.privet.sql.DpSql;
  * release in Java).
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
- * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS]]]]} (defaults 101, 5, 2, 21).
+ * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS [QUERIES]]]]]} (defaults 101, 5, 2, 21,
+ * every query; QUERIES is a comma-separated list of names such as {@code Q18}).
  */
 public final class TpchJoinBench {
   static final double EPSILON = 0.8;
@@ -78,6 +79,8 @@ public final class TpchJoinBench {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
     int engineRuns = args.length > 4 ? Integer.parseInt(args[4]) : 21;
+    // Optional: only these queries (comma-separated names, e.g. Q18), all by default.
+    java.util.Set<String> only = args.length > 5 ? java.util.Set.of(args[5].split(",")) : null;
     RandomSource random = RandomSource.secure();
     List<String> accuracy = new ArrayList<>();
     List<String> timing = new ArrayList<>();
@@ -112,6 +115,9 @@ public final class TpchJoinBench {
         Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
             .randomSource(random).build();
         for (TpchQuery q : TpchQuery.all()) {
+          if (only != null && !only.contains(q.name())) {
+            continue;
+          }
           long[] perUnit = contributions(s, q);
           UnitContributions contributions = UnitContributions.of(perUnit);
           long plainAnswer = plainAnswer(s, q);
