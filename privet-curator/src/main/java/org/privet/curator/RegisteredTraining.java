@@ -53,8 +53,9 @@ import org.privet.random.RandomSource;
  * value is encoded by a total rule (clamped to public bounds, one-hot over public keys, missing
  * values fixed) on a fixed-point grid, each unit keeps at most {@code maxRowsPerUnit} rows, and
  * training never throws on data. AdaSSP and naive Bayes run as exact aggregate queries (their
- * sufficient statistics); objective perturbation and DP-SGD are iterative optimisations, not a
- * fixed sequence of aggregates, and read the bounded encoded rows through the same statement.
+ * sufficient statistics), DP-SGD as one aggregate statement per step (the keyed Poisson sample, the
+ * per-unit clipped gradients and their fixed-point sum); objective perturbation, an iterative
+ * optimisation, reads the bounded encoded rows through the same statement.
  *
  * <p>AUTO feature bounds (a feature named {@code AUTO}, or a number column given no bounds or keys)
  * are estimated after the charge by the engine's own AUTO bounds query at ε<sub>b</sub> =
@@ -254,6 +255,9 @@ public final class RegisteredTraining {
     }
     BackendTraining data = BackendTraining.of(encoder, label, unit, r.maxRowsPerUnit());
     data.check(schema);
+    if (r.kind() == Model.Kind.LOGISTIC_REGRESSION && "dp-sgd".equals(r.method())) {
+      data.checkDpSgd(schema);
+    }
     double epsilonBounds = 0;
     double epsilonModel = r.epsilon();
     Query boundsQuery = null;
@@ -294,7 +298,9 @@ public final class RegisteredTraining {
           DpSgdOptions o = r.sgd() == null ? DpSgdOptions.DEFAULTS : r.sgd();
           DpSgd sgd = DpSgd.builder().epsilon(r.epsilon()).delta(r.delta()).samplingRate(o.samplingRate())
               .steps(o.steps()).clip(o.clip()).learningRate(o.learningRate()).dimension(dimension).build();
-          return trainer(sgd.privacyLoss(), List.of(sgd.privacyLoss()), rows(sgd::train));
+          // one aggregate statement per step on the dataset's backend (BackendTraining#dpSgd)
+          return trainer(sgd.privacyLoss(), List.of(sgd.privacyLoss()), (data, backend, source, random) ->
+              data.dpSgd(sgd, backend, source, random));
         }
         throw new IllegalArgumentException("--method: logistic regression is trained by objective-perturbation"
             + " or dp-sgd, was " + method);

@@ -171,7 +171,7 @@ public final class Session {
     charger.charge(charge); // throws to refuse: nothing has been read or released
 
     Releaser releaser = releaser(c, m);
-    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(c, releaser),
+    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(backend, c, releaser),
         new Receipt(charge, query.budget()));
   }
 
@@ -187,14 +187,18 @@ public final class Session {
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
         p.main().conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
-    return executeAutoBounds(query, schema, p, boundsMechanisms, standIn, charge, 0);
+    try (Backend rows = backend.sharingRows(List.of(p.bounds().spec(), p.main().spec()))) {
+      return executeAutoBounds(rows, query, schema, p, boundsMechanisms, standIn, charge, 0);
+    }
   }
+
 
   /**
    * After the charge: the bounds pass, the estimate, the main pass recompiled with it (or its
    * stand-in compilation), and the release. Total.
    */
-  private Result executeAutoBounds(Query query, TableSchema schema, AutoBoundsPass p,
+  private Result executeAutoBounds(Backend backend, Query query, TableSchema schema,
+      AutoBoundsPass p,
       Mechanisms boundsMechanisms, Mechanisms standIn, ChargeRequest charge, int estimatedLInf) {
     Releaser boundsReleaser = releaser(p.bounds(), boundsMechanisms);
     List<GroupAggregate> all = new ArrayList<>();
@@ -211,7 +215,7 @@ public final class Session {
       }
     }
     Releaser releaser = releaser(main, m);
-    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(main, releaser),
+    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(backend, main, releaser),
         new Receipt(charge, query.budget()), estimated, estimatedLInf);
   }
 
@@ -338,6 +342,22 @@ public final class Session {
         plan.total(), standIn.main().conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
 
+    // The estimate and the release read the same rows of one join: computed once (issue 25).
+    List<BoundedAggregation> passes = standIn.auto() != null
+        ? List.of(p.spec(), standIn.auto().bounds().spec(), standIn.main().spec())
+        : List.of(p.spec(), standIn.main().spec());
+    try (Backend rows = backend.sharingRows(passes)) {
+      return executeWithRowsEstimate(rows, query, schema, plan, estimateMechanisms, standInBounds,
+          standInMain, charge);
+    }
+  }
+
+  /** After the charge of a query whose L∞ is estimated: the passes, on {@code backend}. Total. */
+  private Result executeWithRowsEstimate(Backend backend, Query query, TableSchema schema,
+      RowsEstimatePlan plan, Mechanisms estimateMechanisms, Mechanisms standInBounds,
+      Mechanisms standInMain, ChargeRequest charge) {
+    ContributionBoundPass p = plan.estimate();
+    Rest standIn = plan.rest();
     List<GroupAggregate> groups = new ArrayList<>();
     backend.aggregate(p.spec(), groups::add);
     int lInf = p.bound(releaser(p.tree(), estimateMechanisms).group(p.total(groups)));
@@ -358,10 +378,10 @@ public final class Session {
     }
     int used = rest == standIn ? ContributionBoundEstimate.STAND_IN : lInf;
     if (rest.auto() != null) {
-      return executeAutoBounds(query, schema, rest.auto(), bounds, main, charge, used);
+      return executeAutoBounds(backend, query, schema, rest.auto(), bounds, main, charge, used);
     }
     Releaser releaser = releaser(rest.plain(), main);
-    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(rest.plain(), releaser),
+    return new Result(query.groupBy(), releaser.outputNames(), releaseRows(backend, rest.plain(), releaser),
         new Receipt(charge, query.budget()), List.of(), used);
   }
 
@@ -512,7 +532,7 @@ public final class Session {
   }
 
   /** The bounded aggregation, partition selection and noisy releases of every group. */
-  private List<ResultRow> releaseRows(CompiledQuery c, Releaser releaser) {
+  private List<ResultRow> releaseRows(Backend backend, CompiledQuery c, Releaser releaser) {
     Query query = c.query();
     List<ResultRow> rows = new ArrayList<>();
     BoundedAggregation spec = c.spec();

@@ -9,6 +9,7 @@ import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.ColumnType;
 import org.privet.engine.spi.SqlDialect;
 import org.privet.engine.spi.TableSchema;
+import org.privet.random.RandomSource;
 
 /**
  * A model's data where it lives (issue 26: "run it as aggregate queries on the dataset's
@@ -168,6 +169,17 @@ public final class BackendTraining {
 
   /** The encoded, bounded rows as common table expressions ending in {@code __k}. */
   String boundedRows(String from, TableSchema schema, SqlDialect d) {
+    return boundedRows(from, schema, d, false, null);
+  }
+
+  /**
+   * The encoded, bounded rows ({@code __k}: {@code __u} the unit, {@code __m} its kept rows,
+   * {@code __c0..}, {@code __y}, {@code __w}); with {@code rowIds} and each row a unit, {@code __u}
+   * is a number that differs between rows ({@link SqlDialect#distinctRowNumber}), and only rows
+   * whose number satisfies {@code rowFilter} (a predicate on {@code __u}; null: every row) are
+   * encoded.
+   */
+  String boundedRows(String from, TableSchema schema, SqlDialect d, boolean rowIds, String rowFilter) {
     check(schema);
     int dim = encoder.dimension();
     List<String> cols = new ArrayList<>();
@@ -204,8 +216,11 @@ public final class BackendTraining {
     encoded.add("__y");
     String all = String.join(", ", encoded);
     if (unit == null) {
-      return "WITH __e AS (SELECT " + String.join(", ", cols) + " FROM " + from + " AS __s),"
-          + " __k AS (SELECT __e.*, " + d.bigint(1) + " AS __rn, " + d.bigint(1) + " AS __w FROM __e)";
+      String rows = !rowIds ? from + " AS __s" : "(SELECT __s0.*, " + d.distinctRowNumber() + " AS __u FROM " + from
+          + " AS __s0) AS __s" + (rowFilter == null ? "" : " WHERE " + rowFilter);
+      return "WITH __e AS (SELECT " + (rowIds ? "__u, " : "") + String.join(", ", cols)
+          + " FROM " + rows + "), __k AS (SELECT __e.*, " + d.bigint(1) + " AS __rn, " + d.bigint(1)
+          + " AS __m, " + d.bigint(1) + " AS __w FROM __e)";
     }
     String u = d.quote(unit);
     return "WITH __e AS (SELECT " + u + " AS __u, " + String.join(", ", cols) + " FROM " + from + " AS __s),"
@@ -400,6 +415,269 @@ public final class BackendTraining {
       }
     }
     return b.build();
+  }
+
+  // ---------------------------------------------------------------- DP-SGD's steps
+
+  /** The largest encoded dimension DP-SGD's per-step statement handles (result columns per statement). */
+  public static final int MAX_SGD_DIMENSION = COLUMNS_PER_STATEMENT;
+
+  /**
+   * Refuses, from the public schema only, what DP-SGD's per-step statement does not handle: a
+   * privacy-unit column other than text or integer (the keyed sample hashes the unit's canonical
+   * text, which only these render alike and injectively on every backend) and more than {@value
+   * #MAX_SGD_DIMENSION} encoded coordinates.
+   *
+   * @throws IllegalArgumentException naming the option and the column, never a value
+   */
+  public void checkDpSgd(TableSchema schema) {
+    check(schema);
+    if (encoder.dimension() > MAX_SGD_DIMENSION) {
+      throw new IllegalArgumentException("--method dp-sgd: the features encode to " + encoder.dimension()
+          + " coordinates; DP-SGD runs on the dataset's backend with at most " + MAX_SGD_DIMENSION);
+    }
+    if (unit != null) {
+      ColumnType t = type(schema, unit);
+      if (t != ColumnType.STRING && t != ColumnType.INTEGER) {
+        throw new IllegalArgumentException("--method dp-sgd: the privacy-unit column " + unit + " is a "
+            + t.name().toLowerCase(java.util.Locale.ROOT) + " column; DP-SGD samples units by a keyed hash of"
+            + " their text, defined for text and integer unit columns");
+      }
+    }
+  }
+
+  /** s = scale·2^−K: a margin is (Σ θₐ·uₐ)·s, a coordinate of a unit's gradient Sₐ·s in units of 2^−K. */
+  static double stepScale(FeatureEncoder encoder) {
+    return Math.scalb(encoder.scale(), -Feature.GRID_BITS);
+  }
+
+  /**
+   * Trains DP-SGD with one aggregate statement per step on {@code backend} (after the charge;
+   * total): the statement samples units by a keyed hash of the step's secret salt, clips each
+   * sampled unit's gradient and sums them on the fixed-point grid ({@link #clippedSumSql}); the
+   * noise and the update are added in Java ({@link DpSgd}). docs/proofs/dp-models.md, "DP-SGD".
+   */
+  public Model dpSgd(DpSgd sgd, Backend backend, Source source, RandomSource random) {
+    if (!(label instanceof Label.Binary b)) {
+      throw new IllegalArgumentException("DP-SGD trains logistic regression: the label must be binary");
+    }
+    return sgd.train(encoder, b, (theta, salt) -> clippedSums(backend, source, sgd, theta, salt), random);
+  }
+
+  /**
+   * One DP-SGD step's statement ({@link #clippedSumSql}) on {@code backend}: the exact sums, in
+   * units of 2^−K, of the clipped gradients at {@code theta} of the units that {@code salt} samples
+   * at {@code sgd}'s rate (no noise: curator-side; the release adds it).
+   */
+  public BigInteger[] clippedSums(Backend backend, Source source, DpSgd sgd, double[] theta, String salt) {
+    int dim = encoder.dimension();
+    if (theta.length != dim) {
+      throw new IllegalArgumentException("theta has " + theta.length + " coordinates, expected " + dim);
+    }
+    String threshold = sgd.thresholdHex();
+    double clipBound = sgd.clipBound();
+    BigInteger[] out = new BigInteger[dim];
+    java.util.Arrays.fill(out, BigInteger.ZERO);
+    backend.query(source, (sql, schema, d) -> clippedSumSql(sql, schema, d, theta, salt, threshold, clipBound),
+        dim, row -> {
+          for (int a = 0; a < dim; a++) {
+            out[a] = row[a] == null ? BigInteger.ZERO : new java.math.BigDecimal(row[a]).toBigIntegerExact();
+          }
+        });
+    return out;
+  }
+
+  /**
+   * {@link #clippedSums(Backend, Source, DpSgd, double[], String)} computed in Java from a training
+   * set's kept rows (the reference of the tests and the audit): the same keyed sample, fixed-point
+   * gradients, clip and truncation, in the same order of floating-point operations.
+   *
+   * @param unitTexts per unit of {@code set} (in its order), the unit's text as the statement
+   *     casts it, or null for the NULL unit
+   */
+  public static BigInteger[] clippedSums(TrainingSet set, List<String> unitTexts, DpSgd sgd, double[] theta,
+      String salt) {
+    int dim = set.encoder().dimension();
+    double s = stepScale(set.encoder());
+    double s2 = Math.scalb(s, -Feature.GRID_BITS);
+    double bound = sgd.clipBound();
+    String threshold = sgd.thresholdHex();
+    long t = threshold == null ? 0 : Long.parseUnsignedLong(threshold, 16);
+    List<List<Integer>> rowsOf = new ArrayList<>();
+    for (int u = 0; u < set.units; u++) {
+      rowsOf.add(new ArrayList<>());
+    }
+    for (int i = 0; i < set.rows; i++) {
+      rowsOf.get(set.unit[i]).add(i);
+    }
+    long[] sum = new long[dim];
+    double[] terms = new double[dim];
+    for (int u = 0; u < set.units; u++) {
+      if (threshold != null && Long.compareUnsigned(firstDigestBits(salt, unitTexts.get(u)), t) >= 0) {
+        continue;
+      }
+      long[] g = new long[dim];
+      double m = rowsOf.get(u).size();
+      for (int i : rowsOf.get(u)) {
+        int[] idx = set.index.get(i);
+        long[] fix = set.fixed.get(i);
+        java.util.Arrays.fill(terms, 0.0);
+        for (int k = 0; k < idx.length; k++) {
+          terms[idx[k]] = theta[idx[k]] * (double) fix[k];
+        }
+        double dot = pairwiseSum(terms, 0, dim); // a zero coordinate's term is ±0: no value changes
+        double z = set.yFixed[i] > 0 ? -(dot * s) : dot * s;
+        double p = LogisticObjective.sigmoid(Math.min(DpSgd.MAX_EXPONENT, Math.max(-DpSgd.MAX_EXPONENT, z)));
+        long c = (long) Math.rint(p / m * Feature.ONE);
+        long q = set.yFixed[i] > 0 ? -c : c;
+        for (int k = 0; k < idx.length; k++) {
+          g[idx[k]] += q * fix[k];
+        }
+      }
+      for (int a = 0; a < dim; a++) {
+        terms[a] = (double) g[a] * (double) g[a];
+      }
+      double squares = pairwiseSum(terms, 0, dim);
+      double norm = Math.sqrt(squares) * s2;
+      double f = norm <= bound ? 1.0 : bound / norm;
+      for (int a = 0; a < dim; a++) {
+        double x = f * ((double) g[a] * s);
+        sum[a] += x < 0 ? -(long) Math.floor(-x) : (long) Math.floor(x);
+      }
+    }
+    BigInteger[] out = new BigInteger[dim];
+    for (int a = 0; a < dim; a++) {
+      out[a] = BigInteger.valueOf(sum[a]);
+    }
+    return out;
+  }
+
+  /** The first 64 bits of SHA-256(salt ‖ n ‖ ':' ‖ text), n its UTF-8 length; of salt ‖ 'n' for NULL. */
+  static long firstDigestBits(String salt, String text) {
+    byte[] t = text == null ? null : text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    String message = text == null ? salt + "n" : salt + t.length + ":" + text;
+    try {
+      byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(
+          message.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.nio.ByteBuffer.wrap(h).getLong();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+    }
+  }
+
+  /**
+   * One DP-SGD step as one statement: the exact sums Σ over sampled units of Vₐ, Vₐ the unit's
+   * clipped gradient coordinate truncated toward zero to the grid 2^−K ({@code __v0..}; NULL when
+   * no unit is sampled). The steps, after the bounded rows {@code __k}:
+   * <ol>
+   *   <li>{@code __t}, {@code __z}: per row z = clamp(−y·(Σₐ θₐ·uₐ)·s, ±{@value DpSgd#MAX_EXPONENT}), the
+   *       sum over every coordinate in pairwise order ({@link #pairwise}), s = {@link #stepScale};
+   *   <li>{@code __q}: c = rint(σ(z)/m · 2^K) (σ as {@link LogisticObjective#sigmoid}, m the unit's kept
+   *       rows), signed −c for y &gt; 0 and c otherwise;
+   *   <li>{@code __g}: per unit (GROUP BY the unit, HAVING the unit is sampled; with each row a unit,
+   *       per row, the rows filtered before they are encoded) Sₐ = Σ c·uₐ, exact integers below 2^45;
+   *   <li>{@code __h}, {@code __l}, {@code __n}: Sₐ as DOUBLE (exact), ‖·‖ = sqrt(Σₐ Sₐ·Sₐ)·s·2^−K (pairwise),
+   *       f = 1 if ‖·‖ ≤ C' else C'/‖·‖, C' = C·(1 − 2^−30);
+   *   <li>{@code __x}: xₐ = f·(Sₐ·s), then Vₐ = sign(xₐ)·⌊|xₐ|⌋ and Σ Vₐ in the wide integer.
+   * </ol>
+   * A unit is sampled iff the first 16 hex digits of SHA-256(salt ‖ n ‖ ':' ‖ text) are below
+   * {@code threshold} (n the decimal byte length of the unit's text; a NULL unit hashes salt ‖ 'n'):
+   * always when {@code threshold} is null.
+   */
+  String clippedSumSql(String from, TableSchema schema, SqlDialect d, double[] theta, String salt, String threshold,
+      double clipBound) {
+    int dim = encoder.dimension();
+    String dbl = d.doubleType();
+    double s = stepScale(encoder);
+    List<String> terms = new ArrayList<>();
+    for (int a = 0; a < dim; a++) {
+      terms.add("(" + d.dbl(theta[a]) + " * CAST(__c" + a + " AS " + dbl + "))");
+    }
+    String dot = pairwise(terms, 0, dim);
+    String ys = "(__dot * " + d.dbl(s) + ")";
+    String z = "CASE WHEN __y > 0 THEN -" + ys + " ELSE " + ys + " END";
+    String max = d.dbl(DpSgd.MAX_EXPONENT);
+    String one = d.dbl(1.0);
+    List<String> c = new ArrayList<>();
+    for (int a = 0; a < dim; a++) {
+      c.add("__c" + a);
+    }
+    String cs = String.join(", ", c);
+    String sampled = threshold == null ? null : sampled(d, "__u", salt, threshold);
+    // each row a unit: only the sampled rows are encoded; units: the sample is decided per unit below
+    StringBuilder q = new StringBuilder(boundedRows(from, schema, d, true, unit == null ? sampled : null));
+    q.append(", __t AS (SELECT __u, __m, __y, ").append(cs).append(", ").append(dot).append(" AS __dot FROM __k)");
+    q.append(", __z AS (SELECT __u, __m, __y, ").append(cs).append(", LEAST(GREATEST(").append(z).append(", -")
+        .append(max).append("), ").append(max).append(") AS __z FROM __t)");
+    q.append(", __p AS (SELECT __u, ").append(cs).append(", CASE WHEN __z >= 0 THEN ").append(one).append(" / (")
+        .append(one).append(" + exp(-__z)) ELSE exp(__z) / (").append(one).append(" + exp(__z)) END AS __p,")
+        .append(" __m, __y FROM __z)");
+    String rounded = d.roundToBigint("(__p / CAST(__m AS " + dbl + ")) * " + d.dbl(Feature.ONE));
+    q.append(", __q AS (SELECT __u, ").append(cs).append(", CASE WHEN __y > 0 THEN -").append(rounded)
+        .append(" ELSE ").append(rounded).append(" END AS __q FROM __p)");
+    List<String> g = new ArrayList<>();
+    for (int a = 0; a < dim; a++) {
+      g.add(unit == null ? "__q * __c" + a + " AS __g" + a : d.exactSum("__q * __c" + a) + " AS __g" + a);
+    }
+    q.append(", __g AS (SELECT ").append(String.join(", ", g)).append(" FROM __q");
+    if (unit != null) {
+      q.append(" GROUP BY __u").append(sampled == null ? "" : " HAVING " + sampled);
+    }
+    q.append(")");
+    List<String> h = new ArrayList<>();
+    List<String> sq = new ArrayList<>();
+    for (int a = 0; a < dim; a++) {
+      h.add("CAST(__g" + a + " AS " + dbl + ") AS __h" + a);
+      sq.add("(__h" + a + " * __h" + a + ")");
+    }
+    String squares = pairwise(sq, 0, dim);
+    q.append(", __h AS (SELECT ").append(String.join(", ", h)).append(" FROM __g)");
+    q.append(", __l AS (SELECT __h.*, sqrt(").append(squares).append(") * ")
+        .append(d.dbl(Math.scalb(s, -Feature.GRID_BITS))).append(" AS __nrm FROM __h)");
+    String bound = d.dbl(clipBound);
+    q.append(", __n AS (SELECT __l.*, CASE WHEN __nrm <= ").append(bound).append(" THEN ").append(one)
+        .append(" ELSE ").append(bound).append(" / __nrm END AS __f FROM __l)");
+    List<String> x = new ArrayList<>();
+    List<String> v = new ArrayList<>();
+    for (int a = 0; a < dim; a++) {
+      x.add("__f * (__h" + a + " * " + d.dbl(s) + ") AS __x" + a);
+      String xa = "__x" + a;
+      v.add(d.exactSum("CAST(CASE WHEN " + xa + " < 0 THEN -CAST(FLOOR(-" + xa + ") AS BIGINT) ELSE CAST(FLOOR("
+          + xa + ") AS BIGINT) END AS " + d.wideInteger() + ")") + " AS __v" + a);
+    }
+    q.append(", __x AS (SELECT ").append(String.join(", ", x)).append(" FROM __n)");
+    q.append(" SELECT ").append(String.join(", ", v)).append(" FROM __x");
+    return q.toString();
+  }
+
+  /**
+   * The sum of {@code terms[lo..hi)} as a balanced tree (pairwise summation: the halves split at
+   * (lo + hi)/2): the order {@link #pairwiseSum} follows in Java, and shallow enough that a
+   * database plans it quickly.
+   */
+  private static String pairwise(List<String> terms, int lo, int hi) {
+    if (hi - lo == 1) {
+      return terms.get(lo);
+    }
+    int mid = (lo + hi) >>> 1;
+    return "(" + pairwise(terms, lo, mid) + " + " + pairwise(terms, mid, hi) + ")";
+  }
+
+  /** Σ {@code x[lo..hi)} in the order of {@link #pairwise}. */
+  static double pairwiseSum(double[] x, int lo, int hi) {
+    if (hi - lo == 1) {
+      return x[lo];
+    }
+    int mid = (lo + hi) >>> 1;
+    return pairwiseSum(x, lo, mid) + pairwiseSum(x, mid, hi);
+  }
+
+  /** Whether the unit {@code u} is in the step's sample: its keyed digest's first 64 bits below the threshold. */
+  private static String sampled(SqlDialect d, String u, String salt, String threshold) {
+    String text = "CAST(" + u + " AS " + d.textType() + ")";
+    String message = "CASE WHEN " + u + " IS NULL THEN " + d.string(salt + "n") + " ELSE " + d.string(salt)
+        + " || CAST(" + d.octetLength(text) + " AS " + d.textType() + ") || ':' || " + text + " END";
+    return "substr(" + d.sha256Hex(message) + ", 1, 16) < " + d.string(threshold);
   }
 
   // ---------------------------------------------------------------- the same in Java

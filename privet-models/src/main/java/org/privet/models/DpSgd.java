@@ -1,6 +1,6 @@
 package org.privet.models;
 
-import java.util.ArrayList;
+import java.math.BigInteger;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,18 +11,21 @@ import org.privet.accounting.NoiseCalibration;
 import org.privet.accounting.PoissonSubsampled;
 import org.privet.accounting.PrivacyLoss;
 import org.privet.accounting.pld.PldAccountant;
-import org.privet.noise.Bernoulli;
 import org.privet.random.RandomSource;
 
 /**
  * Logistic regression by DP-SGD (Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar, Zhang 2016,
  * "Deep learning with differential privacy", CCS, Algorithm 1) at the level of privacy units: each
- * of T steps samples every unit independently with probability q (Poisson subsampling, exactly,
- * by {@link Bernoulli} on q = num/2<sup>60</sup>), computes each sampled unit's gradient over all
- * its kept rows (weights summing to ≤ 1) and clips it to ℓ2 norm C, sums, and adds Gaussian noise
- * of σ = z·C per coordinate ({@link DitheredGaussian}). The update is Adam on the noisy sums
- * (Kingma &amp; Ba 2015; scale-free, so it needs no private count), and the released θ is the
- * average of the iterates of the second half: both post-processing.
+ * of T steps samples every unit independently with probability q = num/2<sup>60</sup> (Poisson
+ * subsampling, by a keyed hash: SHA-256 of a fresh secret salt from the curator's source and the
+ * unit's text, below {@link #thresholdHex}), computes each sampled unit's gradient over all its kept
+ * rows (weights summing to 1) and clips it to ℓ2 norm C, sums on the 2<sup>−20</sup> grid, and adds
+ * Gaussian noise of σ = z·C per coordinate ({@link DitheredGaussian}). The sample, clip and sum are
+ * one aggregate statement per step on the dataset's backend ({@link BackendTraining#dpSgd}); the
+ * noise ({@link #release}) and the update are here. The update is Adam on the noisy sums (Kingma
+ * &amp; Ba 2015; scale-free, so it needs no private count), and the released θ is the average of the
+ * iterates of the second half: both post-processing. The keyed sample makes the guarantee
+ * computational (SHA-256 with a secret prefix assumed a PRF; docs/proofs/dp-models.md, "DP-SGD").
  *
  * <p>Privacy (docs/proofs/dp-models.md, "DP-SGD"): T adaptive compositions of the Poisson-
  * subsampled Gaussian mechanism with noise multiplier z under add/remove-one-unit neighbours,
@@ -225,7 +228,7 @@ public final class DpSgd {
     return deltaAccountant;
   }
 
-  /** The exact sampling rate used (q rounded down to a multiple of 2^−60). */
+  /** The exact sampling rate used (q rounded down to a multiple of 2^−60; the keyed sample's exact rate). */
   public double samplingRate() {
     return samplingRate;
   }
@@ -251,64 +254,77 @@ public final class DpSgd {
     m.put("steps", steps);
     m.put("clip", clip);
     m.put("learning_rate", learningRate);
+    m.put("sampling", "Poisson by keyed hash on the dataset's backend: a unit is sampled iff the first 64 bits"
+        + " of SHA-256(fresh secret salt per step || unit text) are below sampling_rate * 2^64; computational"
+        + " DP, assuming SHA-256 with a secret prefix is a pseudorandom function");
+    m.put("sum_grid", "2^-" + SUM_BITS);
     return m;
   }
 
-  /** Each unit's kept rows. */
-  static List<List<Integer>> unitRows(TrainingSet set) {
-    List<List<Integer>> unitRows = new ArrayList<>();
-    for (int u = 0; u < set.units; u++) {
-      unitRows.add(new ArrayList<>(1));
+  /** Bits of the released sums' grid: each clipped gradient coordinate is a multiple of 2^−K. */
+  static final int SUM_BITS = Feature.GRID_BITS;
+  /** The clip's relative margin for floating-point rounding: units are clipped to C·(1 − 2^−30). */
+  static final double CLIP_MARGIN = 0x1p-30;
+  /** |margin| beyond which the logistic's exponent is clamped (exp stays normal on every backend). */
+  static final double MAX_EXPONENT = 700;
+  /** Hex digits of a step's secret salt: 32 random bytes, exactly one SHA-256 block as text. */
+  static final int SALT_HEX_DIGITS = 64;
+
+  /**
+   * One step's exact sum, where the data lives: for θ and the step's secret salt, the integers
+   * Σ<sub>sampled units</sub> V<sub>u</sub> (units of 2^−{@value #SUM_BITS}) of the sampled units'
+   * clipped gradients, as {@link BackendTraining#dpSgd} renders them in SQL.
+   */
+  interface StepSums {
+    BigInteger[] sums(double[] theta, String salt);
+  }
+
+  /** A fresh secret salt from {@code random} (the curator's secure source): 64 lowercase hex digits. */
+  static String salt(RandomSource random) {
+    StringBuilder b = new StringBuilder(SALT_HEX_DIGITS);
+    for (int i = 0; i < SALT_HEX_DIGITS / 16; i++) {
+      b.append(String.format("%016x", random.nextLong()));
     }
-    for (int i = 0; i < set.rows; i++) {
-      unitRows.get(set.unit[i]).add(i);
-    }
-    return unitRows;
+    return b.toString();
   }
 
   /**
-   * One step's release: the sum over Poisson-sampled units of their clipped gradients at θ, plus
-   * noise of σ = z·C per coordinate.
+   * The sampling threshold as 16 lowercase hex digits: a unit is sampled iff the first 64 bits of
+   * its keyed digest, unsigned, are below t = num·2^4 (num/2^60 the sampling rate, so that t/2^64
+   * equals {@link #samplingRate()} exactly); null when q = 1 (every unit).
    */
-  double[] noisySum(TrainingSet set, List<List<Integer>> unitRows, double[] theta, RandomSource random) {
-    int d = theta.length;
-    long den = 1L << RATE_BITS;
-    double[] g = new double[d];
-    double[] sum = new double[d];
-    for (List<Integer> rows : unitRows) {
-      if (!Bernoulli.sample(random, rateNumerator, den)) {
-        continue;
-      }
-      java.util.Arrays.fill(g, 0);
-      for (int i : rows) {
-        double m = set.y[i] * set.dot(i, theta);
-        double coef = -set.weight[i] * set.y[i] * LogisticObjective.sigmoid(-m);
-        int[] idx = set.index.get(i);
-        double[] v = set.value.get(i);
-        for (int a = 0; a < idx.length; a++) {
-          g[idx[a]] += coef * v[a];
-        }
-      }
-      double norm = 0;
-      for (double x : g) {
-        norm += x * x;
-      }
-      norm = Math.sqrt(norm);
-      double f = norm > clip ? clip / norm : 1.0;
-      for (int j = 0; j < d; j++) {
-        sum[j] += f * g[j];
-      }
+  String thresholdHex() {
+    if (rateNumerator == 1L << RATE_BITS) {
+      return null;
     }
-    for (int j = 0; j < d; j++) {
-      sum[j] += noise.sample(random);
-    }
-    return sum;
+    return String.format("%016x", rateNumerator << (64 - RATE_BITS));
   }
 
-  /** Trains (after the charge); total. */
-  public Model train(TrainingSet set, RandomSource random) {
-    int d = set.encoder().dimension();
-    List<List<Integer>> unitRows = unitRows(set);
+  /** C·(1 − 2^−30): the clip applied, so that rounding never leaves a unit's release above C. */
+  double clipBound() {
+    return clip * (1 - CLIP_MARGIN);
+  }
+
+  /** The clip C. */
+  double clip() {
+    return clip;
+  }
+
+  /** One step's release: the exact sums times 2^−K, plus noise of σ = z·C per coordinate. */
+  double[] release(BigInteger[] sums, RandomSource random) {
+    double[] out = new double[sums.length];
+    for (int j = 0; j < sums.length; j++) {
+      out[j] = Math.scalb(new java.math.BigDecimal(sums[j]).doubleValue(), -SUM_BITS) + noise.sample(random);
+    }
+    return out;
+  }
+
+  /**
+   * Trains (after the charge); total. Each step draws a fresh salt from {@code random}, asks
+   * {@code step} for the sampled units' clipped sums at θ, adds the noise, and takes an Adam step.
+   */
+  Model train(FeatureEncoder encoder, Label.Binary label, StepSums step, RandomSource random) {
+    int d = encoder.dimension();
     double[] theta = new double[d];
     double[] avg = new double[d];
     int averaged = 0;
@@ -317,7 +333,7 @@ public final class DpSgd {
     double b1 = 0.9;
     double b2 = 0.999;
     for (int t = 1; t <= steps; t++) {
-      double[] noisy = noisySum(set, unitRows, theta, random);
+      double[] noisy = release(step.sums(theta.clone(), salt(random)), random);
       for (int j = 0; j < d; j++) {
         m1[j] = b1 * m1[j] + (1 - b1) * noisy[j];
         m2[j] = b2 * m2[j] + (1 - b2) * noisy[j] * noisy[j];
@@ -332,7 +348,7 @@ public final class DpSgd {
         }
       }
     }
-    return Model.logistic("dp-sgd", set.encoder(), (Label.Binary) set.label(), avg, statement());
+    return Model.logistic("dp-sgd", encoder, label, avg, statement());
   }
 
   /** Validating builder: defaults q = 0.01, T = 1000, C = 1, learning rate 0.05. */

@@ -100,6 +100,28 @@ final class AdultFixture {
     return b.build();
   }
 
+  /** The rows as a DuckDB table {@code adult} (numbers as BIGINT, '?' as NULL). */
+  static org.privet.engine.duckdb.DuckDbBackend duckDb(List<String[]> rows) {
+    org.privet.engine.duckdb.DuckDbBackend duck = org.privet.engine.duckdb.DuckDbBackend.inMemory();
+    java.util.Set<String> numbers = java.util.Set.of("age", "fnlwgt", "education_num", "capital_gain",
+        "capital_loss", "hours_per_week");
+    List<org.privet.engine.spi.ColumnType> types = new ArrayList<>();
+    for (String c : COLUMNS) {
+      types.add(numbers.contains(c) ? org.privet.engine.spi.ColumnType.INTEGER
+          : org.privet.engine.spi.ColumnType.STRING);
+    }
+    List<List<?>> data = new ArrayList<>();
+    for (String[] r : rows) {
+      List<Object> row = new ArrayList<>();
+      for (int i = 0; i < COLUMNS.length; i++) {
+        row.add(r[i] == null ? null : numbers.contains(COLUMNS[i]) ? (Object) Long.parseLong(r[i]) : r[i]);
+      }
+      data.add(row);
+    }
+    duck.registerTable("adult", List.of(COLUMNS), types, data);
+    return duck;
+  }
+
   static double accuracy(Model m, List<String[]> rows) {
     int ok = 0;
     for (String[] r : rows) {

@@ -61,24 +61,28 @@ class BackendTrainingTest {
     duck.registerTable("people", List.of(COLUMNS), List.of(ColumnType.STRING, ColumnType.INTEGER,
         ColumnType.FLOATING, ColumnType.INTEGER, ColumnType.STRING, ColumnType.STRING, ColumnType.FLOATING), data);
     String url = TestPostgres.server().newDatabase();
+    copyToPostgres(url, "CREATE TABLE people (\"user\" text, age bigint, hours double precision, half bigint,"
+        + " sex text, income text, t double precision)", "people", rows, new int[] {Types.VARCHAR, Types.BIGINT,
+        Types.DOUBLE, Types.BIGINT, Types.VARCHAR, Types.VARCHAR, Types.DOUBLE});
+    pg = PostgresBackend.connect(url, new Properties());
+  }
+
+  /** Creates a table in the PostgreSQL database at {@code url} by {@code ddl} and inserts {@code rows}. */
+  static void copyToPostgres(String url, String ddl, String table, List<Object[]> rows, int[] types)
+      throws Exception {
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE people (\"user\" text, age bigint, hours double precision, half bigint, sex text,"
-          + " income text, t double precision)");
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO people VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      s.execute(ddl);
+      String marks = String.join(", ", java.util.Collections.nCopies(types.length, "?"));
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
         for (Object[] r : rows) {
-          p.setString(1, (String) r[0]);
-          p.setObject(2, r[1], Types.BIGINT);
-          p.setObject(3, r[2], Types.DOUBLE);
-          p.setObject(4, r[3], Types.BIGINT);
-          p.setString(5, (String) r[4]);
-          p.setString(6, (String) r[5]);
-          p.setObject(7, r[6], Types.DOUBLE);
+          for (int i = 0; i < types.length; i++) {
+            p.setObject(i + 1, r[i], types[i]);
+          }
           p.addBatch();
         }
         p.executeBatch();
       }
     }
-    pg = PostgresBackend.connect(url, new Properties());
   }
 
   @AfterAll

@@ -131,6 +131,17 @@ final class JoinBinder {
       this.unit = unitColumn;
     }
 
+    /** The rows before {@link #withUnit} joined the key's unit, its reference column and keys. */
+    private Relation beforeKeyUnit;
+    private String keyColumn;
+    private Relation.KeyUnit keyUnit;
+
+    void keyUnitJoined(Relation before, String column, Relation.KeyUnit keys) {
+      this.beforeKeyUnit = before;
+      this.keyColumn = column;
+      this.keyUnit = keys;
+    }
+
     boolean isPublic() {
       return table.isPublic();
     }
@@ -283,8 +294,61 @@ final class JoinBinder {
       }
     }
     splitWhere(steps);
+    List<TableRef> dropLater = brokenKeysAfterJoins(steps);
     Relation rel = joinAll(steps);
+    for (TableRef t : dropLater) {
+      rel = new Relation.DropBrokenKeys(rel, t.keyColumn, t.keyUnit);
+    }
     deriveUnit(rel);
+  }
+
+  /**
+   * The private tables whose key's unit ({@link #attachUnit}) is a filter only, checked after the
+   * joins instead ({@link Relation.DropBrokenKeys}): every table but the one the unit is read from
+   * ({@link #topTable}), when every join is INNER. Such a table's parent is in the query (it is not
+   * the top) and joined to it along its reference (private tables join along references, which
+   * form a tree), INNER: each joined row's key is held by the parent table, so dropping the rows
+   * whose key is broken after the joins keeps exactly the rows that the INNER join with the key's
+   * unit before them keeps (selection commutes with INNER joins). The database then plans the
+   * query's joins as without the check (issue 25's time; docs/proofs/engine-joins.md, "Keys").
+   * Their rows go back to those before the join with the key's unit.
+   */
+  private List<TableRef> brokenKeysAfterJoins(List<Step> steps) {
+    List<TableRef> out = new ArrayList<>();
+    if (steps.stream().anyMatch(st -> st.kind() != Relation.JoinKind.INNER)
+        || tables.stream().allMatch(TableRef::isPublic)) {
+      return out; // (a query without a private table is refused after the joins, as before)
+    }
+    TableRef top = topTable();
+    for (TableRef t : tables) {
+      if (t != top && !t.isPublic() && t.keyUnit != null) {
+        t.node = t.beforeKeyUnit;
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The query's private table nearest the unit table: its reference toward the unit leaves the
+   * query (unique: the private tables are connected along references, checked per join).
+   */
+  private TableRef topTable() {
+    List<TableRef> priv = tables.stream().filter(t -> !t.isPublic()).toList();
+    if (priv.isEmpty()) {
+      throw src.error(tables.get(0).at(), "a DP query needs a private table of dataset '"
+          + dataset.name() + "'; these tables are all public");
+    }
+    TableRef top = null;
+    for (TableRef t : priv) {
+      Optional<Reference> parent = t.table().parentIn(dataset);
+      boolean parentInQuery = parent.isPresent() && priv.stream()
+          .anyMatch(o -> o.table().name().equalsIgnoreCase(parent.get().table()));
+      if (!parentInQuery) {
+        top = t;
+      }
+    }
+    return top;
   }
 
   /** A FROM table: a derived table (WITH item or subquery) by its name, else the dataset's. */
@@ -747,6 +811,7 @@ final class JoinBinder {
               + " string, date or time); '" + unitName + "' is " + type.name().toLowerCase(Locale.ROOT));
         }
         Relation.KeyUnit m = keyUnit(r);
+        t.keyUnitJoined(node, column, m);
         node = new Relation.Join(Relation.JoinKind.INNER, node, m,
             List.of(new Relation.Join.Key(column, m.keyName())), Relation.JoinRole.ALONG_REFERENCE);
         unit = m.unitName();
@@ -784,20 +849,7 @@ final class JoinBinder {
    * the unit leaves the query), read from the unit attached to its rows ({@link #attachUnit}).
    */
   private void deriveUnit(Relation rel) {
-    List<TableRef> priv = tables.stream().filter(t -> !t.isPublic()).toList();
-    if (priv.isEmpty()) {
-      throw src.error(tables.get(0).at(), "a DP query needs a private table of dataset '"
-          + dataset.name() + "'; these tables are all public");
-    }
-    TableRef top = null;
-    for (TableRef t : priv) {
-      Optional<Reference> parent = t.table().parentIn(dataset);
-      boolean parentInQuery = parent.isPresent() && priv.stream()
-          .anyMatch(o -> o.table().name().equalsIgnoreCase(parent.get().table()));
-      if (!parentInQuery) {
-        top = t; // unique: the private tables are connected along references (checked per join)
-      }
-    }
+    TableRef top = topTable();
     TableDescriptor unitTable = dataset.tables().get(0);
     String unitColumn = top.unit();
     List<String> path = new ArrayList<>();

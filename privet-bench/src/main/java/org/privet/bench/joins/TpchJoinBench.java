@@ -56,7 +56,8 @@ import org.privet.sql.DpSql;
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
  * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS [QUERIES]]]]]} (defaults 101, 5, 2, 21,
- * every query; QUERIES is a comma-separated list of names such as {@code Q18}).
+ * every query; QUERIES is a comma-separated list of names such as {@code Q18}); RUNS = 0
+ * measures time only (no accuracy table).
  */
 public final class TpchJoinBench {
   static final double EPSILON = 0.8;
@@ -116,6 +117,11 @@ public final class TpchJoinBench {
             .randomSource(random).build();
         for (TpchQuery q : TpchQuery.all()) {
           if (only != null && !only.contains(q.name())) {
+            continue;
+          }
+          if (runs == 0) { // timing only
+            timing.add(timingRow(sf, q, s, session, catalog, rounds, random));
+            System.err.println(timing.get(timing.size() - 1));
             continue;
           }
           long[] perUnit = contributions(s, q);

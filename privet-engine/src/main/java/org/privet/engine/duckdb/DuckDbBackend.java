@@ -213,7 +213,8 @@ public final class DuckDbBackend implements Backend {
   }
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
-    return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source()), dialect);
+    return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source(),
+        spec.columnsNamed()), dialect);
   }
 
   @Override
@@ -223,9 +224,15 @@ public final class DuckDbBackend implements Backend {
 
   @Override
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
+    aggregate(spec, sink, d -> plan(spec, d));
+  }
+
+  /** Runs the plan {@code planner} makes for a dialect, with the exact-sum rerun. */
+  private void aggregate(BoundedAggregation spec, GroupSink sink,
+      java.util.function.Function<DuckDbDialect, BoundingPlan> planner) {
     long[] delivered = {0};
     try {
-      stream(plan(spec, DuckDbDialect.FAST), sink, delivered);
+      stream(planner.apply(DuckDbDialect.FAST), sink, delivered);
     } catch (SQLException e) {
       String message = e.getMessage();
       if (delivered[0] > 0 || message == null || !message.contains(BoundingPlan.DOUBLE_SUM_GUARD)) {
@@ -234,9 +241,143 @@ public final class DuckDbBackend implements Backend {
       // A pair too large for the exact DOUBLE sum (nothing delivered yet: the guard fires while
       // pairs are formed, before the blocking per-group aggregation): the plan with 128-bit sums.
       try {
-        stream(plan(spec, DuckDbDialect.FAST.withExactPairSums()), sink, delivered);
+        stream(planner.apply(DuckDbDialect.FAST.withExactPairSums()), sink, delivered);
       } catch (SQLException e2) {
         throw failure("bounded aggregation", e2);
+      }
+    }
+  }
+
+  /** Numbers this backend's shared-rows tables (names only; nothing about the data). */
+  private long sharedTables;
+
+  /**
+   * A view whose specs over the passes' source, filter and unit read one temporary table of this
+   * connection ({@link SharedRows}): the (unit, group) pairs' row counts when every pass {@link
+   * BoundingPlan#sharesPairs} with one text (counts), else the rows of step 1 of {@link
+   * BoundedAggregation} projected to the columns the passes read; made at the first spec it
+   * serves and dropped when the view is closed.
+   */
+  @Override
+  public synchronized Backend sharingRows(List<BoundedAggregation> passes) {
+    if (passes.isEmpty()) {
+      return Backend.super.sharingRows(passes);
+    }
+    return org.privet.engine.spi.SharedPasses.of(passes, describe(passes.get(0).source()),
+        p -> plan(p, DuckDbDialect.FAST))
+        .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables))
+        .orElseGet(() -> Backend.super.sharingRows(passes));
+  }
+
+  /**
+   * What one query's passes share ({@link #sharingRows}, {@link
+   * org.privet.engine.spi.SharedPasses}): a temporary table of this connection (temporary tables
+   * are per connection, and only the engine's statements, which name it, run here), made by
+   * {@code CREATE TEMP TABLE ... AS} the shared pairs or rows statement at the first spec it
+   * serves; any other spec runs as on the backend. A failure to make the table is reported as
+   * the failure of the spec's own statement would be (the same refusal when the source is gone,
+   * else no driver message). Closing drops the table.
+   */
+  private final class SharedRows implements Backend {
+    private final org.privet.engine.spi.SharedPasses shared;
+    private final String name;
+    private boolean attempted;
+
+    SharedRows(org.privet.engine.spi.SharedPasses shared, String name) {
+      this.shared = shared;
+      this.name = name;
+    }
+
+    private String table() {
+      return "temp.main." + SqlText.quote(name);
+    }
+
+    /** Makes the table once; {@code step} names the failing step as the direct path would. */
+    private void make(String step) {
+      if (attempted) {
+        return; // made (a failed attempt threw, and its query stops there)
+      }
+      attempted = true;
+      String rows = shared.pairs();
+      if (rows == null) {
+        // The source's structure is checked as the direct plan checks it (the same refusal).
+        DuckDbBackend.this.describe(shared.template().source());
+        rows = shared.rowsStatement(SqlText.from(shared.template().source(),
+            shared.rowsColumnsNamed()), DuckDbDialect.FAST);
+      }
+      run("CREATE TEMP TABLE " + SqlText.quote(name) + " AS " + rows, step);
+    }
+
+    @Override
+    public void aggregate(BoundedAggregation spec, GroupSink sink) {
+      synchronized (DuckDbBackend.this) {
+        if (shared.pairs() != null) {
+          BoundingPlan direct = DuckDbBackend.this.plan(spec, DuckDbDialect.FAST);
+          if (shared.servesPairs(direct)) {
+            make("bounded aggregation");
+            long[] delivered = {0};
+            try {
+              forEachGroup(direct, direct.statementOverPairs(table()), sink, delivered);
+            } catch (SQLException e) {
+              throw failure("bounded aggregation", e);
+            }
+            return;
+          }
+        }
+        if (!shared.servesRows(spec)) {
+          DuckDbBackend.this.aggregate(spec, sink);
+          return;
+        }
+        make("bounded aggregation");
+        DuckDbBackend.this.aggregate(spec, sink, d -> shared.rowsPlan(spec, table(), d));
+      }
+    }
+
+    @Override
+    public boolean listsKeptGroups() {
+      return true;
+    }
+
+    @Override
+    public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+      synchronized (DuckDbBackend.this) {
+        if (!shared.servesRows(spec)) {
+          DuckDbBackend.this.keptGroups(spec, sink);
+          return;
+        }
+        make("kept groups");
+        try {
+          shared.rowsPlan(spec, table(), DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
+        } catch (SQLException e) {
+          throw failure("kept groups", e);
+        }
+      }
+    }
+
+    @Override
+    public TableSchema describe(Source source) {
+      return DuckDbBackend.this.describe(source);
+    }
+
+    @Override
+    public void query(Source source, org.privet.engine.spi.RenderedQuery query, int columns,
+        java.util.function.Consumer<String[]> rows) {
+      DuckDbBackend.this.query(source, query, columns, rows);
+    }
+
+    @Override
+    public String physicalPlan(BoundedAggregation spec) {
+      return DuckDbBackend.this.physicalPlan(spec);
+    }
+
+    /** Drops the table (if any); the backend stays open. */
+    @Override
+    public void close() {
+      synchronized (DuckDbBackend.this) {
+        if (attempted) {
+          attempted = false;
+          run("DROP TABLE IF EXISTS " + table(), "drop shared rows");
+        }
       }
     }
   }
@@ -252,6 +393,22 @@ public final class DuckDbBackend implements Backend {
       plan(spec, DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
     } catch (SQLException e) {
       throw failure("kept groups", e);
+    }
+  }
+
+  /** Runs {@code sql} (a statement of {@code plan}'s rows), handing each group to the sink. */
+  private void forEachGroup(BoundingPlan plan, String sql, GroupSink sink, long[] delivered)
+      throws SQLException {
+    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      Object[] row = new Object[n];
+      while (rs.next()) {
+        for (int i = 0; i < n; i++) {
+          row[i] = rs.getObject(i + 1);
+        }
+        delivered[0]++;
+        sink.accept(plan.group(i -> row[i]));
+      }
     }
   }
 

@@ -64,6 +64,12 @@ final class DuckDbDialect implements SqlDialect {
     return "(((" + n + ") - (((" + n + ") % " + d + ") + " + d + ") % " + d + ") // " + d + ")";
   }
 
+  /** {@code strlen}: DuckDB's byte length of a VARCHAR (its {@code octet_length} takes BLOBs only). */
+  @Override
+  public String octetLength(String text) {
+    return "strlen(" + text + ")";
+  }
+
   @Override
   public boolean minHashJoin() {
     return minHashJoin;

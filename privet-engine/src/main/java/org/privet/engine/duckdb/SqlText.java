@@ -24,6 +24,19 @@ final class SqlText {
     return "CAST(" + string(Double.toString(d)) + " AS DOUBLE)";
   }
 
+  /**
+   * {@link #from(Source)}, where a plan is rendered with only the output columns {@code read}
+   * ({@link org.privet.engine.plan.RelationSql#render(org.privet.engine.plan.Relation,
+   * org.privet.engine.spi.SqlDialect, java.util.function.Function, java.util.Set)}).
+   */
+  static String from(Source source, java.util.Set<String> read) {
+    if (source instanceof Source.Relational r) {
+      return org.privet.engine.plan.RelationSql.render(r.relation(), DuckDbDialect.FAST, SqlText::from,
+          read);
+    }
+    return from(source);
+  }
+
   static String from(Source source) {
     if (source instanceof Source.Relational r) {
       return org.privet.engine.plan.RelationSql.render(r.relation(), DuckDbDialect.FAST, SqlText::from);

@@ -433,6 +433,59 @@ public sealed interface Relation {
   }
 
   /**
+   * The rows of {@code input} except those whose {@code column} holds a key that {@code keys}'s
+   * table holds but {@link KeyUnit} leaves out (a broken key: rows of two units, or a row without
+   * a unit); NULL and keys its table does not hold stay (SQL: an anti-join with {@code GROUP BY
+   * key HAVING NOT (COUNT(*) = COUNT(unit) AND MIN(unit) = MAX(unit))}). Where the join binder puts
+   * it (above an all-INNER join in which {@code input}'s rows of {@code column} meet their
+   * reference's target, and their unit is taken from another table) it keeps exactly the rows the
+   * INNER join with {@link KeyUnit} below the joins keeps: a joined row's key is held by the
+   * target table, so "not broken" is "kept by KeyUnit" there. Cheaper: the broken keys are few
+   * (none when the reference's target is a key), so the anti-join's hash table is small and the
+   * database plans the joins as without it ({@code docs/proofs/engine-joins.md}, "Keys").
+   *
+   * <p>Stability 1 and unit-local as {@link KeyUnit}: a per-row decision on the row's key, by a
+   * set of keys whose membership for a key of unit u changes only with rows of u or with rows
+   * that make it broken ({@link KeyUnit}'s argument).
+   *
+   * @param input the rows
+   * @param column the reference column of {@code input} (the key looked up)
+   * @param keys the reference target's keys and units
+   */
+  record DropBrokenKeys(Relation input, String column, KeyUnit keys) implements Relation {
+    public DropBrokenKeys {
+      Objects.requireNonNull(input, "input");
+      Objects.requireNonNull(keys, "keys");
+      TableSchema.Column c = FilterSql.column(input.schema(), column);
+      TableSchema.Column k = FilterSql.column(keys.input().schema(), keys.key());
+      if (c.type() != k.type() && !(c.type().isNumeric() && k.type().isNumeric())) {
+        throw new IllegalArgumentException("broken keys: '" + column + "' and '" + keys.key()
+            + "' have types that cannot be compared");
+      }
+    }
+
+    @Override
+    public TableSchema schema() {
+      return input.schema();
+    }
+
+    @Override
+    public Stability stability() {
+      return Stability.one("stability 1: drops rows whose key's parent rows have no one unit");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input, keys);
+    }
+
+    @Override
+    public String describe() {
+      return "Drop rows whose " + column + " is a broken key (parent rows without one unit)";
+    }
+  }
+
+  /**
    * Contribution bounding per unit over the joined rows (the truncation): for each unit keep at
    * most {@code l0} groups (salted-hash selection) and at most {@code lInf} rows per group, as the
    * {@link org.privet.engine.spi.BoundedAggregation} contract states. Stability: each unit has at

@@ -59,6 +59,25 @@ public interface Backend extends AutoCloseable {
     throw new IllegalStateException("this backend does not run rendered queries");
   }
 
+  /**
+   * A view of this backend for the passes of one query that read the same rows (issue 25: the L∞
+   * estimate and the release of a query over a join): on the view, {@link #aggregate} and {@link
+   * #keptGroups} of a spec with the source, filter and unit column of {@code passes}' first,
+   * reading only columns the passes read, may read the rows of step 1 of {@link
+   * BoundedAggregation} (source rows the filter keeps, unit not NULL), or steps 1 and 2 up to the
+   * (unit, group) pairs' row counts, computed once for all of them; any other spec runs as on
+   * this backend. Each spec's result is exactly what this backend computes for it (the same rows,
+   * or the same pairs, go through the same bounding). What the view holds belongs to the caller's
+   * query only and is dropped by {@link #close()} on the view, which never closes this backend.
+   * The default view shares nothing.
+   *
+   * @param passes the specs the query plans to run, as compiled before the charge (later
+   *     recompilations may differ in L∞, salts and grids; without a unit column nothing is shared)
+   */
+  default Backend sharingRows(java.util.List<BoundedAggregation> passes) {
+    return new UnsharedView(this);
+  }
+
   /** A human-readable physical plan for {@code spec} (e.g. the SQL it would run). */
   String physicalPlan(BoundedAggregation spec);
 

@@ -99,4 +99,20 @@ public record BoundedAggregation(Source source, Optional<Filter> filter, Optiona
       publicGroups = Optional.of(List.copyOf(keys));
     }
   }
+
+  /** The columns the aggregation reads besides its filter's: unit, groups and measures. */
+  public java.util.Set<String> columnsRead() {
+    java.util.Set<String> c = new java.util.LinkedHashSet<>();
+    unitColumn.ifPresent(c::add);
+    c.addAll(groupBy);
+    measures.forEach(m -> c.add(m.column()));
+    return c;
+  }
+
+  /** The columns a statement of this aggregation names: {@link #columnsRead} and the filter's. */
+  public java.util.Set<String> columnsNamed() {
+    java.util.Set<String> c = columnsRead();
+    filter.ifPresent(f -> c.addAll(FilterSql.columns(f)));
+    return c;
+  }
 }

@@ -444,6 +444,13 @@ public final class BoundingPlan {
       appendPairs(s);
       appendKept(s);
     }
+    appendTail(s);
+    return s.toString();
+  }
+
+  /** The per-measure cell lists and the final SELECT, after {@code agg}. */
+  private void appendTail(StringBuilder s) {
+    List<Measure> ms = spec.measures();
     for (int i = 0; i < ms.size(); i++) {
       if (ms.get(i) instanceof Measure.Bins) {
         appendBins(s, i);
@@ -482,11 +489,15 @@ public final class BoundingPlan {
       s.append(" ORDER BY ").append(groups.stream().map(g -> "a." + g + " NULLS LAST")
           .collect(Collectors.joining(", ")));
     }
-    return s.toString();
   }
 
   /** {@code pairs} and {@code keptpairs} (L0). */
   private void appendPairs(StringBuilder s) {
+    appendPairs(s, true);
+  }
+
+  /** {@code pairs} and, if {@code keep}, {@code keptpairs} (L0). */
+  private void appendPairs(StringBuilder s, boolean keep) {
     List<Measure> ms = spec.measures();
     boolean minHash = usesMinHashJoin();
     if (minHash) {
@@ -549,7 +560,7 @@ public final class BoundingPlan {
       return;
     }
     s.append(groups.isEmpty() ? "" : ", " + groupList("")).append(")");
-    if (groups.isEmpty()) {
+    if (groups.isEmpty() || !keep) {
       return; // one group: L0 ≥ 1 keeps every unit's only pair
     }
     if (rowsTotal()) {
@@ -571,13 +582,62 @@ public final class BoundingPlan {
       s.append(",\nranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u) AS __r FROM pairs)");
       s.append(",\nkeptpairs AS (SELECT * FROM ranked WHERE __r = 1)");
     } else {
-      // Keep a pair iff at most L0 of the unit's pairs hash at or below it (the default RANGE
-      // frame counts the peers: ties at the boundary are all dropped).
-      s.append(",\nranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u ORDER BY __h) AS __r FROM")
-          .append(" (SELECT *, ").append(pairHash("")).append(" AS __h FROM pairs) __p)");
-      s.append(",\nkeptpairs AS (SELECT * FROM ranked WHERE __r <= ").append(d.bigint(spec.l0()))
-          .append(")");
+      appendKeptPairsByHash(s);
     }
+  }
+
+  /** {@code keptpairs} from {@code pairs} by the window strategy (groups present). */
+  private void appendKeptPairsByHash(StringBuilder s) {
+    if (groups.isEmpty()) {
+      return;
+    }
+    // Keep a pair iff at most L0 of the unit's pairs hash at or below it (the default RANGE
+    // frame counts the peers: ties at the boundary are all dropped).
+    s.append(",\nranked AS (SELECT *, COUNT(*) OVER (PARTITION BY __u ORDER BY __h) AS __r FROM")
+        .append(" (SELECT *, ").append(pairHash("")).append(" AS __h FROM pairs) __p)");
+    s.append(",\nkeptpairs AS (SELECT * FROM ranked WHERE __r <= ").append(d.bigint(spec.l0()))
+        .append(")");
+  }
+
+  /**
+   * Whether the {@code pairs} step can be computed apart and shared ({@link #pairsStatement},
+   * {@link #statementOverPairs}): unit-level, the window strategy (not the minimum hash, whose
+   * pairs depend on the salt), no total row cap (its kept pairs are chosen otherwise), and only
+   * pair-rows measures, so that {@code pairs} holds the (unit, group) row counts alone and depends
+   * on neither L∞, the salt nor a measure's grid.
+   */
+  public boolean sharesPairs() {
+    return unitLevel() && !usesMinHashJoin() && spec.maxRowsContributed() == 0
+        && spec.measures().stream().allMatch(m -> m instanceof Measure.PairRows);
+  }
+
+  /**
+   * The {@code src} and {@code pairs} steps of {@link #statement()} as one statement returning
+   * the pairs ({@code __u}, group columns, {@code __n}): one query's passes that {@link
+   * #sharesPairs} with the same text read the same pairs.
+   */
+  public String pairsStatement() {
+    if (!sharesPairs()) {
+      throw new IllegalStateException("these pairs are not shared");
+    }
+    StringBuilder s = new StringBuilder(sourceCte(List.of()));
+    appendPairs(s, false);
+    return s.append("\nSELECT * FROM pairs").toString();
+  }
+
+  /**
+   * {@link #statement()} reading its {@code pairs} from {@code table}, which holds the rows of
+   * this plan's {@link #pairsStatement()} (the same text): the same result.
+   */
+  public String statementOverPairs(String table) {
+    if (!sharesPairs()) {
+      throw new IllegalStateException("these pairs are not shared");
+    }
+    StringBuilder s = new StringBuilder("WITH pairs AS (SELECT * FROM " + table + ")");
+    appendKeptPairsByHash(s);
+    appendKept(s);
+    appendTail(s);
+    return s.toString();
   }
 
   private String keptPairs() {

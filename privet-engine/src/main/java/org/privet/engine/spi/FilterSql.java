@@ -107,4 +107,27 @@ public final class FilterSql {
     return schema.column(name).orElseThrow(
         () -> new IllegalArgumentException("unknown column '" + name + "'"));
   }
+
+  /** The columns {@code f} reads. */
+  public static java.util.Set<String> columns(Filter f) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    columns(f, out);
+    return out;
+  }
+
+  private static void columns(Filter f, java.util.Set<String> out) {
+    if (f instanceof Filter.Compare c) {
+      out.add(c.column());
+    } else if (f instanceof Filter.In in) {
+      out.add(in.column());
+    } else if (f instanceof Filter.IsNull n) {
+      out.add(n.column());
+    } else if (f instanceof Filter.And a) {
+      a.operands().forEach(o -> columns(o, out));
+    } else if (f instanceof Filter.Or o) {
+      o.operands().forEach(x -> columns(x, out));
+    } else if (f instanceof Filter.Not n) {
+      columns(n.operand(), out);
+    }
+  }
 }

@@ -142,6 +142,34 @@ public interface SqlDialect extends FilterSql.Dialect {
   }
 
   /**
+   * The lowercase hexadecimal SHA-256 (FIPS 180-4) of the UTF-8 bytes of the text {@code text}
+   * (64 characters; NULL for NULL), comparable with {@code <} byte by byte (so that the first 16
+   * characters compare as the digest's first 64 bits, unsigned). DP-SGD's keyed Poisson sample
+   * ({@code org.privet.models.BackendTraining}, docs/proofs/dp-models.md).
+   */
+  default String sha256Hex(String text) {
+    return "sha256(" + text + ")";
+  }
+
+  /** The number of bytes of the UTF-8 encoding of the text {@code text}, an integer. */
+  default String octetLength(String text) {
+    return "octet_length(" + text + ")";
+  }
+
+  /** The name of the text type a CAST converts to ({@code VARCHAR}; Spark: {@code STRING}). */
+  default String textType() {
+    return "VARCHAR";
+  }
+
+  /**
+   * A BIGINT that differs between any two rows of one statement's scan (any order, not
+   * necessarily dense): {@code ROW_NUMBER() OVER ()}.
+   */
+  default String distinctRowNumber() {
+    return "ROW_NUMBER() OVER ()";
+  }
+
+  /**
    * A way to keep only rows related to another relation.
    *
    * @param join text appended after {@code FROM source AS __s} (may be empty)

@@ -175,9 +175,14 @@ public abstract class BackendContractTest {
 
   /** The backend's groups with at least one unit (the contract lets backends omit empty ones). */
   private Map<List<String>, GroupAggregate> run(BoundedAggregation spec) {
+    return run(backend, spec);
+  }
+
+  /** {@link #run(BoundedAggregation)} on {@code on} (the backend or a view of it). */
+  private static Map<List<String>, GroupAggregate> run(Backend on, BoundedAggregation spec) {
     Map<List<String>, GroupAggregate> out = new TreeMap<>(
         (a, b) -> a.toString().compareTo(b.toString()));
-    backend.aggregate(spec, g -> {
+    on.aggregate(spec, g -> {
       if (g.units() > 0 || spec.groupBy().isEmpty()) {
         assertEquals(null, out.put(ContractOracle.key(g.key()), g), "one row per group");
       } else {
@@ -859,5 +864,105 @@ public abstract class BackendContractTest {
     assertContract(new BoundedAggregation(new Source.Relational(p, "o.uid"), Optional.empty(),
         Optional.of("uid"), List.of("g"), Optional.empty(), 8, 1000, 3, QTY),
         List.of("uid", "g", "qty"), expected, row -> true);
+  }
+
+  /** Every aggregate of {@code got} equals {@code want}'s, group by group. */
+  private static void assertSameAggregates(Map<List<String>, GroupAggregate> want,
+      Map<List<String>, GroupAggregate> got, String what) {
+    assertEquals(want.keySet().toString(), got.keySet().toString(), what + ": groups");
+    for (Map.Entry<List<String>, GroupAggregate> e : want.entrySet()) {
+      GroupAggregate w = e.getValue();
+      GroupAggregate g = got.get(e.getKey());
+      String where = what + ", group " + e.getKey();
+      assertEquals(w.units(), g.units(), where + " units");
+      assertEquals(w.rows(), g.rows(), where + " rows");
+      assertArrayEquals(w.sums(), g.sums(), where + " sums");
+      assertArrayEquals(w.counts(), g.counts(), where + " counts");
+      assertArrayEquals(w.squares(), g.squares(), where + " squares");
+      for (int i = 0; i < w.bins().length; i++) {
+        assertArrayEquals(w.bins()[i], g.bins()[i], where + " bins of measure " + i);
+      }
+    }
+  }
+
+  /**
+   * {@link Backend#sharingRows} (issue 25: one query's passes read one join once): on the view,
+   * every spec of the query (the L∞ estimate's pair rows, the release at several L∞ and salts,
+   * binding L0 with both strategies, public groups, bins; counts alone, whose passes may share
+   * their pairs) gives exactly the backend's own aggregates and kept groups; a spec with another
+   * filter or a column the view does not hold runs as on the backend; closing the view leaves
+   * the backend open, and a second view on the same rows works as the first.
+   */
+  @Test
+  void sharingRows_passesOfOneQuery_exactlyTheBackendsAggregates() {
+    Filter filter = ColumnLiterals.typed(Filter.not(Filter.eq("label", "it's")),
+        backend.describe(Source.table("crafted")));
+    java.util.function.BiFunction<Integer, Integer, BoundedAggregation> release = (l0, lInf) ->
+        spec("crafted", Optional.of("uid"), List.of("g"), l0, lInf, 11 + lInf, Optional.of(filter),
+            Optional.empty(), MEASURES);
+    java.util.function.BiFunction<Integer, Integer, BoundedAggregation> count = (l0, lInf) ->
+        spec("crafted", Optional.of("uid"), List.of("g"), l0, lInf, 3 + lInf, Optional.of(filter),
+            Optional.empty(), List.of());
+    BoundedAggregation estimate = spec("crafted", Optional.of("uid"), List.of("g"), 3, 1, 5,
+        Optional.of(filter), Optional.empty(), List.of(new Measure.PairRows("uid", 20)));
+    List<BoundedAggregation> specs = List.of(estimate, release.apply(3, 2), release.apply(1, 4),
+        release.apply(12, 1000), count.apply(3, 2), count.apply(3, 7), count.apply(1, 2),
+        spec("crafted", Optional.of("uid"), List.of("g"), 2, 3, 9, Optional.of(filter),
+            Optional.of(List.of(List.of("g1"), List.of("g4"), Arrays.asList((Object) null))), SUMS),
+        spec("crafted", Optional.of("uid"), List.of(), 1, 5, 9, Optional.of(filter),
+            Optional.empty(), SUMS),
+        // a total row cap per unit (issue 24), with a sum and counting only
+        new BoundedAggregation(Source.table("crafted"), Optional.of(filter), Optional.of("uid"),
+            List.of("g"), Optional.empty(), 5, 5, 13, SUMS, 5),
+        new BoundedAggregation(Source.table("crafted"), Optional.of(filter), Optional.of("uid"),
+            List.of("g"), Optional.empty(), 5, 5, 13, List.of(), 5));
+    // Passes that read rows (a sum), and passes of counts (their pairs may be shared).
+    List<List<BoundedAggregation>> queries = List.of(List.of(estimate, release.apply(3, 2)),
+        List.of(estimate, count.apply(3, 2)), List.of(estimate, release.apply(3, 2)));
+    for (List<BoundedAggregation> passes : queries) {
+      try (Backend shared = backend.sharingRows(passes)) {
+        for (BoundedAggregation s : specs) {
+          assertSameAggregates(run(s), run(shared, s), passes.get(1).measures().size()
+              + " measure(s) in the passes; spec " + s.l0() + "/" + s.lInf() + " "
+              + s.measures().size() + " measure(s)");
+        }
+        // Not the view's rows: another filter, a column it does not hold (h).
+        BoundedAggregation other = spec("crafted", Optional.of("uid"), List.of("g"), 3, 2, 4,
+            SUMS);
+        assertSameAggregates(run(other), run(shared, other), "another filter");
+        BoundedAggregation byH = spec("crafted", Optional.of("uid"), List.of("h"), 3, 2, 4,
+            Optional.of(filter), Optional.empty(), SUMS);
+        assertSameAggregates(run(byH), run(shared, byH), "a column the view does not hold");
+        if (backend.listsKeptGroups()) {
+          for (int l0 : new int[] {1, 3}) {
+            BoundedAggregation s = release.apply(l0, 2);
+            List<String> direct = new ArrayList<>();
+            List<String> viewed = new ArrayList<>();
+            backend.keptGroups(s, g -> direct.add(g.toString()));
+            shared.keptGroups(s, g -> viewed.add(g.toString()));
+            assertEquals(direct, viewed, "kept groups, L0 = " + l0);
+          }
+        }
+      }
+    }
+    // Over a join (the case it is for), with a filter on top: rows, then pairs.
+    Source joined = joinedSource(null);
+    Filter onTop = ColumnLiterals.typed(Filter.not(Filter.eq("name", "n1")), backend.describe(joined));
+    BoundedAggregation joinEstimate = new BoundedAggregation(joined, Optional.of(onTop),
+        Optional.of("uid"), List.of("name"), Optional.empty(), 2, 1, 3,
+        List.of(new Measure.PairRows("uid", 20)));
+    BoundedAggregation joinSum = new BoundedAggregation(joined, Optional.of(onTop),
+        Optional.of("uid"), List.of("name"), Optional.empty(), 2, 2, 7, QTY);
+    BoundedAggregation joinCount = new BoundedAggregation(joined, Optional.of(onTop),
+        Optional.of("uid"), List.of("name"), Optional.empty(), 2, 2, 7, List.of());
+    for (BoundedAggregation main : List.of(joinSum, joinCount)) {
+      try (Backend shared = backend.sharingRows(List.of(joinEstimate, main))) {
+        for (BoundedAggregation s : List.of(joinEstimate, main)) {
+          assertSameAggregates(run(s), run(shared, s), "joined, L∞ " + s.lInf() + ", "
+              + s.measures().size() + " measure(s)");
+        }
+      }
+    }
+    assertSameAggregates(run(estimate), run(estimate), "the backend after the views closed");
   }
 }

@@ -69,6 +69,22 @@ final class PostgresDialect implements SqlDialect {
     return "hash_record_extended(ROW(" + String.join(", ", args) + "), " + bigint(salt) + ")";
   }
 
+  /**
+   * {@code sha256} (PostgreSQL 11+, core) of the text's UTF-8 bytes ({@code convert_to}), hex
+   * encoded, in the {@code "C"} collation so that {@code <} compares bytes whatever the database's
+   * default collation.
+   */
+  @Override
+  public String sha256Hex(String text) {
+    return "(encode(sha256(convert_to(" + text + ", 'UTF8')), 'hex') COLLATE \"C\")";
+  }
+
+  /** The UTF-8 byte length, whatever the server encoding. */
+  @Override
+  public String octetLength(String text) {
+    return "octet_length(convert_to(" + text + ", 'UTF8'))";
+  }
+
   /** The L0 = 1 minimum-hash plan (engine-bounding.md): one aggregation by unit, no window sort. */
   @Override
   public boolean minHashJoin() {

@@ -346,7 +346,150 @@ public final class SparkBackend implements Backend {
 
   private BoundingPlan plan(BoundedAggregation spec) {
     TableSchema schema = describe(spec.source());
-    return new BoundingPlan(spec, schema, from(spec.source()), SparkDialect.INSTANCE);
+    return new BoundingPlan(spec, schema, from(spec.source(), spec.columnsNamed()),
+        SparkDialect.INSTANCE);
+  }
+
+  /** {@link #from(Source)}, a plan rendered with only the output columns {@code read}. */
+  private String from(Source source, java.util.Set<String> read) {
+    if (source instanceof Source.Relational r) {
+      return org.privet.engine.plan.RelationSql.render(r.relation(), SparkDialect.INSTANCE,
+          this::from, read);
+    }
+    return from(source);
+  }
+
+  /**
+   * A view whose specs over the passes' source, filter and unit read one cached temporary view of
+   * the session ({@link SharedRows}): the (unit, group) pairs' row counts when every pass {@link
+   * BoundingPlan#sharesPairs} with one text (counts), else the rows of step 1 of {@link
+   * BoundedAggregation} projected to the columns the passes read.
+   */
+  @Override
+  public synchronized Backend sharingRows(List<BoundedAggregation> passes) {
+    if (passes.isEmpty()) {
+      return Backend.super.sharingRows(passes);
+    }
+    return org.privet.engine.spi.SharedPasses.of(passes, describe(passes.get(0).source()),
+        this::plan)
+        .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_"
+            + HexFormat.of().toHexDigits(VIEW_NUMBERS.incrementAndGet())))
+        .orElseGet(() -> Backend.super.sharingRows(passes));
+  }
+
+  /**
+   * What one query's passes share ({@link #sharingRows}, {@link
+   * org.privet.engine.spi.SharedPasses}), as DuckDB's backend shares it: a temporary view of the
+   * session over a persisted (cached) Dataset of the shared pairs or rows statement; a spec it
+   * serves reads the view, any other runs as on the backend. Spark computes the cached rows at the
+   * first statement that reads them; the view's name is the engine's (unique in the JVM) and
+   * closing drops the view and its cache.
+   */
+  private final class SharedRows implements Backend {
+    private final org.privet.engine.spi.SharedPasses shared;
+    private final String name;
+    private Dataset<Row> cached;
+
+    SharedRows(org.privet.engine.spi.SharedPasses shared, String name) {
+      this.shared = shared;
+      this.name = name;
+    }
+
+    private void make() {
+      if (cached != null) {
+        return;
+      }
+      String sql = shared.pairs();
+      if (sql == null) {
+        SparkBackend.this.describe(shared.template().source()); // the direct plan's refusal
+        sql = shared.rowsStatement(from(shared.template().source(), shared.rowsColumnsNamed()),
+            SparkDialect.INSTANCE);
+      }
+      try {
+        Dataset<Row> d = spark.sql(sql)
+            .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+        d.createOrReplaceTempView(name);
+        cached = d;
+      } catch (Exception e) {
+        throw failure(e);
+      }
+    }
+
+    @Override
+    public void aggregate(BoundedAggregation spec, GroupSink sink) {
+      synchronized (SparkBackend.this) {
+        Objects.requireNonNull(sink, "sink");
+        if (shared.pairs() != null) {
+          BoundingPlan direct = plan(spec);
+          if (shared.servesPairs(direct)) {
+            make();
+            forEachRow(direct.statementOverPairs(SparkSqlText.quote(name)),
+                row -> sink.accept(direct.group(row::get)));
+            return;
+          }
+        }
+        if (!shared.servesRows(spec)) {
+          SparkBackend.this.aggregate(spec, sink);
+          return;
+        }
+        make();
+        BoundingPlan plan = shared.rowsPlan(spec, SparkSqlText.quote(name), SparkDialect.INSTANCE);
+        forEachRow(plan.statement(), row -> sink.accept(plan.group(row::get)));
+      }
+    }
+
+    @Override
+    public boolean listsKeptGroups() {
+      return true;
+    }
+
+    @Override
+    public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+      synchronized (SparkBackend.this) {
+        if (!shared.servesRows(spec)) {
+          SparkBackend.this.keptGroups(spec, sink);
+          return;
+        }
+        make();
+        BoundingPlan plan = shared.rowsPlan(spec, SparkSqlText.quote(name), SparkDialect.INSTANCE);
+        BoundingPlan.UnitGroupsReader reader = plan.new UnitGroupsReader(sink);
+        forEachRow(plan.keptGroupsStatement(), row -> reader.row(row::get));
+        reader.finish();
+      }
+    }
+
+    @Override
+    public TableSchema describe(Source source) {
+      return SparkBackend.this.describe(source);
+    }
+
+    @Override
+    public void query(Source source, org.privet.engine.spi.RenderedQuery query, int columns,
+        java.util.function.Consumer<String[]> rows) {
+      SparkBackend.this.query(source, query, columns, rows);
+    }
+
+    @Override
+    public String physicalPlan(BoundedAggregation spec) {
+      return SparkBackend.this.physicalPlan(spec);
+    }
+
+    /** Drops the view and its cache; the backend stays open. */
+    @Override
+    public void close() {
+      synchronized (SparkBackend.this) {
+        if (cached != null) {
+          Dataset<Row> d = cached;
+          cached = null;
+          try {
+            spark.catalog().dropTempView(name);
+            d.unpersist();
+          } catch (Exception e) {
+            throw failure(e);
+          }
+        }
+      }
+    }
   }
 
   @Override

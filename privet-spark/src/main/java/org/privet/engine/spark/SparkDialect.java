@@ -54,6 +54,23 @@ final class SparkDialect implements SqlDialect {
     return "xxhash64(" + bigint(salt) + ", " + String.join(", ", args) + ")";
   }
 
+  /** {@code sha2(text, 256)}: lowercase hex of the SHA-256 of the string's UTF-8 bytes. */
+  @Override
+  public String sha256Hex(String text) {
+    return "sha2(" + text + ", 256)";
+  }
+
+  @Override
+  public String textType() {
+    return "STRING";
+  }
+
+  /** {@code monotonically_increasing_id()}: distinct per row without moving every row to one partition. */
+  @Override
+  public String distinctRowNumber() {
+    return "monotonically_increasing_id()";
+  }
+
   @Override
   public String exactSum(String x) {
     return "TRY_SUM(" + x + ")";
