@@ -176,6 +176,35 @@ public final class Query {
   }
 
   /**
+   * Whether the L∞ estimate may read the pairs' values instead of their row counts ({@link
+   * ContributionBoundPass}, {@code docs/proofs/contribution-bound-estimate.md}): one SUM with
+   * per-row bounds and no group bounds, no AUTO bounds and no accuracy targets. A public
+   * property of the query (package hook).
+   */
+  boolean pairValuesEstimable() {
+    return rowsEstimate != null && privacyUnit != null && aggregations.size() == 1
+        && aggregations.get(0) instanceof Aggregation.Sum s && s.perGroup() == null
+        && autoBounds == null && targets == null && maxRowsContributed == 0;
+  }
+
+  /**
+   * This query (one SUM, {@link #pairValuesEstimable}) with L∞ = {@code lInf} and the SUM's
+   * per-unit total in a group, over all its rows, clamped to [L∞·min(lower, 0), L∞·max(upper, 0)]
+   * (the same sensitivity as L∞ rows in [lower, upper]; package hook).
+   *
+   * @throws IllegalArgumentException if the group bounds are out of range (public: L∞ and the
+   *     query's bounds)
+   */
+  Query withSumClampedPerPair(int lInf) {
+    Aggregation.Sum s = (Aggregation.Sum) aggregations.get(0);
+    Aggregation.Sum clamped = new Aggregation.Sum(s.name(), s.column(), s.lower(), s.upper(),
+        Aggregation.GroupBounds.ofAllRows((double) lInf * Math.min(s.lower(), 0),
+            (double) lInf * Math.max(s.upper(), 0)));
+    return new Query(this, List.of(clamped), budget, noise, budgetWeights, selectionBudgetWeight,
+        targets, autoBounds, releaseWeights, lInf);
+  }
+
+  /**
    * Whether this is the main pass of an {@link AutoBoundsPass} (its AUTO outputs carry stand-in
    * bounds before the charge and estimated ones after it): choices the compiler would otherwise
    * make from the bounds' values (such as which sum an AVG or VARIANCE shares) must then not

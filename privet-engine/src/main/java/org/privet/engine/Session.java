@@ -275,7 +275,13 @@ public final class Session {
 
   /** The estimate and the rest (at the stand-in L∞), compiled from public information only. */
   private record RowsEstimatePlan(ContributionBoundPass estimate, Query restQuery, Rest rest,
-      PrivacyLoss total, List<MechanismCost> costs) {}
+      PrivacyLoss total, List<MechanismCost> costs) {
+    /** The rest at L∞ = {@code lInf}: with a pair-values estimate, its SUM clamped per pair. */
+    Query restAt(int lInf) {
+      Query q = restQuery.withContributionBound(restQuery.budget(), rest.main().noise(), lInf);
+      return estimate.readsValues() ? q.withSumClampedPerPair(lInf) : q;
+    }
+  }
 
   private RowsEstimatePlan planRowsEstimate(Query query, TableSchema schema, long s1, long s2,
       long s3) {
@@ -283,9 +289,33 @@ public final class Session {
     org.privet.accounting.Budget[] budgets = AutoBoundsPass.split(query.budget(), est.share());
     Query restQuery = query.withContributionBound(budgets[1], query.noise(),
         ContributionBoundEstimate.STAND_IN);
-    Rest rest = Rest.compile(restQuery, schema, s1, s2);
-    ContributionBoundPass p = ContributionBoundPass.compile(rest.main().spec(), budgets[0], est,
-        schema, s3);
+    Rest rest = null;
+    ContributionBoundPass p = null;
+    if (query.pairValuesEstimable()) {
+      // One SUM: the tree reads the pairs' values in row-equivalents and the main pass clamps
+      // each pair's total to L∞ of them (docs/proofs/contribution-bound-estimate.md). Any
+      // refusal of this public plan falls back to the row counts: it refuses nothing new.
+      try {
+        Rest r = Rest.compile(restQuery.withSumClampedPerPair(ContributionBoundEstimate.STAND_IN),
+            schema, s1, s2);
+        if (r.auto() == null && r.main().spec().measures().size() == 1
+            && r.main().spec().measures().get(0) instanceof Measure.FixedPointSum f
+            && f.pairClamp() != null && f.pairClamp().allRows()) {
+          Measure.PairValues values = new Measure.PairValues(f.column(), f.lower(), f.upper(),
+              f.scaleExponent(), ContributionBoundEstimate.CELLS);
+          p = ContributionBoundPass.compile(r.main().spec(), budgets[0], est, schema, s3,
+              values);
+          rest = r;
+        }
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        p = null;
+        rest = null;
+      }
+    }
+    if (p == null) {
+      rest = Rest.compile(restQuery, schema, s1, s2);
+      p = ContributionBoundPass.compile(rest.main().spec(), budgets[0], est, schema, s3);
+    }
     PrivacyLoss total = CompiledQuery.composedCost(query.budget(),
         List.of(p.tree().total(), rest.total()));
     if (!query.budget().admits(total)) {
@@ -335,9 +365,7 @@ public final class Session {
     Mechanisms bounds = standInBounds;
     Mechanisms main = standInMain;
     try {
-      Rest r = Rest.compile(plan.restQuery().withContributionBound(
-          plan.restQuery().budget(), standIn.main().noise(), lInf), schema, random.nextLong(),
-          random.nextLong());
+      Rest r = Rest.compile(plan.restAt(lInf), schema, random.nextLong(), random.nextLong());
       if (r.sameCosts(standIn)) {
         Mechanisms rb = r.auto() != null ? mechanisms(r.auto().bounds()) : null;
         Mechanisms rm = mechanisms(r.main());

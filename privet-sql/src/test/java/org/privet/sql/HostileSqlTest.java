@@ -96,10 +96,16 @@ class HostileSqlTest {
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, auto_bounds_share = 0.95)"
             + " COUNT(*) AS n FROM t",
         "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, auto_bounds_share = 0.2)"
-            + " COUNT(DISTINCT uid) AS n FROM t"};
+            + " COUNT(DISTINCT uid) AS n FROM t",
+        // A lone SUM: the estimate reads the pairs' values (the victim's are 10^6 per row).
+        PREFIX + "SUM(x, contribution_bounds_per_row => (0, 10)) AS s FROM t",
+        "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6,"
+            + " max_groups_contributed = 2) dept, SUM(x, contribution_bounds_per_row => (-5, 1e6)) AS s FROM t GROUP BY dept"};
     List<String> a = observe(base, sqls);
     List<String> b = observe(plus, sqls);
     assertEquals(a, b);
+    assertTrue(a.get(7).contains("row-equivalents"), a.get(7));
+    assertTrue(a.get(8).contains("row-equivalents"), a.get(8));
     assertTrue(a.get(0).contains("L∞ (max rows per unit per group) estimated privately"), a.get(0));
     assertTrue(a.get(5).startsWith("refused"), a.get(5));
     assertTrue(a.get(6).startsWith("refused"), a.get(6));

@@ -55,7 +55,8 @@ import org.privet.sql.DpSql;
  * release in Java).
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
- * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS]]]]} (defaults 101, 5, 2, 21); RUNS = 0
+ * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS [QUERIES]]]]]} (defaults 101, 5, 2, 21,
+ * every query; QUERIES is a comma-separated list of names such as {@code Q18}); RUNS = 0
  * measures time only (no accuracy table).
  */
 public final class TpchJoinBench {
@@ -79,6 +80,8 @@ public final class TpchJoinBench {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
     int engineRuns = args.length > 4 ? Integer.parseInt(args[4]) : 21;
+    // Optional: only these queries (comma-separated names, e.g. Q18), all by default.
+    java.util.Set<String> only = args.length > 5 ? java.util.Set.of(args[5].split(",")) : null;
     RandomSource random = RandomSource.secure();
     List<String> accuracy = new ArrayList<>();
     List<String> timing = new ArrayList<>();
@@ -113,6 +116,9 @@ public final class TpchJoinBench {
         Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
             .randomSource(random).build();
         for (TpchQuery q : TpchQuery.all()) {
+          if (only != null && !only.contains(q.name())) {
+            continue;
+          }
           if (runs == 0) { // timing only
             timing.add(timingRow(sf, q, s, session, catalog, rounds, random));
             System.err.println(timing.get(timing.size() - 1));

@@ -45,10 +45,19 @@ public final class ContributionBoundPass {
 
   private final ContributionBoundEstimate config;
   private final CompiledQuery tree;
+  private final Measure.PairValues values; // null: the pairs' row counts
 
-  private ContributionBoundPass(ContributionBoundEstimate config, CompiledQuery tree) {
+  private ContributionBoundPass(ContributionBoundEstimate config, CompiledQuery tree,
+      Measure.PairValues values) {
     this.config = config;
     this.tree = tree;
+    this.values = values;
+  }
+
+  /** The estimate over the pairs' row counts ({@link Measure.PairRows}). */
+  public static ContributionBoundPass compile(BoundedAggregation template, Budget budget,
+      ContributionBoundEstimate config, TableSchema schema, long salt) {
+    return compile(template, budget, config, schema, salt, null);
   }
 
   /**
@@ -60,10 +69,15 @@ public final class ContributionBoundPass {
    * @param config share and confidence
    * @param schema the source's schema (for the unit column)
    * @param salt the salt of the L0 bounding
+   * @param values null: the tree counts the pairs by their row counts ({@link Measure.PairRows});
+   *     else by their values in row-equivalents ({@link Measure.PairValues}: a SUM's main pass
+   *     then clamps each pair's total to L∞ row-equivalents). The tree's sensitivity is the same:
+   *     each kept pair counts once, whatever is measured.
    * @throws IllegalArgumentException naming the parameter if the template has no unit column
    */
   public static ContributionBoundPass compile(BoundedAggregation template, Budget budget,
-      ContributionBoundEstimate config, TableSchema schema, long salt) {
+      ContributionBoundEstimate config, TableSchema schema, long salt,
+      Measure.PairValues values) {
     String unit = template.unitColumn().orElseThrow(() -> new IllegalArgumentException(
         "estimateMaxRowsPerGroup needs a privacy unit column"));
     TableSchema.Column u = schema.column(unit).orElseThrow(() -> new IllegalArgumentException(
@@ -84,16 +98,31 @@ public final class ContributionBoundPass {
     }
     BoundedAggregation spec = new BoundedAggregation(template.source(), template.filter(),
         template.unitColumn(), template.groupBy(), template.publicGroups(), template.l0(), 1,
-        salt, List.of(new Measure.PairRows(unit, cells)));
+        salt, List.of(values != null ? values : new Measure.PairRows(unit, cells)));
+    if (values != null && values.bins() != cells) {
+      throw new IllegalArgumentException("internal error: the pair-values measure needs "
+          + cells + " cells");
+    }
     List<String> bounds = new ArrayList<>();
-    bounds.add(OUTPUT + ": the row count n of every kept (unit, group) pair (after L0 = "
-        + template.l0() + "), counted once in cell ⌈log₂ n⌉ of a power-of-two grid of " + cells
-        + " cells (1, 2, 4, …, 2^" + ContributionBoundEstimate.MAX_EXPONENT + " rows); ≤ L0 pairs"
-        + " per unit");
+    bounds.add(values == null ? OUTPUT + ": the row count n of every kept (unit, group) pair "
+        + "(after L0 = " + template.l0() + "), counted once in cell ⌈log₂ n⌉ of a power-of-two "
+        + "grid of " + cells + " cells (1, 2, 4, …, 2^" + ContributionBoundEstimate.MAX_EXPONENT
+        + " rows); ≤ L0 pairs per unit"
+        : OUTPUT + ": the value of every kept (unit, group) pair (after L0 = " + template.l0()
+        + ") in row-equivalents, r = ⌈s / " + Math.max(values.upper(), 0) + "⌉ for a sum s > 0 of "
+        + values.column() + " clamped to [" + values.lower() + ", " + values.upper() + "] over"
+        + " all the pair's rows (⌈s / " + Math.min(values.lower(), 0) + "⌉ for s < 0; fixed "
+        + "point 2^-" + values.scaleExponent() + "), counted once in cell ⌈log₂ max(r, 1)⌉ of a"
+        + " power-of-two grid of " + cells + " cells; ≤ L0 pairs per unit");
     CompiledQuery swapped = new CompiledQuery(c.query(), c.noise(), spec, c.releases(),
         c.outputs(), null, c.costs(), c.total(), c.conversionDelta(), bounds, null,
         c.splitTerms());
-    return new ContributionBoundPass(config, swapped);
+    return new ContributionBoundPass(config, swapped, values);
+  }
+
+  /** Whether the tree counts the pairs by their values (else by their row counts). */
+  public boolean readsValues() {
+    return values != null;
   }
 
   /** The compiled estimate: its spec (one {@link Measure.PairRows}), tree release and cost. */
@@ -173,10 +202,15 @@ public final class ContributionBoundPass {
 
   /** EXPLAIN's line for the estimate. */
   public String describe(double shareOfBudget) {
+    String what = values == null ? "the kept (unit, group) pairs' row counts"
+        : "the kept (unit, group) pairs' values of " + values.column() + " in row-equivalents "
+        + "(the pair's sum of clamped values over max(upper, 0), or over min(lower, 0) if "
+        + "negative, rounded up; one SUM, so its value bound is what L∞ limits: the main pass "
+        + "clamps each unit's total in a group, over all its rows, to [L∞·min(lower, 0), "
+        + "L∞·max(upper, 0)] instead of keeping L∞ rows)";
     return "L∞ (max rows per unit per group) estimated privately: "
         + AutoBoundsPass.percent(shareOfBudget) + " of the budget buys a noisy quantile tree of "
-        + "the kept (unit, group) pairs' row counts on a power-of-two grid (tree " + OUTPUT
-        + "); L∞ is the smallest power of two above which the noisy number of pairs is within"
+        + what + " on a power-of-two grid (tree " + OUTPUT + "); L∞ is the smallest power of two above which the noisy number of pairs is within"
         + " the noise's one-sided " + config.confidence() + " band of zero, then raised while the"
         + " noisy count of the next cell alone exceeds its own " + config.confidence()
         + " band (read from the top, as"

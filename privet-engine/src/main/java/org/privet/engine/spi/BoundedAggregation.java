@@ -80,8 +80,10 @@ public record BoundedAggregation(Source source, Optional<Filter> filter, Optiona
       if (l0 != maxRowsContributed || lInf != maxRowsContributed) {
         throw new IllegalArgumentException("maxRowsContributed = m needs l0 = lInf = m");
       }
-      if (measures.stream().anyMatch(m -> m instanceof Measure.PairRows)) {
-        throw new IllegalArgumentException("maxRowsContributed does not take pair-rows measures");
+      if (measures.stream().anyMatch(m -> m instanceof Measure.PairRows
+          || m instanceof Measure.PairValues)) {
+        throw new IllegalArgumentException(
+            "maxRowsContributed does not take pair-rows or pair-values measures");
       }
     }
     groupBy.forEach(g -> Objects.requireNonNull(g, "groupBy"));

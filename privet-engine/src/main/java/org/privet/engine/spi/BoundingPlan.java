@@ -72,6 +72,14 @@ public final class BoundingPlan {
         }
         continue;
       }
+      if (m instanceof Measure.PairValues v) {
+        refuseUnknownParts(v, PAIR_VALUES_PARTS);
+        if (!unitLevel()) {
+          throw new IllegalArgumentException("a pair-values measure needs a unit column");
+        }
+        FilterSql.column(schema, v.column());
+        continue;
+      }
       refuseUnknownParts((Record) m, m instanceof Measure.FixedPointSum ? SUM_PARTS : BINS_PARTS);
       FilterSql.column(schema, m.column());
       if (m instanceof Measure.FixedPointSum f && f.pairClamp() != null) {
@@ -89,6 +97,8 @@ public final class BoundingPlan {
   private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins",
       "logScale");
   private static final Set<String> PAIR_ROWS_PARTS = Set.of("column", "bins");
+  private static final Set<String> PAIR_VALUES_PARTS = Set.of("column", "lower", "upper",
+      "scaleExponent", "bins");
   private static final Set<String> CLAMP_PARTS = Set.of("lower", "upper", "allRows");
 
   /**
@@ -124,7 +134,8 @@ public final class BoundingPlan {
   /** Whether the L0 = 1 minimum-hash strategy is used (the dialect allows it, and it applies). */
   public boolean usesMinHashJoin() {
     return d.minHashJoin() && unitLevel() && !groups.isEmpty() && spec.l0() == 1
-        && spec.maxRowsContributed() == 0;
+        && spec.maxRowsContributed() == 0
+        && spec.measures().stream().noneMatch(m -> m instanceof Measure.PairValues);
   }
 
   /**
@@ -408,6 +419,8 @@ public final class BoundingPlan {
         }
       } else if (ms.get(i) instanceof Measure.Bins b) {
         values.add("(" + cell(b) + ") AS __b" + i);
+      } else if (ms.get(i) instanceof Measure.PairValues v) {
+        values.add("(" + fixedPoint(v.rowValues(), column(v.column())) + ") AS __v" + i);
       }
     }
     StringBuilder s = new StringBuilder(sourceCte(values));
@@ -443,6 +456,8 @@ public final class BoundingPlan {
         appendBins(s, i);
       } else if (ms.get(i) instanceof Measure.PairRows p) {
         appendPairRows(s, i, p);
+      } else if (ms.get(i) instanceof Measure.PairValues v) {
+        appendPairValues(s, i, v);
       }
     }
     s.append("\nSELECT ").append(groups.isEmpty() ? "" : groupList("a.") + ", ")
@@ -524,6 +539,11 @@ public final class BoundingPlan {
         if (f.squares()) {
           s.append(", ").append(d.exactSum(v + " * " + v)).append(" AS __q").append(i);
         }
+      } else if (ms.get(i) instanceof Measure.PairValues) {
+        // The pair's exact value sum (NULL without values, or on a 64-bit overflow).
+        String v = "__v" + i;
+        s.append(", ").append(d.exactSum(v)).append(" AS __s").append(i).append(", COUNT(")
+            .append(v).append(") AS __c").append(i);
       }
     }
     if (minHash && hasBins()) {
@@ -751,6 +771,51 @@ public final class BoundingPlan {
       }
       cell.append(" ELSE ").append(d.bigint(p.bins() - 1L)).append(" END");
     }
+    String perCell = "SELECT " + groupPrefix() + "__b, COUNT(*) AS __k FROM (SELECT "
+        + groupPrefix() + cell + " AS __b FROM " + keptPairs() + ") __p GROUP BY "
+        + groupPrefix() + "__b";
+    s.append(",\nbins").append(i).append(" AS (SELECT ").append(groupPrefix())
+        .append(d.cellList("__b", "__k")).append(" AS __cells FROM (").append(perCell)
+        .append(") __c").append(groupByClause()).append(")");
+  }
+
+  /**
+   * CTE {@code bins<i>} of a {@link Measure.PairValues}: per group the number of kept pairs (after
+   * L0) per cell, the smallest j &lt; bins − 1 with 2^j·a' ≤ s ≤ 2^j·b' of the pair's exact sum s
+   * (0 without values), else bins − 1; |s| &gt; 2^62 or an overflowed (NULL) sum of values: bins
+   * − 1. Exact integer comparisons with constants; a threshold beyond 2^62 holds for every
+   * remaining s.
+   */
+  private void appendPairValues(StringBuilder s, int i, Measure.PairValues v) {
+    String sum = "__s" + i;
+    String count = "__c" + i;
+    String last = d.bigint(v.bins() - 1L);
+    String cap = d.bigint(1L << 62);
+    StringBuilder cell = new StringBuilder("CASE WHEN ").append(count).append(" = ")
+        .append(d.bigint(0)).append(" THEN ").append(d.bigint(0)).append(" WHEN ").append(sum)
+        .append(" IS NULL OR ").append(sum).append(" > ").append(cap).append(" OR ").append(sum)
+        .append(" < ").append(d.bigint(-(1L << 62))).append(" THEN ").append(last);
+    for (int side = 0; side < 2; side++) {
+      // side 0: s ≥ 0 against 2^j·b'; side 1: s < 0 against 2^j·a'.
+      long unit = side == 0 ? v.highestValue() : v.lowestValue();
+      cell.append(side == 0 ? " WHEN " + sum + " >= " + d.bigint(0) + " THEN CASE"
+          : " ELSE CASE");
+      boolean closed = false;
+      for (int j = 0; j < v.bins() - 1 && !closed; j++) {
+        long t = unit << j;
+        if (Math.abs(unit) > (1L << 62) >> j || Math.abs(t) > (1L << 62)) {
+          cell.append(" ELSE ").append(d.bigint(j)).append(" END");
+          closed = true;
+        } else {
+          cell.append(" WHEN ").append(sum).append(side == 0 ? " <= " : " >= ")
+              .append(d.bigint(t)).append(" THEN ").append(d.bigint(j));
+        }
+      }
+      if (!closed) {
+        cell.append(" ELSE ").append(last).append(" END");
+      }
+    }
+    cell.append(" END");
     String perCell = "SELECT " + groupPrefix() + "__b, COUNT(*) AS __k FROM (SELECT "
         + groupPrefix() + cell + " AS __b FROM " + keptPairs() + ") __p GROUP BY "
         + groupPrefix() + "__b";

@@ -4,7 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** A value aggregate the backend computes per group, besides the always-present unit and row counts. */
-public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins, Measure.PairRows {
+public sealed interface Measure
+    permits Measure.FixedPointSum, Measure.Bins, Measure.PairRows, Measure.PairValues {
 
   /**
    * C = 2^62: the public cap at which per-group sums of fixed-point values saturate ({@link
@@ -16,9 +17,13 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins, Mea
   /** The source column. */
   String column();
 
-  /** The number of cells of a binned measure ({@link Bins}, {@link PairRows}); 0 for a sum. */
+  /**
+   * The number of cells of a binned measure ({@link Bins}, {@link PairRows}, {@link PairValues});
+   * 0 for a sum.
+   */
   static int cells(Measure m) {
-    return m instanceof Bins b ? b.bins() : m instanceof PairRows p ? p.bins() : 0;
+    return m instanceof Bins b ? b.bins() : m instanceof PairRows p ? p.bins()
+        : m instanceof PairValues v ? v.bins() : 0;
   }
 
   /**
@@ -234,6 +239,69 @@ public sealed interface Measure permits Measure.FixedPointSum, Measure.Bins, Mea
     public int cellOf(long n) {
       int c = n <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(n - 1);
       return Math.min(c, bins - 1);
+    }
+  }
+
+  /**
+   * The distribution of the (unit, group) pairs' <em>values</em> in row-equivalents: per group, the
+   * number of kept pairs (after L0, as {@link PairRows}) in cell min(⌈log₂ max(r, 1)⌉, bins − 1),
+   * where r is the smallest number of rows at the clamping bound of the sum's sign that reach
+   * the pair's sum. Per pair, over its non-ignored rows (x = CAST(column AS DOUBLE), NULL or NaN
+   * ignored; no L∞ cap): u = rnd(clamp(x, lower, upper)·2^k) as for {@link FixedPointSum} (centre
+   * 0), s = Σu exactly, a = ⌊lower·2^k⌋, b = ⌈upper·2^k⌉; r = ⌈s/b⌉ if s &gt; 0, ⌈s/a⌉ if s &lt; 0,
+   * 0 if s = 0 or the pair has no value (a pair clamped to [L·min(a, 0), L·max(b, 0)] keeps its sum
+   * iff r ≤ L). Equivalently, with a' = min(a, 0) and b' = max(b, 0), the cell is the smallest
+   * j &lt; bins − 1 with 2^j·a' ≤ s ≤ 2^j·b', else bins − 1, computed by exact integer comparisons; a pair with |s| &gt; 2^62 (only with more
+   * than 2^31 values) falls in cell bins − 1. Each kept pair counts exactly once, whatever its
+   * values: one unit adds at most L0 to the cells of all groups together. Needs a unit column. A
+   * contract extension: a backend that does not implement it must refuse the spec. Proof path:
+   * {@code docs/proofs/contribution-bound-estimate.md}.
+   *
+   * @param column the source column (numeric) whose pair sums are measured
+   * @param lower per-row clamping lower bound
+   * @param upper per-row clamping upper bound
+   * @param scaleExponent k: the grid is 2^-k
+   * @param bins the number of cells, 1 to 62
+   */
+  record PairValues(String column, double lower, double upper, int scaleExponent, int bins)
+      implements Measure {
+    public PairValues {
+      Objects.requireNonNull(column, "column");
+      if (bins < 1 || bins > 62) {
+        throw new IllegalArgumentException("pair-values bins must be in [1, 62]");
+      }
+      // The same per-row range as a fixed-point sum (|u| ≤ 2^31): checked there.
+      new FixedPointSum(column, lower, upper, scaleExponent, 0, false);
+    }
+
+    /** The per-row values as a fixed-point sum (centre 0, no pair clamp) computes them. */
+    public FixedPointSum rowValues() {
+      return new FixedPointSum(column, lower, upper, scaleExponent, 0, false);
+    }
+
+    /** a' = min(⌊lower·2^k⌋, 0): the most negative pair sum per row-equivalent. */
+    public long lowestValue() {
+      return Math.min(0, (long) rowValues().lowestValue());
+    }
+
+    /** b' = max(⌈upper·2^k⌉, 0): the largest pair sum per row-equivalent. */
+    public long highestValue() {
+      return Math.max(0, (long) rowValues().highestValue());
+    }
+
+    /** The cell of a pair with exact value sum {@code s} (any pair with no value: s = 0). */
+    public int cellOf(java.math.BigInteger s) {
+      if (s.abs().compareTo(java.math.BigInteger.ONE.shiftLeft(62)) > 0) {
+        return bins - 1;
+      }
+      java.math.BigInteger lo = java.math.BigInteger.valueOf(lowestValue());
+      java.math.BigInteger hi = java.math.BigInteger.valueOf(highestValue());
+      for (int j = 0; j < bins - 1; j++) {
+        if (s.compareTo(lo.shiftLeft(j)) >= 0 && s.compareTo(hi.shiftLeft(j)) <= 0) {
+          return j;
+        }
+      }
+      return bins - 1;
     }
   }
 }

@@ -285,6 +285,24 @@ public abstract class BackendContractTest {
   }
 
   @Test
+  void aggregate_pairValues_histogramOfEachKeptPairsValueInRowEquivalents() {
+    // Each kept (unit, group) pair once, in cell ⌈log₂ max(r, 1)⌉ of r = ⌈s/b⌉ (s > 0) or
+    // ⌈s/a⌉ (s < 0), s its exact sum of clamped values, all its rows (L∞ aside):
+    // docs/proofs/contribution-bound-estimate.md. Bounds with both signs, a positive lower bound
+    // (a' = 0), a fine grid, few cells (saturating) and many; beside the other measures.
+    List<Measure> values = List.of(new Measure.PairValues("x", -20, 50, 2, 20),
+        new Measure.PairValues("x", 3, 7.5, 0, 4), new Measure.PairValues("x", -1, 1, 3, 20),
+        new Measure.PairRows("uid", 20), MEASURES.get(0));
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g"), 12, 2, 7, values));
+    assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 1, 3, values));
+    assertContract(spec("crafted", Optional.of("uid"), List.of("g", "h"), 40, 1, 9, values));
+    assertContract(spec("negative", Optional.of("uid"), List.of("g"), 1, 1, 5, values));
+    assertContract(spec("empty", Optional.of("uid"), List.of("g"), 2, 2, 1, values));
+    // L0 = 1 with groups (the minimum-hash strategy where a dialect has it).
+    assertContract(spec("negative", Optional.of("uid"), List.of("g"), 1, 3, 5, values));
+  }
+
+  @Test
   void aggregate_withoutGroupsAndRowLevel_exactAggregatesOfTheContract() {
     assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 1000, 3, MEASURES));
     assertContract(spec("crafted", Optional.of("uid"), List.of(), 1, 2, 3, SUMS));

@@ -89,6 +89,8 @@ final class ContractOracle {
           t.add(i, f, values, lInf);
         } else if (m instanceof Measure.PairRows pr) {
           t.bins[i][pr.cellOf(rows.size())]++; // every row of the kept pair, L∞ aside
+        } else if (m instanceof Measure.PairValues pv) {
+          t.bins[i][pairValuesCell(pv, values)]++; // every value of the kept pair, L∞ aside
         } else if (m instanceof Measure.Bins b) {
           if (values.size() > lInf) {
             throw new IllegalArgumentException("L∞ binds on binned values: depends on the backend's hash");
@@ -105,6 +107,32 @@ final class ContractOracle {
     Map<List<String>, GroupAggregate> out = new LinkedHashMap<>();
     groups.forEach((k, t) -> out.put(k, t.aggregate(k)));
     return out;
+  }
+
+  /**
+   * Independently of the measure's code: r = ⌈s/b⌉ (s &gt; 0) or ⌈s/a⌉ (s &lt; 0) with s the exact
+   * sum of rint(clamp(x)·2^k), a = ⌊lower·2^k⌋, b = ⌈upper·2^k⌉; the cell of n = max(r, 1) is
+   * the number of doublings from 1 needed to reach n, at most bins − 1.
+   */
+  static int pairValuesCell(Measure.PairValues pv, List<Double> values) {
+    BigInteger s = BigInteger.ZERO;
+    for (double x : values) {
+      double clamped = Math.min(Math.max(x, pv.lower()), pv.upper());
+      s = s.add(BigInteger.valueOf((long) Math.rint(clamped * Math.scalb(1.0, pv.scaleExponent()))));
+    }
+    long a = (long) Math.floor(pv.lower() * Math.scalb(1.0, pv.scaleExponent()));
+    long b = (long) Math.ceil(pv.upper() * Math.scalb(1.0, pv.scaleExponent()));
+    BigInteger r = BigInteger.ZERO;
+    if (s.signum() != 0) {
+      BigInteger den = BigInteger.valueOf(s.signum() > 0 ? b : a); // same sign as s
+      BigInteger[] qr = s.divideAndRemainder(den);
+      r = qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE);
+    }
+    int cell = 0;
+    for (BigInteger p = BigInteger.ONE; p.compareTo(r) < 0 && cell < pv.bins() - 1; p = p.shiftLeft(1)) {
+      cell++;
+    }
+    return cell;
   }
 
   /** A group key as compared across backends: each value's text (NULL as "null"). */
