@@ -155,7 +155,7 @@ public final class DuckDbBackend implements Backend {
     if (source instanceof Source.Relational r) {
       // Each scanned source's structure is checked as for one table (before any charge); the
       // plan's schema is the scans' public schemas, no row read.
-      r.relation().scans().forEach(scan -> describe(scan.source()));
+      checkScans(r.relation().scans());
       return r.relation().schema();
     }
     String sql = "DESCRIBE SELECT * FROM " + SqlText.from(source);
@@ -171,6 +171,48 @@ public final class DuckDbBackend implements Backend {
           + " cannot be read (does it exist? SQL state " + e.getSQLState() + ")");
     }
     return new TableSchema(cols);
+  }
+
+  /**
+   * Checks each distinct scanned source as {@link #describe} checks one, and refuses as the first
+   * failing one (in scan order) would: the plain tables in one round trip (DuckDB binds {@code
+   * DESCRIBE SELECT 1 FROM t0, t1, ...} iff it binds each {@code DESCRIBE SELECT * FROM ti}; on a
+   * failure each source is described in order for its own refusal), the other sources one by one.
+   */
+  private void checkScans(List<org.privet.engine.plan.Relation.Scan> scans) {
+    java.util.LinkedHashSet<Source> sources = new java.util.LinkedHashSet<>();
+    scans.forEach(scan -> sources.add(scan.source()));
+    List<Source> tables = sources.stream().filter(s -> s instanceof Source.Table).toList();
+    boolean tablesBind = false;
+    if (tables.size() > 1) {
+      StringBuilder sql = new StringBuilder("DESCRIBE SELECT 1 FROM ");
+      for (int i = 0; i < tables.size(); i++) {
+        sql.append(i > 0 ? ", " : "").append(SqlText.from(tables.get(i))).append(" AS __t")
+            .append(i);
+      }
+      try (Statement st = connection.createStatement();
+          ResultSet rs = st.executeQuery(sql.toString())) {
+        tablesBind = true;
+      } catch (SQLException e) {
+        tablesBind = false; // each source below, in order: the first failing one refuses
+      }
+    }
+    for (Source s : sources) {
+      if (!(tablesBind && s instanceof Source.Table)) {
+        describe(s);
+      }
+    }
+  }
+
+  /**
+   * The schema a bounding plan is rendered against: a relational source's public schema ({@link
+   * org.privet.engine.plan.Relation#schema()}) without checking its scans again (the engine's
+   * {@link #describe} of the query's source checked them before the charge; a source gone since
+   * makes the statement fail, as any failure after the charge, without a driver message), else
+   * {@link #describe}.
+   */
+  private TableSchema planSchema(Source source) {
+    return source instanceof Source.Relational r ? r.relation().schema() : describe(source);
   }
 
   /**
@@ -213,7 +255,7 @@ public final class DuckDbBackend implements Backend {
   }
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
-    return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source(),
+    return new BoundingPlan(spec, planSchema(spec.source()), SqlText.from(spec.source(),
         spec.columnsNamed()), dialect);
   }
 
@@ -263,7 +305,7 @@ public final class DuckDbBackend implements Backend {
     if (passes.isEmpty()) {
       return Backend.super.sharingRows(passes);
     }
-    return org.privet.engine.spi.SharedPasses.of(passes, describe(passes.get(0).source()),
+    return org.privet.engine.spi.SharedPasses.of(passes, planSchema(passes.get(0).source()),
         p -> plan(p, DuckDbDialect.FAST))
         .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables))
         .orElseGet(() -> Backend.super.sharingRows(passes));
@@ -301,7 +343,7 @@ public final class DuckDbBackend implements Backend {
       String rows = shared.pairs();
       if (rows == null) {
         // The source's structure is checked as the direct plan checks it (the same refusal).
-        DuckDbBackend.this.describe(shared.template().source());
+        DuckDbBackend.this.planSchema(shared.template().source());
         rows = shared.rowsStatement(SqlText.from(shared.template().source(),
             shared.rowsColumnsNamed()), DuckDbDialect.FAST);
       }
