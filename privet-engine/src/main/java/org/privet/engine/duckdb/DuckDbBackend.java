@@ -174,17 +174,13 @@ public final class DuckDbBackend implements Backend {
   }
 
   /**
-   * Checks each distinct scanned source as {@link #describe} checks one, and refuses as the first
-   * failing one (in scan order) would: the plain tables in one round trip (DuckDB binds {@code
-   * DESCRIBE SELECT 1 FROM t0, t1, ...} iff it binds each {@code DESCRIBE SELECT * FROM ti}; on a
-   * failure each source is described in order for its own refusal), the other sources one by one.
+   * Checks a join's scanned sources ({@link org.privet.engine.spi.ScanChecks}): the plain tables
+   * together in one round trip (DuckDB binds {@code DESCRIBE SELECT 1 FROM t0, t1, ...} iff it
+   * binds each {@code DESCRIBE SELECT * FROM ti}), else each source as {@link #describe} checks
+   * one; the refusal is the first failing source's, in scan order.
    */
   private void checkScans(List<org.privet.engine.plan.Relation.Scan> scans) {
-    java.util.LinkedHashSet<Source> sources = new java.util.LinkedHashSet<>();
-    scans.forEach(scan -> sources.add(scan.source()));
-    List<Source> tables = sources.stream().filter(s -> s instanceof Source.Table).toList();
-    boolean tablesBind = false;
-    if (tables.size() > 1) {
+    org.privet.engine.spi.ScanChecks.check(scans, tables -> {
       StringBuilder sql = new StringBuilder("DESCRIBE SELECT 1 FROM ");
       for (int i = 0; i < tables.size(); i++) {
         sql.append(i > 0 ? ", " : "").append(SqlText.from(tables.get(i))).append(" AS __t")
@@ -192,16 +188,11 @@ public final class DuckDbBackend implements Backend {
       }
       try (Statement st = connection.createStatement();
           ResultSet rs = st.executeQuery(sql.toString())) {
-        tablesBind = true;
+        return true;
       } catch (SQLException e) {
-        tablesBind = false; // each source below, in order: the first failing one refuses
+        return false; // each source in order: the first failing one refuses
       }
-    }
-    for (Source s : sources) {
-      if (!(tablesBind && s instanceof Source.Table)) {
-        describe(s);
-      }
-    }
+    }, this::describe);
   }
 
   /**

@@ -6,18 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.privet.engine.Aggregation;
-import org.privet.engine.BudgetCharger;
 import org.privet.engine.Query;
 import org.privet.engine.Session;
 import org.privet.engine.Source;
-import org.privet.engine.plan.Relation;
-import org.privet.engine.spi.ColumnType;
+import org.privet.engine.spi.JoinScans;
 import org.privet.testing.SeededRandomSource;
 
 /**
@@ -29,32 +25,14 @@ import org.privet.testing.SeededRandomSource;
 class DuckDbRelationalDescribeTest {
   private static DuckDbBackend db() {
     DuckDbBackend db = DuckDbBackend.inMemory();
-    db.registerTable("orders", List.of("okey", "uid"), List.of(ColumnType.INTEGER,
-        ColumnType.INTEGER), List.of(Arrays.asList(1L, 1L), Arrays.asList(2L, 2L)));
-    db.registerTable("customer", List.of("uid", "nat"), List.of(ColumnType.INTEGER,
-        ColumnType.INTEGER), List.of(Arrays.asList(1L, 0L), Arrays.asList(2L, 1L)));
-    db.registerTable("nation", List.of("nat", "name"), List.of(ColumnType.INTEGER,
-        ColumnType.STRING), List.of(Arrays.asList(0L, "a"), Arrays.asList(1L, "b")));
+    JoinScans.register(db::registerTable, "");
     return db;
   }
 
-  /** orders ⋈ customer ⋈ nation, with {@code extra} joined last (another scan of a table). */
-  private static Source.Relational join(DuckDbBackend db, Source third, Source extra) {
-    Relation.Scan o = new Relation.Scan("o", Source.table("orders"),
-        db.describe(Source.table("orders")), false);
-    Relation.Scan c = new Relation.Scan("c", Source.table("customer"),
-        db.describe(Source.table("customer")), false);
-    Relation.Scan n = new Relation.Scan("n", third, db.describe(third), true);
-    Relation.Scan o2 = new Relation.Scan("o2", extra, db.describe(extra), false);
-    Relation oc = new Relation.Join(Relation.JoinKind.INNER, o, c,
-        List.of(new Relation.Join.Key("o.uid", "c.uid")), Relation.JoinRole.ALONG_REFERENCE);
-    Relation ocn = new Relation.Join(Relation.JoinKind.INNER, oc, n,
-        List.of(new Relation.Join.Key("c.nat", "n.nat")), Relation.JoinRole.PUBLIC);
-    Relation all = new Relation.Join(Relation.JoinKind.INNER, ocn, o2,
-        List.of(new Relation.Join.Key("o.okey", "o2.okey")), Relation.JoinRole.ALONG_REFERENCE);
-    return new Source.Relational(new Relation.Project(all, List.of(
-        new Relation.Project.Output("uid", "c.uid"), new Relation.Project.Output("name", "n.name"))),
-        "c.uid");
+  /** orders ⋈ customer ⋈ {@code nation} ⋈ orders again ({@link JoinScans}). */
+  private static Source.Relational join(DuckDbBackend db, Source nation) {
+    return JoinScans.ordersCustomerNationOrders(db::describe, Source.table("orders"),
+        Source.table("customer"), nation);
   }
 
   private static String refusal(Runnable r) {
@@ -64,7 +42,7 @@ class DuckDbRelationalDescribeTest {
   @Test
   void describe_allScansPresent_isTheRelationsSchema() {
     try (DuckDbBackend db = db()) {
-      Source.Relational r = join(db, Source.table("nation"), Source.table("orders"));
+      Source.Relational r = join(db, Source.table("nation"));
       assertEquals(r.relation().schema(), db.describe(r));
     }
   }
@@ -72,7 +50,7 @@ class DuckDbRelationalDescribeTest {
   @Test
   void describe_scannedTablesGone_refusesAsTheFirstMissingOneInScanOrder() {
     try (DuckDbBackend db = db()) {
-      Source.Relational r = join(db, Source.table("nation"), Source.table("orders"));
+      Source.Relational r = join(db, Source.table("nation"));
       db.execute("DROP TABLE nation");
       String nation = refusal(() -> db.describe(Source.table("nation")));
       assertEquals(nation, refusal(() -> db.describe(r)));
@@ -89,7 +67,7 @@ class DuckDbRelationalDescribeTest {
     Files.writeString(csv, "nat,name\n0,a\n1,b\n");
     try (DuckDbBackend db = db()) {
       Source file = Source.csv(csv);
-      Source.Relational r = join(db, file, Source.table("orders"));
+      Source.Relational r = join(db, file);
       assertEquals(r.relation().schema(), db.describe(r));
       Files.delete(csv);
       String gone = refusal(() -> db.describe(file));
@@ -100,7 +78,7 @@ class DuckDbRelationalDescribeTest {
   @Test
   void sessionRun_aScannedTableGone_refusedBeforeTheCharge() {
     try (DuckDbBackend db = db()) {
-      Source.Relational r = join(db, Source.table("nation"), Source.table("orders"));
+      Source.Relational r = join(db, Source.table("nation"));
       AtomicInteger charges = new AtomicInteger();
       Session session = Session.builder().backend(db)
           .budgetCharger(c -> charges.incrementAndGet())
