@@ -214,7 +214,57 @@ public final class DuckDbBackend implements Backend {
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
     return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source(),
-        spec.columnsNamed()), dialect);
+        spec.columnsNamed(), this::uniqueKeyWithUnit), dialect);
+  }
+
+  /**
+   * {@link org.privet.engine.plan.RelationSql.KeyFacts} from DuckDB's catalog (public metadata the
+   * database enforces, no row read): a table source whose every table of that name (any catalog
+   * or schema the name may resolve to, and no view of that name) declares a one-column PRIMARY
+   * KEY or UNIQUE constraint on {@code key} and {@code unit} NOT NULL. DuckDB rejects any insert
+   * or update that breaks either, and cannot drop them from a table. Anything else, or a failing
+   * catalog read: false (the check is rendered).
+   */
+  private boolean uniqueKeyWithUnit(Source source, String key, String unit) {
+    if (!(source instanceof Source.Table t)) {
+      return false;
+    }
+    String[] parts = t.name().split("\\.");
+    String table = parts[parts.length - 1];
+    List<String> args = new ArrayList<>(List.of(table));
+    String where = "lower(table_name) = lower(?)";
+    if (parts.length >= 2) {
+      where += " AND lower(schema_name) = lower(?)";
+      args.add(parts[parts.length - 2]);
+    }
+    if (parts.length >= 3) {
+      where += " AND lower(database_name) = lower(?)";
+      args.add(parts[parts.length - 3]);
+    }
+    String same = "c.database_name = t.database_name AND c.schema_name = t.schema_name"
+        + " AND c.table_name = t.table_name";
+    String sql = "WITH t AS (SELECT database_name, schema_name, table_name FROM duckdb_tables()"
+        + " WHERE " + where + "), ok AS (SELECT * FROM t WHERE EXISTS (SELECT 1 FROM"
+        + " duckdb_constraints() c WHERE " + same + " AND c.constraint_type IN ('PRIMARY KEY',"
+        + " 'UNIQUE') AND len(c.constraint_column_names) = 1"
+        + " AND lower(c.constraint_column_names[1]) = lower(?)) AND EXISTS (SELECT 1 FROM"
+        + " duckdb_columns() c WHERE " + same + " AND lower(c.column_name) = lower(?)"
+        + " AND NOT c.is_nullable)) SELECT (SELECT COUNT(*) FROM t), (SELECT COUNT(*) FROM ok),"
+        + " (SELECT COUNT(*) FROM duckdb_views() WHERE lower(view_name) = lower(?))";
+    args.add(key);
+    args.add(unit);
+    args.add(table);
+    try (java.sql.PreparedStatement st = connection.prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        st.setString(i + 1, args.get(i));
+      }
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() && rs.getLong(1) > 0 && rs.getLong(1) == rs.getLong(2)
+            && rs.getLong(3) == 0;
+      }
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   @Override
@@ -303,7 +353,7 @@ public final class DuckDbBackend implements Backend {
         // The source's structure is checked as the direct plan checks it (the same refusal).
         DuckDbBackend.this.describe(shared.template().source());
         rows = shared.rowsStatement(SqlText.from(shared.template().source(),
-            shared.rowsColumnsNamed()), DuckDbDialect.FAST);
+            shared.rowsColumnsNamed(), DuckDbBackend.this::uniqueKeyWithUnit), DuckDbDialect.FAST);
       }
       run("CREATE TEMP TABLE " + SqlText.quote(name) + " AS " + rows, step);
     }
