@@ -3,11 +3,10 @@ package org.privet.hostile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.privet.hostile.CliCommands.ok;
+import static org.privet.hostile.CliCommands.privet;
+import static org.privet.hostile.CliCommands.released;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,10 +16,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.privet.cli.ExitCodes;
-import org.privet.cli.PrivetCommand;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.hostile.CliCommands.Run;
 import org.privet.ledger.Ledger;
-import picocli.CommandLine;
 
 /**
  * Parquet <em>directories</em> as {@code --source} (issue 25): a table written by real Spark
@@ -34,24 +32,6 @@ import picocli.CommandLine;
  */
 class ParquetDirectorySourceTest {
   @TempDir Path dir;
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run privet(String... args) {
-    CommandLine cl = PrivetCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
-    return new Run(code, out.toString(), err.toString());
-  }
-
-  private static Run ok(String... args) {
-    Run r = privet(args);
-    assertEquals(0, r.code(), String.join(" ", args) + "\n" + r);
-    return r;
-  }
 
   /** Writes {@code csv} as Parquet with real Spark, in two part files. */
   private Path sparkParquet(Path csv, String name) {
@@ -126,8 +106,8 @@ class ParquetDirectorySourceTest {
     Run duck = ok("query", "--workspace", ws, "--analyst", "ann", "--format", "json", sql);
     Run spark = ok("query", "--workspace", ws, "--analyst", "ann", "--format", "json",
         "--spark-master", "local[2]", sql);
-    assertEquals(expected, released(duck.out()), duck.out());
-    assertEquals(expected, released(spark.out()), spark.out());
+    assertEquals(expected, released(duck.out(), "n_name", "items"), duck.out());
+    assertEquals(expected, released(spark.out(), "n_name", "items"), spark.out());
   }
 
   @Test
@@ -175,15 +155,5 @@ class ParquetDirectorySourceTest {
         assertTrue(ledger.datasets().isEmpty(), "nothing stored");
       }
     }
-  }
-
-  private static Map<String, Long> released(String json) throws Exception {
-    Map<String, Long> out = new TreeMap<>();
-    for (JsonNode row : new ObjectMapper().readTree(json).get("rows")) {
-      JsonNode k = row.get("n_name");
-      out.put(k.isObject() ? k.get("value").asText() : k.asText(),
-          Math.round(row.get("items").get("value").asDouble()));
-    }
-    return out;
   }
 }
