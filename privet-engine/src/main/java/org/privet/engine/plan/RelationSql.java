@@ -211,9 +211,13 @@ public final class RelationSql {
     } else if (r instanceof Relation.UnitCap c) {
       List<String> all = new ArrayList<>();
       List<String> out = new ArrayList<>();
+      List<String> order = new ArrayList<>();
       java.util.Set<String> n = needed.get(c);
       for (TableSchema.Column col : c.input().schema().columns()) {
         all.add(q(col.name()));
+        if (col.type() != org.privet.engine.spi.ColumnType.OTHER) {
+          order.add(q(col.name()));
+        }
         if (n == null || n.contains(col.name())) {
           out.add(q(col.name()));
         }
@@ -224,10 +228,12 @@ public final class RelationSql {
       String in = node(c.input());
       String a = alias();
       String b = alias();
-      // Per unit, the rows ranked by the salted hash of the whole row (equal rows hash alike, so
-      // which of them stays does not change the rows kept); the first m stay.
+      // Per unit, the rows ranked by the salted hash of the whole row, ties by every column of an
+      // ordered type (rows still tied agree on every such value: which of them stays does not
+      // change the rows kept, up to SQL equality); the first m stay.
+      order.add(0, d.saltedHash(all, c.salt()));
       return "(SELECT " + String.join(", ", out) + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "
-          + q(c.unitColumn()) + " ORDER BY " + d.saltedHash(all, c.salt()) + ") AS __privet_rn FROM "
+          + q(c.unitColumn()) + " ORDER BY " + String.join(", ", order) + ") AS __privet_rn FROM "
           + in + " AS " + a + ") AS " + b + " WHERE " + b + ".__privet_rn <= " + c.maxRows() + ")";
     } else if (r instanceof Relation.KeyUnit k) {
       String in = node(k.input());
