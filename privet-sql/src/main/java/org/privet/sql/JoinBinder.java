@@ -37,7 +37,9 @@ import org.privet.sql.DatasetDescriptor.TableDescriptor;
  *   <li>Joins are INNER or LEFT, on column equalities only.
  *   <li>A private table joins the private tables before it only along a reference (this table's
  *       reference column = the referenced key, or the reverse): every joined row then has exactly
- *       one unit. A private table appears once (no self-joins).
+ *       one unit. A private table appears twice only in a self-join whose copies meet on the unit
+ *       (INNER joins only; each copy capped per unit before the join: {@link #selfJoinAll});
+ *       a self-join on anything else is refused.
  *   <li>Public tables join anything on any equality; their columns are public (group keys from
  *       them are public groups).
  *   <li>The unit: the private table closest to the unit table (the one whose reference toward the
