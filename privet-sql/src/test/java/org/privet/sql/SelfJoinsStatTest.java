@@ -2,8 +2,6 @@ package org.privet.sql;
 
 import static org.privet.sql.R2TTestSupport.assertAlike;
 import static org.privet.sql.R2TTestSupport.assertRejected;
-import static org.privet.sql.R2TTestSupport.releases;
-import static org.privet.sql.R2TTestSupport.seeded;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,9 +34,7 @@ class SelfJoinsStatTest extends JoinNeighbours {
   }
 
   private static double[] reference(double epsilon, long seed, long[] c) {
-    R2TMechanism m = R2TMechanism.builder().epsilon(epsilon).globalSensitivity(GS).beta(0.05)
-        .randomSource(seeded(seed)).build();
-    return releases(m, c, 0);
+    return R2TTestSupport.r2tReleases(epsilon, GS, seed, c);
   }
 
   @Test
