@@ -465,23 +465,28 @@ final class JoinBinder {
       rel = new Relation.Join(Relation.JoinKind.INNER, rel, capped, keys, Relation.JoinRole.UNIT);
       joined.addAll(copy);
     }
-    for (TableRef t : tables) {
-      if (!t.isPublic()) {
-        continue;
-      }
-      List<Relation.Join.Key> keys = new ArrayList<>();
-      for (Edge e : pool) {
-        if ((e.a() == t || e.b() == t) && joined.contains(e.other(t)) && !used.contains(e)) {
-          keys.add(key(e, t));
-          used.add(e);
-        }
-      }
-      if (keys.isEmpty()) {
+    // Public tables: each, in written order, once it has a condition with the tables joined so
+    // far (a public table may be joined through another public one written after it).
+    List<TableRef> pending = new ArrayList<>(tables.stream().filter(TableRef::isPublic).toList());
+    while (!pending.isEmpty()) {
+      TableRef next = pending.stream().filter(t -> pool.stream().anyMatch(e -> !used.contains(e)
+          && (e.a() == t || e.b() == t) && joined.contains(e.other(t)))).findFirst().orElse(null);
+      if (next == null) {
+        TableRef t = pending.get(0);
         throw src.error(t.at(), "table '" + t.alias() + "' is not joined to the other tables: give"
             + " a join condition (column = column)");
       }
-      rel = new Relation.Join(Relation.JoinKind.INNER, rel, t.node(), keys, Relation.JoinRole.PUBLIC);
-      joined.add(t);
+      List<Relation.Join.Key> keys = new ArrayList<>();
+      for (Edge e : pool) {
+        if ((e.a() == next || e.b() == next) && joined.contains(e.other(next)) && !used.contains(e)) {
+          keys.add(key(e, next));
+          used.add(e);
+        }
+      }
+      rel = new Relation.Join(Relation.JoinKind.INNER, rel, next.node(), keys,
+          Relation.JoinRole.PUBLIC);
+      joined.add(next);
+      pending.remove(next);
     }
     for (Edge e : pool) {
       if (!used.contains(e)) {

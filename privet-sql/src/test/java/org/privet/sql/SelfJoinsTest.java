@@ -76,6 +76,26 @@ class SelfJoinsTest extends JoinNeighbours {
     assertEquals(expected(o, o, Long.MAX_VALUE, Long.MAX_VALUE), count(three, d), 1e-3);
   }
 
+  /**
+   * Public groups from the public nation table, written first: every customer's n² joined rows
+   * counted in its nation (nation 2 has no customer: 0).
+   */
+  @Test
+  void publicTableWrittenFirst_groupsPerNation_equalTheReference() {
+    Map<Long, Integer> o = ordersPerCustomer(d);
+    Map<String, Double> expected = new TreeMap<>(Map.of("A", 0.0, "B", 0.0, "C", 0.0));
+    o.forEach((c, k) -> expected.merge(d.nationOf(c) == 0 ? "A" : "B", (double) k * k, Double::sum));
+    DpStatement st = DpSql.parse(HEAD + "delta = 1e-6, max_rows_per_group = 2000) name, COUNT(*) AS n"
+        + " FROM nation JOIN customer c ON c.nationkey = nation.nationkey JOIN orders o1 ON"
+        + " o1.custkey = c.custkey JOIN orders o2 ON o2.custkey = o1.custkey GROUP BY name",
+        d.catalog);
+    Map<String, Double> got = new TreeMap<>();
+    st.present(session().run(st.query())).rows().forEach(r -> got.put(String.valueOf(r.get(0)),
+        ((Estimate) r.get(1)).value()));
+    assertEquals(expected.keySet(), got.keySet());
+    expected.forEach((k, v) -> assertEquals(v, got.get(k), 1e-3, k));
+  }
+
   @Test
   void maxRowsContributed_capIsTheTotal_countsExact() {
     Map<Long, Integer> o = ordersPerCustomer(d);
