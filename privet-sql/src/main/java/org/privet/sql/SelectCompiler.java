@@ -67,6 +67,12 @@ final class SelectCompiler {
     List<List<Object>> publicGroups = r2t ? R2TOption.publicGroups(pq, binder, options, groupBy)
         : binder.publicGroups(options, groupBy);
 
+    if (binder.joins() != null && binder.joins().isSelfJoin()) {
+      // issue 25: each side of a join on the unit keeps at most m rows per unit (public m)
+      binder.capSelfJoins(SelfJoinCap.of(pq, options, contributions, r2t, aggregateCalls));
+      dataset = binder.dataset();
+    }
+
     // Engine aggregations (identical calls are computed once) and the output columns.
     Query.Builder b = Query.from(dataset.source());
     List<OutputColumn> outputs = rewrites.identicalCallsOnce(b, selected, groupBy);

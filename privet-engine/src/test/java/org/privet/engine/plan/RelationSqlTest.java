@@ -82,6 +82,35 @@ class RelationSqlTest {
     assertTrue(explain.contains("LEFT JOIN on [c.nat = n.nat] (public table)"), explain);
   }
 
+  /**
+   * A self-join on the unit: each side a UnitCap of m rows per unit (rowFactor 1, m per unit), the
+   * join on the unit bounded by m × m joined rows per unit (the product, not m), the whole chain
+   * unit-local; EXPLAIN names the cap and the join's role. The cap refuses m &lt; 1 and an unknown
+   * unit column.
+   */
+  @Test
+  void selfJoin_capPerUnitAndJoinOnTheUnit_stabilityIsTheProductOfTheCaps() {
+    Relation.Scan o2 = new Relation.Scan("o2", Source.table("orders"), db.describe(Source.table("orders")),
+        false);
+    Relation.UnitCap left = new Relation.UnitCap(orders, orders.name("uid"), 3, 1);
+    Relation.UnitCap right = new Relation.UnitCap(o2, "o2.uid", 5, 1);
+    assertEquals(1, left.stability().rowFactor());
+    assertEquals(3, left.chainedStability().rowsPerUnit());
+    Relation.Join j = new Relation.Join(Relation.JoinKind.INNER, left, right,
+        List.of(new Relation.Join.Key(orders.name("uid"), "o2.uid")), Relation.JoinRole.UNIT);
+    assertTrue(j.chainedStability().unitLocal());
+    assertEquals(15, j.chainedStability().rowsPerUnit(), "m1 x m2 joined rows per unit");
+    assertEquals(5, j.stability().rowFactor(), "a row meets at most the other side's cap");
+    String explain = j.explain();
+    assertTrue(explain.contains("(on the privacy unit)"), explain);
+    assertTrue(explain.contains("Cap per unit o2.uid: at most 5 row(s)"), explain);
+    assertThrows(IllegalArgumentException.class, () -> new Relation.UnitCap(o2, "o2.uid", 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> new Relation.UnitCap(o2, "o2.nope", 2, 1));
+    assertEquals(Stability.UNBOUNDED, new Relation.Join(Relation.JoinKind.INNER, orders, o2,
+        List.of(new Relation.Join.Key(orders.name("uid"), "o2.uid")), Relation.JoinRole.UNIT)
+        .chainedStability().rowsPerUnit(), "uncapped sides: not bounded");
+  }
+
   @Test
   void nodes_refuseWhatTheirSchemasRuleOut() {
     assertThrows(IllegalArgumentException.class, () -> new Relation.Join(Relation.JoinKind.INNER, customer,
