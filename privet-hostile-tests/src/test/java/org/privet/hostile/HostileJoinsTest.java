@@ -184,6 +184,40 @@ class HostileJoinsTest {
   }
 
   /**
+   * A victim self-joined under the default L∞ estimate ({@code docs/proofs/r2t-truncation.md},
+   * "Self-joins", totality): orders joined with itself three times on the customer. The victim's
+   * 2,500 orders would give 2,500³ ≈ 1.6·10^10 joined rows, a join no backend finishes, after the
+   * charge on WITH_VICTIM and not on BASE; with three copies each keeps at most 256 rows per unit
+   * (256³ = 2^24), so the victim costs at most 16.8 million joined rows. Observed identically on
+   * both (charges, columns, shape; refusal or not), EXPLAIN equal and showing the cap and the
+   * limited read; the released L∞ never exceeds 256 (at ε = 10^6 it is exactly 256 on
+   * WITH_VICTIM: the victim's pair, and every customer with more than 6 orders, 7³ > 256, lie
+   * above it, where an unlimited read would go on to 2^19; deterministic with the fixed seed).
+   */
+  @Test
+  void selfJoinOfThreeCopies_victimsOrdersCubed_cappedAndObservedAlike() {
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM orders"
+        + " o1 JOIN orders o2 ON o2.o_custkey = o1.o_custkey JOIN orders o3 ON o3.o_custkey ="
+        + " o1.o_custkey";
+    TpchShop.Variant base = TpchShop.Variant.BASE;
+    TpchShop.Variant victim = TpchShop.Variant.WITH_VICTIM;
+    Observation a = Observation.sql(DB.get(base), catalog(DB.get(base)), sql,
+        BudgetCharger.unlimited());
+    Observation b = Observation.sql(DB.get(victim), catalog(DB.get(victim)), sql,
+        BudgetCharger.unlimited());
+    assertEquals(a, b);
+    assertTrue(b.released(), b.toString());
+    String ea = Observation.explain(DB.get(base), catalog(DB.get(base)), sql);
+    assertEquals(ea, Observation.explain(DB.get(victim), catalog(DB.get(victim)), sql));
+    assertTrue(ea.contains("at most 256 row(s)") && ea.contains("read at most 256"), ea);
+    Session s = Session.builder().backend(DB.get(victim)).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(9)).build();
+    Result r = s.run(DpSql.parse(sql.replace("epsilon = 1", "epsilon = 1e6"),
+        catalog(DB.get(victim))).query());
+    assertEquals(256, r.estimatedMaxRowsPerGroup());
+  }
+
+  /**
    * With no bound given the engine chooses the truncation privately (a DP estimate of the rows
    * per unit): the victim's ten thousand rows of ±∞, NaN and NULL values must not make the release
    * fail or its value non-finite on either neighbour. (Its accuracy is measured in

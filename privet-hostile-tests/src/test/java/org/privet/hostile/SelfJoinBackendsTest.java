@@ -44,7 +44,8 @@ import org.privet.testing.TestPostgres;
  * with the analyst's bound, the engine's L∞ estimate and R2T. Each expected value is computed here
  * from the generated rows (n_u orders and l_u line items of customer u; one customer has 300
  * orders, 90,000 joined rows before the caps): Σ_u min(n_u², L∞), Σ_u min(n_u², L̂∞) with the
- * estimate the release reports, Σ_u n_u² for R2T with GS ≥ max n_u², Σ_u l_u·n_u.
+ * estimate the release reports, Σ_u min(n_u², 4096) for R2T with GS = 4,096 (the largest cap of
+ * two copies), Σ_u min(l_u·n_u, 4096).
  *
  * <p>False-failure probability: ε = 10^12 (noise scales below 10^-6; counts compared with
  * tolerance 10^-3, R2T's release, which subtracts its bias term of order τ·L·ln(L/β)/ε, with
@@ -181,8 +182,12 @@ class SelfJoinBackendsTest {
     Map<Long, Long> l = perCustomer(LINEITEM,
         li -> li.get(0) == null ? 0 : customerOf.getOrDefault(li.get(0), 0L));
     long bounded = n.values().stream().mapToLong(k -> Math.min(k * k, 50)).sum();
-    long squares = n.values().stream().mapToLong(k -> k * k).sum();
-    long chain = l.entrySet().stream().mapToLong(e -> e.getValue() * n.get(e.getKey())).sum();
+    // Two copies keep at most 4,096 rows per unit each (docs/proofs/r2t-truncation.md,
+    // "Self-joins"), so R2T's GS and L∞ are at most 4,096; customer 17's 300 orders (90,000 joined
+    // rows, 135,000 with its line items) are truncated there, no side capped.
+    long squares = n.values().stream().mapToLong(k -> Math.min(k * k, 4096)).sum();
+    long chain = l.entrySet().stream()
+        .mapToLong(e -> Math.min(e.getValue() * n.get(e.getKey()), 4096)).sum();
     String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12";
     for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
       Backend b = e.getValue();
@@ -196,9 +201,9 @@ class SelfJoinBackendsTest {
       assertTrue(linf >= 1 && Integer.bitCount(linf) == 1, on + ": " + linf);
       assertEquals(n.values().stream().mapToLong(k -> Math.min(k * k, linf)).sum(), value(est), 1e-3,
           on);
-      assertEquals(squares, value(run(b, head + ", truncation = 'R2T', truncation_bound = 131072)"
+      assertEquals(squares, value(run(b, head + ", truncation = 'R2T', truncation_bound = 4096)"
           + " COUNT(*) AS n FROM orders o1 JOIN orders o2 USING (custkey)", st)), 1.0, on);
-      assertEquals(chain, value(run(b, head + ", max_rows_per_group = 1000000) COUNT(*) AS n FROM"
+      assertEquals(chain, value(run(b, head + ", max_rows_per_group = 4096) COUNT(*) AS n FROM"
           + " lineitem l JOIN orders o1 ON l.okey = o1.okey JOIN orders o2 ON o2.custkey ="
           + " o1.custkey", st)), 1e-3, on);
     }

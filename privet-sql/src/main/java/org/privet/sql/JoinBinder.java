@@ -317,8 +317,13 @@ final class JoinBinder {
 
   /** The joins as written, kept to rebuild a self-join's plan with its cap. */
   private List<Step> steps;
-  /** A self-join's cap per unit on each side of a join on the unit (see {@link #capSelfJoins}). */
-  private long selfJoinCap = org.privet.engine.ContributionBoundEstimate.STAND_IN;
+  /**
+   * A self-join's cap per unit on each side of a join on the unit (see {@link #capSelfJoins}); 0
+   * until chosen: the largest for the number of copies ({@link Relation.UnitCap#maxRowsPerCopy}).
+   */
+  private long selfJoinCap;
+  /** A self-join's number of copies (private tables joined on the unit), once assembled. */
+  private int selfJoinCopies;
   /**
    * The salt of the self-join caps' row hash: public and fixed, so that a statement's plan (and
    * its EXPLAIN) is a function of the statement and the descriptor only. Privacy does not rest on
@@ -340,6 +345,15 @@ final class JoinBinder {
   }
 
   /**
+   * The number k of copies of a self-join (each a chain of private tables along references,
+   * joined to the others on the unit): a function of the statement and the descriptor only; 0
+   * without a self-join.
+   */
+  int selfJoinCopies() {
+    return isSelfJoin() ? selfJoinCopies : 0;
+  }
+
+  /**
    * Rebuilds a self-join's plan and view with {@code m} rows per unit kept on each side of the
    * joins on the unit ({@link Relation.UnitCap}); {@code m} is public, chosen by the caller from
    * the statement (at least the largest truncation threshold the query can use). No effect
@@ -358,10 +372,12 @@ final class JoinBinder {
 
   private void assembleSelfJoin() {
     TableRef[] top = new TableRef[1];
-    Relation rel = selfJoinAll(top);
+    long[] m = new long[1];
+    Relation rel = selfJoinAll(top, m);
     deriveUnit(rel, top[0]);
     this.unitDerivation = unitDerivation + "; self-join: each side of a join on the unit keeps at"
-        + " most " + selfJoinCap + " row(s) per unit";
+        + " most " + m[0] + " row(s) per unit (" + selfJoinCopies + " copies: at most "
+        + Relation.UnitCap.MAX_JOINED_ROWS_PER_UNIT + " joined rows per unit)";
   }
 
   /**
@@ -374,7 +390,7 @@ final class JoinBinder {
    * #selfJoinCap} rows per unit ({@link Relation.UnitCap}) before the joins on the unit; public
    * tables are joined last. The unit of a joined row is the first copy's ({@code top[0]}).
    */
-  private Relation selfJoinAll(TableRef[] top) {
+  private Relation selfJoinAll(TableRef[] top, long[] cap) {
     List<Edge> pool = new ArrayList<>();
     for (Step st : steps) {
       pool.addAll(st.edges());
@@ -434,10 +450,13 @@ final class JoinBinder {
     }
     Relation rel = null;
     List<TableRef> joined = new ArrayList<>();
+    selfJoinCopies = copies.size();
+    cap[0] = selfJoinCap > 0 ? selfJoinCap : Relation.UnitCap.maxRowsPerCopy(Math.max(1,
+        copies.size()));
     for (int c = 0; c < copies.size(); c++) {
       List<TableRef> copy = copies.get(c);
       TableRef copyTop = copyTop(copy);
-      Relation capped = new Relation.UnitCap(copyRel.get(c), copyTop.unit(), selfJoinCap,
+      Relation capped = new Relation.UnitCap(copyRel.get(c), copyTop.unit(), cap[0],
           SELF_JOIN_SALT);
       if (c == 0) {
         top[0] = copyTop;

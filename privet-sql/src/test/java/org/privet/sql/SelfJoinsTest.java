@@ -67,25 +67,59 @@ class SelfJoinsTest extends JoinNeighbours {
   void chainJoinedWithACopy_onTheUnit_equalsSumOfProducts() {
     Map<Long, Integer> o = ordersPerCustomer(d);
     Map<Long, Integer> l = d.lineitemsPerCustomer();
-    String sql = HEAD + "max_rows_per_group = 100000) COUNT(*) AS n FROM lineitem l JOIN orders o1"
+    // L∞ = 4096 (two copies: the largest cap), above the heavy customer's 80·40 joined rows
+    String sql = HEAD + "max_rows_per_group = 4096) COUNT(*) AS n FROM lineitem l JOIN orders o1"
         + " ON l.orderkey = o1.orderkey JOIN orders o2 ON o2.custkey = o1.custkey";
     assertEquals(expected(l, o, Long.MAX_VALUE, Long.MAX_VALUE), count(sql, d), 1e-3);
-    // with the unit table as a third copy (customer's rows: one per unit)
-    String three = HEAD + "max_rows_per_group = 100000) COUNT(*) AS n FROM customer c JOIN orders o1"
+    // with the unit table as a third copy (customer's rows: one per unit); three copies keep at
+    // most 256 rows per unit each, so L∞ ≤ 256 truncates the heavy customer's 40² joined rows
+    String three = HEAD + "max_rows_per_group = 256) COUNT(*) AS n FROM customer c JOIN orders o1"
         + " ON o1.custkey = c.custkey JOIN orders o2 ON o2.custkey = c.custkey";
-    assertEquals(expected(o, o, Long.MAX_VALUE, Long.MAX_VALUE), count(three, d), 1e-3);
+    assertEquals(expected(o, o, Long.MAX_VALUE, 256), count(three, d), 1e-3);
   }
 
   /**
-   * Public groups from the public nation table, written first: every customer's n² joined rows
-   * counted in its nation (nation 2 has no customer: 0).
+   * The L∞ estimate over a self-join reads at most the largest bound whose cap stays within the
+   * maximum (docs/proofs/contribution-bound-estimate.md, "A limited read"): three copies of orders
+   * keep at most 256 rows per unit each, so L∞ ≤ 256, although the heavy customer has 40³ = 64,000
+   * joined rows (at ε = 10^12 an unlimited read would give 2^16 = 65,536: the power). The release
+   * is Σ_u min(n_u³, L∞), computed here; EXPLAIN shows the cap and the limit.
+   */
+  @Test
+  void estimatedLinf_overThreeCopies_neverAboveTheLargestCap() {
+    Map<Long, Integer> o = ordersPerCustomer(d);
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12) COUNT(*) AS n FROM"
+        + " orders o1 JOIN orders o2 ON o2.custkey = o1.custkey JOIN orders o3 ON o3.custkey ="
+        + " o1.custkey";
+    DpStatement st = DpSql.parse(sql, d.catalog);
+    Result r = session().run(st.query());
+    assertEquals(256, r.estimatedMaxRowsPerGroup(), "the heavy unit's 64,000 rows read as 256");
+    double want = 0;
+    for (int n : o.values()) {
+      want += Math.min((long) n * n * n, 256);
+    }
+    assertEquals(want, ((Estimate) st.present(r).rows().get(0).get(0)).value(), 1e-3);
+    String explain = explainAlikeOnNeighbours(sql);
+    assertTrue(explain.contains("at most 256 row(s)"), explain);
+    assertTrue(explain.contains("read at most 256"), explain);
+    // two copies: at most 4096 per copy, the read limited to 4096
+    String two = explainAlikeOnNeighbours("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1)"
+        + " COUNT(*) AS n FROM orders o1 JOIN orders o2 USING (custkey)");
+    assertTrue(two.contains("at most 4096 row(s)") && two.contains("read at most 4096"), two);
+  }
+
+  /**
+   * Public groups from the public nation table, written first: every customer's n² joined rows,
+   * truncated at L∞ = 256, counted in its nation (nation 2 has no customer: 0). The unit table
+   * joined on the unit is a copy too: three copies, at most 256 rows per unit each.
    */
   @Test
   void publicTableWrittenFirst_groupsPerNation_equalTheReference() {
     Map<Long, Integer> o = ordersPerCustomer(d);
     Map<String, Double> expected = new TreeMap<>(Map.of("A", 0.0, "B", 0.0, "C", 0.0));
-    o.forEach((c, k) -> expected.merge(d.nationOf(c) == 0 ? "A" : "B", (double) k * k, Double::sum));
-    DpStatement st = DpSql.parse(HEAD + "delta = 1e-6, max_rows_per_group = 2000) name, COUNT(*) AS n"
+    o.forEach((c, k) -> expected.merge(d.nationOf(c) == 0 ? "A" : "B",
+        (double) Math.min(k * k, 256), Double::sum));
+    DpStatement st = DpSql.parse(HEAD + "delta = 1e-6, max_rows_per_group = 256) name, COUNT(*) AS n"
         + " FROM nation JOIN customer c ON c.nationkey = nation.nationkey JOIN orders o1 ON"
         + " o1.custkey = c.custkey JOIN orders o2 ON o2.custkey = o1.custkey GROUP BY name",
         d.catalog);
@@ -146,6 +180,60 @@ class SelfJoinsTest extends JoinNeighbours {
           + " USING (custkey)", "SUM(", "COUNT(*) only"},
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM lineitem a"
           + " JOIN lineitem b ON a.orderkey = b.orderkey", "lineitem b", "two privacy units"});
+
+  /**
+   * Bounds whose cap per copy would exceed the largest (m^k ≤ 2^24: 4096 for two copies, 256 for
+   * three) are refused before the charge, at the option or call that gives them, naming it and the
+   * largest allowed value; the statement, the SQL text to point at, and fragments of the reason.
+   */
+  static final List<String[]> CAP_REFUSALS = List.of(
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, max_rows_contributed ="
+          + " 5000) COUNT(*) FROM orders a JOIN orders b USING (custkey)", "5000",
+          "max_rows_contributed ≤ 4096"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, max_rows_per_group ="
+          + " 4097) COUNT(*) FROM orders a JOIN orders b USING (custkey)", "4097",
+          "max_rows_per_group gives a cap of L0·L∞ = 1·4097"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6,"
+          + " max_groups_contributed = 3, max_rows_per_group = 2000) name, COUNT(*) FROM nation"
+          + " JOIN customer c ON c.nationkey = nation.nationkey JOIN orders a ON a.custkey ="
+          + " c.custkey JOIN orders b ON b.custkey = a.custkey GROUP BY name", "2000)",
+          "3·2000 = 6000"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*,"
+          + " contribution_bounds_per_group => (0, 5000)) FROM orders a JOIN orders b USING"
+          + " (custkey)", "COUNT(", "COUNT bounds' (0, 5000)"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, max_rows_per_group ="
+          + " 300) COUNT(*) FROM orders a JOIN orders b USING (custkey) JOIN orders c ON c.custkey"
+          + " = a.custkey", "300", "at most 256 rows per unit"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, truncation = 'R2T',"
+          + " truncation_bound = 5000) COUNT(*) FROM orders a JOIN orders b USING (custkey)",
+          "5000", "truncation_bound ≤ 4096"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, delta = 1e-6,"
+          + " max_groups_contributed = 5000) name, COUNT(*) FROM nation JOIN customer c ON"
+          + " c.nationkey = nation.nationkey JOIN orders a ON a.custkey = c.custkey JOIN orders b"
+          + " ON b.custkey = a.custkey GROUP BY name", "5000", "max_groups_contributed ≤ 256"});
+
+  @Test
+  void capRefusals_nameTheOption_alikeOnNeighbours_andTheLargestCapIsAllowed() {
+    for (String[] c : CAP_REFUSALS) {
+      DpSqlException e = assertThrows(DpSqlException.class, () -> DpSql.parse(c[0], d.catalog));
+      assertEquals(c[0].indexOf(c[1]) + 1, e.column(), c[0] + " -> " + e.getMessage());
+      assertTrue(e.reason().contains(c[2]), e.getMessage());
+      assertTrue(e.reason().contains("self-join"), e.getMessage());
+      assertEquals(e.getMessage(), assertThrows(DpSqlException.class,
+          () -> DpSql.parse(c[0], dPrime.catalog)).getMessage());
+    }
+    // at the largest cap: allowed, and EXPLAIN shows it
+    for (String ok : List.of("max_rows_contributed = 4096", "max_rows_per_group = 4096",
+        "truncation = 'R2T', truncation_bound = 4096")) {
+      String explain = explainAlikeOnNeighbours("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon"
+          + " = 1, " + ok + ") COUNT(*) AS n FROM orders a JOIN orders b USING (custkey)");
+      assertTrue(explain.contains("at most 4096 row(s)"), ok + ": " + explain);
+    }
+    // R2T's default GS over a self-join is the largest allowed (4096), not 2^16
+    String r2t = explainAlikeOnNeighbours("SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1,"
+        + " truncation = 'R2T') COUNT(*) AS n FROM orders a JOIN orders b USING (custkey)");
+    assertTrue(r2t.contains("at most 4096 row(s)"), r2t);
+  }
 
   @Test
   void refusals_nameTheirPosition_alikeOnNeighbours() {

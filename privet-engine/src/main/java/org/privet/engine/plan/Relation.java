@@ -351,6 +351,17 @@ public sealed interface Relation {
           throw new IllegalArgumentException("join: column '" + c.name() + "' on both sides");
         }
       }
+      if (role == JoinRole.UNIT) {
+        // Totality after the charge: a unit's joined rows are at most the product of the caps.
+        long l = left.chainedStability().rowsPerUnit();
+        long r = right.chainedStability().rowsPerUnit();
+        if (Stability.times(l, r) > UnitCap.MAX_JOINED_ROWS_PER_UNIT) {
+          throw new IllegalArgumentException("join on the privacy unit: each side needs a unit cap"
+              + " (UnitCap maxRows) whose product is at most " + UnitCap.MAX_JOINED_ROWS_PER_UNIT
+              + " joined rows per unit, was " + (l == Stability.UNBOUNDED || r == Stability.UNBOUNDED
+                  ? "unbounded" : l + " x " + r));
+        }
+      }
     }
 
     @Override
@@ -421,6 +432,46 @@ public sealed interface Relation {
    *     choice being unpredictable)
    */
   record UnitCap(Relation input, String unitColumn, long maxRows, long salt) implements Relation {
+    /**
+     * The most joined rows one unit may have in a join on the unit (the product of its sides'
+     * caps): 2^24. A public bound on what one unit costs the backend after the charge (time,
+     * memory, a materialised temporary table of joined rows), small enough that no deployment
+     * fails on it where it runs the same query without the unit: with k copies each keeps at most
+     * {@link #maxRowsPerCopy}(k) rows per unit (4,096 for two, 256 for three). {@code
+     * docs/proofs/r2t-truncation.md}, "Self-joins", "Totality after the charge".
+     */
+    public static final long MAX_JOINED_ROWS_PER_UNIT = 1L << 24;
+
+    /**
+     * The largest cap m per copy with m^k ≤ {@link #MAX_JOINED_ROWS_PER_UNIT}, for {@code copies}
+     * = k ≥ 1 copies joined on the unit (the integer k-th root, rounded down: 2^24, 4,096, 256,
+     * 64, 27, 16, ...; 1 from k = 25 on). Public: a function of the statement's shape only.
+     *
+     * @throws IllegalArgumentException if {@code copies < 1}
+     */
+    public static long maxRowsPerCopy(int copies) {
+      if (copies < 1) {
+        throw new IllegalArgumentException("copies must be at least 1");
+      }
+      long m = (long) Math.floor(Math.pow(MAX_JOINED_ROWS_PER_UNIT, 1.0 / copies));
+      while (m > 1 && power(m, copies) > MAX_JOINED_ROWS_PER_UNIT) {
+        m--; // the floating-point root may round up
+      }
+      while (power(m + 1, copies) <= MAX_JOINED_ROWS_PER_UNIT) {
+        m++; // or down
+      }
+      return Math.max(1, m);
+    }
+
+    /** b^k, saturating at {@link Stability#UNBOUNDED}. */
+    private static long power(long b, int k) {
+      long p = 1;
+      for (int i = 0; i < k && p != Stability.UNBOUNDED; i++) {
+        p = Stability.times(p, b);
+      }
+      return p;
+    }
+
     public UnitCap {
       Objects.requireNonNull(input, "input");
       FilterSql.column(input.schema(), unitColumn);
