@@ -288,7 +288,7 @@ public final class Session {
     ContributionBoundEstimate est = query.contributionBoundEstimate().orElseThrow();
     org.privet.accounting.Budget[] budgets = AutoBoundsPass.split(query.budget(), est.share());
     Query restQuery = query.withContributionBound(budgets[1], query.noise(),
-        ContributionBoundEstimate.STAND_IN);
+        est.largestBound());
     Rest rest = null;
     ContributionBoundPass p = null;
     if (query.pairValuesEstimable()) {
@@ -296,7 +296,7 @@ public final class Session {
       // each pair's total to L∞ of them (docs/proofs/contribution-bound-estimate.md). Any
       // refusal of this public plan falls back to the row counts: it refuses nothing new.
       try {
-        Rest r = Rest.compile(restQuery.withSumClampedPerPair(ContributionBoundEstimate.STAND_IN),
+        Rest r = Rest.compile(restQuery.withSumClampedPerPair(est.largestBound()),
             schema, s1, s2);
         if (r.auto() == null && r.main().spec().measures().size() == 1
             && r.main().spec().measures().get(0) instanceof Measure.FixedPointSum f
@@ -376,7 +376,7 @@ public final class Session {
     } catch (RuntimeException e) { // post-processing of the released L∞: the stand-in is paid for
       rest = standIn;
     }
-    int used = rest == standIn ? ContributionBoundEstimate.STAND_IN : lInf;
+    int used = rest == standIn ? p.config().largestBound() : lInf;
     if (rest.auto() != null) {
       return executeAutoBounds(backend, query, schema, rest.auto(), bounds, main, charge, used);
     }

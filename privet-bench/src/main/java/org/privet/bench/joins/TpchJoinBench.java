@@ -57,9 +57,11 @@ import org.privet.sql.DpSql;
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
  * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS [QUERIES [METHOD]]]]]]} (defaults 101,
  * 5, 2, 21, every query ({@code all}), {@code default}; QUERIES is a comma-separated list of names
- * such as {@code Q18}); RUNS = 0 measures time only (no accuracy table). METHOD {@code r2t}: the
- * engine's DP SQL asks for R2T ({@code truncation = 'R2T', truncation_bound = GS}) instead of
- * leaving the bound to the engine's estimate.
+ * such as {@code Q18}); RUNS = 0 measures time only (no accuracy table). The self-join queries
+ * ({@code tpch-selfjoin-queries.txt}, e.g. {@code SJ1}: orders joined with itself on the
+ * customer) run only when QUERIES names them. METHOD {@code r2t}: the engine's DP SQL asks for
+ * R2T ({@code truncation = 'R2T', truncation_bound = GS}) instead of leaving the bound to the
+ * engine's estimate.
  */
 public final class TpchJoinBench {
   static final double EPSILON = 0.8;
@@ -127,7 +129,11 @@ public final class TpchJoinBench {
         DatasetCatalog catalog = catalog(db);
         Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
             .randomSource(random).build();
-        for (TpchQuery q : TpchQuery.all()) {
+        List<TpchQuery> queries = new ArrayList<>(TpchQuery.all());
+        if (only != null) { // opt-in: the self-join queries run only when named
+          queries.addAll(TpchQuery.selfJoins());
+        }
+        for (TpchQuery q : queries) {
           if (only != null && !only.contains(q.name())) {
             continue;
           }
