@@ -33,6 +33,16 @@ record TpchQuery(String name, String unit, String aggregate, String dpAggregate,
         + " AS v " + fromWhere;
   }
 
+  /**
+   * The query in Privet's DP SQL at {@code epsilon} with R2T choosing the truncation ({@code
+   * truncation = 'R2T'}, {@code truncation_bound = gs}).
+   */
+  String dpSqlR2T(double epsilon, long gs) {
+    return "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = " + epsilon
+        + ", truncation = 'R2T', truncation_bound = " + gs + ") " + dpAggregate + " AS v "
+        + fromWhere;
+  }
+
   /** The same join without DP: {@code SELECT aggregate FROM ... WHERE ...}. */
   String plain() {
     return "SELECT " + aggregate + " " + fromWhere;

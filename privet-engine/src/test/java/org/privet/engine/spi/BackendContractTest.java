@@ -975,6 +975,59 @@ public abstract class BackendContractTest {
         "the fixture has a unit above the top threshold and thresholds that bind");
   }
 
+  /**
+   * R2T for COUNT(*) in one pass (docs/proofs/r2t-truncation.md, "The engine's use"): the one
+   * bounding plan {@code R2TPass} compiles, a row-count measure per threshold τ_j = 2^j with an
+   * all-rows pair clamp [0, τ_j], over the joined relation, scalar and per public group (L0 = 8
+   * never binds: at most 6 names per unit). Each measure's sum equals the contract oracle's and,
+   * computed here from the joined rows (rows with a NULL or NaN quantity count too),
+   * Σ_u min(c_u, τ_j) per group with c_u unit u's joined rows in the group.
+   */
+  @Test
+  void aggregate_r2tCountPlan_onePassEachMeasureIsTheCountOfTruncatedUnitRows() {
+    Source joined = joinedSource(null);
+    List<String> names = new ArrayList<>(List.of("n0", "n1", "it's", "n3a", "n3b", "n4"));
+    for (boolean grouped : new boolean[] {false, true}) {
+      org.privet.engine.Query.Builder b = org.privet.engine.Query.from(joined).privacyUnit("uid")
+          .count("n").truncateR2T(16).epsilon(1);
+      if (grouped) {
+        List<List<?>> keys = new ArrayList<>();
+        names.forEach(x -> keys.add(List.of(x)));
+        keys.add(Arrays.asList((Object) null)); // customers without a nation (LEFT join)
+        b.groupBy("name").publicGroups(keys).maxGroupsContributed(8);
+      }
+      org.privet.engine.compile.R2TPass pass = org.privet.engine.compile.R2TPass.compile(b.build(),
+          backend.describe(joined), 5);
+      assertEquals(1, pass.specs().size(), "one backend pass for every threshold");
+      BoundedAggregation spec = pass.specs().get(0);
+      assertEquals(4, spec.measures().size());
+      assertContract(spec, JOINED, joinedRows(), row -> true);
+      // c_{u,g} from the joined rows, independently of the plan.
+      Map<List<Object>, Map<Object, Long>> perGroupUnit = new java.util.LinkedHashMap<>();
+      for (List<?> r : joinedRows()) {
+        List<Object> key = grouped ? Arrays.asList(r.get(1)) : List.of();
+        perGroupUnit.computeIfAbsent(key, k -> new java.util.HashMap<>()).merge(r.get(0), 1L,
+            Long::sum);
+      }
+      List<GroupAggregate> groups = new ArrayList<>();
+      backend.aggregate(spec, groups::add);
+      List<org.privet.engine.compile.R2TPass.GroupValues> values = pass.exact(List.of(groups));
+      assertEquals(grouped ? names.size() + 1 : 1, values.size());
+      boolean binds = false;
+      for (org.privet.engine.compile.R2TPass.GroupValues g : values) {
+        Map<Object, Long> perUnit = perGroupUnit.getOrDefault(g.key(), Map.of());
+        for (int j = 1; j <= 4; j++) {
+          long tau = 1L << j;
+          long expected = perUnit.values().stream().mapToLong(c -> Math.min(c, tau)).sum();
+          assertEquals(expected, g.exact()[j - 1], "group " + g.key() + " Q(I, 2^" + j + ")");
+          binds |= perUnit.values().stream().anyMatch(c -> c > tau);
+        }
+      }
+      assertTrue(binds && perGroupUnit.values().stream().flatMap(m -> m.values().stream())
+          .anyMatch(c -> c > 16), "the fixture has thresholds that bind and a unit above the top");
+    }
+  }
+
   @Test
   void describe_joinedRelation_isThePlansSchemaWithoutReadingRows() {
     TableSchema s = backend.describe(joinedSource(null));

@@ -212,6 +212,7 @@ public final class SparkBackend implements Backend {
       return readTyped(t);
     }
     if (source instanceof Source.ParquetFile p) {
+      // A file, or a directory of part files (Spark's own layout, read as such).
       return spark.read().parquet(location(p.path()));
     }
     Source.CsvFile c = (Source.CsvFile) source;
@@ -291,7 +292,9 @@ public final class SparkBackend implements Backend {
     } else if (source instanceof Source.CsvFile c) {
       return "CSV file '" + c.path().getFileName() + "'";
     }
-    return "Parquet file '" + ((Source.ParquetFile) source).path().getFileName() + "'";
+    Source.ParquetFile p = (Source.ParquetFile) source;
+    return (p.isDirectory() ? "Parquet directory '" : "Parquet file '") + p.path().getFileName()
+        + "'";
   }
 
   @Override
