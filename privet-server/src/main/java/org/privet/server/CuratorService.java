@@ -453,7 +453,9 @@ final class CuratorService {
    * add-table} gives them ({@link LedgerJson#tableRegistration}, each with an optional declared
    * {@code schema}, else inferred now), checked in order by the same rules and key checks, and
    * stored in one transaction with the dataset, or nothing is ({@link LedgerCatalog#register(Ledger,
-   * DatasetSpec, RegisteredSchema, String, List)}). A name in use is refused (400, naming {@code
+   * DatasetSpec, RegisteredSchema, String, List)}). A source may be a directory of Parquet part
+   * files, checked first as {@code --source DIR} is ({@link #parquetParts}; a table's format then
+   * defaults to Parquet). A name in use is refused (400, naming {@code
    * name}) and changes nothing, so a retried registration is never stored twice (no
    * Idempotency-Key needed).
    */

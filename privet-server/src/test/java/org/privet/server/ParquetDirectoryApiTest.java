@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -133,17 +132,10 @@ class ParquetDirectoryApiTest {
           "{\"dataset\":\"shop\",\"analyst\":\"alice\",\"epsilon\":1000000}").status());
 
       // The reference: the plain join over the original CSV files.
-      Map<String, Long> expected = new TreeMap<>();
-      try (DuckDbBackend db = DuckDbBackend.inMemory();
-          java.sql.Statement st = db.trustedConnection().createStatement();
-          java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(o.o_orderkey) FROM read_csv('"
-              + dir.resolve("nation.csv") + "') n LEFT JOIN read_csv('" + dir.resolve("customer.csv")
-              + "') c ON c.c_nationkey = n.n_nationkey LEFT JOIN read_csv('" + dir.resolve("orders.csv")
-              + "') o ON o.o_custkey = c.c_custkey GROUP BY n.n_name")) {
-        while (r.next()) {
-          expected.put(r.getString(1), r.getLong(2));
-        }
-      }
+      Map<String, Long> expected = Fixture.plainCounts("SELECT n.n_name, COUNT(o.o_orderkey) FROM read_csv('"
+          + dir.resolve("nation.csv") + "') n LEFT JOIN read_csv('" + dir.resolve("customer.csv")
+          + "') c ON c.c_nationkey = n.n_nationkey LEFT JOIN read_csv('" + dir.resolve("orders.csv")
+          + "') o ON o.o_custkey = c.c_custkey GROUP BY n.n_name");
       assertEquals(Map.of("CHINA", 1L, "FRANCE", 5L, "KENYA", 0L, "PERU", 1L), expected);
       // At ε = 10^6 with at most 1 group and 2 rows per unit the counts' noise is 0 except with
       // probability below 10^-100000; no customer has more than 2 orders (nothing truncated).
