@@ -88,8 +88,9 @@ public sealed interface Source
   /**
    * A Parquet file, or a directory of Parquet part files as Spark writes it (or DuckDB's {@code
    * COPY ... (FORMAT PARQUET, PER_THREAD_OUTPUT)}): the rows of its {@link #partFiles()}, which
-   * must all have the same columns (the curator checks that at registration). Spark reads the
-   * directory itself; DuckDB reads the list of part files.
+   * must all have the same columns (the curator checks that at registration). DuckDB and Spark
+   * both read exactly this list of part files, so a file dropped beside them later is skipped by
+   * both.
    */
   record ParquetFile(Path path) implements Source {
     public ParquetFile {

@@ -26,7 +26,8 @@ import org.privet.ledger.Ledger;
  * with {@code dataset register}, one written by DuckDB's {@code COPY ... (FORMAT PARQUET,
  * PER_THREAD_OUTPUT)} and another Spark one added with {@code dataset add-table}; the dataset
  * queried on DuckDB and on Spark ({@code --spark-master local[2]}) releases the plain join's
- * counts computed here by DuckDB SQL over the original CSV files. Bad directories (empty, only
+ * counts computed here by DuckDB SQL over the original CSV files, and still does on both backends
+ * after stray files are dropped into the registered directories. Bad directories (empty, only
  * Spark's marker files, no Parquet file, mixed schemas, a subdirectory) are refused at
  * registration with an error naming {@code --source}, exit code USAGE, and nothing stored.
  */
@@ -108,6 +109,22 @@ class ParquetDirectorySourceTest {
         "--spark-master", "local[2]", sql);
     assertEquals(expected, released(duck.out(), "n_name", "items"), duck.out());
     assertEquals(expected, released(spark.out(), "n_name", "items"), spark.out());
+
+    // Files the curator drops into registered directories later (a text file, a subdirectory
+    // holding a copy of a part file): both backends read exactly the part files listed at query
+    // time (Source.ParquetFile#partFiles), so both still answer, equal to the reference; Spark
+    // reading the whole directory failed on them, after the charge.
+    Files.writeString(customer.resolve("notes.txt"), "not parquet");
+    Path staging = Files.createDirectory(lineitem.resolve("staging"));
+    try (Stream<Path> parts = Files.list(lineitem)) {
+      Path part = parts.filter(p -> p.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+      Files.copy(part, staging.resolve(part.getFileName()));
+    }
+    Run duckAfter = ok("query", "--workspace", ws, "--analyst", "ann", "--format", "json", sql);
+    Run sparkAfter = ok("query", "--workspace", ws, "--analyst", "ann", "--format", "json",
+        "--spark-master", "local[2]", sql);
+    assertEquals(expected, released(duckAfter.out(), "n_name", "items"), duckAfter.out());
+    assertEquals(expected, released(sparkAfter.out(), "n_name", "items"), sparkAfter.out());
   }
 
   @Test

@@ -212,8 +212,15 @@ public final class SparkBackend implements Backend {
       return readTyped(t);
     }
     if (source instanceof Source.ParquetFile p) {
-      // A file, or a directory of part files (Spark's own layout, read as such).
-      return spark.read().parquet(location(p.path()));
+      if (!p.isDirectory()) {
+        return spark.read().parquet(location(p.path()));
+      }
+      // A directory: exactly the part files DuckDB reads (Source.ParquetFile#partFiles), so that
+      // a file dropped beside them later (not *.parquet) is skipped by both backends rather than
+      // failing a Spark scan after the charge; the listed paths are not globs, and the columns are
+      // merged by name, as DuckDB's union_by_name.
+      return spark.read().option("__globPaths__", "false").option("mergeSchema", "true")
+          .parquet(p.partFiles().stream().map(SparkBackend::location).toArray(String[]::new));
     }
     Source.CsvFile c = (Source.CsvFile) source;
     DataFrameReader r = spark.read().option("header", c.header()).option("sep", c.delimiter())
