@@ -53,6 +53,15 @@ public final class DuckDbBackend implements Backend {
     return open("jdbc:duckdb:" + file.toAbsolutePath());
   }
 
+  /**
+   * The table expression DuckDB reads {@code source} with, as every query renders it (e.g. a
+   * Parquet directory as its part files, {@link Source.ParquetFile#partFiles}): for the curator's
+   * trusted reads outside the engine, such as anonymization, which must not restate the rendering.
+   */
+  public static String tableExpression(Source source) {
+    return SqlText.from(source);
+  }
+
   private static DuckDbBackend open(String url) {
     try {
       return new DuckDbBackend((DuckDBConnection) DriverManager.getConnection(url));

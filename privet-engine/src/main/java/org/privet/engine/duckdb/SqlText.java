@@ -71,6 +71,15 @@ final class SqlText {
       return s.append(')').toString();
     }
     Source.ParquetFile p = (Source.ParquetFile) source;
+    if (p.isDirectory()) {
+      // A directory of part files (Spark's layout): the files listed, not a glob, so that no
+      // character of the path is read as a pattern; by name, so that a part file written later
+      // without a column reads it as NULL rather than failing the scan (the curator checks at
+      // registration that all parts have the same columns).
+      return "read_parquet([" + p.partFiles().stream()
+          .map(f -> string(f.toAbsolutePath().toString())).collect(Collectors.joining(", "))
+          + "], union_by_name = true)";
+    }
     return "read_parquet(" + string(p.path().toAbsolutePath().toString()) + ")";
   }
 
@@ -151,6 +160,8 @@ final class SqlText {
     } else if (source instanceof Source.CsvFile c) {
       return "CSV file '" + c.path().getFileName() + "'";
     }
-    return "Parquet file '" + ((Source.ParquetFile) source).path().getFileName() + "'";
+    Source.ParquetFile p = (Source.ParquetFile) source;
+    return (p.isDirectory() ? "Parquet directory '" : "Parquet file '") + p.path().getFileName()
+        + "'";
   }
 }

@@ -168,6 +168,10 @@ public final class RelationSql {
       }
       need(j.left(), left);
       need(j.right(), right);
+    } else if (r instanceof Relation.UnitCap c) {
+      // the hash reads the whole row, whatever is read above: every pass chooses the same rows
+      c.input().schema().columns().forEach(col -> in.add(col.name()));
+      need(c.input(), in);
     } else if (r instanceof Relation.KeyUnit k) {
       need(k.input(), java.util.Set.of(k.key(), k.unit()));
     } else if (r instanceof Relation.DropBrokenKeys b) {
@@ -258,6 +262,33 @@ public final class RelationSql {
       }
       return "(SELECT * FROM " + left + " AS " + l + (j.kind() == Relation.JoinKind.LEFT ? " LEFT" : "")
           + " JOIN " + right + " AS " + rt + " ON " + String.join(" AND ", on) + ")";
+    } else if (r instanceof Relation.UnitCap c) {
+      List<String> all = new ArrayList<>();
+      List<String> out = new ArrayList<>();
+      List<String> order = new ArrayList<>();
+      java.util.Set<String> n = needed.get(c);
+      for (TableSchema.Column col : c.input().schema().columns()) {
+        all.add(q(col.name()));
+        if (col.type() != org.privet.engine.spi.ColumnType.OTHER) {
+          order.add(q(col.name()));
+        }
+        if (n == null || n.contains(col.name())) {
+          out.add(q(col.name()));
+        }
+      }
+      if (out.isEmpty()) {
+        out.add(all.get(0));
+      }
+      String in = node(c.input());
+      String a = alias();
+      String b = alias();
+      // Per unit, the rows ranked by the salted hash of the whole row, ties by every column of an
+      // ordered type (rows still tied agree on every such value: which of them stays does not
+      // change the rows kept, up to SQL equality); the first m stay.
+      order.add(0, d.saltedHash(all, c.salt()));
+      return "(SELECT " + String.join(", ", out) + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "
+          + q(c.unitColumn()) + " ORDER BY " + String.join(", ", order) + ") AS __privet_rn FROM "
+          + in + " AS " + a + ") AS " + b + " WHERE " + b + ".__privet_rn <= " + c.maxRows() + ")";
     } else if (r instanceof Relation.KeyUnit k) {
       String in = node(k.input());
       String u = q(k.unit());

@@ -93,7 +93,7 @@ public final class BoundingPlan {
   private static final Set<String> SPEC_PARTS = Set.of("source", "filter", "unitColumn", "groupBy",
       "publicGroups", "l0", "lInf", "salt", "measures", "maxRowsContributed");
   private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
-      "center", "squares", "pairClamp");
+      "center", "squares", "pairClamp", "rows");
   private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins",
       "logScale");
   private static final Set<String> PAIR_ROWS_PARTS = Set.of("column", "bins");
@@ -195,6 +195,9 @@ public final class BoundingPlan {
    * by the measure).
    */
   private String fixedPoint(Measure.FixedPointSum f, TableSchema.Column x) {
+    if (f.rows()) {
+      return d.bigint(1); // a row count: u = 1 on every row, the column is not read
+    }
     return ignoredGuard(x) + scaled(f, x)
         + (f.rowCenter() == 0 ? "" : " - " + d.bigint(f.rowCenter())) + " END";
   }
@@ -238,6 +241,9 @@ public final class BoundingPlan {
     TableSchema.Column x = column(f.column());
     if (unitLevel() || f.pairClamp() == null) {
       return fixedPoint(f, x);
+    }
+    if (f.rows()) {
+      return clampedAndCentred(d.bigint(1), f, "1");
     }
     return ignoredGuard(x) + clampedAndCentred(scaled(f, x), f, "1") + " END";
   }
@@ -350,7 +356,7 @@ public final class BoundingPlan {
 
   /** Whether measure {@code f}'s pair sums are computed in DOUBLE (dialect strategy). */
   private boolean doubleSum(Measure.FixedPointSum f) {
-    return d.raiseError(DOUBLE_SUM_GUARD) != null && unitLevel() && exactDoubleCount(f) > 0;
+    return !f.rows() && d.raiseError(DOUBLE_SUM_GUARD) != null && unitLevel() && exactDoubleCount(f) > 0;
   }
 
   /**
@@ -524,7 +530,11 @@ public final class BoundingPlan {
         String v = "__v" + i;
         String c = "COUNT(" + v + ")";
         String sum;
-        if (doubleSum(f)) {
+        if (f.rows()) {
+          // A row count (u = 1 on every row): s = c = the pair's rows.
+          c = "COUNT(*)";
+          sum = c;
+        } else if (doubleSum(f)) {
           // Exact only while c·M ≤ 2^53: otherwise fail (no value in the message), and the
           // backend reruns with exact sums. Below the guard the DOUBLE sum is an exact integer.
           sum = "CASE WHEN " + c + " > " + d.bigint(exactDoubleCount(f)) + " THEN "
