@@ -30,9 +30,15 @@ final class SqlText {
    * org.privet.engine.spi.SqlDialect, java.util.function.Function, java.util.Set)}).
    */
   static String from(Source source, java.util.Set<String> read) {
+    return from(source, read, org.privet.engine.plan.RelationSql.KeyFacts.NONE);
+  }
+
+  /** {@link #from(Source, java.util.Set)} with what the database guarantees about its tables. */
+  static String from(Source source, java.util.Set<String> read,
+      org.privet.engine.plan.RelationSql.KeyFacts facts) {
     if (source instanceof Source.Relational r) {
       return org.privet.engine.plan.RelationSql.render(r.relation(), DuckDbDialect.FAST, SqlText::from,
-          read);
+          read, facts);
     }
     return from(source);
   }

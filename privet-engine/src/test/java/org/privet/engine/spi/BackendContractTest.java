@@ -205,8 +205,14 @@ public abstract class BackendContractTest {
   /** The backend's exact aggregates equal the oracle's on {@code rows}, group by group. */
   private void assertContract(BoundedAggregation spec, List<String> columns, List<List<?>> rows,
       Predicate<List<?>> filter) {
+    assertContract(backend, spec, columns, rows, filter);
+  }
+
+  /** {@code on}'s (the backend's or a view's) exact aggregates equal the oracle's on {@code rows}. */
+  private static void assertContract(Backend on, BoundedAggregation spec, List<String> columns,
+      List<List<?>> rows, Predicate<List<?>> filter) {
     Map<List<String>, GroupAggregate> expected = ContractOracle.aggregate(columns, rows, spec, filter);
-    Map<List<String>, GroupAggregate> actual = run(spec);
+    Map<List<String>, GroupAggregate> actual = run(on, spec);
     assertEquals(expected.keySet().stream().map(Object::toString).sorted().toList(),
         actual.keySet().stream().map(Object::toString).sorted().toList(), "groups");
     for (Map.Entry<List<String>, GroupAggregate> e : expected.entrySet()) {
@@ -1182,5 +1188,68 @@ public abstract class BackendContractTest {
       }
     }
     assertSameAggregates(run(estimate), run(estimate), "the backend after the views closed");
+  }
+
+  /**
+   * {@link Backend#sharingRows} when the passes share pairs with values (issue 25: a lone SUM's
+   * pair-values estimate and its pair-clamped release; a variance's centred sum with squares): on
+   * the view, every spec over the shared pairs (other L0, L∞, salts and pair clamps) gives the
+   * oracle's aggregates, computed in the test from the rows; over the crafted values (halves,
+   * NaN, ±∞, 1e9) and over a join with a filter on top.
+   */
+  @Test
+  void sharingRows_sumPassesSharePairsWithValues_theOraclesAggregates() {
+    Filter filter = ColumnLiterals.typed(Filter.not(Filter.eq("label", "it's")),
+        backend.describe(Source.table("crafted")));
+    Predicate<List<?>> kept = row -> row.get(4) != null && !"it's".equals(row.get(4));
+    java.util.function.Function<List<Measure>, java.util.function.IntFunction<BoundedAggregation>>
+        at = ms -> lInf -> spec("crafted", Optional.of("uid"), List.of("g"), 12 + lInf % 3, lInf,
+            5 + lInf, Optional.of(filter), Optional.empty(), ms);
+    List<Measure> estimate = List.of(new Measure.PairValues("x", -20, 50, 0, 20));
+    java.util.function.LongFunction<List<Measure>> clamped = l -> List.of(
+        new Measure.FixedPointSum("x", -20, 50, 0, 0, false, new Measure.PairClamp(-20 * l, 50 * l,
+            true)));
+    List<Measure> variance = List.of(new Measure.FixedPointSum("x", -20, 50, 2, 60, true),
+        new Measure.FixedPointSum("x", -20, 50, 2, 60, false),
+        new Measure.FixedPointSum("x", -1e9, 1e9, 1, 0, false));
+    for (List<List<Measure>> passes : List.of(List.of(estimate, clamped.apply(1 << 19)),
+        List.of(variance, variance))) {
+      List<BoundedAggregation> specs = passes.stream().map(ms -> at.apply(ms).apply(1)).toList();
+      try (Backend shared = backend.sharingRows(specs)) {
+        for (int lInf : new int[] {1, 2, 7, 1000}) {
+          for (List<Measure> ms : passes) {
+            assertContract(shared, at.apply(ms).apply(lInf), COLUMNS, tables.get("crafted"), kept);
+          }
+          if (passes.get(0) == estimate) {
+            assertContract(shared, at.apply(clamped.apply(lInf)).apply(lInf), COLUMNS,
+                tables.get("crafted"), kept);
+          }
+          // L0 binding (pairs kept by salted hash): the backend's own aggregates.
+          for (List<Measure> ms : passes) {
+            BoundedAggregation b = spec("crafted", Optional.of("uid"), List.of("g"), 1 + lInf % 2,
+                lInf, 3 + lInf, Optional.of(filter), Optional.empty(), ms);
+            assertSameAggregates(run(b), run(shared, b), "L0 " + b.l0() + ", L∞ " + lInf);
+          }
+        }
+      }
+    }
+    // Over a join, with a filter on top and no groups (Q18's shape).
+    Source joined = joinedSource(null);
+    Filter onTop = ColumnLiterals.typed(Filter.not(Filter.eq("name", "n1")), backend.describe(joined));
+    Predicate<List<?>> notN1 = row -> row.get(1) != null && !"n1".equals(row.get(1));
+    java.util.function.BiFunction<List<Measure>, Integer, BoundedAggregation> joinSpec =
+        (ms, lInf) -> new BoundedAggregation(joined, Optional.of(onTop), Optional.of("uid"),
+            List.of(), Optional.empty(), 1, lInf, 3, ms);
+    List<Measure> qtyValues = List.of(new Measure.PairValues("qty", 0, 10, 2, 20));
+    java.util.function.IntFunction<List<Measure>> qtyClamped = l -> List.of(
+        new Measure.FixedPointSum("qty", 0, 10, 2, 0, false, new Measure.PairClamp(0, 40L * l, true)));
+    try (Backend shared = backend.sharingRows(List.of(joinSpec.apply(qtyValues, 1),
+        joinSpec.apply(qtyClamped.apply(1 << 19), 1 << 19)))) {
+      assertContract(shared, joinSpec.apply(qtyValues, 1), JOINED, joinedRows(), notN1);
+      for (int lInf : new int[] {1, 2, 4}) {
+        assertContract(shared, joinSpec.apply(qtyClamped.apply(lInf), lInf), JOINED, joinedRows(),
+            notN1);
+      }
+    }
   }
 }
