@@ -12,7 +12,7 @@ import org.privet.engine.duckdb.DuckDbBackend;
 import org.privet.engine.spi.TableSchema;
 
 /**
- * Reads a CSV or Parquet source through DuckDB, like every other Privet source: the same {@link
+ * Reads a CSV or Parquet source (a file, or a directory of Parquet part files) through DuckDB, like every other Privet source: the same {@link
  * Source} values, the same DuckDB type inference. Numeric DuckDB types become numeric columns;
  * everything else is categorical text.
  *
@@ -83,9 +83,10 @@ public final class TableReader {
   }
 
   /**
-   * DuckDB's table function for a file source: the reader options the engine uses (its rendering is
-   * package-private to privet-engine), plus skipping the leading {@code #} comment lines that our own
-   * generalized CSVs carry.
+   * DuckDB's table function for a file source: for a CSV file the reader options the engine uses
+   * plus skipping the leading {@code #} comment lines that our own generalized CSVs carry; for a
+   * Parquet file or directory of part files the engine's own rendering ({@link
+   * DuckDbBackend#tableExpression}).
    */
   static String from(Source source) {
     if (source instanceof Source.CsvFile c) {
@@ -104,7 +105,7 @@ public final class TableReader {
       }
       return s.append(')').toString();
     }
-    return "read_parquet(" + string(((Source.ParquetFile) source).path().toAbsolutePath().toString()) + ")";
+    return DuckDbBackend.tableExpression(source);
   }
 
   /**

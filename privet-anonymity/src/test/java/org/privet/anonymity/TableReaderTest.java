@@ -34,6 +34,43 @@ class TableReaderTest {
     }
   }
 
+  /**
+   * A directory of Parquet part files (DuckDB's {@code PER_THREAD_OUTPUT}, and a stray text file
+   * dropped beside them) reads as the rows of its part files, as the engine reads it: the same
+   * multiset of rows as the CSV it was written from.
+   */
+  @Test
+  void read_parquetDirectory_readsItsPartFilesLikeTheCsv(@TempDir Path dir) throws Exception {
+    Path csv = dir.resolve("t.csv");
+    StringBuilder text = new StringBuilder("age,sex\n");
+    for (int i = 0; i < 5000; i++) {
+      text.append(20 + i % 53).append(',').append(i % 3 == 0 ? "F" : "M").append('\n');
+    }
+    Files.writeString(csv, text);
+    Path parts = dir.resolve("parts");
+    try (DuckDbBackend db = DuckDbBackend.inMemory()) {
+      db.execute("SET threads = 2");
+      db.execute("COPY (SELECT * FROM read_csv('" + csv + "')) TO '" + parts
+          + "' (FORMAT PARQUET, PER_THREAD_OUTPUT)");
+    }
+    Files.writeString(parts.resolve("notes.txt"), "not parquet");
+    Microdata fromCsv = TableReader.read(Source.csv(csv), List.of(), "columns");
+    Microdata fromDir = TableReader.read(Source.parquet(parts), List.of(), "columns");
+    assertEquals(rows(fromCsv), rows(fromDir));
+    assertEquals(5000, rows(fromDir).values().stream().mapToInt(Integer::intValue).sum());
+  }
+
+  /** The rows of {@code m} as a multiset ("age|sex" to count). */
+  private static java.util.Map<String, Integer> rows(Microdata m) {
+    double[] age = m.column("c", "age").numbers();
+    String[] sex = m.column("c", "sex").labels();
+    java.util.Map<String, Integer> out = new java.util.TreeMap<>();
+    for (int i = 0; i < age.length; i++) {
+      out.merge(age[i] + "|" + sex[i], 1, Integer::sum);
+    }
+    return out;
+  }
+
   @Test
   void read_missingColumn_namesTheParameterNotAValue(@TempDir Path dir) throws Exception {
     Path csv = dir.resolve("t.csv");

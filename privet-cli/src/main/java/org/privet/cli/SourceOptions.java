@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
  */
 final class SourceOptions {
   @Option(names = "--source", paramLabel = "PATH",
-      description = "The CSV or Parquet file (by extension; see --source-format).")
+      description = "The CSV or Parquet file (by extension; see --source-format), or a directory of Parquet part files as Spark writes it (part-*.parquet, _SUCCESS and .crc files ignored).")
   Path source;
 
   @Option(names = "--jdbc-url", paramLabel = "URL",
@@ -89,6 +89,20 @@ final class SourceOptions {
         throw new IllegalArgumentException("--table, --db-user and --db-password-* need --jdbc-url");
       }
       Path file = source.toAbsolutePath().normalize();
+      if (Files.isDirectory(file)) {
+        // Parquet part files (Spark's layout): one table, checked now (before anything is stored).
+        if (format.isPresent() && format.get() != SourceFormat.PARQUET) {
+          throw new IllegalArgumentException("--source: a directory is read as Parquet part files;"
+              + " --source-format " + sourceFormat + " needs a file");
+        }
+        if (csv.noHeader() || !csv.columns().isEmpty()) {
+          throw new IllegalArgumentException("--source: the CSV options apply to CSV files, not to"
+              + " a directory of Parquet part files");
+        }
+        org.privet.curator.ParquetParts.require(file, "--source");
+        return new Located(file.toString(), Optional.of(SourceFormat.PARQUET), csv.ledgerOptions(),
+            Optional.empty());
+      }
       if (!Files.isRegularFile(file)) {
         throw new NoSuchFileException(file.toString(), null, "no such source file");
       }

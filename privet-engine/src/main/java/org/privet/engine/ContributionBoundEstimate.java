@@ -32,8 +32,14 @@ package org.privet.engine;
  *     AutoBounds#MIN_SHARE}, {@link AutoBounds#MAX_SHARE}]
  * @param confidence the one-sided confidence of the "no more clipped pairs than the noise
  *     explains" statement that stops the scan, in [0.5, 1)
+ * @param maxExponent e: the largest bound the estimate may release is 2^e, in [0, {@value
+ *     #MAX_EXPONENT}] (default {@value #MAX_EXPONENT}); a smaller e limits the read of the same
+ *     tree (post-processing: the tree, its grid and its cost do not change), e.g. over a private
+ *     self-join, whose cap per unit must stay within {@link
+ *     org.privet.engine.plan.Relation.UnitCap#MAX_JOINED_ROWS_PER_UNIT} ({@code
+ *     docs/proofs/contribution-bound-estimate.md}, "A limited read")
  */
-public record ContributionBoundEstimate(double share, double confidence) {
+public record ContributionBoundEstimate(double share, double confidence, int maxExponent) {
   /**
    * Default share of the budget: 20% (twice AUTO bounds' 10%). Measured on R2T's TPC-H joins at
    * scale factors 0.01, 0.1 and 1 (docs/benchmarks.md, "the L∞ estimate's reading rule"): with
@@ -57,6 +63,42 @@ public record ContributionBoundEstimate(double share, double confidence) {
       throw new IllegalArgumentException("contribution bound confidence must be in [0.5, 1), was "
           + confidence);
     }
+    if (maxExponent < 0 || maxExponent > MAX_EXPONENT) {
+      throw new IllegalArgumentException("contribution bound maxExponent must be in [0, "
+          + MAX_EXPONENT + "], was " + maxExponent);
+    }
+  }
+
+  /** The estimate whose largest bound is the grid's, 2^{@value #MAX_EXPONENT}. */
+  public ContributionBoundEstimate(double share, double confidence) {
+    this(share, confidence, MAX_EXPONENT);
+  }
+
+  /**
+   * This estimate with its largest bound limited to 2^{@code e} (post-processing of the same
+   * tree), or this one if it is already at most that.
+   *
+   * @throws IllegalArgumentException if {@code e} is outside [0, {@value #MAX_EXPONENT}]
+   */
+  public ContributionBoundEstimate withMaxExponent(int e) {
+    return new ContributionBoundEstimate(share, confidence, Math.min(maxExponent,
+        checkedExponent(e)));
+  }
+
+  private static int checkedExponent(int e) {
+    if (e < 0 || e > MAX_EXPONENT) {
+      throw new IllegalArgumentException("contribution bound maxExponent must be in [0, "
+          + MAX_EXPONENT + "], was " + e);
+    }
+    return e;
+  }
+
+  /**
+   * The largest bound this estimate releases, 2^maxExponent: also the stand-in L∞ the main query
+   * is compiled with before the charge ({@link #STAND_IN} by default).
+   */
+  public int largestBound() {
+    return 1 << maxExponent;
   }
 
   /** The default estimate: {@link #DEFAULT_SHARE} of the budget, {@link #DEFAULT_CONFIDENCE}. */

@@ -217,7 +217,7 @@ public final class Query {
   /**
    * How L∞ is estimated privately when it was not given ({@link Builder#estimateMaxRowsPerGroup}),
    * or empty when L∞ is given; with an estimate {@link #maxRowsPerGroup()} is the stand-in {@link
-   * ContributionBoundEstimate#STAND_IN} until the estimate replaces it.
+   * ContributionBoundEstimate#largestBound()} until the estimate replaces it.
    */
   public Optional<ContributionBoundEstimate> contributionBoundEstimate() {
     return Optional.ofNullable(rowsEstimate);
@@ -434,7 +434,9 @@ public final class Query {
     }
     if (rowsEstimate != null) {
       s.append(", Linf estimated (share ").append(rowsEstimate.share()).append(", confidence ")
-          .append(rowsEstimate.confidence()).append(')');
+          .append(rowsEstimate.confidence())
+          .append(rowsEstimate.maxExponent() < ContributionBoundEstimate.MAX_EXPONENT
+              ? ", at most " + rowsEstimate.largestBound() : "").append(')');
     }
     if (autoBounds != null) {
       s.append(", autoBounds=").append(autoBounds.outputs().keySet()).append(" (share ")
@@ -1056,7 +1058,7 @@ public final class Query {
             throw new IllegalArgumentException("estimateMaxRowsPerGroup conflicts with "
                 + "maxRowsPerGroup: give L∞ or have it estimated");
           }
-          maxRowsPerGroup = ContributionBoundEstimate.STAND_IN;
+          maxRowsPerGroup = rowsEstimate.largestBound(); // the stand-in
         }
         if (maxRowsPerGroup == 0) {
           throw new IllegalArgumentException(

@@ -288,7 +288,7 @@ public final class Session {
     ContributionBoundEstimate est = query.contributionBoundEstimate().orElseThrow();
     org.privet.accounting.Budget[] budgets = AutoBoundsPass.split(query.budget(), est.share());
     Query restQuery = query.withContributionBound(budgets[1], query.noise(),
-        ContributionBoundEstimate.STAND_IN);
+        est.largestBound());
     Rest rest = null;
     ContributionBoundPass p = null;
     if (query.pairValuesEstimable()) {
@@ -296,7 +296,7 @@ public final class Session {
       // each pair's total to L∞ of them (docs/proofs/contribution-bound-estimate.md). Any
       // refusal of this public plan falls back to the row counts: it refuses nothing new.
       try {
-        Rest r = Rest.compile(restQuery.withSumClampedPerPair(ContributionBoundEstimate.STAND_IN),
+        Rest r = Rest.compile(restQuery.withSumClampedPerPair(est.largestBound()),
             schema, s1, s2);
         if (r.auto() == null && r.main().spec().measures().size() == 1
             && r.main().spec().measures().get(0) instanceof Measure.FixedPointSum f
@@ -376,7 +376,7 @@ public final class Session {
     } catch (RuntimeException e) { // post-processing of the released L∞: the stand-in is paid for
       rest = standIn;
     }
-    int used = rest == standIn ? ContributionBoundEstimate.STAND_IN : lInf;
+    int used = rest == standIn ? p.config().largestBound() : lInf;
     if (rest.auto() != null) {
       return executeAutoBounds(backend, query, schema, rest.auto(), bounds, main, charge, used);
     }
@@ -415,7 +415,7 @@ public final class Session {
 
   /**
    * A scalar COUNT(*) whose truncation R2T chooses ({@link R2TPass}): compiled and its mechanism
-   * built before the one charge of ε; after it one backend pass per threshold, then R2T's noise,
+   * built before the one charge of ε; after it one backend pass for all thresholds, then R2T's noise,
    * bias and maximum (total). The release has no interval (EXPLAIN states the one-sided bound).
    */
   private Result runR2T(Query query, TableSchema schema) {
@@ -453,7 +453,7 @@ public final class Session {
         new Receipt(charge, query.budget()));
   }
 
-  /** EXPLAIN of an R2T query: the method, thresholds and cost, one physical plan per τ. */
+  /** EXPLAIN of an R2T query: the method, thresholds and cost, one physical plan for all τ. */
   private Plan explainR2T(Query query, TableSchema schema) {
     R2TPass p = R2TPass.compile(query, schema, 0L);
     double beta = 1 - confidenceLevel;
@@ -475,14 +475,7 @@ public final class Session {
         Math.scalb(Math.sqrt(2) * m.noiseScale(levels), -k),
         m.errorBound(query.r2tTruncation().getAsLong())));
     StringBuilder physical = new StringBuilder();
-    long[] t = p.thresholds();
-    if (p.onePass()) {
-      physical.append("-- R2T pass, one measure per τ\n").append(backend.physicalPlan(p.specs().get(0)));
-    }
-    for (int j = 0; j < t.length && !p.onePass(); j++) {
-      physical.append(j > 0 ? "\n" : "").append("-- R2T pass τ = ").append(t[j]).append('\n')
-          .append(backend.physicalPlan(p.specs().get(j)));
-    }
+    physical.append("-- R2T pass, one measure per τ\n").append(backend.physicalPlan(p.specs().get(0)));
     return new Plan(query, p.base().noise(), p.describe(m), planned, p.total(), 0,
         physical.toString(), null);
   }

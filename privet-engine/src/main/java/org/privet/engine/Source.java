@@ -23,7 +23,7 @@ public sealed interface Source
     return new CsvFile(path, true, ",", List.of(), "");
   }
 
-  /** A Parquet file. */
+  /** A Parquet file, or a directory of Parquet part files ({@link ParquetFile}). */
   static ParquetFile parquet(Path path) {
     return new ParquetFile(path);
   }
@@ -85,10 +85,54 @@ public sealed interface Source
     }
   }
 
-  /** A Parquet file. */
+  /**
+   * A Parquet file, or a directory of Parquet part files as Spark writes it (or DuckDB's {@code
+   * COPY ... (FORMAT PARQUET, PER_THREAD_OUTPUT)}): the rows of its {@link #partFiles()}, which
+   * must all have the same columns (the curator checks that at registration). DuckDB and Spark
+   * both read exactly this list of part files, so a file dropped beside them later is skipped by
+   * both.
+   */
   record ParquetFile(Path path) implements Source {
     public ParquetFile {
       Objects.requireNonNull(path, "path");
+    }
+
+    /** Whether {@link #path} is a directory of part files (else one Parquet file). */
+    public boolean isDirectory() {
+      return java.nio.file.Files.isDirectory(path);
+    }
+
+    /**
+     * The files read: the file itself, or for a directory every regular file directly in it whose
+     * name ends in {@code .parquet} and does not start with {@code _} or {@code .} (Spark's
+     * {@code _SUCCESS} and {@code .crc} files, which Spark's reader skips too), by name.
+     *
+     * @throws IllegalArgumentException if the directory cannot be listed or holds no part file
+     *     (naming the directory, never a value)
+     */
+    public List<Path> partFiles() {
+      if (!isDirectory()) {
+        return List.of(path);
+      }
+      try (java.util.stream.Stream<Path> entries = java.nio.file.Files.list(path)) {
+        List<Path> parts = entries.filter(ParquetFile::isPartFile).sorted().toList();
+        if (parts.isEmpty()) {
+          throw new IllegalArgumentException("Parquet directory '" + path.getFileName()
+              + "' holds no part file (*.parquet)");
+        }
+        return parts;
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("Parquet directory '" + path.getFileName()
+            + "' cannot be listed");
+      }
+    }
+
+    /** A part file of a directory: a regular *.parquet file not starting with _ or . */
+    public static boolean isPartFile(Path entry) {
+      String name = entry.getFileName().toString();
+      return !name.startsWith("_") && !name.startsWith(".")
+          && name.toLowerCase(java.util.Locale.ROOT).endsWith(".parquet")
+          && java.nio.file.Files.isRegularFile(entry);
     }
   }
 

@@ -153,6 +153,32 @@ class ContributionBoundEstimateTest {
     assertTrue(m.estimatedMaxRowsPerGroup() <= 4, "L∞ " + m.estimatedMaxRowsPerGroup());
   }
 
+  /**
+   * A limited read (docs/proofs/contribution-bound-estimate.md, "A limited read"): the same tree,
+   * read at most 2^6. At ε = 10^9 the unlimited read is 1 024 (above); limited, 64, and the count
+   * is the truncated 300 + 64, computed here. The stand-in and EXPLAIN show the limit; an exponent
+   * outside [0, 19] is refused naming the parameter.
+   */
+  @Test
+  void run_limitedRead_heavyUnitReadAtTheLimit() {
+    ContributionBoundEstimate limited = ContributionBoundEstimate.defaults().withMaxExponent(6);
+    assertEquals(64, limited.largestBound());
+    Query q = Query.from("tail").privacyUnit("uid").estimateMaxRowsPerGroup(limited).count("n")
+        .epsilon(1e9).build();
+    assertEquals(64, q.maxRowsPerGroup(), "the stand-in is the largest bound");
+    Result r = session(4, c -> { }).run(q);
+    assertEquals(64, r.estimatedMaxRowsPerGroup());
+    assertEquals(364, r.rows().get(0).get("n").value(), 1e-6);
+    assertTrue(session(4, c -> { }).explain(q).toString().contains("read at most 64"));
+    for (int bad : new int[] {-1, ContributionBoundEstimate.MAX_EXPONENT + 1}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ContributionBoundEstimate.defaults().withMaxExponent(bad));
+      assertTrue(e.getMessage().contains("maxExponent"), e.getMessage());
+    }
+    assertEquals(ContributionBoundEstimate.STAND_IN,
+        ContributionBoundEstimate.defaults().largestBound());
+  }
+
   @Test
   void run_shortTailJustAbovePowerOfTwo_cellTestedAloneRaisesTheBound() {
     // ε = 1: the tree's ε is 0.2, geometric noise of scale 5 (s.d. ≈ 7) per cell. The band on

@@ -154,6 +154,70 @@ class HostileJoinsTest {
   }
 
   /**
+   * A private self-join on the unit ({@code docs/proofs/r2t-truncation.md}, "Self-joins"): COUNT(*)
+   * over orders ⋈ orders on the customer at ε = 1 with {@code max_rows_per_group = 256}, five fixed
+   * seeds on each of BASE and WITH_VICTIM. The reference Σ_u min(n_u², 256), n_u the orders of
+   * customer u, is computed here from the TPC-H generator's orders (independently of the engine);
+   * the victim adds min(2,500², 256) = 256 on WITH_VICTIM. Each answer must lie within 2,000 of
+   * the reference: an engine that did not truncate the victim's 6.25 million joined rows would be
+   * millions off (the power). False-failure probability: as {@link
+   * #dpCountOverJoin_rowBoundGiven_victimTruncatedWithinNoise} (noise at most Laplace of scale 256;
+   * 1,744 is 6.8 scales), &lt; 1.2% for the ten, deterministic with the fixed seeds.
+   */
+  @Test
+  void dpCountOverSelfJoin_victimsOrdersSquared_truncatedWithinNoise() {
+    Map<Long, Long> n = new java.util.HashMap<>();
+    for (io.trino.tpch.Order o : new io.trino.tpch.OrderGenerator(TpchShop.SCALE_FACTOR, 1, 1)) {
+      n.merge(o.getCustomerKey(), 1L, Long::sum);
+    }
+    long reference = n.values().stream().mapToLong(k -> Math.min(k * k, 256)).sum();
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, max_rows_per_group = 256)"
+        + " COUNT(*) AS n FROM orders o1 JOIN orders o2 ON o1.o_custkey = o2.o_custkey";
+    for (TpchShop.Variant v : List.of(TpchShop.Variant.BASE, TpchShop.Variant.WITH_VICTIM)) {
+      long expected = reference + (v == TpchShop.Variant.WITH_VICTIM ? 256 : 0);
+      for (long seed = 1; seed <= 5; seed++) {
+        double got = release(v, sql, seed).get("n").value();
+        assertTrue(Math.abs(got - expected) <= 2_000, v + " seed " + seed + ": " + got + " vs "
+            + expected);
+      }
+    }
+  }
+
+  /**
+   * A victim self-joined under the default L∞ estimate ({@code docs/proofs/r2t-truncation.md},
+   * "Self-joins", totality): orders joined with itself three times on the customer. The victim's
+   * 2,500 orders would give 2,500³ ≈ 1.6·10^10 joined rows, a join no backend finishes, after the
+   * charge on WITH_VICTIM and not on BASE; with three copies each keeps at most 256 rows per unit
+   * (256³ = 2^24), so the victim costs at most 16.8 million joined rows. Observed identically on
+   * both (charges, columns, shape; refusal or not), EXPLAIN equal and showing the cap and the
+   * limited read; the released L∞ never exceeds 256 (at ε = 10^6 it is exactly 256 on
+   * WITH_VICTIM: the victim's pair, and every customer with more than 6 orders, 7³ > 256, lie
+   * above it, where an unlimited read would go on to 2^19; deterministic with the fixed seed).
+   */
+  @Test
+  void selfJoinOfThreeCopies_victimsOrdersCubed_cappedAndObservedAlike() {
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM orders"
+        + " o1 JOIN orders o2 ON o2.o_custkey = o1.o_custkey JOIN orders o3 ON o3.o_custkey ="
+        + " o1.o_custkey";
+    TpchShop.Variant base = TpchShop.Variant.BASE;
+    TpchShop.Variant victim = TpchShop.Variant.WITH_VICTIM;
+    Observation a = Observation.sql(DB.get(base), catalog(DB.get(base)), sql,
+        BudgetCharger.unlimited());
+    Observation b = Observation.sql(DB.get(victim), catalog(DB.get(victim)), sql,
+        BudgetCharger.unlimited());
+    assertEquals(a, b);
+    assertTrue(b.released(), b.toString());
+    String ea = Observation.explain(DB.get(base), catalog(DB.get(base)), sql);
+    assertEquals(ea, Observation.explain(DB.get(victim), catalog(DB.get(victim)), sql));
+    assertTrue(ea.contains("at most 256 row(s)") && ea.contains("read at most 256"), ea);
+    Session s = Session.builder().backend(DB.get(victim)).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(9)).build();
+    Result r = s.run(DpSql.parse(sql.replace("epsilon = 1", "epsilon = 1e6"),
+        catalog(DB.get(victim))).query());
+    assertEquals(256, r.estimatedMaxRowsPerGroup());
+  }
+
+  /**
    * With no bound given the engine chooses the truncation privately (a DP estimate of the rows
    * per unit): the victim's ten thousand rows of ±∞, NaN and NULL values must not make the release
    * fail or its value non-finite on either neighbour. (Its accuracy is measured in

@@ -2,11 +2,10 @@ package org.privet.hostile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.privet.hostile.CliCommands.ok;
+import static org.privet.hostile.CliCommands.privet;
+import static org.privet.hostile.CliCommands.released;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,11 +14,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.privet.cli.ExitCodes;
-import org.privet.cli.PrivetCommand;
 import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.hostile.CliCommands.Run;
 import org.privet.ledger.Ledger;
 import org.privet.ledger.TableReference;
-import picocli.CommandLine;
 
 /**
  * A multi-table dataset registered through the CLI and queried with {@code privet query
@@ -30,24 +28,6 @@ import picocli.CommandLine;
  */
 class SparkTablesCommandTest {
   @TempDir Path dir;
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run privet(String... args) {
-    CommandLine cl = PrivetCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
-    return new Run(code, out.toString(), err.toString());
-  }
-
-  private Run ok(String... args) {
-    Run r = privet(args);
-    assertEquals(0, r.code(), String.join(" ", args) + "\n" + r);
-    return r;
-  }
 
   /**
    * At ε = 10^6 and bounds of 1 group and 4 rows per unit, the counts' discrete noise has scale
@@ -97,8 +77,8 @@ class SparkTablesCommandTest {
         + " JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name";
     Run spark = ok("query", "--workspace", ws, "--analyst", "ann", "--format", "json", "--spark-master", "local[2]", sql);
     Run duck = ok("query", "--workspace", ws, "--analyst", "ann", "--format", "json", sql);
-    assertEquals(expected, released(spark.out()), spark.out());
-    assertEquals(expected, released(duck.out()), duck.out());
+    assertEquals(expected, released(spark.out(), "n_name", "items"), spark.out());
+    assertEquals(expected, released(duck.out(), "n_name", "items"), duck.out());
 
     // A private–private join not along a reference: refused alike on both backends, nothing charged.
     String bad = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) AS n FROM lineitem"
@@ -113,14 +93,5 @@ class SparkTablesCommandTest {
       assertEquals(List.of(new TableReference("c_nationkey", "customer", "n_nationkey")),
           ledger.tables("shop").get(3).spec().incoming());
     }
-  }
-
-  private static Map<String, Long> released(String json) throws Exception {
-    Map<String, Long> out = new TreeMap<>();
-    for (JsonNode row : new ObjectMapper().readTree(json).get("rows")) {
-      JsonNode k = row.get("n_name");
-      out.put(k.isObject() ? k.get("value").asText() : k.asText(), Math.round(row.get("items").get("value").asDouble()));
-    }
-    return out;
   }
 }

@@ -453,12 +453,17 @@ final class CuratorService {
    * add-table} gives them ({@link LedgerJson#tableRegistration}, each with an optional declared
    * {@code schema}, else inferred now), checked in order by the same rules and key checks, and
    * stored in one transaction with the dataset, or nothing is ({@link LedgerCatalog#register(Ledger,
-   * DatasetSpec, RegisteredSchema, String, List)}). A name in use is refused (400, naming {@code
+   * DatasetSpec, RegisteredSchema, String, List)}). A source may be a directory of Parquet part
+   * files, checked first as {@code --source DIR} is ({@link #parquetParts}; a table's format then
+   * defaults to Parquet). A name in use is refused (400, naming {@code
    * name}) and changes nothing, so a retried registration is never stored twice (no
    * Idempotency-Key needed).
    */
   ObjectNode register(JsonNode body) {
     DatasetSpec built = LedgerJson.registration(body);
+    if (built.database().isEmpty()) {
+      parquetParts(built.source(), built.format(), "source");
+    }
     RegisteredSchema schema = declaredSchema(body, "schema")
         .orElseGet(() -> pool.call(backend -> LedgerCatalog.inferred(built, backend)));
     if (!body.has("tableName") && !body.has("tables")) {
@@ -474,12 +479,21 @@ final class CuratorService {
       throw new IllegalArgumentException("tables: at most " + MAX_TABLES + " tables");
     }
     List<Ledger.NewTable> tables = new java.util.ArrayList<>();
-    for (JsonNode t : given) {
+    for (int i = 0; i < given.size(); i++) {
+      JsonNode t = given.get(i);
+      if (t.isObject() && !t.hasNonNull("format") && built.database().isEmpty()
+          && t.path("source").isTextual() && isDirectory(t.get("source").asText())) {
+        t = ((ObjectNode) t).deepCopy().put("format", "parquet"); // as --source DIR on the CLI
+      }
       org.privet.ledger.TableSpec table = LedgerJson.tableRegistration(t, built);
-      if (table.database().isEmpty() && !(java.nio.file.Path.of(table.source()).isAbsolute()
-          && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(table.source())))) {
+      java.nio.file.Path file = table.database().isPresent() ? null : java.nio.file.Path.of(table.source());
+      if (file != null && !(file.isAbsolute() && (java.nio.file.Files.isRegularFile(file)
+          || java.nio.file.Files.isDirectory(file)))) {
         throw new IllegalArgumentException("tables: source of '" + table.name() + "' must be an absolute"
-            + " path to a file on the server's machine");
+            + " path to a file on the server's machine (or a directory of Parquet part files)");
+      }
+      if (file != null) {
+        parquetParts(table.source(), table.format(), "tables[" + i + "].source");
       }
       RegisteredSchema fixed = declaredSchema(t, "tables: schema").orElseGet(() -> {
         DatasetSpec source = table.asSource(built);
@@ -492,6 +506,34 @@ final class CuratorService {
     ObjectNode out = LedgerJson.dataset(built, java.util.Optional.of(schema));
     out.set("tables", LedgerJson.tables(built, registered));
     return out;
+  }
+
+  /**
+   * If {@code source} is a directory, the curator's check that it is one table of Parquet part
+   * files ({@link org.privet.curator.ParquetParts}, as {@code --source DIR} on the CLI), before
+   * anything is stored; its refusal names {@code field}.
+   */
+  private static void parquetParts(String source, org.privet.ledger.SourceFormat format, String field) {
+    if (!isDirectory(source)) {
+      return;
+    }
+    if (format != org.privet.ledger.SourceFormat.PARQUET) {
+      throw new IllegalArgumentException(field + ": a directory is read as Parquet part files;"
+          + " format " + format.name().toLowerCase(java.util.Locale.ROOT) + " needs a file");
+    }
+    if (!java.nio.file.Path.of(source).isAbsolute()) {
+      throw new IllegalArgumentException(field + ": a directory must be given as an absolute path"
+          + " on the server's machine");
+    }
+    org.privet.curator.ParquetParts.require(java.nio.file.Path.of(source), field);
+  }
+
+  private static boolean isDirectory(String source) {
+    try {
+      return java.nio.file.Files.isDirectory(java.nio.file.Path.of(source));
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
   }
 
   /** The most tables one registration may carry. */

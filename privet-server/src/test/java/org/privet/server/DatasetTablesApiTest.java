@@ -149,17 +149,10 @@ class DatasetTablesApiTest {
           + " max_groups_contributed = 1, max_rows_per_group = 3) n_name, COUNT(*) AS n FROM orders JOIN customer"
           + " ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name", null);
       assertEquals(200, q.status(), q.text());
-      java.util.Map<String, Long> expected = new java.util.TreeMap<>();
-      try (org.privet.engine.duckdb.DuckDbBackend db = org.privet.engine.duckdb.DuckDbBackend.inMemory();
-          java.sql.Statement st = db.trustedConnection().createStatement();
-          java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(o.o_orderkey) FROM read_csv('"
-              + dir.resolve("nation.csv") + "') n LEFT JOIN read_csv('" + dir.resolve("customer.csv")
-              + "') c ON c.c_nationkey = n.n_nationkey LEFT JOIN read_csv('" + dir.resolve("orders.csv")
-              + "') o ON o.o_custkey = c.c_custkey GROUP BY n.n_name")) {
-        while (r.next()) {
-          expected.put(r.getString(1), r.getLong(2));
-        }
-      }
+      java.util.Map<String, Long> expected = Fixture.plainCounts("SELECT n.n_name, COUNT(o.o_orderkey) FROM read_csv('"
+          + dir.resolve("nation.csv") + "') n LEFT JOIN read_csv('" + dir.resolve("customer.csv")
+          + "') c ON c.c_nationkey = n.n_nationkey LEFT JOIN read_csv('" + dir.resolve("orders.csv")
+          + "') o ON o.o_custkey = c.c_custkey GROUP BY n.n_name");
       java.util.Map<String, Long> released = q.roundedByGroup("n_name", "n");
       assertEquals(0L, expected.get("CHINA"));
       assertEquals(expected, released, q.text());

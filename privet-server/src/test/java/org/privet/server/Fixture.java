@@ -141,4 +141,20 @@ final class Fixture {
       return ledger.register(spec, LedgerCatalog.inferred(spec, backend));
     }
   }
+
+  /**
+   * The rows of {@code sql}, a plain (non-DP) query of a key and a count run by an in-memory
+   * DuckDB on the files: the reference a test compares released counts with.
+   */
+  static Map<String, Long> plainCounts(String sql) throws java.sql.SQLException {
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    try (DuckDbBackend db = DuckDbBackend.inMemory();
+        java.sql.Statement st = db.trustedConnection().createStatement();
+        java.sql.ResultSet r = st.executeQuery(sql)) {
+      while (r.next()) {
+        counts.put(r.getString(1), r.getLong(2));
+      }
+    }
+    return counts;
+  }
 }

@@ -171,15 +171,9 @@ class RenamedDatasetApiTest {
   /** The plain join, computed by DuckDB on the files: the reference for the released counts. */
   private Map<String, Long> plainJoin() throws Exception {
     Map<String, Long> expected = new TreeMap<>(Map.of("CHINA", 0L));
-    try (org.privet.engine.duckdb.DuckDbBackend db = org.privet.engine.duckdb.DuckDbBackend.inMemory();
-        java.sql.Statement st = db.trustedConnection().createStatement();
-        java.sql.ResultSet r = st.executeQuery("SELECT n.n_name, COUNT(*) FROM read_csv('" + dir.resolve("orders.csv")
-            + "') o JOIN read_csv('" + dir.resolve("customer.csv") + "') c ON o.o_custkey = c.c_custkey JOIN read_csv('"
-            + dir.resolve("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name")) {
-      while (r.next()) {
-        expected.put(r.getString(1), r.getLong(2));
-      }
-    }
+    expected.putAll(Fixture.plainCounts("SELECT n.n_name, COUNT(*) FROM read_csv('" + dir.resolve("orders.csv")
+        + "') o JOIN read_csv('" + dir.resolve("customer.csv") + "') c ON o.o_custkey = c.c_custkey JOIN read_csv('"
+        + dir.resolve("nation.csv") + "') n ON c.c_nationkey = n.n_nationkey GROUP BY n.n_name"));
     assertEquals(Map.of("CHINA", 0L, "FRANCE", 3L, "PERU", 1L), expected, "the plain join");
     return expected;
   }

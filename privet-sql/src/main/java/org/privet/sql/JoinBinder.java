@@ -37,7 +37,9 @@ import org.privet.sql.DatasetDescriptor.TableDescriptor;
  *   <li>Joins are INNER or LEFT, on column equalities only.
  *   <li>A private table joins the private tables before it only along a reference (this table's
  *       reference column = the referenced key, or the reverse): every joined row then has exactly
- *       one unit. A private table appears once (no self-joins).
+ *       one unit. A private table appears twice only in a self-join whose copies meet on the unit
+ *       (INNER joins only; each copy capped per unit before the join: {@link #selfJoinAll});
+ *       a self-join on anything else is refused.
  *   <li>Public tables join anything on any equality; their columns are public (group keys from
  *       them are public groups).
  *   <li>The unit: the private table closest to the unit table (the one whose reference toward the
@@ -294,12 +296,283 @@ final class JoinBinder {
       }
     }
     splitWhere(steps);
+    this.steps = steps;
+    if (isSelfJoin()) {
+      for (Step st : steps) {
+        if (st.kind() == Relation.JoinKind.LEFT) {
+          throw src.error(st.table().at(), "a query that joins a private table with itself (a"
+              + " self-join) supports INNER joins only; '" + st.table().alias() + "' is LEFT-joined");
+        }
+      }
+      assembleSelfJoin();
+      return;
+    }
     List<TableRef> dropLater = brokenKeysAfterJoins(steps);
     Relation rel = joinAll(steps);
     for (TableRef t : dropLater) {
       rel = new Relation.DropBrokenKeys(rel, t.keyColumn, t.keyUnit);
     }
-    deriveUnit(rel);
+    deriveUnit(rel, topTable());
+  }
+
+  /** The joins as written, kept to rebuild a self-join's plan with its cap. */
+  private List<Step> steps;
+  /**
+   * A self-join's cap per unit on each side of a join on the unit (see {@link #capSelfJoins}); 0
+   * until chosen: the largest for the number of copies ({@link Relation.UnitCap#maxRowsPerCopy}).
+   */
+  private long selfJoinCap;
+  /** A self-join's number of copies (private tables joined on the unit), once assembled. */
+  private int selfJoinCopies;
+  /**
+   * The salt of the self-join caps' row hash: public and fixed, so that a statement's plan (and
+   * its EXPLAIN) is a function of the statement and the descriptor only. Privacy does not rest on
+   * it: the cap is a unit-local function of each unit's rows whatever the salt (a fixed unit-local
+   * map sends neighbours to neighbours; docs/proofs/r2t-truncation.md, "Self-joins").
+   */
+  static final long SELF_JOIN_SALT = 0x5e1f_7013_ca9L;
+
+  /** Whether a private table of the dataset appears twice in FROM (a self-join). */
+  boolean isSelfJoin() {
+    for (int i = 0; i < tables.size(); i++) {
+      for (int j = 0; j < i; j++) {
+        if (!tables.get(i).isPublic() && tables.get(i).table() == tables.get(j).table()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The number k of copies of a self-join (each a chain of private tables along references,
+   * joined to the others on the unit): a function of the statement and the descriptor only; 0
+   * without a self-join.
+   */
+  int selfJoinCopies() {
+    return isSelfJoin() ? selfJoinCopies : 0;
+  }
+
+  /**
+   * Rebuilds a self-join's plan and view with {@code m} rows per unit kept on each side of the
+   * joins on the unit ({@link Relation.UnitCap}); {@code m} is public, chosen by the caller from
+   * the statement (at least the largest truncation threshold the query can use). No effect
+   * without a self-join. The output columns and their names do not change.
+   */
+  void capSelfJoins(long m) {
+    if (!isSelfJoin()) {
+      return;
+    }
+    if (m < 1) {
+      throw new IllegalArgumentException("self-join cap must be positive");
+    }
+    this.selfJoinCap = m;
+    assembleSelfJoin();
+  }
+
+  private void assembleSelfJoin() {
+    TableRef[] top = new TableRef[1];
+    long[] m = new long[1];
+    Relation rel = selfJoinAll(top, m);
+    deriveUnit(rel, top[0]);
+    this.unitDerivation = unitDerivation + "; self-join: each side of a join on the unit keeps at"
+        + " most " + m[0] + " row(s) per unit (" + selfJoinCopies + " copies: at most "
+        + Relation.UnitCap.MAX_JOINED_ROWS_PER_UNIT + " joined rows per unit)";
+  }
+
+  /**
+   * A self-join (docs/proofs/r2t-truncation.md, "Self-joins"), every join INNER. The private
+   * tables fall into <em>copies</em>: tables joined along references that are not on the unit
+   * (a chain such as lineitem–orders), each private table of the dataset at most once per copy.
+   * Copies are joined to each other only on the privacy unit: one key pair equates the unit
+   * columns of two tables (the unit table's unit column, or a direct child's reference to it),
+   * so a row of unit w meets only rows of unit w. Each copy, joined, keeps at most {@link
+   * #selfJoinCap} rows per unit ({@link Relation.UnitCap}) before the joins on the unit; public
+   * tables are joined last. The unit of a joined row is the first copy's ({@code top[0]}).
+   */
+  private Relation selfJoinAll(TableRef[] top, long[] cap) {
+    List<Edge> pool = new ArrayList<>();
+    for (Step st : steps) {
+      pool.addAll(st.edges());
+    }
+    pool.addAll(whereEdges);
+    List<Edge> used = new ArrayList<>();
+    List<List<TableRef>> copies = new ArrayList<>();
+    List<Relation> copyRel = new ArrayList<>();
+    java.util.Map<TableRef, Integer> copyOf = new java.util.IdentityHashMap<>();
+    for (TableRef t : tables) {
+      if (t.isPublic()) {
+        continue;
+      }
+      List<Edge> along = new ArrayList<>();
+      java.util.Set<Integer> to = new java.util.TreeSet<>();
+      for (Edge e : pool) {
+        if ((e.a() == t || e.b() == t) && copyOf.containsKey(e.other(t)) && isAlong(e)
+            && !isUnitEdge(e)) {
+          along.add(e);
+          to.add(copyOf.get(e.other(t)));
+        }
+      }
+      if (to.isEmpty()) {
+        copyOf.put(t, copies.size());
+        copies.add(new ArrayList<>(List.of(t)));
+        copyRel.add(t.node());
+        continue;
+      }
+      if (to.size() > 1) {
+        throw src.error(t.at(), "private table '" + t.alias() + "' is joined along references to"
+            + " two copies of a self-join; join each copy's tables to that copy only, and the copies"
+            + " to each other on the privacy unit");
+      }
+      int c = to.iterator().next();
+      for (TableRef o : copies.get(c)) {
+        if (o.table() == t.table()) {
+          throw src.error(t.at(), "private table '" + t.table().name() + "' appears twice in one"
+              + " chain of references ('" + o.alias() + "' and '" + t.alias() + "'); join its"
+              + " copies to each other on the privacy unit instead" + unitSuggestion(t, o));
+        }
+      }
+      List<Relation.Join.Key> keys = new ArrayList<>();
+      for (Edge e : pool) {
+        if ((e.a() == t || e.b() == t) && copyOf.get(e.other(t)) != null
+            && copyOf.get(e.other(t)) == c && !used.contains(e)) {
+          keys.add(key(e, t));
+          used.add(e);
+        }
+      }
+      copyRel.set(c, new Relation.Join(Relation.JoinKind.INNER, copyRel.get(c), t.node(), keys,
+          Relation.JoinRole.ALONG_REFERENCE));
+      copies.get(c).add(t);
+      copyOf.put(t, c);
+    }
+    if (copies.isEmpty()) {
+      topTable(); // refuses a query without a private table
+    }
+    Relation rel = null;
+    List<TableRef> joined = new ArrayList<>();
+    selfJoinCopies = copies.size();
+    cap[0] = selfJoinCap > 0 ? selfJoinCap : Relation.UnitCap.maxRowsPerCopy(Math.max(1,
+        copies.size()));
+    for (int c = 0; c < copies.size(); c++) {
+      List<TableRef> copy = copies.get(c);
+      TableRef copyTop = copyTop(copy);
+      Relation capped = new Relation.UnitCap(copyRel.get(c), copyTop.unit(), cap[0],
+          SELF_JOIN_SALT);
+      if (c == 0) {
+        top[0] = copyTop;
+        rel = capped;
+        joined.addAll(copy);
+        continue;
+      }
+      List<Relation.Join.Key> keys = new ArrayList<>();
+      boolean onUnit = false;
+      for (Edge e : pool) {
+        TableRef in = copy.contains(e.a()) ? e.a() : copy.contains(e.b()) ? e.b() : null;
+        if (in != null && joined.contains(e.other(in)) && !used.contains(e)) {
+          keys.add(key(e, in));
+          used.add(e);
+          onUnit |= isUnitEdge(e);
+        }
+      }
+      if (!onUnit) {
+        TableRef first = copy.get(0);
+        throw src.error(first.at(), "private table '" + first.alias() + "' can be joined to the"
+            + " private tables before it only along a registered reference or, in a self-join, on"
+            + " the privacy unit" + unitSuggestion(first, top[0]) + ": any other join could give a"
+            + " row two privacy units");
+      }
+      rel = new Relation.Join(Relation.JoinKind.INNER, rel, capped, keys, Relation.JoinRole.UNIT);
+      joined.addAll(copy);
+    }
+    // Public tables: each, in written order, once it has a condition with the tables joined so
+    // far (a public table may be joined through another public one written after it).
+    List<TableRef> pending = new ArrayList<>(tables.stream().filter(TableRef::isPublic).toList());
+    while (!pending.isEmpty()) {
+      TableRef next = pending.stream().filter(t -> pool.stream().anyMatch(e -> !used.contains(e)
+          && (e.a() == t || e.b() == t) && joined.contains(e.other(t)))).findFirst().orElse(null);
+      if (next == null) {
+        TableRef t = pending.get(0);
+        throw src.error(t.at(), "table '" + t.alias() + "' is not joined to the other tables: give"
+            + " a join condition (column = column)");
+      }
+      List<Relation.Join.Key> keys = new ArrayList<>();
+      for (Edge e : pool) {
+        if ((e.a() == next || e.b() == next) && joined.contains(e.other(next)) && !used.contains(e)) {
+          keys.add(key(e, next));
+          used.add(e);
+        }
+      }
+      rel = new Relation.Join(Relation.JoinKind.INNER, rel, next.node(), keys,
+          Relation.JoinRole.PUBLIC);
+      joined.add(next);
+      pending.remove(next);
+    }
+    for (Edge e : pool) {
+      if (!used.contains(e)) {
+        throw src.error(e.at(), "this condition compares two tables joined elsewhere; put it in the"
+            + " join's ON");
+      }
+    }
+    return rel;
+  }
+
+  /** The join key of edge {@code e} with {@code n} on the new (right) side. */
+  private static Relation.Join.Key key(Edge e, TableRef n) {
+    TableRef other = e.other(n);
+    TableSchema.Column nc = e.a() == n ? e.ac() : e.bc();
+    TableSchema.Column oc = e.a() == n ? e.bc() : e.ac();
+    return new Relation.Join.Key(other.logical(oc.name()), n.logical(nc.name()));
+  }
+
+  /** Whether {@code e} joins two private tables along a registered reference (either way). */
+  private boolean isAlong(Edge e) {
+    return !e.a().isPublic() && !e.b().isPublic()
+        && (isParentReference(e.a(), e.ac(), e.b(), e.bc())
+            || isParentReference(e.b(), e.bc(), e.a(), e.ac()));
+  }
+
+  /** Whether {@code e} equates the unit columns of two private tables. */
+  private boolean isUnitEdge(Edge e) {
+    return !e.a().isPublic() && !e.b().isPublic() && unitColumn(e.a()).isPresent()
+        && unitColumn(e.b()).isPresent()
+        && unitColumn(e.a()).get().equalsIgnoreCase(e.a().sourceOf(e.ac().name()) + "")
+        && unitColumn(e.b()).get().equalsIgnoreCase(e.b().sourceOf(e.bc().name()) + "");
+  }
+
+  /**
+   * The column of private table {@code t} that holds its rows' unit: the unit table's unit column,
+   * or a direct child's reference to it; empty deeper (the unit is then its key's, not a column).
+   */
+  private Optional<String> unitColumn(TableRef t) {
+    TableDescriptor unitTable = dataset.tables().get(0);
+    if (t.table() == unitTable) {
+      return Optional.of(unitTable.column(unitName).orElseThrow().name());
+    }
+    Optional<Reference> r = t.table().parentIn(dataset);
+    return r.isPresent() && dataset.table(r.get().table()).orElseThrow() == unitTable
+        ? Optional.of(r.get().column()) : Optional.empty();
+  }
+
+  /** " (a.u = b.u)" when both tables have a visible unit column, else "". */
+  private String unitSuggestion(TableRef a, TableRef b) {
+    Optional<String> ua = unitColumn(a);
+    Optional<String> ub = unitColumn(b);
+    if (ua.isEmpty() || ub.isEmpty() || a.column(ua.get()).isEmpty() || b.column(ub.get()).isEmpty()) {
+      return "";
+    }
+    return " (" + a.alias() + "." + ua.get() + " = " + b.alias() + "." + ub.get() + ")";
+  }
+
+  /** The table of a copy whose parent is not in the copy (its tables are distinct). */
+  private TableRef copyTop(List<TableRef> copy) {
+    for (TableRef t : copy) {
+      Optional<Reference> parent = t.table().parentIn(dataset);
+      if (parent.isEmpty() || copy.stream()
+          .noneMatch(o -> o.table().name().equalsIgnoreCase(parent.get().table()))) {
+        return t;
+      }
+    }
+    throw new IllegalStateException("a copy without a top table");
   }
 
   /**
@@ -440,11 +713,6 @@ final class JoinBinder {
       if (other.alias().equalsIgnoreCase(alias)) {
         throw src.error(at, "the name '" + alias + "' is used for two tables in FROM; give each an"
             + " alias of its own");
-      }
-      if (other.table() == table && !table.isPublic()) {
-        throw src.error(at, "private table '" + table.name() + "' appears twice (a self-join):"
-            + " each of its rows would count for its unit once per match, which the references do"
-            + " not bound; self-joins of private tables are not supported");
       }
     }
     if (alias.startsWith("__") && pq.derived(alias) == null) {
@@ -848,8 +1116,7 @@ final class JoinBinder {
    * The unit: carried by the query's private table nearest the unit table (its reference toward
    * the unit leaves the query), read from the unit attached to its rows ({@link #attachUnit}).
    */
-  private void deriveUnit(Relation rel) {
-    TableRef top = topTable();
+  private void deriveUnit(Relation rel, TableRef top) {
     TableDescriptor unitTable = dataset.tables().get(0);
     String unitColumn = top.unit();
     List<String> path = new ArrayList<>();

@@ -72,9 +72,13 @@ final class R2TOption {
   /**
    * Refuses what R2T does not cover (before any charge, from the statement only) and sets the
    * builder's unit and R2T bound.
+   *
+   * @param defaultBound GS when {@code truncation_bound} is not given: {@value #DEFAULT_BOUND},
+   *     or less over a self-join ({@link SelfJoinCap})
    */
   static void apply(PreparedQuery pq, DpOptions options, String unit, List<String> groupBy,
-      List<List<Object>> publicGroups, List<AggregateCall> calls, Query.Builder b) {
+      List<List<Object>> publicGroups, List<AggregateCall> calls, Query.Builder b,
+      long defaultBound) {
     SourceText src = pq.source();
     Map<String, OptionValue> opts = pq.options();
     int at = opts.get(NAME).offset();
@@ -139,7 +143,7 @@ final class R2TOption {
       throw src.error(at, NAME + " = 'R2T' needs epsilon (R2T is pure ε-DP; delta only for a"
           + " private group selection)");
     }
-    long bound = DEFAULT_BOUND;
+    long bound = defaultBound;
     long max = sum ? MAX_SUM_BOUND : MAX_COUNT_BOUND;
     OptionValue bv = opts.get(BOUND);
     if (bv != null) {

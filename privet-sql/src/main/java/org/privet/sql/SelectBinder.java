@@ -184,6 +184,12 @@ final class SelectBinder {
     this.dataset = joins.view();
   }
 
+  /** A self-join's plan rebuilt with its public cap m ({@link JoinBinder#capSelfJoins}). */
+  void capSelfJoins(long m) {
+    joins.capSelfJoins(m);
+    this.dataset = joins.view();
+  }
+
   /** The column resolver for WHERE: qualified names too when the query joins tables. */
   FilterParser.ColumnResolver filterColumns() {
     return new FilterParser.ColumnResolver() {

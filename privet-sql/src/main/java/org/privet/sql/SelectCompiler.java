@@ -67,6 +67,15 @@ final class SelectCompiler {
     List<List<Object>> publicGroups = r2t ? R2TOption.publicGroups(pq, binder, options, groupBy)
         : binder.publicGroups(options, groupBy);
 
+    SelfJoinCap.Choice selfJoin = null;
+    if (binder.joins() != null && binder.joins().isSelfJoin()) {
+      // issue 25: each side of a join on the unit keeps at most m rows per unit (public m)
+      selfJoin = SelfJoinCap.of(pq, options, contributions, r2t, aggregateCalls,
+          binder.joins().selfJoinCopies());
+      binder.capSelfJoins(selfJoin.m());
+      dataset = binder.dataset();
+    }
+
     // Engine aggregations (identical calls are computed once) and the output columns.
     Query.Builder b = Query.from(dataset.source());
     List<OutputColumn> outputs = rewrites.identicalCallsOnce(b, selected, groupBy);
@@ -75,16 +84,19 @@ final class SelectCompiler {
     PostProcessing.LimitOffset limitOffset = post.limitOffset(ps);
 
     if (r2t) {
-      R2TOption.apply(pq, options, unit, groupBy, publicGroups, aggregateCalls, b);
+      R2TOption.apply(pq, options, unit, groupBy, publicGroups, aggregateCalls, b,
+          selfJoin != null ? selfJoin.r2tDefaultBound() : R2TOption.DEFAULT_BOUND);
     } else if (unit != null && contributions.rowsCap() > 0) {
       b.privacyUnit(unit).maxRowsContributed(contributions.rowsCap());
     } else if (unit != null) {
       b.privacyUnit(unit).maxGroupsContributed(contributions.l0());
       if (contributions.estimated()) {
-        b.estimateMaxRowsPerGroup(new org.privet.engine.ContributionBoundEstimate(
-            Double.isNaN(options.autoBoundsShare())
+        org.privet.engine.ContributionBoundEstimate estimate =
+            new org.privet.engine.ContributionBoundEstimate(Double.isNaN(options.autoBoundsShare())
                 ? org.privet.engine.ContributionBoundEstimate.DEFAULT_SHARE
-                : options.autoBoundsShare(), org.privet.engine.ContributionBoundEstimate.DEFAULT_CONFIDENCE));
+                : options.autoBoundsShare(), org.privet.engine.ContributionBoundEstimate.DEFAULT_CONFIDENCE);
+        b.estimateMaxRowsPerGroup(selfJoin == null ? estimate
+            : estimate.withMaxExponent(selfJoin.estimateMaxExponent())); // L0·2^e ≤ the cap
       } else {
         b.maxRowsPerGroup(contributions.lInf());
       }

@@ -151,7 +151,7 @@ class JoinsTest extends JoinNeighbours {
           + " JOIN customer ON lineitem.orderkey = customer.custkey", "customer ON",
           "only along a registered reference"},
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders a"
-          + " JOIN orders b ON a.custkey = b.custkey", "orders b", "appears twice"},
+          + " JOIN orders b ON a.totalprice = b.totalprice", "orders b", "on the privacy unit"},
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders"
           + " RIGHT JOIN customer USING (custkey)", "customer USING", "only INNER and LEFT"},
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders"

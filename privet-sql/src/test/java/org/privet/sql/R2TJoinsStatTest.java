@@ -3,8 +3,6 @@ package org.privet.sql;
 import static org.privet.sql.R2TTestSupport.assertAlike;
 import static org.privet.sql.R2TTestSupport.assertRejected;
 import static org.privet.sql.R2TTestSupport.perOrder;
-import static org.privet.sql.R2TTestSupport.releases;
-import static org.privet.sql.R2TTestSupport.seeded;
 
 import org.junit.jupiter.api.Test;
 import org.privet.mechanisms.truncation.R2TMechanism;
@@ -33,9 +31,7 @@ class R2TJoinsStatTest extends JoinNeighbours {
   }
 
   private static double[] reference(double epsilon, long seed, long[] c) {
-    R2TMechanism m = R2TMechanism.builder().epsilon(epsilon).globalSensitivity(GS).beta(0.05)
-        .randomSource(seeded(seed)).build();
-    return releases(m, c, 0);
+    return R2TTestSupport.r2tReleases(epsilon, GS, seed, c);
   }
 
   @Test

@@ -47,6 +47,16 @@ final class R2TTestSupport {
   }
 
   /**
+   * N releases of R2T (ε, GS, β = 0.05: the session's default 95%) on the per-unit contributions
+   * {@code c}, with a seeded source.
+   */
+  static double[] r2tReleases(double epsilon, long gs, long seed, long[] c) {
+    R2TMechanism m = R2TMechanism.builder().epsilon(epsilon).globalSensitivity(gs).beta(0.05)
+        .randomSource(seeded(seed)).build();
+    return releases(m, c, 0);
+  }
+
+  /**
    * The contributions R2T would see if it truncated per order instead of per customer: per order
    * (of an existing customer accepted by {@code customer}), the sum of {@code weight} over its
    * line items.

@@ -55,9 +55,13 @@ import org.privet.sql.DpSql;
  * release in Java).
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar org.privet.bench.joins.TpchJoinBench
- * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS [QUERIES]]]]]} (defaults 101, 5, 2, 21,
- * every query; QUERIES is a comma-separated list of names such as {@code Q18}); RUNS = 0
- * measures time only (no accuracy table).
+ * SF=DIR[,SF=DIR...] [RUNS [ROUNDS [THREADS [ENGINE_RUNS [QUERIES [METHOD]]]]]]} (defaults 101,
+ * 5, 2, 21, every query ({@code all}), {@code default}; QUERIES is a comma-separated list of names
+ * such as {@code Q18}); RUNS = 0 measures time only (no accuracy table). The self-join queries
+ * ({@code tpch-selfjoin-queries.txt}, e.g. {@code SJ1}: orders joined with itself on the
+ * customer) run only when QUERIES names them. METHOD {@code r2t}: the engine's DP SQL asks for
+ * R2T ({@code truncation = 'R2T', truncation_bound = GS}) instead of leaving the bound to the
+ * engine's estimate.
  */
 public final class TpchJoinBench {
   static final double EPSILON = 0.8;
@@ -73,7 +77,31 @@ public final class TpchJoinBench {
       "Q10", new double[] {1_500_000, 2615.490131188417},
       "Q18", new double[] {153_078_795, 201957.5274197956});
 
+  /** Whether the engine's DP SQL asks for R2T (METHOD {@code r2t}). */
+  private static boolean r2tEngine;
+
   private TpchJoinBench() {}
+
+  /**
+   * With {@code -Dtpch.declareKeys=true}: TPC-H's primary key of orders (o_orderkey, the target of
+   * lineitem's reference) declared and o_custkey NOT NULL, as the owner of a database with the
+   * TPC-H schema would declare them; the engine then needs no broken-key check for line items
+   * (docs/proofs/engine-joins.md, "Keys the database guarantees"). Off by default (the tables as
+   * loaded from CSV, no constraint).
+   */
+  static void declareKeysIfAsked(Statement s) throws SQLException {
+    if (!Boolean.getBoolean("tpch.declareKeys")) {
+      return;
+    }
+    s.execute("ALTER TABLE orders ADD PRIMARY KEY (o_orderkey)");
+    s.execute("ALTER TABLE orders ALTER COLUMN o_custkey SET NOT NULL");
+    System.err.println("keys declared: orders(o_orderkey), o_custkey NOT NULL");
+  }
+
+  /** The engine's DP SQL for {@code q}: no bound given, or R2T with METHOD {@code r2t}. */
+  static String engineSql(TpchQuery q) {
+    return r2tEngine ? q.dpSqlR2T(EPSILON, GS) : q.dpSql(EPSILON);
+  }
 
   public static void main(String[] args) throws SQLException {
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 101;
@@ -81,7 +109,9 @@ public final class TpchJoinBench {
     int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
     int engineRuns = args.length > 4 ? Integer.parseInt(args[4]) : 21;
     // Optional: only these queries (comma-separated names, e.g. Q18), all by default.
-    java.util.Set<String> only = args.length > 5 ? java.util.Set.of(args[5].split(",")) : null;
+    java.util.Set<String> only = args.length > 5 && !args[5].equals("all")
+        ? java.util.Set.of(args[5].split(",")) : null;
+    r2tEngine = args.length > 6 && args[6].equals("r2t");
     RandomSource random = RandomSource.secure();
     List<String> accuracy = new ArrayList<>();
     List<String> timing = new ArrayList<>();
@@ -110,12 +140,17 @@ public final class TpchJoinBench {
                 + "', header = true)");
           }
         }
+        declareKeysIfAsked(s);
         System.err.printf(Locale.ROOT, "SF %s loaded in %.1f s%n", sf,
             (System.nanoTime() - start) / 1e9);
         DatasetCatalog catalog = catalog(db);
         Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
             .randomSource(random).build();
-        for (TpchQuery q : TpchQuery.all()) {
+        List<TpchQuery> queries = new ArrayList<>(TpchQuery.all());
+        if (only != null) { // opt-in: the self-join queries run only when named
+          queries.addAll(TpchQuery.selfJoins());
+        }
+        for (TpchQuery q : queries) {
           if (only != null && !only.contains(q.name())) {
             continue;
           }
@@ -134,7 +169,7 @@ public final class TpchJoinBench {
           double[] engine = new double[q.expressible() ? engineRuns : 0];
           double[] engineLinf = new double[engine.length];
           if (q.expressible()) {
-            Query dp = DpSql.parse(q.dpSql(EPSILON), catalog).query();
+            Query dp = DpSql.parse(engineSql(q), catalog).query();
             if (q.name().equals("Q3")) {
               System.err.println(session.explain(dp).render());
             }
@@ -287,7 +322,7 @@ public final class TpchJoinBench {
   static String timingRow(String sf, TpchQuery q, Statement s, Session session,
       DatasetCatalog catalog, int rounds, RandomSource random) throws SQLException {
     QuantileThresholdMechanism quantile = quantile(random);
-    Query dp = q.expressible() ? DpSql.parse(q.dpSql(EPSILON), catalog).query() : null;
+    Query dp = q.expressible() ? DpSql.parse(engineSql(q), catalog).query() : null;
     double[] plain = new double[rounds];
     double[] engine = new double[rounds];
     double[] harness = new double[rounds];

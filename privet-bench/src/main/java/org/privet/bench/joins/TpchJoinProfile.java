@@ -73,6 +73,7 @@ public final class TpchJoinProfile {
               + "', header = true)");
         }
       }
+      TpchJoinBench.declareKeysIfAsked(s);
       DatasetCatalog catalog = TpchJoinBench.catalog(db);
       Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
           .randomSource(RandomSource.secure()).build();

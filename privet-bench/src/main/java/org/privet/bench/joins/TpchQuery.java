@@ -33,6 +33,16 @@ record TpchQuery(String name, String unit, String aggregate, String dpAggregate,
         + " AS v " + fromWhere;
   }
 
+  /**
+   * The query in Privet's DP SQL at {@code epsilon} with R2T choosing the truncation ({@code
+   * truncation = 'R2T'}, {@code truncation_bound = gs}).
+   */
+  String dpSqlR2T(double epsilon, long gs) {
+    return "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = " + epsilon
+        + ", truncation = 'R2T', truncation_bound = " + gs + ") " + dpAggregate + " AS v "
+        + fromWhere;
+  }
+
   /** The same join without DP: {@code SELECT aggregate FROM ... WHERE ...}. */
   String plain() {
     return "SELECT " + aggregate + " " + fromWhere;
@@ -49,8 +59,17 @@ record TpchQuery(String name, String unit, String aggregate, String dpAggregate,
 
   /** The queries of {@code tpch-queries.txt}, in file order. */
   static List<TpchQuery> all() {
-    try (InputStream in = TpchQuery.class.getResourceAsStream("tpch-queries.txt")) {
-      return parse(new String(Objects.requireNonNull(in, "tpch-queries.txt").readAllBytes(),
+    return read("tpch-queries.txt");
+  }
+
+  /** The opt-in self-join queries of {@code tpch-selfjoin-queries.txt}, in file order. */
+  static List<TpchQuery> selfJoins() {
+    return read("tpch-selfjoin-queries.txt");
+  }
+
+  private static List<TpchQuery> read(String file) {
+    try (InputStream in = TpchQuery.class.getResourceAsStream(file)) {
+      return parse(new String(Objects.requireNonNull(in, file).readAllBytes(),
           StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

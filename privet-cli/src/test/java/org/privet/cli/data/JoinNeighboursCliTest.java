@@ -41,8 +41,10 @@ class JoinNeighboursCliTest {
           + " AND c_custkey = 7777777"},
       {"released", DP.replace(")", ", max_groups_contributed = 2)") + " l_returnflag, COUNT(*) AS n"
           + CHAIN + " GROUP BY l_returnflag"},
-      {"refused", DP + " COUNT(*) AS n FROM orders o1 JOIN orders o2 ON o1.o_custkey ="
+      {"released", DP + " COUNT(*) AS n FROM orders o1 JOIN orders o2 ON o1.o_custkey ="
           + " o2.o_custkey"},
+      {"refused", DP + " COUNT(*) AS n FROM orders o1 JOIN orders o2 ON o1.o_orderdate ="
+          + " o2.o_orderdate"},
       {"refused", DP + " COUNT(*) AS n FROM lineitem JOIN orders ON l_linenumber = o_orderkey"},
       {"refused", DP + " COUNT(*) AS n FROM customer, orders"},
       {"refused", DP + " SUM(l_shipmode) AS s" + CHAIN},

@@ -170,8 +170,9 @@ public final class ContributionBoundPass {
    * QuantileTree#cellHalfWidth}), and steps up while the cell's noisy count exceeds it: L∞ =
    * 2^(k−1) for the first such cell k that does not. Edge C has no pair above it, so
    * the scan always stops; 1 when the noisy total is below one pair (no rows). Always a power of
-   * two in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}]. Total: no data-dependent
-   * exception.
+   * two in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}], and at most the
+   * configuration's {@link ContributionBoundEstimate#largestBound()} (a public limit applied to
+   * the read, e.g. over a self-join). Total: no data-dependent exception.
    */
   public int bound(Releaser.Group group) {
     QuantileTree t = group.tree(0);
@@ -194,10 +195,15 @@ public final class ContributionBoundPass {
         while (k < c && d[k + 1] - d[k] > t.cellHalfWidth(k, noise, gamma)) {
           k++;
         }
-        return ContributionBoundEstimate.boundOfCell(k - 1);
+        return limited(ContributionBoundEstimate.boundOfCell(k - 1));
       }
     }
-    return ContributionBoundEstimate.boundOfCell(c - 1);
+    return limited(ContributionBoundEstimate.boundOfCell(c - 1));
+  }
+
+  /** The read limited to the configuration's largest bound (post-processing; a power of two). */
+  private int limited(int bound) {
+    return Math.min(bound, config.largestBound());
   }
 
   /** EXPLAIN's line for the estimate. */
@@ -215,8 +221,10 @@ public final class ContributionBoundPass {
         + " noisy count of the next cell alone exceeds its own " + config.confidence()
         + " band (read from the top, as"
         + " Google's ApproxBounds; as ZetaSQL, every row of a unit counts, up to a bound computed"
-        + " privately);"
-        + " the main pass below shows the stand-in L∞ = " + ContributionBoundEstimate.STAND_IN
+        + " privately)"
+        + (config.maxExponent() < ContributionBoundEstimate.MAX_EXPONENT ? "; read at most "
+            + config.largestBound() + " (the public limit of this query)" : "")
+        + "; the main pass below shows the stand-in L∞ = " + config.largestBound()
         + ", replaced at run time by the estimate, which is released with the answer";
   }
 }

@@ -27,13 +27,18 @@ import org.privet.random.RandomSource;
  * self-join-free queries, each joined row attributed to one unit):
  *
  * <ul>
- *   <li>COUNT(*): c<sub>u</sub> is unit u's (joined) rows; one bounding plan per threshold with L0
- *       = 1 (one group) and L∞ = τ<sub>j</sub>, whose row count is Q(I, τ<sub>j</sub>);
+ *   <li>COUNT(*): c<sub>u</sub> is unit u's (joined) rows; the j-th measure is a row count
+ *       ({@link Measure.FixedPointSum#rowCount}) whose all-rows pair clamp is [0, τ<sub>j</sub>],
+ *       so its group sum is Q(I, τ<sub>j</sub>);
  *   <li>SUM(x): c<sub>u</sub> is the sum of unit u's clamped values x ∈ [lower, upper], lower ≥ 0,
- *       as integers on the grid 2<sup>−k</sup>; ONE bounding plan with L measures, the j-th a
- *       fixed-point sum whose all-rows pair clamp is [0, τ<sub>j</sub>·2<sup>k</sup>] ({@link
- *       Measure.PairClamp}), so its group sum is Q(I, τ<sub>j</sub>) in grid units.
+ *       as integers on the grid 2<sup>−k</sup>; the j-th measure is a fixed-point sum whose
+ *       all-rows pair clamp is [0, τ<sub>j</sub>·2<sup>k</sup>] ({@link Measure.PairClamp}), so
+ *       its group sum is Q(I, τ<sub>j</sub>) in grid units.
  * </ul>
+ *
+ * <p>Either way ONE bounding plan (one backend statement) computes all L thresholds, one measure
+ * per threshold; the kept (unit, group) pairs (L0) are the same for every measure, as they were
+ * for the one-plan-per-threshold COUNT this replaces (the same salt; L0 does not read L∞).
  *
  * <p>With GROUP BY (public groups only, each unit in at most L0 of them), the same plans keep
  * the groups, Q<sub>g</sub>(I, τ) is computed per group from each unit's contributions in it
@@ -132,24 +137,17 @@ public final class R2TPass {
     // The mechanism's own levels and thresholds (public: GS, ε and k only).
     R2TMechanism shape = mechanism(query, 0.05, null, k);
     long[] thresholds = new long[shape.levels()];
-    List<BoundedAggregation> specs = new ArrayList<>();
     List<Measure> perThreshold = new ArrayList<>();
     for (int j = 1; j <= shape.levels(); j++) {
       thresholds[j - 1] = shape.threshold(j);
-      if (sum == null) {
-        specs.add(new BoundedAggregation(s.source(), s.filter(), s.unitColumn(), s.groupBy(),
-            s.publicGroups(), s.l0(), Math.toIntExact(thresholds[j - 1]), salt, s.measures()));
-      } else {
-        perThreshold.add(new Measure.FixedPointSum(sum.column(), sum.lower(), sum.upper(), k, 0,
-            false, new Measure.PairClamp(0, thresholds[j - 1], true)));
-      }
+      Measure.PairClamp clamp = new Measure.PairClamp(0, thresholds[j - 1], true);
+      perThreshold.add(sum == null ? Measure.FixedPointSum.rowCount(s.unitColumn().get(), clamp)
+          : new Measure.FixedPointSum(sum.column(), sum.lower(), sum.upper(), k, 0, false, clamp));
     }
-    if (sum != null) {
-      // One pass (L0 as the query says; 1 without groups); L∞ bounds only the counts, which R2T
-      // does not read (an all-rows pair clamp sums all of the unit's rows in a group).
-      specs.add(new BoundedAggregation(s.source(), s.filter(), s.unitColumn(), s.groupBy(),
-          s.publicGroups(), s.l0(), 1, salt, perThreshold));
-    }
+    // One pass (L0 as the query says; 1 without groups); L∞ bounds only the counts, which R2T
+    // does not read (an all-rows pair clamp sums all of the unit's rows in a group).
+    List<BoundedAggregation> specs = List.of(new BoundedAggregation(s.source(), s.filter(),
+        s.unitColumn(), s.groupBy(), s.publicGroups(), s.l0(), 1, salt, perThreshold));
     return new R2TPass(query, base, specs, thresholds, sum, k);
   }
 
@@ -194,7 +192,7 @@ public final class R2TPass {
     return mechanism(query, beta, random, gridExponent);
   }
 
-  /** The bounding plans: one per threshold (COUNT), in increasing τ, or one in all (SUM). */
+  /** The bounding plans: one in all, with one measure per threshold in increasing τ. */
   public List<BoundedAggregation> specs() {
     return specs;
   }
@@ -207,11 +205,6 @@ public final class R2TPass {
   /** k: values and thresholds are integers on the grid 2<sup>−k</sup> (0 for a COUNT). */
   public int gridExponent() {
     return gridExponent;
-  }
-
-  /** True for a SUM: one bounding plan whose measures are the thresholds. */
-  public boolean onePass() {
-    return sum != null;
   }
 
   /** The only output's name. */
@@ -284,8 +277,7 @@ public final class R2TPass {
 
   /**
    * The exact Q<sub>g</sub>(I, τ<sub>j</sub>) per group g and threshold j, from the backend's
-   * groups of each spec, in the order of {@link #specs()} (COUNT: the j-th spec's row count; SUM:
-   * the one spec's j-th sum; saturating). Public groups ({@link #groupKeys}): every listed key in
+   * groups of each spec, in the order of {@link #specs()} (the one spec's j-th sum; saturating). Public groups ({@link #groupKeys}): every listed key in
    * order, 0 where the backend returned nothing; without GROUP BY every group handed back counts
    * (at most one); private groups: the keys the backend returned (those with a kept unit), in the
    * order first seen, with their kept units. Total.
@@ -317,25 +309,12 @@ public final class R2TPass {
         }
         long[] exact = out.get(i).exact();
         for (int j = 0; j < thresholds.length; j++) {
-          long v = sum == null ? (j == spec ? Math.max(0, g.rows()) : 0)
-              : g.sums() == null || g.sums().length <= j ? 0 : Math.max(0, g.sums()[j]);
+          long v = g.sums() == null || g.sums().length <= j ? 0 : Math.max(0, g.sums()[j]);
           exact[j] = saturatingAdd(exact[j], v);
         }
       }
     }
     return out;
-  }
-
-  /**
-   * The exact Q(I, τ<sub>j</sub>) from the backend's groups of the j-th COUNT spec (the row count,
-   * summed over the groups handed back, saturating; no rows: 0). Total.
-   */
-  public static long truncatedCount(List<GroupAggregate> groups) {
-    long sum = 0;
-    for (GroupAggregate g : groups) {
-      sum = saturatingAdd(sum, Math.max(0, g.rows()));
-    }
-    return sum;
   }
 
   private static long saturatingAdd(long a, long b) {

@@ -53,6 +53,15 @@ public final class DuckDbBackend implements Backend {
     return open("jdbc:duckdb:" + file.toAbsolutePath());
   }
 
+  /**
+   * The table expression DuckDB reads {@code source} with, as every query renders it (e.g. a
+   * Parquet directory as its part files, {@link Source.ParquetFile#partFiles}): for the curator's
+   * trusted reads outside the engine, such as anonymization, which must not restate the rendering.
+   */
+  public static String tableExpression(Source source) {
+    return SqlText.from(source);
+  }
+
   private static DuckDbBackend open(String url) {
     try {
       return new DuckDbBackend((DuckDBConnection) DriverManager.getConnection(url));
@@ -246,8 +255,75 @@ public final class DuckDbBackend implements Backend {
   }
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
+    return plan(spec, dialect, this::uniqueKeyWithUnit);
+  }
+
+  private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect,
+      org.privet.engine.plan.RelationSql.KeyFacts facts) {
     return new BoundingPlan(spec, planSchema(spec.source()), SqlText.from(spec.source(),
-        spec.columnsNamed()), dialect);
+        spec.columnsNamed(), facts), dialect);
+  }
+
+  /**
+   * {@link #uniqueKeyWithUnit}, each question read from the catalog once: for the passes of one
+   * query ({@link #sharingRows}), which run one after another under this backend's lock.
+   */
+  private org.privet.engine.plan.RelationSql.KeyFacts memoizedKeyFacts() {
+    java.util.Map<List<Object>, Boolean> seen = new java.util.HashMap<>();
+    return (source, key, unit) -> seen.computeIfAbsent(List.of(source, key, unit),
+        k -> uniqueKeyWithUnit(source, key, unit));
+  }
+
+  /**
+   * {@link org.privet.engine.plan.RelationSql.KeyFacts} from DuckDB's catalog (public metadata the
+   * database enforces, no row read): a table source whose every table of that name (any catalog
+   * or schema the name may resolve to, and no view of that name) declares a one-column PRIMARY
+   * KEY or UNIQUE constraint on {@code key} and a NOT NULL constraint on {@code unit}. DuckDB
+   * rejects any insert or update that breaks either while it is declared; the catalog is read
+   * within the backend call (for one query's passes, the query) whose statements it shapes, under
+   * this backend's lock (a schema change by the owner in the middle of a query is outside the
+   * model). Anything else, or a failing catalog read: false (the check is rendered).
+   */
+  private boolean uniqueKeyWithUnit(Source source, String key, String unit) {
+    if (!(source instanceof Source.Table t)) {
+      return false;
+    }
+    String[] parts = t.name().split("\\.");
+    String table = parts[parts.length - 1];
+    List<String> args = new ArrayList<>(List.of(table));
+    String where = "lower(table_name) = lower(?)";
+    if (parts.length >= 2) {
+      where += " AND lower(schema_name) = lower(?)";
+      args.add(parts[parts.length - 2]);
+    }
+    if (parts.length >= 3) {
+      where += " AND lower(database_name) = lower(?)";
+      args.add(parts[parts.length - 3]);
+    }
+    String same = "c.database_name = t.database_name AND c.schema_name = t.schema_name"
+        + " AND c.table_name = t.table_name AND len(c.constraint_column_names) = 1";
+    String sql = "WITH t AS (SELECT database_name, schema_name, table_name FROM duckdb_tables()"
+        + " WHERE " + where + "), ok AS (SELECT * FROM t WHERE EXISTS (SELECT 1 FROM"
+        + " duckdb_constraints() c WHERE " + same + " AND c.constraint_type IN ('PRIMARY KEY',"
+        + " 'UNIQUE') AND lower(c.constraint_column_names[1]) = lower(?)) AND EXISTS (SELECT 1"
+        + " FROM duckdb_constraints() c WHERE " + same + " AND c.constraint_type = 'NOT NULL'"
+        + " AND lower(c.constraint_column_names[1]) = lower(?))) SELECT (SELECT COUNT(*) FROM t),"
+        + " (SELECT COUNT(*) FROM ok), (SELECT COUNT(*) FROM duckdb_views() WHERE"
+        + " lower(view_name) = lower(?))";
+    args.add(key);
+    args.add(unit);
+    args.add(table);
+    try (java.sql.PreparedStatement st = connection.prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        st.setString(i + 1, args.get(i));
+      }
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() && rs.getLong(1) > 0 && rs.getLong(1) == rs.getLong(2)
+            && rs.getLong(3) == 0;
+      }
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   @Override
@@ -296,9 +372,10 @@ public final class DuckDbBackend implements Backend {
     if (passes.isEmpty()) {
       return Backend.super.sharingRows(passes);
     }
+    org.privet.engine.plan.RelationSql.KeyFacts facts = memoizedKeyFacts();
     return org.privet.engine.spi.SharedPasses.of(passes, planSchema(passes.get(0).source()),
-        p -> plan(p, DuckDbDialect.FAST))
-        .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables))
+        p -> plan(p, DuckDbDialect.FAST, facts))
+        .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables, facts))
         .orElseGet(() -> Backend.super.sharingRows(passes));
   }
 
@@ -316,9 +393,13 @@ public final class DuckDbBackend implements Backend {
     private final String name;
     private boolean attempted;
 
-    SharedRows(org.privet.engine.spi.SharedPasses shared, String name) {
+    private final org.privet.engine.plan.RelationSql.KeyFacts facts;
+
+    SharedRows(org.privet.engine.spi.SharedPasses shared, String name,
+        org.privet.engine.plan.RelationSql.KeyFacts facts) {
       this.shared = shared;
       this.name = name;
+      this.facts = facts;
     }
 
     private String table() {
@@ -336,7 +417,7 @@ public final class DuckDbBackend implements Backend {
         // The source's structure is checked as the direct plan checks it (the same refusal).
         DuckDbBackend.this.planSchema(shared.template().source());
         rows = shared.rowsStatement(SqlText.from(shared.template().source(),
-            shared.rowsColumnsNamed()), DuckDbDialect.FAST);
+            shared.rowsColumnsNamed(), facts), DuckDbDialect.FAST);
       }
       run("CREATE TEMP TABLE " + SqlText.quote(name) + " AS " + rows, step);
     }
@@ -345,7 +426,7 @@ public final class DuckDbBackend implements Backend {
     public void aggregate(BoundedAggregation spec, GroupSink sink) {
       synchronized (DuckDbBackend.this) {
         if (shared.pairs() != null) {
-          BoundingPlan direct = DuckDbBackend.this.plan(spec, DuckDbDialect.FAST);
+          BoundingPlan direct = DuckDbBackend.this.plan(spec, DuckDbDialect.FAST, facts);
           if (shared.servesPairs(direct)) {
             make("bounded aggregation");
             long[] delivered = {0};

@@ -30,9 +30,15 @@ final class SqlText {
    * org.privet.engine.spi.SqlDialect, java.util.function.Function, java.util.Set)}).
    */
   static String from(Source source, java.util.Set<String> read) {
+    return from(source, read, org.privet.engine.plan.RelationSql.KeyFacts.NONE);
+  }
+
+  /** {@link #from(Source, java.util.Set)} with what the database guarantees about its tables. */
+  static String from(Source source, java.util.Set<String> read,
+      org.privet.engine.plan.RelationSql.KeyFacts facts) {
     if (source instanceof Source.Relational r) {
       return org.privet.engine.plan.RelationSql.render(r.relation(), DuckDbDialect.FAST, SqlText::from,
-          read);
+          read, facts);
     }
     return from(source);
   }
@@ -65,6 +71,15 @@ final class SqlText {
       return s.append(')').toString();
     }
     Source.ParquetFile p = (Source.ParquetFile) source;
+    if (p.isDirectory()) {
+      // A directory of part files (Spark's layout): the files listed, not a glob, so that no
+      // character of the path is read as a pattern; by name, so that a part file written later
+      // without a column reads it as NULL rather than failing the scan (the curator checks at
+      // registration that all parts have the same columns).
+      return "read_parquet([" + p.partFiles().stream()
+          .map(f -> string(f.toAbsolutePath().toString())).collect(Collectors.joining(", "))
+          + "], union_by_name = true)";
+    }
     return "read_parquet(" + string(p.path().toAbsolutePath().toString()) + ")";
   }
 
@@ -145,6 +160,8 @@ final class SqlText {
     } else if (source instanceof Source.CsvFile c) {
       return "CSV file '" + c.path().getFileName() + "'";
     }
-    return "Parquet file '" + ((Source.ParquetFile) source).path().getFileName() + "'";
+    Source.ParquetFile p = (Source.ParquetFile) source;
+    return (p.isDirectory() ? "Parquet directory '" : "Parquet file '") + p.path().getFileName()
+        + "'";
   }
 }

@@ -291,7 +291,13 @@ public sealed interface Relation {
      */
     ALONG_REFERENCE,
     /** With a public table: the joined row's unit is the private side's. */
-    PUBLIC
+    PUBLIC,
+    /**
+     * On the privacy unit (a private self-join, issue 25): one key pair equates the two sides'
+     * unit columns, so a row of unit w meets only rows of unit w; each side is a {@link UnitCap},
+     * so a unit's joined rows are at most the product of the sides' caps.
+     */
+    UNIT
   }
 
   /**
@@ -345,6 +351,17 @@ public sealed interface Relation {
           throw new IllegalArgumentException("join: column '" + c.name() + "' on both sides");
         }
       }
+      if (role == JoinRole.UNIT) {
+        // Totality after the charge: a unit's joined rows are at most the product of the caps.
+        long l = left.chainedStability().rowsPerUnit();
+        long r = right.chainedStability().rowsPerUnit();
+        if (Stability.times(l, r) > UnitCap.MAX_JOINED_ROWS_PER_UNIT) {
+          throw new IllegalArgumentException("join on the privacy unit: each side needs a unit cap"
+              + " (UnitCap maxRows) whose product is at most " + UnitCap.MAX_JOINED_ROWS_PER_UNIT
+              + " joined rows per unit, was " + (l == Stability.UNBOUNDED || r == Stability.UNBOUNDED
+                  ? "unbounded" : l + " x " + r));
+        }
+      }
     }
 
     @Override
@@ -356,10 +373,26 @@ public sealed interface Relation {
 
     @Override
     public Stability stability() {
+      if (role == JoinRole.UNIT) {
+        long l = left.chainedStability().rowsPerUnit();
+        long r = right.chainedStability().rowsPerUnit();
+        return new Stability(true, Math.max(l, r), Stability.times(l, r),
+            "unit-local: on the privacy unit (a unit's rows meet only its own rows; at most "
+                + (l == Stability.UNBOUNDED || r == Stability.UNBOUNDED ? "unbounded"
+                    : l + " x " + r) + " joined rows per unit)");
+      }
       return role == JoinRole.ALONG_REFERENCE
           ? Stability.one("stability 1, unit-local: along a reference (many-to-one, same unit)")
           : new Stability(true, Stability.UNBOUNDED, Stability.UNBOUNDED,
               "unit-local: with a public table (rows per unit bounded by the truncation)");
+    }
+
+    /** As the default, but a join on the unit multiplies its sides' rows per unit. */
+    @Override
+    public Stability chainedStability() {
+      Stability s = Relation.super.chainedStability();
+      return role != JoinRole.UNIT ? s
+          : new Stability(s.unitLocal(), s.rowFactor(), stability().rowsPerUnit(), s.statement());
     }
 
     @Override
@@ -370,7 +403,103 @@ public sealed interface Relation {
     @Override
     public String describe() {
       return kind + " JOIN on " + keys.stream().map(k -> k.left() + " = " + k.right()).toList()
-          + (role == JoinRole.ALONG_REFERENCE ? " (along a reference)" : " (public table)");
+          + (role == JoinRole.ALONG_REFERENCE ? " (along a reference)"
+              : role == JoinRole.UNIT ? " (on the privacy unit)" : " (public table)");
+    }
+  }
+
+  /**
+   * At most {@code maxRows} rows of each unit of {@code input}: per unit, the rows with the
+   * smallest salted hash of the whole row ({@link org.privet.engine.spi.SqlDialect#saltedHash}
+   * over every column of {@code input}, as the bounding plan chooses a unit's pairs), the rest
+   * dropped; rows whose unit is NULL are capped alike (they belong to no unit and are dropped by
+   * the truncation). Put by the join binder below each side of a join on the unit ({@link
+   * JoinRole#UNIT}, a private self-join), so that a unit's joined rows are at most a public
+   * product of caps, never {@code n_u²} (totality after the charge; {@code
+   * docs/proofs/r2t-truncation.md}, "Self-joins").
+   *
+   * <p>Stability: each input row gives at most one output row, of the same unit (rowFactor 1);
+   * each unit has at most {@code maxRows} rows afterwards, whatever it had before; unit-local:
+   * which rows of unit u stay is a function of u's rows and the salt only (the hash reads one row,
+   * the rank compares it with u's rows), so removing unit v changes no other unit's rows. Equal
+   * rows hash alike: which of them stays does not change the output multiset. The cap is not the
+   * truncation: the sensitivity of a release comes from {@link Truncate} above the joins.
+   *
+   * @param input the rows, carrying their unit in {@code unitColumn}
+   * @param unitColumn the unit column of {@code input}
+   * @param maxRows m, at least 1 (public: chosen from the statement only)
+   * @param salt the hash's salt; it may be public (privacy rests on unit-locality, not on the
+   *     choice being unpredictable)
+   */
+  record UnitCap(Relation input, String unitColumn, long maxRows, long salt) implements Relation {
+    /**
+     * The most joined rows one unit may have in a join on the unit (the product of its sides'
+     * caps): 2^24. A public bound on what one unit costs the backend after the charge (time,
+     * memory, a materialised temporary table of joined rows), small enough that no deployment
+     * fails on it where it runs the same query without the unit: with k copies each keeps at most
+     * {@link #maxRowsPerCopy}(k) rows per unit (4,096 for two, 256 for three). {@code
+     * docs/proofs/r2t-truncation.md}, "Self-joins", "Totality after the charge".
+     */
+    public static final long MAX_JOINED_ROWS_PER_UNIT = 1L << 24;
+
+    /**
+     * The largest cap m per copy with m^k ≤ {@link #MAX_JOINED_ROWS_PER_UNIT}, for {@code copies}
+     * = k ≥ 1 copies joined on the unit (the integer k-th root, rounded down: 2^24, 4,096, 256,
+     * 64, 27, 16, ...; 1 from k = 25 on). Public: a function of the statement's shape only.
+     *
+     * @throws IllegalArgumentException if {@code copies < 1}
+     */
+    public static long maxRowsPerCopy(int copies) {
+      if (copies < 1) {
+        throw new IllegalArgumentException("copies must be at least 1");
+      }
+      long m = (long) Math.floor(Math.pow(MAX_JOINED_ROWS_PER_UNIT, 1.0 / copies));
+      while (m > 1 && power(m, copies) > MAX_JOINED_ROWS_PER_UNIT) {
+        m--; // the floating-point root may round up
+      }
+      while (power(m + 1, copies) <= MAX_JOINED_ROWS_PER_UNIT) {
+        m++; // or down
+      }
+      return Math.max(1, m);
+    }
+
+    /** b^k, saturating at {@link Stability#UNBOUNDED}. */
+    private static long power(long b, int k) {
+      long p = 1;
+      for (int i = 0; i < k && p != Stability.UNBOUNDED; i++) {
+        p = Stability.times(p, b);
+      }
+      return p;
+    }
+
+    public UnitCap {
+      Objects.requireNonNull(input, "input");
+      FilterSql.column(input.schema(), unitColumn);
+      if (maxRows < 1) {
+        throw new IllegalArgumentException("unit cap: at least one row per unit");
+      }
+    }
+
+    @Override
+    public TableSchema schema() {
+      return input.schema();
+    }
+
+    @Override
+    public Stability stability() {
+      return new Stability(true, 1, maxRows, "stability 1, unit-local: at most " + maxRows
+          + " row(s) per unit, by salted hash of the unit's own rows");
+    }
+
+    @Override
+    public List<Relation> inputs() {
+      return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+      return "Cap per unit " + unitColumn + ": at most " + maxRows + " row(s) (salted hash of each"
+          + " row)";
     }
   }
 

@@ -31,14 +31,35 @@ public final class RelationSql {
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,59}");
   private final SqlDialect d;
   private final Function<Source, String> from;
+  private final KeyFacts facts;
   private final Map<String, String> physical = new HashMap<>();
   /** Per node, the columns read above it (null: render every column). */
   private final Map<Relation, java.util.Set<String>> needed = new java.util.IdentityHashMap<>();
   private int aliases;
 
-  private RelationSql(SqlDialect d, Function<Source, String> from) {
+  private RelationSql(SqlDialect d, Function<Source, String> from, KeyFacts facts) {
     this.d = d;
     this.from = from;
+    this.facts = facts;
+  }
+
+  /**
+   * What a backend's database guarantees about a scanned table (public metadata it enforces, such
+   * as a declared PRIMARY KEY or UNIQUE key and a NOT NULL column; never data, never the analyst's
+   * word): used to drop the per-key unit check where it can find nothing ({@code
+   * docs/proofs/engine-joins.md}, "Keys the database guarantees").
+   */
+  @FunctionalInterface
+  public interface KeyFacts {
+    /** Nothing is known: every check is rendered. */
+    KeyFacts NONE = (source, key, unit) -> false;
+
+    /**
+     * Whether the database guarantees, for every state of {@code source} it accepts, that no two
+     * rows hold the same non-NULL value of column {@code key} and that column {@code unit} is
+     * never NULL (a false answer is always safe).
+     */
+    boolean uniqueKeyWithUnit(Source source, String key, String unit);
   }
 
   /**
@@ -51,7 +72,7 @@ public final class RelationSql {
    */
   public static String render(Relation relation, SqlDialect dialect, Function<Source, String> from) {
     check(relation);
-    return new RelationSql(dialect, from).node(relation);
+    return new RelationSql(dialect, from, KeyFacts.NONE).node(relation);
   }
 
   private static void check(Relation relation) {
@@ -77,10 +98,43 @@ public final class RelationSql {
    */
   public static String render(Relation relation, SqlDialect dialect, Function<Source, String> from,
       java.util.Set<String> read) {
+    return render(relation, dialect, from, read, KeyFacts.NONE);
+  }
+
+  /**
+   * {@link #render(Relation, SqlDialect, Function, java.util.Set)} with what the database
+   * guarantees about its tables ({@link KeyFacts}): a {@link Relation.KeyUnit} or {@link
+   * Relation.DropBrokenKeys} over a scan whose key is guaranteed unique and whose unit is
+   * guaranteed non-NULL has no broken key, and is rendered without its aggregate.
+   */
+  public static String render(Relation relation, SqlDialect dialect, Function<Source, String> from,
+      java.util.Set<String> read, KeyFacts facts) {
     check(relation);
-    RelationSql r = new RelationSql(dialect, from);
+    RelationSql r = new RelationSql(dialect, from, facts);
     r.need(relation, read);
     return r.node(relation);
+  }
+
+  /**
+   * Whether {@code k}'s input is a scan whose key the database guarantees unique and whose unit
+   * column it guarantees non-NULL: then every non-NULL key is held by one row, with a unit, and no
+   * key is broken (KeyUnit keeps every non-NULL key with its row's unit).
+   */
+  private boolean guaranteed(Relation.KeyUnit k) {
+    if (!(k.input() instanceof Relation.Scan s)) {
+      return false;
+    }
+    String prefix = s.alias() + ".";
+    if (!k.key().startsWith(prefix) || !k.unit().startsWith(prefix)) {
+      return false;
+    }
+    String key = k.key().substring(prefix.length());
+    String unit = k.unit().substring(prefix.length());
+    if (s.table().column(key).isEmpty() || s.table().column(unit).isEmpty()
+        || !s.name(key).equals(k.key()) || !s.name(unit).equals(k.unit())) {
+      return false;
+    }
+    return facts.uniqueKeyWithUnit(s.source(), key, unit);
   }
 
   /** Records that {@code cols} of {@code r}'s output are read, and what its inputs must give. */
@@ -114,6 +168,10 @@ public final class RelationSql {
       }
       need(j.left(), left);
       need(j.right(), right);
+    } else if (r instanceof Relation.UnitCap c) {
+      // the hash reads the whole row, whatever is read above: every pass chooses the same rows
+      c.input().schema().columns().forEach(col -> in.add(col.name()));
+      need(c.input(), in);
     } else if (r instanceof Relation.KeyUnit k) {
       need(k.input(), java.util.Set.of(k.key(), k.unit()));
     } else if (r instanceof Relation.DropBrokenKeys b) {
@@ -204,13 +262,50 @@ public final class RelationSql {
       }
       return "(SELECT * FROM " + left + " AS " + l + (j.kind() == Relation.JoinKind.LEFT ? " LEFT" : "")
           + " JOIN " + right + " AS " + rt + " ON " + String.join(" AND ", on) + ")";
+    } else if (r instanceof Relation.UnitCap c) {
+      List<String> all = new ArrayList<>();
+      List<String> out = new ArrayList<>();
+      List<String> order = new ArrayList<>();
+      java.util.Set<String> n = needed.get(c);
+      for (TableSchema.Column col : c.input().schema().columns()) {
+        all.add(q(col.name()));
+        if (col.type() != org.privet.engine.spi.ColumnType.OTHER) {
+          order.add(q(col.name()));
+        }
+        if (n == null || n.contains(col.name())) {
+          out.add(q(col.name()));
+        }
+      }
+      if (out.isEmpty()) {
+        out.add(all.get(0));
+      }
+      String in = node(c.input());
+      String a = alias();
+      String b = alias();
+      // Per unit, the rows ranked by the salted hash of the whole row, ties by every column of an
+      // ordered type (rows still tied agree on every such value: which of them stays does not
+      // change the rows kept, up to SQL equality); the first m stay.
+      order.add(0, d.saltedHash(all, c.salt()));
+      return "(SELECT " + String.join(", ", out) + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "
+          + q(c.unitColumn()) + " ORDER BY " + String.join(", ", order) + ") AS __privet_rn FROM "
+          + in + " AS " + a + ") AS " + b + " WHERE " + b + ".__privet_rn <= " + c.maxRows() + ")";
     } else if (r instanceof Relation.KeyUnit k) {
       String in = node(k.input());
       String u = q(k.unit());
+      if (guaranteed(k)) {
+        // One row per non-NULL key, with a unit: the rows GROUP BY ... HAVING keeps, as they are
+        // (a NULL key's group never meets a join on the key).
+        return "(SELECT " + q(k.key()) + " AS " + q(k.keyName()) + ", " + u + " AS "
+            + q(k.unitName()) + " FROM " + in + " AS " + alias() + " WHERE " + q(k.key())
+            + " IS NOT NULL)";
+      }
       return "(SELECT " + q(k.key()) + " AS " + q(k.keyName()) + ", MIN(" + u + ") AS "
           + q(k.unitName()) + " FROM " + in + " AS " + alias() + " GROUP BY " + q(k.key())
           + " HAVING COUNT(*) = COUNT(" + u + ") AND MIN(" + u + ") = MAX(" + u + "))";
     } else if (r instanceof Relation.DropBrokenKeys b) {
+      if (guaranteed(b.keys())) {
+        return node(b.input()); // no broken key: nothing to drop
+      }
       String l = alias();
       String in = node(b.input());
       Relation.KeyUnit k = b.keys();

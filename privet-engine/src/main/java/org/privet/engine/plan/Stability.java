@@ -28,6 +28,12 @@ public record Stability(boolean unitLocal, long rowFactor, long rowsPerUnit, Str
     return new Stability(true, 1, UNBOUNDED, statement);
   }
 
+  /** a·b, saturating at {@link #UNBOUNDED}. */
+  static long times(long a, long b) {
+    return a == UNBOUNDED || b == UNBOUNDED || Math.multiplyHigh(a, b) != 0 || a * b < 0 ? UNBOUNDED
+        : a * b;
+  }
+
   /**
    * The stability of a chain of nodes: unit-local iff every node is, factors multiply
    * (saturating), the tightest per-unit cap wins.

@@ -93,7 +93,7 @@ public final class BoundingPlan {
   private static final Set<String> SPEC_PARTS = Set.of("source", "filter", "unitColumn", "groupBy",
       "publicGroups", "l0", "lInf", "salt", "measures", "maxRowsContributed");
   private static final Set<String> SUM_PARTS = Set.of("column", "lower", "upper", "scaleExponent",
-      "center", "squares", "pairClamp");
+      "center", "squares", "pairClamp", "rows");
   private static final Set<String> BINS_PARTS = Set.of("column", "lower", "upper", "bins",
       "logScale");
   private static final Set<String> PAIR_ROWS_PARTS = Set.of("column", "bins");
@@ -195,6 +195,9 @@ public final class BoundingPlan {
    * by the measure).
    */
   private String fixedPoint(Measure.FixedPointSum f, TableSchema.Column x) {
+    if (f.rows()) {
+      return d.bigint(1); // a row count: u = 1 on every row, the column is not read
+    }
     return ignoredGuard(x) + scaled(f, x)
         + (f.rowCenter() == 0 ? "" : " - " + d.bigint(f.rowCenter())) + " END";
   }
@@ -238,6 +241,9 @@ public final class BoundingPlan {
     TableSchema.Column x = column(f.column());
     if (unitLevel() || f.pairClamp() == null) {
       return fixedPoint(f, x);
+    }
+    if (f.rows()) {
+      return clampedAndCentred(d.bigint(1), f, "1");
     }
     return ignoredGuard(x) + clampedAndCentred(scaled(f, x), f, "1") + " END";
   }
@@ -350,7 +356,7 @@ public final class BoundingPlan {
 
   /** Whether measure {@code f}'s pair sums are computed in DOUBLE (dialect strategy). */
   private boolean doubleSum(Measure.FixedPointSum f) {
-    return d.raiseError(DOUBLE_SUM_GUARD) != null && unitLevel() && exactDoubleCount(f) > 0;
+    return !f.rows() && d.raiseError(DOUBLE_SUM_GUARD) != null && unitLevel() && exactDoubleCount(f) > 0;
   }
 
   /**
@@ -524,7 +530,11 @@ public final class BoundingPlan {
         String v = "__v" + i;
         String c = "COUNT(" + v + ")";
         String sum;
-        if (doubleSum(f)) {
+        if (f.rows()) {
+          // A row count (u = 1 on every row): s = c = the pair's rows.
+          c = "COUNT(*)";
+          sum = c;
+        } else if (doubleSum(f)) {
           // Exact only while c·M ≤ 2^53: otherwise fail (no value in the message), and the
           // backend reruns with exact sums. Below the guard the DOUBLE sum is an exact integer.
           sum = "CASE WHEN " + c + " > " + d.bigint(exactDoubleCount(f)) + " THEN "
@@ -603,37 +613,103 @@ public final class BoundingPlan {
    * Whether the {@code pairs} step can be computed apart and shared ({@link #pairsStatement},
    * {@link #statementOverPairs}): unit-level, the window strategy (not the minimum hash, whose
    * pairs depend on the salt), no total row cap (its kept pairs are chosen otherwise), and only
-   * pair-rows measures, so that {@code pairs} holds the (unit, group) row counts alone and depends
-   * on neither L∞, the salt nor a measure's grid.
+   * pair-rows, pair-values and fixed-point-sum measures (no bins: their cells need the rows), so
+   * that {@code pairs} holds per (unit, group) the row count and, per distinct per-row value, the
+   * exact sum, count (and sum of squares) of the pair's values; these depend on neither L∞, the
+   * salt, L0 nor a pair clamp, which all apply after {@code pairs}
+   * ({@code docs/proofs/engine-joins.md}, "One query's passes read one join").
    */
   public boolean sharesPairs() {
     return unitLevel() && !usesMinHashJoin() && spec.maxRowsContributed() == 0
-        && spec.measures().stream().allMatch(m -> m instanceof Measure.PairRows);
+        && spec.measures().stream().allMatch(m -> m instanceof Measure.PairRows
+            || m instanceof Measure.PairValues || m instanceof Measure.FixedPointSum);
+  }
+
+  /**
+   * The per-row value expression of sum or pair-values measure {@code m} (as {@link #statement()}
+   * computes it at unit level), else null.
+   */
+  private String sharedValue(Measure m) {
+    if (m instanceof Measure.FixedPointSum f) {
+      return fixedPoint(f, column(f.column()));
+    }
+    if (m instanceof Measure.PairValues v) {
+      return fixedPoint(v.rowValues(), column(v.column()));
+    }
+    return null;
+  }
+
+  /** The distinct per-row value expressions of the measures, in measure order. */
+  private List<String> sharedValues() {
+    return spec.measures().stream().map(this::sharedValue).filter(java.util.Objects::nonNull)
+        .distinct().toList();
   }
 
   /**
    * The {@code src} and {@code pairs} steps of {@link #statement()} as one statement returning
-   * the pairs ({@code __u}, group columns, {@code __n}): one query's passes that {@link
-   * #sharesPairs} with the same text read the same pairs.
+   * the pairs: {@code __u}, the group columns, {@code __n} and, per distinct per-row value j
+   * ({@link #sharedValues}), its exact sum {@code __s<j>}, count {@code __c<j>} and, when a
+   * measure of it needs them, its exact sum of squares {@code __q<j>} (exact: no DOUBLE strategy,
+   * so the table never fails for a large pair). One query's passes that {@link #sharesPairs} with
+   * the same text read the same pairs.
    */
   public String pairsStatement() {
     if (!sharesPairs()) {
       throw new IllegalStateException("these pairs are not shared");
     }
-    StringBuilder s = new StringBuilder(sourceCte(List.of()));
-    appendPairs(s, false);
+    List<String> exprs = sharedValues();
+    List<String> values = new ArrayList<>();
+    for (int j = 0; j < exprs.size(); j++) {
+      values.add("(" + exprs.get(j) + ") AS __v" + j);
+    }
+    StringBuilder s = new StringBuilder(sourceCte(values));
+    s.append(",\npairs AS (SELECT __u, ").append(groupPrefix()).append("COUNT(*) AS __n");
+    for (int j = 0; j < exprs.size(); j++) {
+      String v = "__v" + j;
+      s.append(", ").append(d.exactSum(v)).append(" AS __s").append(j).append(", COUNT(")
+          .append(v).append(") AS __c").append(j);
+      if (squaresOf(exprs.get(j))) {
+        s.append(", ").append(d.exactSum(v + " * " + v)).append(" AS __q").append(j);
+      }
+    }
+    s.append(" FROM src GROUP BY __u").append(groups.isEmpty() ? "" : ", " + groupList(""))
+        .append(")");
     return s.append("\nSELECT * FROM pairs").toString();
+  }
+
+  /** Whether a sum measure with per-row value {@code expr} needs its squares. */
+  private boolean squaresOf(String expr) {
+    return spec.measures().stream().anyMatch(m -> m instanceof Measure.FixedPointSum f
+        && f.squares() && expr.equals(sharedValue(f)));
   }
 
   /**
    * {@link #statement()} reading its {@code pairs} from {@code table}, which holds the rows of
-   * this plan's {@link #pairsStatement()} (the same text): the same result.
+   * this plan's {@link #pairsStatement()} (the same text): the same result, measure i's pair
+   * sums read from the columns of its per-row value. (The direct statement may sum in DOUBLE under
+   * its exactness guard: the same integers.)
    */
   public String statementOverPairs(String table) {
     if (!sharesPairs()) {
       throw new IllegalStateException("these pairs are not shared");
     }
-    StringBuilder s = new StringBuilder("WITH pairs AS (SELECT * FROM " + table + ")");
+    List<String> exprs = sharedValues();
+    StringBuilder s = new StringBuilder("WITH pairs AS (SELECT __u, ").append(groupPrefix())
+        .append("__n");
+    List<Measure> ms = spec.measures();
+    for (int i = 0; i < ms.size(); i++) {
+      String e = sharedValue(ms.get(i));
+      if (e == null) {
+        continue;
+      }
+      int j = exprs.indexOf(e);
+      s.append(", __s").append(j).append(" AS __s").append(i).append(", __c").append(j)
+          .append(" AS __c").append(i);
+      if (ms.get(i) instanceof Measure.FixedPointSum f && f.squares()) {
+        s.append(", __q").append(j).append(" AS __q").append(i);
+      }
+    }
+    s.append(" FROM ").append(table).append(")");
     appendKeptPairsByHash(s);
     appendKept(s);
     appendTail(s);

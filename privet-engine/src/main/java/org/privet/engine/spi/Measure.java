@@ -72,14 +72,23 @@ public sealed interface Measure
    * @param squares also compute the sum of squares of the centered values
    * @param pairClamp bounds on each unit's (bounded, uncentred) sum in a group, in grid units, or
    *     null for none; only without squares, and with {@code center == 0} if {@code allRows}
+   * @param rows true: a row count ({@link #rowCount}): every row that passes step 1 of {@link
+   *     BoundedAggregation} has u = 1 (NULL or NaN in {@code column} is not ignored, and the
+   *     column's value is never read), so s = c = the pair's rows; only with lower = upper = 1,
+   *     k = 0, center 0 and no squares. A contract extension: a backend that does not implement it
+   *     must refuse the spec
    */
   record FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
-      boolean squares, PairClamp pairClamp) implements Measure {
+      boolean squares, PairClamp pairClamp, boolean rows) implements Measure {
     public FixedPointSum {
       Objects.requireNonNull(column, "column");
       if (pairClamp != null && (squares || (pairClamp.allRows() && center != 0))) {
         throw new IllegalArgumentException(
             "pairClamp needs no squares, and center 0 for an allRows pair clamp");
+      }
+      if (rows && (lower != 1 || upper != 1 || scaleExponent != 0 || center != 0 || squares)) {
+        throw new IllegalArgumentException(
+            "a row count needs lower = upper = 1, scale exponent 0, center 0 and no squares");
       }
       // The contract's |v| ≤ 2^31, checked here so that every backend gets it: the no-overflow
       // arguments for v² and for 64-bit pair sums rely on it (docs/proofs/engine-fixed-point.md).
@@ -95,10 +104,30 @@ public sealed interface Measure
     /** 2^31: the largest |v| of a per-row value (so that v² fits 64 bits). */
     public static final double MAX_ABS_VALUE = 0x1p31;
 
+    /** A fixed-point sum of the column's values (not a row count). */
+    public FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
+        boolean squares, PairClamp pairClamp) {
+      this(column, lower, upper, scaleExponent, center, squares, pairClamp, false);
+    }
+
     /** A fixed-point sum without a pair clamp. */
     public FixedPointSum(String column, double lower, double upper, int scaleExponent, long center,
         boolean squares) {
       this(column, lower, upper, scaleExponent, center, squares, null);
+    }
+
+    /**
+     * Each pair's row count as a fixed-point sum of ones ({@code rows}): s = c = the pair's rows
+     * that pass step 1, then the pair clamp, so that the group's S is Σ<sub>pairs</sub>
+     * clamp(rows). With an {@link PairClamp#allRows allRows} clamp [0, τ] that is R2T's truncated
+     * count Σ<sub>u</sub> min(c<sub>u</sub>, τ) whatever L∞ is ({@code
+     * docs/proofs/r2t-truncation.md}).
+     *
+     * @param column a column the spec reads anyway (the unit column), never read for values
+     * @param pairClamp the bounds on each pair's row count
+     */
+    public static FixedPointSum rowCount(String column, PairClamp pairClamp) {
+      return new FixedPointSum(column, 1, 1, 0, 0, false, pairClamp, true);
     }
 
     /** The center subtracted from each row's value before summing (0 with a pair clamp). */

@@ -104,4 +104,48 @@ class DuckDbSharedRowsTest {
       view.close();
     }
   }
+
+  /** The temporary table's column names, in order. */
+  private static List<String> temporaryColumns(DuckDbBackend db) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement st = db.trustedConnection().createStatement();
+        ResultSet rs = st.executeQuery("SELECT column_name FROM duckdb_columns() WHERE database_name = 'temp'"
+            + " ORDER BY column_index")) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void sharingRows_loneSumPasses_shareThePairsNotTheRows() throws SQLException {
+    try (DuckDbBackend db = withTable()) {
+      java.util.function.BiFunction<Measure, Integer, BoundedAggregation> pass = (m, lInf) ->
+          new BoundedAggregation(Source.table("t"), Optional.empty(), Optional.of("uid"),
+              List.of("g"), Optional.empty(), 2, lInf, 5, List.of(m));
+      BoundedAggregation estimate = pass.apply(new Measure.PairValues("x", 0, 10, 0, 20), 1);
+      BoundedAggregation main = pass.apply(new Measure.FixedPointSum("x", 0, 10, 0, 0, false,
+          new Measure.PairClamp(0, 40, true)), 4);
+      try (Backend view = db.sharingRows(List.of(estimate, main))) {
+        view.aggregate(estimate, g -> { });
+        view.aggregate(main, g -> { });
+        assertEquals(List.of("__u", "__g0", "__n", "__s0", "__c0"), temporaryColumns(db),
+            "(unit, group) pairs with their value sum and count");
+        String table;
+        try (Statement st = db.trustedConnection().createStatement();
+            ResultSet rs = st.executeQuery("SELECT table_name FROM duckdb_tables() WHERE temporary")) {
+          rs.next();
+          table = rs.getString(1);
+        }
+        try (Statement st = db.trustedConnection().createStatement();
+            ResultSet rs = st.executeQuery("SELECT (SELECT COUNT(*) FROM temp.main.\"" + table
+                + "\"), (SELECT COUNT(*) FROM (SELECT DISTINCT uid, g FROM t))")) {
+          rs.next();
+          assertEquals(rs.getLong(2), rs.getLong(1), "one row per (unit, group) pair");
+        }
+      }
+      assertEquals(0, temporaryTables(db));
+    }
+  }
 }

@@ -82,6 +82,68 @@ class RelationSqlTest {
     assertTrue(explain.contains("LEFT JOIN on [c.nat = n.nat] (public table)"), explain);
   }
 
+  /**
+   * A self-join on the unit: each side a UnitCap of m rows per unit (rowFactor 1, m per unit), the
+   * join on the unit bounded by m × m joined rows per unit (the product, not m), the whole chain
+   * unit-local; EXPLAIN names the cap and the join's role. The cap refuses m &lt; 1 and an unknown
+   * unit column.
+   */
+  @Test
+  void selfJoin_capPerUnitAndJoinOnTheUnit_stabilityIsTheProductOfTheCaps() {
+    Relation.Scan o2 = new Relation.Scan("o2", Source.table("orders"), db.describe(Source.table("orders")),
+        false);
+    Relation.UnitCap left = new Relation.UnitCap(orders, orders.name("uid"), 3, 1);
+    Relation.UnitCap right = new Relation.UnitCap(o2, "o2.uid", 5, 1);
+    assertEquals(1, left.stability().rowFactor());
+    assertEquals(3, left.chainedStability().rowsPerUnit());
+    Relation.Join j = new Relation.Join(Relation.JoinKind.INNER, left, right,
+        List.of(new Relation.Join.Key(orders.name("uid"), "o2.uid")), Relation.JoinRole.UNIT);
+    assertTrue(j.chainedStability().unitLocal());
+    assertEquals(15, j.chainedStability().rowsPerUnit(), "m1 x m2 joined rows per unit");
+    assertEquals(5, j.stability().rowFactor(), "a row meets at most the other side's cap");
+    String explain = j.explain();
+    assertTrue(explain.contains("(on the privacy unit)"), explain);
+    assertTrue(explain.contains("Cap per unit o2.uid: at most 5 row(s)"), explain);
+    assertThrows(IllegalArgumentException.class, () -> new Relation.UnitCap(o2, "o2.uid", 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> new Relation.UnitCap(o2, "o2.nope", 2, 1));
+    IllegalArgumentException uncapped = assertThrows(IllegalArgumentException.class,
+        () -> new Relation.Join(Relation.JoinKind.INNER, orders, o2,
+            List.of(new Relation.Join.Key(orders.name("uid"), "o2.uid")), Relation.JoinRole.UNIT),
+        "uncapped sides: a unit's joined rows would not be bounded");
+    assertTrue(uncapped.getMessage().contains("UnitCap maxRows"), uncapped.getMessage());
+  }
+
+  /**
+   * The public maximum of a unit's joined rows, 2^24 (docs/proofs/r2t-truncation.md, "Self-joins",
+   * totality): per copy the integer k-th root, checked here by its defining inequalities
+   * m^k ≤ 2^24 < (m+1)^k; a join on the unit whose caps multiply beyond it is refused when built
+   * (the Java API's plan, before any charge), naming the caps.
+   */
+  @Test
+  void joinOnTheUnit_capsMultiplyingBeyondTheMaximum_refusedWhenBuilt() {
+    assertEquals(1L << 24, Relation.UnitCap.MAX_JOINED_ROWS_PER_UNIT);
+    assertEquals(4096, Relation.UnitCap.maxRowsPerCopy(2));
+    assertEquals(256, Relation.UnitCap.maxRowsPerCopy(3));
+    for (int k = 1; k <= 30; k++) {
+      java.math.BigInteger m = java.math.BigInteger.valueOf(Relation.UnitCap.maxRowsPerCopy(k));
+      java.math.BigInteger max = java.math.BigInteger.ONE.shiftLeft(24);
+      assertTrue(m.pow(k).compareTo(max) <= 0 || m.equals(java.math.BigInteger.ONE), "k=" + k);
+      assertTrue(m.add(java.math.BigInteger.ONE).pow(k).compareTo(max) > 0, "k=" + k);
+    }
+    Relation.Scan o2 = new Relation.Scan("o2", Source.table("orders"), orders.table(), false);
+    Relation.Join.Key k = new Relation.Join.Key(orders.name("uid"), "o2.uid");
+    // 4096 x 4096 = 2^24: allowed; 4096 x 4097: refused
+    Relation ok = new Relation.Join(Relation.JoinKind.INNER,
+        new Relation.UnitCap(orders, orders.name("uid"), 4096, 1),
+        new Relation.UnitCap(o2, "o2.uid", 4096, 1), List.of(k), Relation.JoinRole.UNIT);
+    assertEquals(1L << 24, ok.chainedStability().rowsPerUnit());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new Relation.Join(Relation.JoinKind.INNER,
+            new Relation.UnitCap(orders, orders.name("uid"), 4096, 1),
+            new Relation.UnitCap(o2, "o2.uid", 4097, 1), List.of(k), Relation.JoinRole.UNIT));
+    assertTrue(e.getMessage().contains("4096 x 4097"), e.getMessage());
+  }
+
   @Test
   void nodes_refuseWhatTheirSchemasRuleOut() {
     assertThrows(IllegalArgumentException.class, () -> new Relation.Join(Relation.JoinKind.INNER, customer,

@@ -205,8 +205,14 @@ public abstract class BackendContractTest {
   /** The backend's exact aggregates equal the oracle's on {@code rows}, group by group. */
   private void assertContract(BoundedAggregation spec, List<String> columns, List<List<?>> rows,
       Predicate<List<?>> filter) {
+    assertContract(backend, spec, columns, rows, filter);
+  }
+
+  /** {@code on}'s (the backend's or a view's) exact aggregates equal the oracle's on {@code rows}. */
+  private static void assertContract(Backend on, BoundedAggregation spec, List<String> columns,
+      List<List<?>> rows, Predicate<List<?>> filter) {
     Map<List<String>, GroupAggregate> expected = ContractOracle.aggregate(columns, rows, spec, filter);
-    Map<List<String>, GroupAggregate> actual = run(spec);
+    Map<List<String>, GroupAggregate> actual = run(on, spec);
     assertEquals(expected.keySet().stream().map(Object::toString).sorted().toList(),
         actual.keySet().stream().map(Object::toString).sorted().toList(), "groups");
     for (Map.Entry<List<String>, GroupAggregate> e : expected.entrySet()) {
@@ -627,7 +633,17 @@ public abstract class BackendContractTest {
     joinTable("j_lineitem", List.of("okey", "qty"), List.of(ColumnType.INTEGER, ColumnType.FLOATING),
         lineitem);
     joinTable("j_nation", List.of("nat", "name"), List.of(ColumnType.INTEGER, ColumnType.STRING), nation);
+    // the neighbour of the self-join cases: without the unit with the most orders
+    Map<Object, Long> perUnit = new TreeMap<>();
+    orders.forEach(o -> perUnit.merge(o.get(1), 1L, Long::sum));
+    selfJoinVictim = (Long) perUnit.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow()
+        .getKey();
+    joinTable("j_orders_minus", List.of("okey", "uid", "total"),
+        List.of(ColumnType.INTEGER, ColumnType.INTEGER, ColumnType.FLOATING),
+        orders.stream().filter(o -> !selfJoinVictim.equals(o.get(1))).toList());
   }
+
+  private Long selfJoinVictim;
 
   private void joinTable(String name, List<String> columns, List<ColumnType> types, List<List<?>> rows) {
     joinTables.put(name, rows);
@@ -771,6 +787,161 @@ public abstract class BackendContractTest {
     assertContract(spec, JOINED, rows, row -> true);
   }
 
+  // ---- Self-joins on the unit (issue 25; docs/proofs/r2t-truncation.md, "Self-joins") ----------
+
+  private static final long CAP_SALT = 77;
+
+  private org.privet.engine.plan.Relation capped(org.privet.engine.plan.Relation r, String unit,
+      long m, long salt) {
+    return new org.privet.engine.plan.Relation.UnitCap(r, unit, m, salt);
+  }
+
+  /** {@code left} ⋈ {@code right} on the unit (JoinRole.UNIT), projected to (uid, x). */
+  private Source onTheUnit(org.privet.engine.plan.Relation left, String leftUnit,
+      org.privet.engine.plan.Relation right, String rightUnit, String x) {
+    org.privet.engine.plan.Relation j = new org.privet.engine.plan.Relation.Join(
+        org.privet.engine.plan.Relation.JoinKind.INNER, left, right,
+        List.of(new org.privet.engine.plan.Relation.Join.Key(leftUnit, rightUnit)),
+        org.privet.engine.plan.Relation.JoinRole.UNIT);
+    return new Source.Relational(new org.privet.engine.plan.Relation.Project(j, List.of(
+        new org.privet.engine.plan.Relation.Project.Output("uid", leftUnit),
+        new org.privet.engine.plan.Relation.Project.Output("x", x))), leftUnit);
+  }
+
+  private static final List<String> UID_X = List.of("uid", "x");
+
+  private BoundedAggregation selfJoinSpec(Source s, List<Measure> measures) {
+    return new BoundedAggregation(s, Optional.empty(), Optional.of("uid"), List.of(),
+        Optional.empty(), 1, 1_000_000, 9, measures);
+  }
+
+  /** Rows of table {@code t} per unit (column {@code unitAt}). */
+  private Map<Object, Long> perUnit(List<List<?>> rows, int unitAt) {
+    Map<Object, Long> m = new java.util.HashMap<>();
+    rows.forEach(r -> m.merge(r.get(unitAt), 1L, Long::sum));
+    return m;
+  }
+
+  /**
+   * orders ⋈ orders on the unit, each side capped at m rows per unit: with m = 1000 (not binding)
+   * the joined rows are every pair of one unit's orders (checked with o1's totals); with m = 2
+   * each unit has min(n, 2)² rows (checked with a per-unit constant, since which rows stay is the
+   * backend's hash). Both computed here from the table's rows.
+   */
+  @Test
+  void aggregate_selfJoinOnTheUnit_eachSideCapped_rowsAreTheProductOfTheCaps() {
+    List<List<?>> orders = joinTables.get("j_orders");
+    List<Measure> sum = List.of(new Measure.FixedPointSum("x", 0, 1000, 1, 0, false));
+    List<List<?>> pairs = new ArrayList<>();
+    for (List<?> a : orders) {
+      for (List<?> b : orders) {
+        if (a.get(1).equals(b.get(1))) {
+          pairs.add(Arrays.asList(a.get(1), a.get(2)));
+        }
+      }
+    }
+    Source all = onTheUnit(capped(scan("o1", "j_orders", false), "o1.uid", 1000, CAP_SALT), "o1.uid",
+        capped(scan("o2", "j_orders", false), "o2.uid", 1000, CAP_SALT), "o2.uid", "o1.total");
+    assertContract(selfJoinSpec(all, sum), UID_X, pairs, row -> true);
+    List<List<?>> capped = new ArrayList<>();
+    perUnit(orders, 1).forEach((u, n) -> {
+      for (long i = 0; i < Math.min(n, 2) * Math.min(n, 2); i++) {
+        capped.add(Arrays.asList(u, ((Long) u).doubleValue()));
+      }
+    });
+    Source two = onTheUnit(capped(scan("o1", "j_orders", false), "o1.uid", 2, CAP_SALT), "o1.uid",
+        capped(scan("o2", "j_orders", false), "o2.uid", 2, CAP_SALT), "o2.uid", "o2.uid");
+    assertContract(selfJoinSpec(two, sum), UID_X, capped, row -> true);
+  }
+
+  /**
+   * A chain and a copy: (lineitem ⋈ orders along the reference, capped per unit) ⋈ (orders,
+   * capped) on the unit. Not binding: every (line item of u, order of u) pair with the line item's
+   * quantity (NULL, NaN, ±∞ included); with m = 2: min(a, 2)·min(b, 2) rows per unit.
+   */
+  @Test
+  void aggregate_chainJoinedWithACopyOnTheUnit_exactOverTheJoinedRows() {
+    List<List<?>> orders = joinTables.get("j_orders");
+    Map<Object, Object> unitOfOrder = new java.util.HashMap<>();
+    orders.forEach(o -> unitOfOrder.put(o.get(0), o.get(1)));
+    List<List<?>> items = new ArrayList<>(); // (uid, qty) of the line items with an order
+    for (List<?> li : joinTables.get("j_lineitem")) {
+      if (li.get(0) != null && unitOfOrder.containsKey(li.get(0))) {
+        items.add(Arrays.asList(unitOfOrder.get(li.get(0)), li.get(1)));
+      }
+    }
+    List<List<?>> rows = new ArrayList<>();
+    for (List<?> it : items) {
+      for (List<?> o : orders) {
+        if (it.get(0).equals(o.get(1))) {
+          rows.add(it);
+        }
+      }
+    }
+    for (long m : new long[] {1000, 2}) {
+      org.privet.engine.plan.Relation chain = new org.privet.engine.plan.Relation.Join(
+          org.privet.engine.plan.Relation.JoinKind.INNER, scan("l", "j_lineitem", false),
+          scan("o1", "j_orders", false),
+          List.of(new org.privet.engine.plan.Relation.Join.Key("l.okey", "o1.okey")),
+          org.privet.engine.plan.Relation.JoinRole.ALONG_REFERENCE);
+      Source s = onTheUnit(capped(chain, "o1.uid", m, CAP_SALT), "o1.uid",
+          capped(scan("o2", "j_orders", false), "o2.uid", m, CAP_SALT), "o2.uid",
+          m == 2 ? "o2.uid" : "l.qty");
+      if (m == 1000) {
+        assertContract(selfJoinSpec(s, QTY.stream().map(q -> (Measure) new Measure.FixedPointSum(
+            "x", 0, 10, 2, 0, false)).toList()), UID_X, rows, row -> true);
+      } else {
+        Map<Object, Long> a = perUnit(items, 0);
+        Map<Object, Long> b = perUnit(orders, 1);
+        List<List<?>> capped = new ArrayList<>();
+        a.forEach((u, n) -> {
+          for (long i = 0; i < Math.min(n, 2) * Math.min(b.get(u), 2); i++) {
+            capped.add(Arrays.asList(u, ((Long) u).doubleValue()));
+          }
+        });
+        assertContract(selfJoinSpec(s, List.of(new Measure.FixedPointSum("x", 0, 1000, 0, 0,
+            false))), UID_X, capped, row -> true);
+      }
+    }
+  }
+
+  /** The orders kept by a cap of {@code m} per unit over {@code table}, by unit. */
+  private Map<Object, Set<Object>> keptOrders(String table, long m, long salt) {
+    org.privet.engine.plan.Relation r = capped(scan("o", table, false), "o.uid", m, salt);
+    Source s = new Source.Relational(new org.privet.engine.plan.Relation.Project(r, List.of(
+        new org.privet.engine.plan.Relation.Project.Output("uid", "o.uid"),
+        new org.privet.engine.plan.Relation.Project.Output("okey", "o.okey"))), "o.uid");
+    Map<Object, Set<Object>> out = new TreeMap<>();
+    Map<Object, Object> unitOf = new java.util.HashMap<>();
+    joinTables.get("j_orders").forEach(o -> unitOf.put(o.get(0), o.get(1)));
+    backend.aggregate(new BoundedAggregation(s, Optional.empty(), Optional.of("uid"),
+        List.of("okey"), Optional.empty(), 1000, 1000, 3, List.of()), g -> {
+          if (g.units() > 0) {
+            assertEquals(1, g.rows(), "one row per order key");
+            Object okey = ((Number) g.key().get(0)).longValue();
+            out.computeIfAbsent(unitOf.get(okey), k -> new java.util.TreeSet<>()).add(okey);
+          }
+        });
+    return out;
+  }
+
+  /**
+   * Relation.UnitCap is unit-local: each unit keeps min(n, m) of its own rows; on the neighbour
+   * without one unit every other unit keeps exactly the same rows; another salt chooses other rows.
+   */
+  @Test
+  void unitCap_keepsMinNmOfItsOwnRows_theSameOnANeighbour_dependsOnTheSalt() {
+    Map<Object, Long> n = perUnit(joinTables.get("j_orders"), 1);
+    Map<Object, Set<Object>> d = keptOrders("j_orders", 2, CAP_SALT);
+    assertEquals(n.keySet(), d.keySet());
+    n.forEach((u, k) -> assertEquals(Math.min(k, 2), d.get(u).size(), "unit " + u));
+    Map<Object, Set<Object>> dPrime = keptOrders("j_orders_minus", 2, CAP_SALT);
+    Map<Object, Set<Object>> others = new TreeMap<>(d);
+    others.remove(selfJoinVictim);
+    assertEquals(others, dPrime, "the other units keep the same rows");
+    assertTrue(!keptOrders("j_orders", 2, CAP_SALT + 1).equals(d), "the salt chooses the rows");
+  }
+
   /**
    * R2T for SUM (docs/proofs/r2t-truncation.md, "SUM"): the one bounding plan {@code R2TPass}
    * compiles, a fixed-point measure per threshold τ_j = 2^j with an all-rows pair clamp [0, τ_j]
@@ -808,6 +979,59 @@ public abstract class BackendContractTest {
     }
     assertTrue(exact[0] < exact[5] && perUnit.values().stream().anyMatch(c -> c > (1L << (6 + k))),
         "the fixture has a unit above the top threshold and thresholds that bind");
+  }
+
+  /**
+   * R2T for COUNT(*) in one pass (docs/proofs/r2t-truncation.md, "The engine's use"): the one
+   * bounding plan {@code R2TPass} compiles, a row-count measure per threshold τ_j = 2^j with an
+   * all-rows pair clamp [0, τ_j], over the joined relation, scalar and per public group (L0 = 8
+   * never binds: at most 6 names per unit). Each measure's sum equals the contract oracle's and,
+   * computed here from the joined rows (rows with a NULL or NaN quantity count too),
+   * Σ_u min(c_u, τ_j) per group with c_u unit u's joined rows in the group.
+   */
+  @Test
+  void aggregate_r2tCountPlan_onePassEachMeasureIsTheCountOfTruncatedUnitRows() {
+    Source joined = joinedSource(null);
+    List<String> names = new ArrayList<>(List.of("n0", "n1", "it's", "n3a", "n3b", "n4"));
+    for (boolean grouped : new boolean[] {false, true}) {
+      org.privet.engine.Query.Builder b = org.privet.engine.Query.from(joined).privacyUnit("uid")
+          .count("n").truncateR2T(16).epsilon(1);
+      if (grouped) {
+        List<List<?>> keys = new ArrayList<>();
+        names.forEach(x -> keys.add(List.of(x)));
+        keys.add(Arrays.asList((Object) null)); // customers without a nation (LEFT join)
+        b.groupBy("name").publicGroups(keys).maxGroupsContributed(8);
+      }
+      org.privet.engine.compile.R2TPass pass = org.privet.engine.compile.R2TPass.compile(b.build(),
+          backend.describe(joined), 5);
+      assertEquals(1, pass.specs().size(), "one backend pass for every threshold");
+      BoundedAggregation spec = pass.specs().get(0);
+      assertEquals(4, spec.measures().size());
+      assertContract(spec, JOINED, joinedRows(), row -> true);
+      // c_{u,g} from the joined rows, independently of the plan.
+      Map<List<Object>, Map<Object, Long>> perGroupUnit = new java.util.LinkedHashMap<>();
+      for (List<?> r : joinedRows()) {
+        List<Object> key = grouped ? Arrays.asList(r.get(1)) : List.of();
+        perGroupUnit.computeIfAbsent(key, k -> new java.util.HashMap<>()).merge(r.get(0), 1L,
+            Long::sum);
+      }
+      List<GroupAggregate> groups = new ArrayList<>();
+      backend.aggregate(spec, groups::add);
+      List<org.privet.engine.compile.R2TPass.GroupValues> values = pass.exact(List.of(groups));
+      assertEquals(grouped ? names.size() + 1 : 1, values.size());
+      boolean binds = false;
+      for (org.privet.engine.compile.R2TPass.GroupValues g : values) {
+        Map<Object, Long> perUnit = perGroupUnit.getOrDefault(g.key(), Map.of());
+        for (int j = 1; j <= 4; j++) {
+          long tau = 1L << j;
+          long expected = perUnit.values().stream().mapToLong(c -> Math.min(c, tau)).sum();
+          assertEquals(expected, g.exact()[j - 1], "group " + g.key() + " Q(I, 2^" + j + ")");
+          binds |= perUnit.values().stream().anyMatch(c -> c > tau);
+        }
+      }
+      assertTrue(binds && perGroupUnit.values().stream().flatMap(m -> m.values().stream())
+          .anyMatch(c -> c > 16), "the fixture has thresholds that bind and a unit above the top");
+    }
   }
 
   @Test
@@ -964,5 +1188,68 @@ public abstract class BackendContractTest {
       }
     }
     assertSameAggregates(run(estimate), run(estimate), "the backend after the views closed");
+  }
+
+  /**
+   * {@link Backend#sharingRows} when the passes share pairs with values (issue 25: a lone SUM's
+   * pair-values estimate and its pair-clamped release; a variance's centred sum with squares): on
+   * the view, every spec over the shared pairs (other L0, L∞, salts and pair clamps) gives the
+   * oracle's aggregates, computed in the test from the rows; over the crafted values (halves,
+   * NaN, ±∞, 1e9) and over a join with a filter on top.
+   */
+  @Test
+  void sharingRows_sumPassesSharePairsWithValues_theOraclesAggregates() {
+    Filter filter = ColumnLiterals.typed(Filter.not(Filter.eq("label", "it's")),
+        backend.describe(Source.table("crafted")));
+    Predicate<List<?>> kept = row -> row.get(4) != null && !"it's".equals(row.get(4));
+    java.util.function.Function<List<Measure>, java.util.function.IntFunction<BoundedAggregation>>
+        at = ms -> lInf -> spec("crafted", Optional.of("uid"), List.of("g"), 12 + lInf % 3, lInf,
+            5 + lInf, Optional.of(filter), Optional.empty(), ms);
+    List<Measure> estimate = List.of(new Measure.PairValues("x", -20, 50, 0, 20));
+    java.util.function.LongFunction<List<Measure>> clamped = l -> List.of(
+        new Measure.FixedPointSum("x", -20, 50, 0, 0, false, new Measure.PairClamp(-20 * l, 50 * l,
+            true)));
+    List<Measure> variance = List.of(new Measure.FixedPointSum("x", -20, 50, 2, 60, true),
+        new Measure.FixedPointSum("x", -20, 50, 2, 60, false),
+        new Measure.FixedPointSum("x", -1e9, 1e9, 1, 0, false));
+    for (List<List<Measure>> passes : List.of(List.of(estimate, clamped.apply(1 << 19)),
+        List.of(variance, variance))) {
+      List<BoundedAggregation> specs = passes.stream().map(ms -> at.apply(ms).apply(1)).toList();
+      try (Backend shared = backend.sharingRows(specs)) {
+        for (int lInf : new int[] {1, 2, 7, 1000}) {
+          for (List<Measure> ms : passes) {
+            assertContract(shared, at.apply(ms).apply(lInf), COLUMNS, tables.get("crafted"), kept);
+          }
+          if (passes.get(0) == estimate) {
+            assertContract(shared, at.apply(clamped.apply(lInf)).apply(lInf), COLUMNS,
+                tables.get("crafted"), kept);
+          }
+          // L0 binding (pairs kept by salted hash): the backend's own aggregates.
+          for (List<Measure> ms : passes) {
+            BoundedAggregation b = spec("crafted", Optional.of("uid"), List.of("g"), 1 + lInf % 2,
+                lInf, 3 + lInf, Optional.of(filter), Optional.empty(), ms);
+            assertSameAggregates(run(b), run(shared, b), "L0 " + b.l0() + ", L∞ " + lInf);
+          }
+        }
+      }
+    }
+    // Over a join, with a filter on top and no groups (Q18's shape).
+    Source joined = joinedSource(null);
+    Filter onTop = ColumnLiterals.typed(Filter.not(Filter.eq("name", "n1")), backend.describe(joined));
+    Predicate<List<?>> notN1 = row -> row.get(1) != null && !"n1".equals(row.get(1));
+    java.util.function.BiFunction<List<Measure>, Integer, BoundedAggregation> joinSpec =
+        (ms, lInf) -> new BoundedAggregation(joined, Optional.of(onTop), Optional.of("uid"),
+            List.of(), Optional.empty(), 1, lInf, 3, ms);
+    List<Measure> qtyValues = List.of(new Measure.PairValues("qty", 0, 10, 2, 20));
+    java.util.function.IntFunction<List<Measure>> qtyClamped = l -> List.of(
+        new Measure.FixedPointSum("qty", 0, 10, 2, 0, false, new Measure.PairClamp(0, 40L * l, true)));
+    try (Backend shared = backend.sharingRows(List.of(joinSpec.apply(qtyValues, 1),
+        joinSpec.apply(qtyClamped.apply(1 << 19), 1 << 19)))) {
+      assertContract(shared, joinSpec.apply(qtyValues, 1), JOINED, joinedRows(), notN1);
+      for (int lInf : new int[] {1, 2, 4}) {
+        assertContract(shared, joinSpec.apply(qtyClamped.apply(lInf), lInf), JOINED, joinedRows(),
+            notN1);
+      }
+    }
   }
 }

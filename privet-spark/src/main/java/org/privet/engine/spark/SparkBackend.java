@@ -212,7 +212,15 @@ public final class SparkBackend implements Backend {
       return readTyped(t);
     }
     if (source instanceof Source.ParquetFile p) {
-      return spark.read().parquet(location(p.path()));
+      if (!p.isDirectory()) {
+        return spark.read().parquet(location(p.path()));
+      }
+      // A directory: exactly the part files DuckDB reads (Source.ParquetFile#partFiles), so that
+      // a file dropped beside them later (not *.parquet) is skipped by both backends rather than
+      // failing a Spark scan after the charge; the listed paths are not globs, and the columns are
+      // merged by name, as DuckDB's union_by_name.
+      return spark.read().option("__globPaths__", "false").option("mergeSchema", "true")
+          .parquet(p.partFiles().stream().map(SparkBackend::location).toArray(String[]::new));
     }
     Source.CsvFile c = (Source.CsvFile) source;
     DataFrameReader r = spark.read().option("header", c.header()).option("sep", c.delimiter())
@@ -291,7 +299,9 @@ public final class SparkBackend implements Backend {
     } else if (source instanceof Source.CsvFile c) {
       return "CSV file '" + c.path().getFileName() + "'";
     }
-    return "Parquet file '" + ((Source.ParquetFile) source).path().getFileName() + "'";
+    Source.ParquetFile p = (Source.ParquetFile) source;
+    return (p.isDirectory() ? "Parquet directory '" : "Parquet file '") + p.path().getFileName()
+        + "'";
   }
 
   @Override

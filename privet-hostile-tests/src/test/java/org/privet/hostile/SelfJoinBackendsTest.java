@@ -1,0 +1,211 @@
+package org.privet.hostile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.ToLongFunction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.privet.engine.BudgetCharger;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.postgres.PostgresBackend;
+import org.privet.engine.spark.SparkBackend;
+import org.privet.engine.spi.Backend;
+import org.privet.engine.spi.ColumnType;
+import org.privet.sql.DatasetCatalog;
+import org.privet.sql.DatasetDescriptor;
+import org.privet.sql.DatasetDescriptor.Reference;
+import org.privet.sql.DatasetDescriptor.TableDescriptor;
+import org.privet.sql.DpSql;
+import org.privet.sql.DpStatement;
+import org.privet.testing.SeededRandomSource;
+import org.privet.testing.TestPostgres;
+
+/**
+ * Private self-joins on the unit (issue 25; {@code docs/proofs/r2t-truncation.md}, "Self-joins")
+ * through DP SQL on DuckDB, PostgreSQL (a real server, {@link TestPostgres}) and Spark (local):
+ * orders joined with themselves on the customer, and a lineitem–orders chain joined with orders,
+ * with the analyst's bound, the engine's L∞ estimate and R2T. Each expected value is computed here
+ * from the generated rows (n_u orders and l_u line items of customer u; one customer has 300
+ * orders, 90,000 joined rows before the caps): Σ_u min(n_u², L∞), Σ_u min(n_u², L̂∞) with the
+ * estimate the release reports, Σ_u min(n_u², 4096) for R2T with GS = 4,096 (the largest cap of
+ * two copies), Σ_u min(l_u·n_u, 4096).
+ *
+ * <p>False-failure probability: ε = 10^12 (noise scales below 10^-6; counts compared with
+ * tolerance 10^-3, R2T's release, which subtracts its bias term of order τ·L·ln(L/β)/ε, with
+ * tolerance 1); deterministic with the fixed seeds.
+ */
+class SelfJoinBackendsTest {
+  private static final List<List<?>> CUSTOMER = new ArrayList<>();
+  private static final List<List<?>> ORDERS = new ArrayList<>();
+  private static final List<List<?>> LINEITEM = new ArrayList<>();
+  private static final Map<String, Backend> BACKENDS = new java.util.LinkedHashMap<>();
+
+  @BeforeAll
+  static void tables() {
+    long okey = 1;
+    for (long c = 1; c <= 40; c++) {
+      CUSTOMER.add(Arrays.asList(c, c % 3));
+      long n = c == 17 ? 300 : c % 7;
+      for (int k = 0; k < n; k++) {
+        long o = okey++;
+        ORDERS.add(Arrays.asList(o, c, (double) (k % 5)));
+        for (long i = 0; i < o % 4; i++) {
+          LINEITEM.add(Arrays.asList(o, (double) i));
+        }
+      }
+    }
+    LINEITEM.add(Arrays.asList(null, 1.0));
+    DuckDbBackend duck = DuckDbBackend.inMemory();
+    SparkBackend spark = SparkBackend.on(LocalSpark.session());
+    String url = TestPostgres.server().newDatabase();
+    PostgresBackend pg = PostgresBackend.connect(url, new Properties());
+    for (Object[] t : new Object[][] {
+        {"sj_customer", List.of("custkey", "nat"), List.of(ColumnType.INTEGER, ColumnType.INTEGER),
+            CUSTOMER},
+        {"sj_orders", List.of("okey", "custkey", "total"),
+            List.of(ColumnType.INTEGER, ColumnType.INTEGER, ColumnType.FLOATING), ORDERS},
+        {"sj_lineitem", List.of("okey", "qty"), List.of(ColumnType.INTEGER, ColumnType.FLOATING),
+            LINEITEM}}) {
+      @SuppressWarnings("unchecked")
+      List<String> cols = (List<String>) t[1];
+      @SuppressWarnings("unchecked")
+      List<ColumnType> types = (List<ColumnType>) t[2];
+      @SuppressWarnings("unchecked")
+      List<List<?>> rows = (List<List<?>>) t[3];
+      duck.registerTable((String) t[0], cols, types, rows);
+      spark.registerTable((String) t[0], cols, types, rows);
+      postgresTable(url, (String) t[0], cols, types, rows);
+    }
+    BACKENDS.put("DuckDB", duck);
+    BACKENDS.put("PostgreSQL", pg);
+    BACKENDS.put("Spark", spark);
+  }
+
+  @AfterAll
+  static void close() {
+    ((DuckDbBackend) BACKENDS.get("DuckDB")).close();
+  }
+
+  private static void postgresTable(String url, String name, List<String> columns,
+      List<ColumnType> types, List<List<?>> rows) {
+    StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(name).append(" (");
+    for (int i = 0; i < columns.size(); i++) {
+      ddl.append(i > 0 ? ", " : "").append(columns.get(i))
+          .append(types.get(i) == ColumnType.INTEGER ? " bigint" : " double precision");
+    }
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+      st.execute(ddl.append(')').toString());
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + name + " VALUES ("
+          + "?, ".repeat(columns.size() - 1) + "?)")) {
+        for (List<?> row : rows) {
+          for (int i = 0; i < row.size(); i++) {
+            ps.setObject(i + 1, row.get(i));
+          }
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static DatasetCatalog catalog(Backend b) {
+    DatasetDescriptor shop = DatasetDescriptor.builder("shop", Source.table("sj_customer"),
+            b.describe(Source.table("sj_customer")))
+        .privacyUnit("custkey")
+        .unitTable("customer", List.of())
+        .addTable(new TableDescriptor("orders", Source.table("sj_orders"),
+            b.describe(Source.table("sj_orders")),
+            List.of(new Reference("custkey", "customer", "custkey")), false))
+        .addTable(new TableDescriptor("lineitem", Source.table("sj_lineitem"),
+            b.describe(Source.table("sj_lineitem")),
+            List.of(new Reference("okey", "orders", "okey")), false))
+        .build();
+    return new DatasetCatalog() {
+      @Override
+      public Optional<DatasetDescriptor> find(String name) {
+        return name.equalsIgnoreCase("shop") ? Optional.of(shop) : Optional.empty();
+      }
+
+      @Override
+      public List<String> datasetsWithTable(String table) {
+        return shop.table(table).isPresent() ? List.of("shop") : List.of();
+      }
+    };
+  }
+
+  /** Per customer, the number of rows of {@code rows} whose customer {@code unit} gives. */
+  private static Map<Long, Long> perCustomer(List<List<?>> rows, ToLongFunction<List<?>> unit) {
+    Map<Long, Long> m = new HashMap<>();
+    for (List<?> r : rows) {
+      long u = unit.applyAsLong(r);
+      if (u > 0) {
+        m.merge(u, 1L, Long::sum);
+      }
+    }
+    return m;
+  }
+
+  private static Result run(Backend b, String sql, DpStatement[] st) {
+    st[0] = DpSql.parse(sql, catalog(b));
+    return Session.builder().backend(b).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(3)).build().run(st[0].query());
+  }
+
+  private static double value(Result r) {
+    return r.rows().get(0).values().get("n").value();
+  }
+
+  @Test
+  void selfJoinOnTheUnit_boundGivenEstimatedAndR2T_equalTheReferenceOnEveryBackend() {
+    Map<Long, Long> n = perCustomer(ORDERS, o -> (Long) o.get(1));
+    Map<Object, Long> customerOf = new HashMap<>();
+    ORDERS.forEach(o -> customerOf.put(o.get(0), (Long) o.get(1)));
+    Map<Long, Long> l = perCustomer(LINEITEM,
+        li -> li.get(0) == null ? 0 : customerOf.getOrDefault(li.get(0), 0L));
+    long bounded = n.values().stream().mapToLong(k -> Math.min(k * k, 50)).sum();
+    // Two copies keep at most 4,096 rows per unit each (docs/proofs/r2t-truncation.md,
+    // "Self-joins"), so R2T's GS and L∞ are at most 4,096; customer 17's 300 orders (90,000 joined
+    // rows, 135,000 with its line items) are truncated there, no side capped.
+    long squares = n.values().stream().mapToLong(k -> Math.min(k * k, 4096)).sum();
+    long chain = l.entrySet().stream()
+        .mapToLong(e -> Math.min(e.getValue() * n.get(e.getKey()), 4096)).sum();
+    String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Backend b = e.getValue();
+      String on = e.getKey();
+      DpStatement[] st = new DpStatement[1];
+      assertEquals(bounded, value(run(b, head + ", max_rows_per_group = 50) COUNT(*) AS n FROM"
+          + " orders o1 JOIN orders o2 USING (custkey)", st)), 1e-3, on);
+      Result est = run(b, head + ") COUNT(*) AS n FROM orders o1 JOIN orders o2 ON o1.custkey ="
+          + " o2.custkey", st);
+      int linf = est.estimatedMaxRowsPerGroup();
+      assertTrue(linf >= 1 && Integer.bitCount(linf) == 1, on + ": " + linf);
+      assertEquals(n.values().stream().mapToLong(k -> Math.min(k * k, linf)).sum(), value(est), 1e-3,
+          on);
+      assertEquals(squares, value(run(b, head + ", truncation = 'R2T', truncation_bound = 4096)"
+          + " COUNT(*) AS n FROM orders o1 JOIN orders o2 USING (custkey)", st)), 1.0, on);
+      assertEquals(chain, value(run(b, head + ", max_rows_per_group = 4096) COUNT(*) AS n FROM"
+          + " lineitem l JOIN orders o1 ON l.okey = o1.okey JOIN orders o2 ON o2.custkey ="
+          + " o1.custkey", st)), 1e-3, on);
+    }
+  }
+}
