@@ -21,7 +21,8 @@ import org.privet.sql.DpSql;
  * Where the time of the engine's DP SQL over TPC-H joins goes on DuckDB (issue 25's time target):
  * per query, the statements the engine emits (its EXPLAIN's physical plan, one per pass) are each
  * timed on their own and, with {@code analyze}, printed with DuckDB's {@code EXPLAIN ANALYZE}; next
- * to them the plain join, the harness's {@code GROUP BY unit} summary and the engine end to end.
+ * to them the plain join, the harness's {@code GROUP BY unit} summary and the engine end to end,
+ * and the number of statements the engine sends DuckDB per run (its query log).
  * A diagnostic, not a benchmark of record: {@link TpchJoinBench} is.
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar
@@ -30,6 +31,30 @@ import org.privet.sql.DpSql;
  */
 public final class TpchJoinProfile {
   private TpchJoinProfile() {}
+
+  /**
+   * The statements DuckDB received while {@code r} ran (DuckDB's query log, enabled around it),
+   * in order, whitespace collapsed.
+   */
+  static List<String> statementsSent(Statement s, Runnable r) throws SQLException {
+    s.execute("CALL truncate_duckdb_logs()");
+    s.execute("CALL enable_logging('QueryLog')");
+    try {
+      r.run();
+    } finally {
+      s.execute("CALL disable_logging()");
+    }
+    List<String> out = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery("SELECT message FROM duckdb_logs WHERE type = 'QueryLog'")) {
+      while (rs.next()) {
+        String m = rs.getString(1).replaceAll("\\s+", " ").trim();
+        if (!m.contains("enable_logging(") && !m.contains("disable_logging(")) {
+          out.add(m);
+        }
+      }
+    }
+    return out;
+  }
 
   public static void main(String[] args) throws SQLException {
     Path dir = Path.of(args[0]);
@@ -89,6 +114,7 @@ public final class TpchJoinProfile {
           }
         }
         names.add("engine end to end");
+        List<String> sent = statementsSent(s, () -> session.run(dp));
         double plain = TpchJoinBench.median(t[statements.size() - 2]);
         System.out.println("== " + q.name());
         for (int i = 0; i < names.size(); i++) {
@@ -96,6 +122,8 @@ public final class TpchJoinProfile {
           System.out.printf(Locale.ROOT, "  %-28s %8.4f s  %6.2f x plain%n", names.get(i), m,
               m / plain);
         }
+        System.out.printf(Locale.ROOT, "  engine statements per run: %d (%d DESCRIBE)%n",
+            sent.size(), sent.stream().filter(x -> x.startsWith("DESCRIBE")).count());
         if (analyze) {
           for (int i = 0; i < statements.size(); i++) {
             System.out.println("-- EXPLAIN ANALYZE " + names.get(i) + "\n" + statements.get(i));

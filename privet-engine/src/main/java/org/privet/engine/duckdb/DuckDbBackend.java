@@ -164,7 +164,7 @@ public final class DuckDbBackend implements Backend {
     if (source instanceof Source.Relational r) {
       // Each scanned source's structure is checked as for one table (before any charge); the
       // plan's schema is the scans' public schemas, no row read.
-      r.relation().scans().forEach(scan -> describe(scan.source()));
+      checkScans(r.relation().scans());
       return r.relation().schema();
     }
     String sql = "DESCRIBE SELECT * FROM " + SqlText.from(source);
@@ -180,6 +180,39 @@ public final class DuckDbBackend implements Backend {
           + " cannot be read (does it exist? SQL state " + e.getSQLState() + ")");
     }
     return new TableSchema(cols);
+  }
+
+  /**
+   * Checks a join's scanned sources ({@link org.privet.engine.spi.ScanChecks}): the plain tables
+   * together in one round trip (DuckDB binds {@code DESCRIBE SELECT 1 FROM t0, t1, ...} iff it
+   * binds each {@code DESCRIBE SELECT * FROM ti}), else each source as {@link #describe} checks
+   * one; the refusal is the first failing source's, in scan order.
+   */
+  private void checkScans(List<org.privet.engine.plan.Relation.Scan> scans) {
+    org.privet.engine.spi.ScanChecks.check(scans, tables -> {
+      StringBuilder sql = new StringBuilder("DESCRIBE SELECT 1 FROM ");
+      for (int i = 0; i < tables.size(); i++) {
+        sql.append(i > 0 ? ", " : "").append(SqlText.from(tables.get(i))).append(" AS __t")
+            .append(i);
+      }
+      try (Statement st = connection.createStatement();
+          ResultSet rs = st.executeQuery(sql.toString())) {
+        return true;
+      } catch (SQLException e) {
+        return false; // each source in order: the first failing one refuses
+      }
+    }, this::describe);
+  }
+
+  /**
+   * The schema a bounding plan is rendered against: a relational source's public schema ({@link
+   * org.privet.engine.plan.Relation#schema()}) without checking its scans again (the engine's
+   * {@link #describe} of the query's source checked them before the charge; a source gone since
+   * makes the statement fail, as any failure after the charge, without a driver message), else
+   * {@link #describe}.
+   */
+  private TableSchema planSchema(Source source) {
+    return source instanceof Source.Relational r ? r.relation().schema() : describe(source);
   }
 
   /**
@@ -227,7 +260,7 @@ public final class DuckDbBackend implements Backend {
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect,
       org.privet.engine.plan.RelationSql.KeyFacts facts) {
-    return new BoundingPlan(spec, describe(spec.source()), SqlText.from(spec.source(),
+    return new BoundingPlan(spec, planSchema(spec.source()), SqlText.from(spec.source(),
         spec.columnsNamed(), facts), dialect);
   }
 
@@ -340,7 +373,7 @@ public final class DuckDbBackend implements Backend {
       return Backend.super.sharingRows(passes);
     }
     org.privet.engine.plan.RelationSql.KeyFacts facts = memoizedKeyFacts();
-    return org.privet.engine.spi.SharedPasses.of(passes, describe(passes.get(0).source()),
+    return org.privet.engine.spi.SharedPasses.of(passes, planSchema(passes.get(0).source()),
         p -> plan(p, DuckDbDialect.FAST, facts))
         .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables, facts))
         .orElseGet(() -> Backend.super.sharingRows(passes));
@@ -382,7 +415,7 @@ public final class DuckDbBackend implements Backend {
       String rows = shared.pairs();
       if (rows == null) {
         // The source's structure is checked as the direct plan checks it (the same refusal).
-        DuckDbBackend.this.describe(shared.template().source());
+        DuckDbBackend.this.planSchema(shared.template().source());
         rows = shared.rowsStatement(SqlText.from(shared.template().source(),
             shared.rowsColumnsNamed(), facts), DuckDbDialect.FAST);
       }

@@ -57,8 +57,17 @@ public abstract class JdbcBackend implements Backend {
     return String.join(".", parts);
   }
 
+  /**
+   * The bounding plan of {@code spec}. A relational source is rendered against its public schema
+   * ({@link org.privet.engine.plan.Relation#schema()}) without describing its scans again: the
+   * engine's {@link #describe} of the query's source checked them before the charge (a source
+   * gone since makes the statement fail, as any failure after the charge, without the driver's
+   * message); any other source is described.
+   */
   private BoundingPlan plan(BoundedAggregation spec) {
-    return new BoundingPlan(spec, describe(spec.source()), from(spec.source()), dialect);
+    TableSchema schema = spec.source() instanceof Source.Relational r ? r.relation().schema()
+        : describe(spec.source());
+    return new BoundingPlan(spec, schema, from(spec.source()), dialect);
   }
 
   @Override

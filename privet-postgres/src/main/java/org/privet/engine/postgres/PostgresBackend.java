@@ -101,7 +101,9 @@ public final class PostgresBackend extends JdbcBackend {
     if (source instanceof Source.Relational r) {
       // Each scanned source's structure is checked as for one table (before any charge); the
       // plan's schema is the scans' public schemas, no row read.
-      r.relation().scans().forEach(scan -> describe(scan.source()));
+      // Each distinct source once, in scan order (the first failing one refuses).
+      org.privet.engine.spi.ScanChecks.check(r.relation().scans(), tables -> false,
+          this::describe);
       return r.relation().schema();
     }
     String name = from(source);

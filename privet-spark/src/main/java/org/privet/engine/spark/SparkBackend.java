@@ -309,7 +309,7 @@ public final class SparkBackend implements Backend {
     if (source instanceof Source.Relational r) {
       // Each scanned source's structure is checked as for one table (before any charge); the
       // plan's schema is the scans' public schemas, no row read.
-      r.relation().scans().forEach(scan -> describe(scan.source()));
+      checkScans(r.relation().scans());
       return r.relation().schema();
     }
     if (source instanceof Source.Typed t && t.file() instanceof Source.CsvFile c) {
@@ -329,6 +329,38 @@ public final class SparkBackend implements Backend {
       cols.add(new TableSchema.Column(f.name(), classify(f.dataType()), f.dataType().sql()));
     }
     return new TableSchema(cols);
+  }
+
+  /**
+   * Checks a join's scanned sources ({@link org.privet.engine.spi.ScanChecks}): the tables and
+   * views together in one analysis (Spark resolves {@code SELECT 1 FROM t0, t1, ...} iff it
+   * resolves each {@code SELECT * FROM ti}), else each source as {@link #describe} checks one; the
+   * refusal is the first failing source's, in scan order.
+   */
+  private void checkScans(List<org.privet.engine.plan.Relation.Scan> scans) {
+    org.privet.engine.spi.ScanChecks.check(scans, tables -> {
+      StringBuilder sql = new StringBuilder("SELECT 1 FROM ");
+      for (int i = 0; i < tables.size(); i++) {
+        sql.append(i > 0 ? ", " : "").append(from(tables.get(i))).append(" AS __t").append(i);
+      }
+      try {
+        spark.sql(sql.toString()).schema();
+        return true;
+      } catch (Exception e) {
+        return false; // each source in order: the first failing one refuses
+      }
+    }, this::describe);
+  }
+
+  /**
+   * The schema a bounding plan is rendered against: a relational source's public schema ({@link
+   * org.privet.engine.plan.Relation#schema()}) without checking its scans again (the engine's
+   * {@link #describe} of the query's source checked them before the charge; a source gone since
+   * makes the statement fail, as any failure after the charge, without Spark's message), else
+   * {@link #describe}.
+   */
+  private TableSchema planSchema(Source source) {
+    return source instanceof Source.Relational r ? r.relation().schema() : describe(source);
   }
 
   static ColumnType classify(DataType t) {
@@ -355,7 +387,7 @@ public final class SparkBackend implements Backend {
   }
 
   private BoundingPlan plan(BoundedAggregation spec) {
-    TableSchema schema = describe(spec.source());
+    TableSchema schema = planSchema(spec.source());
     return new BoundingPlan(spec, schema, from(spec.source(), spec.columnsNamed()),
         SparkDialect.INSTANCE);
   }
@@ -380,7 +412,7 @@ public final class SparkBackend implements Backend {
     if (passes.isEmpty()) {
       return Backend.super.sharingRows(passes);
     }
-    return org.privet.engine.spi.SharedPasses.of(passes, describe(passes.get(0).source()),
+    return org.privet.engine.spi.SharedPasses.of(passes, planSchema(passes.get(0).source()),
         this::plan)
         .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_"
             + HexFormat.of().toHexDigits(VIEW_NUMBERS.incrementAndGet())))
@@ -411,7 +443,7 @@ public final class SparkBackend implements Backend {
       }
       String sql = shared.pairs();
       if (sql == null) {
-        SparkBackend.this.describe(shared.template().source()); // the direct plan's refusal
+        SparkBackend.this.planSchema(shared.template().source()); // the direct plan's refusal
         sql = shared.rowsStatement(from(shared.template().source(), shared.rowsColumnsNamed()),
             SparkDialect.INSTANCE);
       }
