@@ -1004,6 +1004,72 @@ public final class Query {
     }
 
     /**
+     * Over a relation with unit caps ({@link org.privet.engine.plan.Relation.UnitCap}, a private
+     * self-join, issue 25), the query's truncation stays within the smallest cap m, as DP SQL
+     * chooses its caps ({@code docs/proofs/r2t-truncation.md}, "Self-joins"): a unit keeps at
+     * most L rows with L ≤ m, so a capped copy still holds every row the truncation would keep.
+     * {@link #maxRowsContributed}, L0·L∞ and R2T's L0·2^⌈log2 GS⌉ above m are refused (never
+     * clipped: a cap below the truncation would silently under-count heavy units), and so is R2T
+     * over a SUM (the cap is in rows, a SUM's thresholds in the column's units); the L∞ estimate's
+     * read is limited to the largest 2^e with L0·2^e ≤ m ({@link
+     * ContributionBoundEstimate#withMaxExponent}; {@code
+     * docs/proofs/contribution-bound-estimate.md}, "A limited read"). Public: m is in the plan.
+     */
+    private void checkUnitCaps() {
+      if (!(source instanceof Source.Relational r)) {
+        return;
+      }
+      long m = org.privet.engine.plan.Relation.UnitCap.smallestIn(r.relation());
+      if (m == 0) {
+        return;
+      }
+      String why = " rows per unit, above the relation's smallest unit cap (UnitCap maxRows = " + m
+          + "): a capped side must still hold every row the truncation keeps";
+      long l0 = Math.max(1, maxGroupsContributed);
+      if (maxRowsContributed > 0) {
+        if (maxRowsContributed > m) {
+          throw new IllegalArgumentException("maxRowsContributed = " + maxRowsContributed
+              + " keeps up to " + maxRowsContributed + why + "; give maxRowsContributed ≤ " + m);
+        }
+        return;
+      }
+      if (r2tBound != 0) {
+        if (aggregations.stream().anyMatch(a -> a instanceof Aggregation.Sum)) {
+          throw new IllegalArgumentException("truncateR2T over a relation with unit caps supports"
+              + " count() only: the cap per unit is in rows, and a SUM's thresholds are in the"
+              + " column's units");
+        }
+        refuseGroupsAboveCap(l0, 2, m, why);
+        long kept = org.privet.engine.plan.Relation.UnitCap.rowsKeptByR2T(l0, r2tBound);
+        if (kept > m) {
+          throw new IllegalArgumentException("truncateR2T = " + r2tBound + " keeps up to L0·2^⌈log2"
+              + " GS⌉ = " + kept + why + "; give truncateR2T ≤ " + Long.highestOneBit(m / l0));
+        }
+        return;
+      }
+      if (rowsEstimate != null) {
+        refuseGroupsAboveCap(l0, 1, m, why);
+        rowsEstimate = rowsEstimate.withMaxExponent(org.privet.engine.plan.Relation.UnitCap
+            .largestExponentWithin(m, l0, ContributionBoundEstimate.MAX_EXPONENT));
+        return;
+      }
+      if (maxRowsPerGroup > 0 && l0 * maxRowsPerGroup > m) {
+        refuseGroupsAboveCap(l0, 1, m, why);
+        throw new IllegalArgumentException("maxRowsPerGroup = " + maxRowsPerGroup + " keeps up to"
+            + " L0·L∞ = " + l0 + "·" + maxRowsPerGroup + " = " + (l0 * maxRowsPerGroup) + why
+            + "; give maxGroupsContributed · maxRowsPerGroup ≤ " + m);
+      }
+    }
+
+    /** Refuses an L0 whose least truncation (L0 · {@code least} rows) is already above m. */
+    private static void refuseGroupsAboveCap(long l0, long least, long m, String why) {
+      if (l0 * least > m) {
+        throw new IllegalArgumentException("maxGroupsContributed = " + l0 + " keeps at least "
+            + (l0 * least) + why + "; give maxGroupsContributed ≤ " + m / least);
+      }
+    }
+
+    /**
      * Validates and builds.
      *
      * @throws IllegalArgumentException naming the missing or conflicting parameter
@@ -1051,6 +1117,9 @@ public final class Query {
       } else {
         if (r2tBound != 0) {
           checkR2T();
+        }
+        checkUnitCaps();
+        if (r2tBound != 0) {
           maxRowsPerGroup = 1; // stand-in: R2T runs one pass per threshold
         }
         if (rowsEstimate != null) {

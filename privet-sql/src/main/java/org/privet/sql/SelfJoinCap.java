@@ -67,13 +67,13 @@ final class SelfJoinCap {
           && bv.number() <= R2TOption.MAX_COUNT_BOUND) {
         gs = (long) bv.number(); // an invalid bound is refused by R2TOption before the charge
       }
-      long top = 1L << (64 - Long.numberOfLeadingZeros(gs - 1)); // 2^⌈log2 GS⌉
-      if (l0 * top > max) {
+      long kept = Relation.UnitCap.rowsKeptByR2T(l0, gs); // L0·2^⌈log2 GS⌉
+      if (kept > max) {
         throw src.error(bv.offset(), R2TOption.BOUND + " = " + bv.text() + " gives a cap of L0·"
-            + "2^⌈log2 " + R2TOption.BOUND + "⌉ = " + (l0 * top) + " rows per unit" + why
+            + "2^⌈log2 " + R2TOption.BOUND + "⌉ = " + kept + " rows per unit" + why
             + "; give " + R2TOption.BOUND + " ≤ " + Long.highestOneBit(max / l0));
       }
-      return new Choice(l0 * top, 0, defaultBound);
+      return new Choice(kept, 0, defaultBound);
     }
     if (contributions.rowsCap() > 0) {
       if (contributions.rowsCap() > max) {
@@ -85,8 +85,8 @@ final class SelfJoinCap {
     }
     if (contributions.estimated()) {
       refuseGroups(pq, l0, 1, max, why);
-      int e = Math.min(ContributionBoundEstimate.MAX_EXPONENT,
-          63 - Long.numberOfLeadingZeros(max / l0)); // 2^e ≤ max / L0
+      int e = Relation.UnitCap.largestExponentWithin(max, l0,
+          ContributionBoundEstimate.MAX_EXPONENT); // L0·2^e ≤ max
       return new Choice(l0 << e, e, 0);
     }
     long linf = Math.max(1, contributions.lInf());

@@ -2,7 +2,6 @@ package org.privet.cli.anonymity;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -36,7 +35,8 @@ final class AnonymityCheckCommand implements Callable<Integer> {
   @Mixin WorkspaceOption workspace;
 
   @Option(names = "--original", paramLabel = "FILE",
-      description = "The table before anonymization, for the marginal workload error and GIL's ranges.")
+      description = "The table before anonymization (a file, or a directory of Parquet part files),"
+          + " for the marginal workload error and GIL's ranges.")
   Path original;
 
   @Option(names = "--original-no-header", description = "The original CSV has no header (give --original-columns).")
@@ -60,11 +60,12 @@ final class AnonymityCheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    for (Path p : original == null ? List.of(table.data) : List.of(table.data, original)) {
-      if (!Files.isRegularFile(p)) {
-        throw new java.nio.file.NoSuchFileException(p.toString());
-      }
-      NotDpGuard.check(workspace, p, confirmed);
+    table.requireData();
+    NotDpGuard.check(workspace, table.data, "--data", confirmed);
+    if (original != null) {
+      TableOptions.requireReadable(original, "--original",
+          originalNoHeader || !originalColumns.isEmpty());
+      NotDpGuard.check(workspace, original, "--original", confirmed);
     }
     List<String> cols = table.columnsRead();
     Microdata data = TableReader.read(table.source(), cols, "--quasi-identifiers").withCategorical(table.categorical);

@@ -80,10 +80,8 @@ public final class AnonymizeCommand implements Callable<Integer> {
     if (l > 1 && table.sensitive == null) {
       throw new IllegalArgumentException("--l needs --sensitive");
     }
-    if (!Files.isRegularFile(table.data)) {
-      throw new java.nio.file.NoSuchFileException(table.data.toString());
-    }
-    NotDpGuard.check(workspace, table.data, confirmed);
+    table.requireData();
+    NotDpGuard.check(workspace, table.data, "--data", confirmed);
     List<String> cols = table.columnsRead();
     Microdata data = TableReader.read(table.source(), cols, "--quasi-identifiers").withCategorical(table.categorical);
     GeneralizedTable g = switch (method) {

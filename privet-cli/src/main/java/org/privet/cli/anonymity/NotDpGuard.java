@@ -36,10 +36,15 @@ final class NotDpGuard {
     return Optional.empty();
   }
 
-  static void check(WorkspaceOption workspace, Path file, boolean confirmed) throws IOException {
+  /**
+   * Refuses {@code file} (a file or a directory of Parquet part files), given as {@code option},
+   * if it is a registered dataset's source and the curator did not confirm.
+   */
+  static void check(WorkspaceOption workspace, Path file, String option, boolean confirmed)
+      throws IOException {
     Optional<String> name = registeredAs(workspace, file);
     if (name.isPresent() && !confirmed) {
-      throw new IllegalArgumentException("--data is the source of dataset '" + name.get()
+      throw new IllegalArgumentException(option + " is the source of dataset '" + name.get()
           + "', registered in the ledger for differentially private release. Anonymization is NOT"
           + " differentially private and charges no budget; pass " + CONFIRM + " to go ahead.");
     }

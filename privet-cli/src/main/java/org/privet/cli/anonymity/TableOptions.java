@@ -1,5 +1,7 @@
 package org.privet.cli.anonymity;
 
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +13,8 @@ import picocli.CommandLine.Option;
 /** Shared options: the table to read (CSV or Parquet, through DuckDB) and its quasi-identifiers. */
 final class TableOptions {
   @Option(names = "--data", required = true, paramLabel = "FILE",
-      description = "The CSV or Parquet file (by extension), read through DuckDB.")
+      description = "The CSV or Parquet file (by extension), or a directory of Parquet part files,"
+          + " read through DuckDB.")
   Path data;
 
   @Mixin CsvLayoutOptions csv;
@@ -47,10 +50,43 @@ final class TableOptions {
     return source(data, csv.noHeader(), csv.columns(), csv.delimiter(), csv.nullString());
   }
 
-  /** A CSV or Parquet source (by extension) with the given CSV options. */
+  /** Checks {@code --data} ({@link #requireReadable}). */
+  void requireData() throws NoSuchFileException {
+    requireReadable(data, "--data", csv.noHeader() || !csv.columns().isEmpty());
+  }
+
+  /**
+   * Checks a table path given as {@code option}: a regular file, or a directory of Parquet part
+   * files checked as the dataset commands check {@code --source} ({@link
+   * org.privet.curator.ParquetParts#require}: flat, only {@code *.parquet} part files beside
+   * {@code _} and {@code .} files, at least one, one schema), the refusal naming {@code option}.
+   *
+   * @param csvLayoutGiven whether a CSV layout option ({@code --no-header}, column names) was given
+   *     for it, refused with a directory
+   * @throws NoSuchFileException if {@code path} is neither a file nor a directory
+   */
+  static void requireReadable(Path path, String option, boolean csvLayoutGiven)
+      throws NoSuchFileException {
+    if (Files.isDirectory(path)) {
+      if (csvLayoutGiven) {
+        throw new IllegalArgumentException(option + ": the CSV options apply to CSV files, not to"
+            + " a directory of Parquet part files");
+      }
+      org.privet.curator.ParquetParts.require(path, option);
+      return;
+    }
+    if (!Files.isRegularFile(path)) {
+      throw new NoSuchFileException(path.toString());
+    }
+  }
+
+  /**
+   * A CSV or Parquet source (by extension; a directory is Parquet part files) with the given CSV
+   * options.
+   */
   static Source source(Path file, boolean noHeader, List<String> columns, String delimiter, String nullString) {
     String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-    if (name.endsWith(".parquet")) {
+    if (Files.isDirectory(file) || name.endsWith(".parquet")) {
       return Source.parquet(file);
     }
     Source.CsvFile csv = Source.csv(file).withDelimiter(delimiter).withNullString(nullString);

@@ -463,6 +463,50 @@ public sealed interface Relation {
       return Math.max(1, m);
     }
 
+    /**
+     * The smallest cap m of the {@link UnitCap} nodes in {@code r} (anywhere in the tree), or 0
+     * if there is none. A truncation keeping at most L rows per unit never meets a cap when L ≤
+     * this m: each copy still holds at least L of a unit's rows, so a unit's truncated count over
+     * a join on the unit alone is not lowered by the caps ({@code docs/proofs/r2t-truncation.md},
+     * "Self-joins"). Public: a function of the plan only.
+     */
+    public static long smallestIn(Relation r) {
+      long m = r instanceof UnitCap c ? c.maxRows() : 0;
+      for (Relation in : r.inputs()) {
+        long below = smallestIn(in);
+        if (below > 0 && (m == 0 || below < m)) {
+          m = below;
+        }
+      }
+      return m;
+    }
+
+    /**
+     * The rows per unit R2T's largest threshold keeps: L0·2^⌈log2 GS⌉ (thresholds 2^j, j = 1..
+     * ⌈log2 GS⌉, each per group in at most L0 groups), saturating.
+     *
+     * @param l0 the unit's groups, at least 1
+     * @param gs R2T's global-sensitivity bound, at least 2
+     */
+    public static long rowsKeptByR2T(long l0, long gs) {
+      if (l0 < 1 || gs < 2) {
+        throw new IllegalArgumentException("rowsKeptByR2T: L0 ≥ 1 and GS ≥ 2");
+      }
+      return Stability.times(l0, 1L << (64 - Long.numberOfLeadingZeros(gs - 1)));
+    }
+
+    /**
+     * The largest e ≤ {@code maxExponent} with L0·2^e ≤ {@code cap}: the L∞ estimate's read
+     * limited so that its truncation keeps at most {@code cap} rows per unit ({@code
+     * org.privet.engine.ContributionBoundEstimate#withMaxExponent}); -1 if even L0·1 &gt; cap.
+     */
+    public static int largestExponentWithin(long cap, long l0, int maxExponent) {
+      if (l0 < 1 || maxExponent < 0) {
+        throw new IllegalArgumentException("largestExponentWithin: L0 ≥ 1 and maxExponent ≥ 0");
+      }
+      return cap < l0 ? -1 : Math.min(maxExponent, 63 - Long.numberOfLeadingZeros(cap / l0));
+    }
+
     /** b^k, saturating at {@link Stability#UNBOUNDED}. */
     private static long power(long b, int k) {
       long p = 1;
