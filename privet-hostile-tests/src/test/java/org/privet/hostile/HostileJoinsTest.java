@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,17 +71,7 @@ class HostileJoinsTest {
         .addTable(new TableDescriptor("nation", Source.table("nation"),
             backend.describe(Source.table("nation")), List.of(), true))
         .build();
-    return new DatasetCatalog() {
-      @Override
-      public Optional<DatasetDescriptor> find(String name) {
-        return name.equalsIgnoreCase("shop") ? Optional.of(shop) : Optional.empty();
-      }
-
-      @Override
-      public List<String> datasetsWithTable(String table) {
-        return shop.table(table).isPresent() ? List.of("shop") : List.of();
-      }
-    };
+    return DatasetCatalog.of(shop);
   }
 
   record JoinCase(String name, Cases.Expect expect, String sql, BudgetCharger charger) {

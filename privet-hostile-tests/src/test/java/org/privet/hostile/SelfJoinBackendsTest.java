@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.AfterAll;
@@ -139,17 +138,7 @@ class SelfJoinBackendsTest {
             b.describe(Source.table("sj_lineitem")),
             List.of(new Reference("okey", "orders", "okey")), false))
         .build();
-    return new DatasetCatalog() {
-      @Override
-      public Optional<DatasetDescriptor> find(String name) {
-        return name.equalsIgnoreCase("shop") ? Optional.of(shop) : Optional.empty();
-      }
-
-      @Override
-      public List<String> datasetsWithTable(String table) {
-        return shop.table(table).isPresent() ? List.of("shop") : List.of();
-      }
-    };
+    return DatasetCatalog.of(shop);
   }
 
   /** Per customer, the number of rows of {@code rows} whose customer {@code unit} gives. */

@@ -53,4 +53,24 @@ public interface DatasetCatalog {
   default Optional<List<Object>> publicValues(String dataset, String table, String column) {
     return Optional.empty();
   }
+
+  /**
+   * A catalog of one dataset: {@link #find} matches its name ignoring case, and
+   * {@link #datasetsWithTable} lists it for each of its tables (so an unqualified FROM name
+   * resolves to it); no public values are read.
+   */
+  static DatasetCatalog of(DatasetDescriptor dataset) {
+    java.util.Objects.requireNonNull(dataset, "dataset");
+    return new DatasetCatalog() {
+      @Override
+      public Optional<DatasetDescriptor> find(String name) {
+        return dataset.name().equalsIgnoreCase(name) ? Optional.of(dataset) : Optional.empty();
+      }
+
+      @Override
+      public List<String> datasetsWithTable(String table) {
+        return dataset.table(table).isPresent() ? List.of(dataset.name()) : List.of();
+      }
+    };
+  }
 }

@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Estimate;
 import org.privet.engine.Session;
@@ -93,17 +92,7 @@ public final class EngineTruncationBench {
               List.of(new DatasetDescriptor.Reference("l_orderkey", "orders", "o_orderkey")),
               false))
           .build();
-      DatasetCatalog catalog = new DatasetCatalog() {
-        @Override
-        public Optional<DatasetDescriptor> find(String name) {
-          return name.equalsIgnoreCase("tpch") ? Optional.of(shop) : Optional.empty();
-        }
-
-        @Override
-        public List<String> datasetsWithTable(String table) {
-          return shop.table(table).isPresent() ? List.of("tpch") : List.of();
-        }
-      };
+      DatasetCatalog catalog = DatasetCatalog.of(shop);
       Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
           .randomSource(RandomSource.secure()).build();
       report(sf, "lineitems (lineitem ⋈ orders ⋈ customer)", "FROM lineitem JOIN orders ON"

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.privet.engine.BudgetCharger;
 import org.privet.engine.Query;
 import org.privet.engine.Result;
@@ -213,17 +212,7 @@ public final class TpchJoinBench {
           t.length == 1 ? List.of() : List.of(new Reference(t[1], t[2], t[3])), t.length == 1));
     }
     DatasetDescriptor tpch = b.build();
-    return new DatasetCatalog() {
-      @Override
-      public Optional<DatasetDescriptor> find(String name) {
-        return name.equalsIgnoreCase("tpch") ? Optional.of(tpch) : Optional.empty();
-      }
-
-      @Override
-      public List<String> datasetsWithTable(String table) {
-        return tpch.table(table).isPresent() ? List.of("tpch") : List.of();
-      }
-    };
+    return DatasetCatalog.of(tpch);
   }
 
   /** The tables besides customer: private ones with their reference, then public ones. */

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.privet.engine.BudgetCharger;
@@ -163,17 +162,7 @@ public final class SparkJoinBench {
           t.length == 1 ? List.of() : List.of(new Reference(t[1], t[2], t[3])), t.length == 1));
     }
     DatasetDescriptor tpch = b.build();
-    return new DatasetCatalog() {
-      @Override
-      public Optional<DatasetDescriptor> find(String name) {
-        return name.equalsIgnoreCase("tpch") ? Optional.of(tpch) : Optional.empty();
-      }
-
-      @Override
-      public List<String> datasetsWithTable(String table) {
-        return tpch.table(table).isPresent() ? List.of("tpch") : List.of();
-      }
-    };
+    return DatasetCatalog.of(tpch);
   }
 
   private static long[] expand(List<Row> histogram) {
