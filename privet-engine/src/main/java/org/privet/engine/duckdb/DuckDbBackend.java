@@ -161,10 +161,12 @@ public final class DuckDbBackend implements Backend {
     if (source instanceof Source.Typed t) {
       return describeTyped(t);
     }
+    described = null;
     if (source instanceof Source.Relational r) {
       // Each scanned source's structure is checked as for one table (before any charge); the
-      // plan's schema is the scans' public schemas, no row read.
-      checkScans(r.relation().scans());
+      // plan's schema is the scans' public schemas, no row read. The declared keys the plan's
+      // rendering asks about are read in the same statement, for this query's statements.
+      described = checkScans(r);
       return r.relation().schema();
     }
     String sql = "DESCRIBE SELECT * FROM " + SqlText.from(source);
@@ -184,24 +186,133 @@ public final class DuckDbBackend implements Backend {
 
   /**
    * Checks a join's scanned sources ({@link org.privet.engine.spi.ScanChecks}): the plain tables
-   * together in one round trip (DuckDB binds {@code DESCRIBE SELECT 1 FROM t0, t1, ...} iff it
-   * binds each {@code DESCRIBE SELECT * FROM ti}), else each source as {@link #describe} checks
-   * one; the refusal is the first failing source's, in scan order.
+   * together in one statement (DuckDB binds {@code SELECT 1 FROM t0, t1, ...} iff it binds each
+   * {@code DESCRIBE SELECT * FROM ti}), else each source as {@link #describe} checks one; the
+   * refusal is the first failing source's, in scan order. When the plan's rendering asks about
+   * declared keys ({@link org.privet.engine.plan.RelationSql.KeyFacts#questions}), the same
+   * statement reads them ({@link #keyFactsStatement}), and they are returned with the source, for
+   * the statements of this query only ({@link #factsFor}); else null.
    */
-  private void checkScans(List<org.privet.engine.plan.Relation.Scan> scans) {
-    org.privet.engine.spi.ScanChecks.check(scans, tables -> {
-      StringBuilder sql = new StringBuilder("DESCRIBE SELECT 1 FROM ");
-      for (int i = 0; i < tables.size(); i++) {
-        sql.append(i > 0 ? ", " : "").append(SqlText.from(tables.get(i))).append(" AS __t")
-            .append(i);
+  private Described checkScans(Source.Relational source) {
+    org.privet.engine.plan.Relation relation = source.relation();
+    List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions =
+        org.privet.engine.plan.RelationSql.KeyFacts.questions(relation);
+    org.privet.engine.plan.RelationSql.KeyFacts[] read = {null};
+    org.privet.engine.spi.ScanChecks.check(relation.scans(), questions.isEmpty() ? 2 : 1,
+        tables -> {
+          StringBuilder from = new StringBuilder();
+          for (int i = 0; i < tables.size(); i++) {
+            from.append(i > 0 ? ", " : "").append(SqlText.from(tables.get(i))).append(" AS __t")
+                .append(i);
+          }
+          if (questions.isEmpty()) {
+            try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery("DESCRIBE SELECT 1 FROM " + from)) {
+              return true;
+            } catch (SQLException e) {
+              return false; // each source in order: the first failing one refuses
+            }
+          }
+          // The tables bound as the plain check binds them, under a false filter DuckDB's
+          // optimizer turns into an empty result (no row is read; DuckDbDeclaredKeysTest holds
+          // it with a view whose rows cannot be read): one row of the declared keys' codes.
+          String sql = keyFactsStatement(questions) + " LEFT JOIN (SELECT 1 FROM " + from
+              + " WHERE false) AS __scans ON true";
+          try {
+            read[0] = keyFacts(questions, sql);
+            return true;
+          } catch (SQLException e) {
+            return false; // each source in order: the first failing one refuses
+          }
+        }, this::describe);
+    return read[0] == null ? null : new Described(source, read[0]);
+  }
+
+  /**
+   * The declared-key facts read by the last {@link #describe} of a relational source (its scan
+   * check, before the query's charge), held for the statements of that query: {@link #factsFor}
+   * hands them to the next call that renders that very source and drops them; every describe
+   * replaces them. Never kept past the next rendering: a constraint the owner drops is read again
+   * by the next query (DuckDbDeclaredKeysTest).
+   */
+  private record Described(Source.Relational source,
+      org.privet.engine.plan.RelationSql.KeyFacts facts) {}
+
+  private Described described;
+
+  /**
+   * The key facts for rendering {@code source}: those its scan check read, when it is the source
+   * last described (taken, so used once); else read now in one catalog statement; {@link
+   * org.privet.engine.plan.RelationSql.KeyFacts#NONE} for a source that is not a plan.
+   */
+  private org.privet.engine.plan.RelationSql.KeyFacts factsFor(Source source) {
+    Described d = described;
+    described = null;
+    if (d != null && d.source() == source) {
+      return d.facts();
+    }
+    if (!(source instanceof Source.Relational r)) {
+      return org.privet.engine.plan.RelationSql.KeyFacts.NONE;
+    }
+    List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions =
+        org.privet.engine.plan.RelationSql.KeyFacts.questions(r.relation());
+    if (questions.isEmpty()) {
+      return org.privet.engine.plan.RelationSql.KeyFacts.NONE;
+    }
+    try {
+      return keyFacts(questions, keyFactsStatement(questions));
+    } catch (SQLException e) {
+      return org.privet.engine.plan.RelationSql.KeyFacts.NONE; // the checks are rendered
+    }
+  }
+
+  /**
+   * One row, one code per question, from DuckDB's catalog only ({@code pragma_table_info} of the
+   * name as the query's FROM resolves it: a view of that name answers no key and no NOT NULL): 2
+   * when the table's PRIMARY KEY is exactly the one column {@code key}, plus 1 when {@code unit}
+   * is declared NOT NULL.
+   */
+  private static String keyFactsStatement(
+      List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions) {
+    List<String> codes = new ArrayList<>();
+    for (org.privet.engine.plan.RelationSql.KeyFacts.Question q : questions) {
+      codes.add("(SELECT CASE WHEN COUNT(*) FILTER (WHERE pk) = 1 AND COALESCE(bool_or(pk AND"
+          + " lower(name) = lower(" + SqlText.string(q.key()) + ")), false) THEN 2 ELSE 0 END"
+          + " + CASE WHEN COALESCE(bool_or(\"notnull\" AND lower(name) = lower("
+          + SqlText.string(q.unit()) + ")), false) THEN 1 ELSE 0 END FROM pragma_table_info("
+          + SqlText.string(SqlText.from(q.source())) + "))");
+    }
+    return "SELECT " + String.join(", ", codes) + " FROM (SELECT 1) AS __one";
+  }
+
+  /**
+   * The answers of {@code sql} ({@link #keyFactsStatement}, perhaps with the scan check): a key
+   * that is the PRIMARY KEY with a NOT NULL unit is guaranteed; a NOT NULL unit with another
+   * primary key is asked once more of the catalog for a UNIQUE constraint ({@link
+   * #uniqueKeyWithUnit}); anything else is not.
+   *
+   * @throws SQLException if {@code sql} fails (the caller decides what that means)
+   */
+  private org.privet.engine.plan.RelationSql.KeyFacts keyFacts(
+      List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions, String sql)
+      throws SQLException {
+    int[] codes = new int[questions.size()];
+    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      if (!rs.next()) {
+        throw new SQLException("no row", "22000");
       }
-      try (Statement st = connection.createStatement();
-          ResultSet rs = st.executeQuery(sql.toString())) {
-        return true;
-      } catch (SQLException e) {
-        return false; // each source in order: the first failing one refuses
+      for (int i = 0; i < codes.length; i++) {
+        codes[i] = rs.getInt(i + 1);
       }
-    }, this::describe);
+    }
+    java.util.Map<org.privet.engine.plan.RelationSql.KeyFacts.Question, Boolean> answers =
+        new java.util.HashMap<>();
+    for (int i = 0; i < codes.length; i++) {
+      org.privet.engine.plan.RelationSql.KeyFacts.Question q = questions.get(i);
+      answers.put(q, codes[i] == 3 || (codes[i] == 1
+          && uniqueKeyWithUnit(q.source(), q.key(), q.unit())));
+    }
+    return org.privet.engine.plan.RelationSql.KeyFacts.of(answers);
   }
 
   /**
@@ -254,24 +365,11 @@ public final class DuckDbBackend implements Backend {
     };
   }
 
-  private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect) {
-    return plan(spec, dialect, this::uniqueKeyWithUnit);
-  }
 
   private BoundingPlan plan(BoundedAggregation spec, DuckDbDialect dialect,
       org.privet.engine.plan.RelationSql.KeyFacts facts) {
     return new BoundingPlan(spec, planSchema(spec.source()), SqlText.from(spec.source(),
         spec.columnsNamed(), facts), dialect);
-  }
-
-  /**
-   * {@link #uniqueKeyWithUnit}, each question read from the catalog once: for the passes of one
-   * query ({@link #sharingRows}), which run one after another under this backend's lock.
-   */
-  private org.privet.engine.plan.RelationSql.KeyFacts memoizedKeyFacts() {
-    java.util.Map<List<Object>, Boolean> seen = new java.util.HashMap<>();
-    return (source, key, unit) -> seen.computeIfAbsent(List.of(source, key, unit),
-        k -> uniqueKeyWithUnit(source, key, unit));
   }
 
   /**
@@ -328,12 +426,18 @@ public final class DuckDbBackend implements Backend {
 
   @Override
   public String physicalPlan(BoundedAggregation spec) {
-    return plan(spec, DuckDbDialect.FAST).statement();
+    return plan(spec, DuckDbDialect.FAST, factsFor(spec.source())).statement();
   }
 
   @Override
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
-    aggregate(spec, sink, d -> plan(spec, d));
+    aggregateWith(spec, sink, factsFor(spec.source()));
+  }
+
+  /** {@link #aggregate} with the key facts of the query the spec belongs to. */
+  private void aggregateWith(BoundedAggregation spec, GroupSink sink,
+      org.privet.engine.plan.RelationSql.KeyFacts facts) {
+    aggregate(spec, sink, d -> plan(spec, d, facts));
   }
 
   /** Runs the plan {@code planner} makes for a dialect, with the exact-sum rerun. */
@@ -372,11 +476,12 @@ public final class DuckDbBackend implements Backend {
     if (passes.isEmpty()) {
       return Backend.super.sharingRows(passes);
     }
-    org.privet.engine.plan.RelationSql.KeyFacts facts = memoizedKeyFacts();
+    // The facts the query's scan check read, for every pass (passes read one source).
+    org.privet.engine.plan.RelationSql.KeyFacts facts = factsFor(passes.get(0).source());
     return org.privet.engine.spi.SharedPasses.of(passes, planSchema(passes.get(0).source()),
         p -> plan(p, DuckDbDialect.FAST, facts))
-        .<Backend>map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables, facts))
-        .orElseGet(() -> Backend.super.sharingRows(passes));
+        .map(sp -> new SharedRows(sp, "__privet_rows_" + ++sharedTables, facts))
+        .orElseGet(() -> new SharedRows(null, null, facts));
   }
 
   /**
@@ -384,7 +489,8 @@ public final class DuckDbBackend implements Backend {
    * org.privet.engine.spi.SharedPasses}): a temporary table of this connection (temporary tables
    * are per connection, and only the engine's statements, which name it, run here), made by
    * {@code CREATE TEMP TABLE ... AS} the shared pairs or rows statement at the first spec it
-   * serves; any other spec runs as on the backend. A failure to make the table is reported as
+   * serves; any other spec (every spec, when nothing is shared: {@code shared} null) runs as on
+   * the backend, with the query's key facts. A failure to make the table is reported as
    * the failure of the spec's own statement would be (the same refusal when the source is gone,
    * else no driver message). Closing drops the table.
    */
@@ -425,7 +531,7 @@ public final class DuckDbBackend implements Backend {
     @Override
     public void aggregate(BoundedAggregation spec, GroupSink sink) {
       synchronized (DuckDbBackend.this) {
-        if (shared.pairs() != null) {
+        if (shared != null && shared.pairs() != null) {
           BoundingPlan direct = DuckDbBackend.this.plan(spec, DuckDbDialect.FAST, facts);
           if (shared.servesPairs(direct)) {
             make("bounded aggregation");
@@ -438,8 +544,8 @@ public final class DuckDbBackend implements Backend {
             return;
           }
         }
-        if (!shared.servesRows(spec)) {
-          DuckDbBackend.this.aggregate(spec, sink);
+        if (shared == null || !shared.servesRows(spec)) {
+          DuckDbBackend.this.aggregateWith(spec, sink, facts);
           return;
         }
         make("bounded aggregation");
@@ -455,8 +561,8 @@ public final class DuckDbBackend implements Backend {
     @Override
     public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
       synchronized (DuckDbBackend.this) {
-        if (!shared.servesRows(spec)) {
-          DuckDbBackend.this.keptGroups(spec, sink);
+        if (shared == null || !shared.servesRows(spec)) {
+          DuckDbBackend.this.keptGroupsWith(spec, sink, facts);
           return;
         }
         make("kept groups");
@@ -481,7 +587,9 @@ public final class DuckDbBackend implements Backend {
 
     @Override
     public String physicalPlan(BoundedAggregation spec) {
-      return DuckDbBackend.this.physicalPlan(spec);
+      synchronized (DuckDbBackend.this) {
+        return DuckDbBackend.this.plan(spec, DuckDbDialect.FAST, facts).statement();
+      }
     }
 
     /** Drops the table (if any); the backend stays open. */
@@ -503,8 +611,14 @@ public final class DuckDbBackend implements Backend {
 
   @Override
   public synchronized void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+    keptGroupsWith(spec, sink, factsFor(spec.source()));
+  }
+
+  /** {@link #keptGroups} with the key facts of the query the spec belongs to. */
+  private void keptGroupsWith(BoundedAggregation spec, UnitGroupsSink sink,
+      org.privet.engine.plan.RelationSql.KeyFacts facts) {
     try {
-      plan(spec, DuckDbDialect.FAST).runKeptGroups(connection, 0, sink);
+      plan(spec, DuckDbDialect.FAST, facts).runKeptGroups(connection, 0, sink);
     } catch (SQLException e) {
       throw failure("kept groups", e);
     }

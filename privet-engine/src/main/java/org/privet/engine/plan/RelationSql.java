@@ -60,6 +60,57 @@ public final class RelationSql {
      * never NULL (a false answer is always safe).
      */
     boolean uniqueKeyWithUnit(Source source, String key, String unit);
+
+    /**
+     * One question the renderer asks of {@link #uniqueKeyWithUnit} (a {@link Relation.KeyUnit}
+     * over a scan of a plain table, its key and unit named as the table names them).
+     */
+    record Question(Source.Table source, String key, String unit) {}
+
+    /**
+     * The questions rendering {@code relation} asks, each once, in plan order: a backend can read
+     * every answer in one statement (with its scan check, before the charge) and answer from them.
+     */
+    static List<Question> questions(Relation relation) {
+      java.util.LinkedHashSet<Question> out = new java.util.LinkedHashSet<>();
+      collect(relation, out);
+      return List.copyOf(out);
+    }
+
+    private static void collect(Relation r, java.util.Set<Question> out) {
+      if (r instanceof Relation.KeyUnit k) {
+        question(k).ifPresent(out::add);
+      }
+      r.inputs().forEach(in -> collect(in, out));
+    }
+
+    /** A map's answers; a question not in it is answered false (the check is rendered). */
+    static KeyFacts of(java.util.Map<Question, Boolean> answers) {
+      Map<Question, Boolean> copy = Map.copyOf(answers);
+      return (source, key, unit) -> source instanceof Source.Table t
+          && copy.getOrDefault(new Question(t, key, unit), false);
+    }
+  }
+
+  /**
+   * The question {@code k} asks when its input is a scan of a plain table whose key and unit are
+   * two of the scan's own columns; empty otherwise (the check is rendered without asking).
+   */
+  private static java.util.Optional<KeyFacts.Question> question(Relation.KeyUnit k) {
+    if (!(k.input() instanceof Relation.Scan s) || !(s.source() instanceof Source.Table t)) {
+      return java.util.Optional.empty();
+    }
+    String prefix = s.alias() + ".";
+    if (!k.key().startsWith(prefix) || !k.unit().startsWith(prefix)) {
+      return java.util.Optional.empty();
+    }
+    String key = k.key().substring(prefix.length());
+    String unit = k.unit().substring(prefix.length());
+    if (s.table().column(key).isEmpty() || s.table().column(unit).isEmpty()
+        || !s.name(key).equals(k.key()) || !s.name(unit).equals(k.unit())) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(new KeyFacts.Question(t, key, unit));
   }
 
   /**
@@ -121,21 +172,10 @@ public final class RelationSql {
    * key is broken (KeyUnit keeps every non-NULL key with its row's unit).
    */
   private boolean guaranteed(Relation.KeyUnit k) {
-    if (!(k.input() instanceof Relation.Scan s)) {
-      return false;
-    }
-    String prefix = s.alias() + ".";
-    if (!k.key().startsWith(prefix) || !k.unit().startsWith(prefix)) {
-      return false;
-    }
-    String key = k.key().substring(prefix.length());
-    String unit = k.unit().substring(prefix.length());
-    if (s.table().column(key).isEmpty() || s.table().column(unit).isEmpty()
-        || !s.name(key).equals(k.key()) || !s.name(unit).equals(k.unit())) {
-      return false;
-    }
-    return facts.uniqueKeyWithUnit(s.source(), key, unit);
+    return question(k).map(q -> facts.uniqueKeyWithUnit(q.source(), q.key(), q.unit()))
+        .orElse(false);
   }
+
 
   /** Records that {@code cols} of {@code r}'s output are read, and what its inputs must give. */
   private void need(Relation r, java.util.Set<String> cols) {

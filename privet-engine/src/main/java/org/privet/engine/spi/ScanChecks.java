@@ -27,11 +27,24 @@ public final class ScanChecks {
    */
   public static void check(List<Relation.Scan> scans,
       Predicate<List<Source.Table>> tablesTogether, Consumer<Source> describe) {
+    check(scans, 2, tablesTogether, describe);
+  }
+
+  /**
+   * {@link #check(List, Predicate, Consumer)} with the tables checked together from {@code
+   * fewest} distinct tables on: 1 for a backend whose together statement also reads other public
+   * facts in the same round trip (DuckDB's declared keys), so even one table is checked that way.
+   */
+  public static void check(List<Relation.Scan> scans, int fewest,
+      Predicate<List<Source.Table>> tablesTogether, Consumer<Source> describe) {
+    if (fewest < 1) {
+      throw new IllegalArgumentException("fewest must be at least 1");
+    }
     LinkedHashSet<Source> sources = new LinkedHashSet<>();
     scans.forEach(scan -> sources.add(scan.source()));
     List<Source.Table> tables = sources.stream().filter(s -> s instanceof Source.Table)
         .map(s -> (Source.Table) s).toList();
-    boolean together = tables.size() > 1 && tablesTogether.test(tables);
+    boolean together = tables.size() >= fewest && tablesTogether.test(tables);
     for (Source s : sources) {
       if (!(together && s instanceof Source.Table)) {
         describe.accept(s);

@@ -11,11 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.privet.engine.Query;
+import org.privet.engine.Session;
 import org.privet.engine.Source;
 import org.privet.engine.plan.Relation;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.Measure;
+import org.privet.testing.SeededRandomSource;
 
 /**
  * Keys the database guarantees (issue 25's time; docs/proofs/engine-joins.md, "Keys the database
@@ -161,6 +164,120 @@ class DuckDbDeclaredKeysTest {
         "CREATE TABLE ord (okey INTEGER PRIMARY KEY, uid INTEGER NOT NULL)")) {
       db.execute("CREATE TEMP VIEW ord AS SELECT * FROM memory.main.ord");
       assertTrue(db.physicalPlan(spec(afterJoins(db))).contains(CHECK));
+    }
+  }
+
+  /** The statements DuckDB received while {@code r} ran (its query log), whitespace collapsed. */
+  private static List<String> statementsSent(DuckDbBackend db, Runnable r) throws SQLException {
+    try (Statement s = db.trustedConnection().createStatement()) {
+      s.execute("CALL truncate_duckdb_logs()");
+      s.execute("CALL enable_logging('QueryLog')");
+      try {
+        r.run();
+      } finally {
+        s.execute("CALL disable_logging()");
+      }
+      List<String> out = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery(
+          "SELECT message FROM duckdb_logs WHERE type = 'QueryLog'")) {
+        while (rs.next()) {
+          String m = rs.getString(1).replaceAll("\\s+", " ").trim();
+          if (!m.contains("enable_logging(") && !m.contains("disable_logging(")) {
+            out.add(m);
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * One query of the engine over {@code source} (no bound given: the L∞ estimate and the main
+   * pass, sharing the join) at huge ε; returns the statements it sent DuckDB.
+   */
+  private static List<String> sessionRun(DuckDbBackend db, Source source) throws SQLException {
+    Query q = Query.from(source).privacyUnit("uid").estimateMaxRowsPerGroup().count("n")
+        .epsilon(1e9).build();
+    Session session = Session.builder().backend(db).budgetCharger(c -> { })
+        .randomSource(new SeededRandomSource(25)).build();
+    return statementsSent(db, () -> session.run(q));
+  }
+
+  private static boolean checked(List<String> statements) {
+    return statements.stream().anyMatch(x -> x.contains(CHECK));
+  }
+
+  /** The statements that read the catalog's declared keys. */
+  private static long catalogReads(List<String> statements) {
+    return statements.stream().filter(x -> x.contains("pragma_table_info")
+        || x.contains("duckdb_constraints")).count();
+  }
+
+  /**
+   * The keys are read in the query's one scan check (before its charge) and used by that query
+   * only: the same source object, queried again after the owner adds, drops and re-adds the
+   * constraints, is rendered as the catalog says at each query; broken data entered after a
+   * constraint went is dropped by the check the next query renders.
+   */
+  @Test
+  void constraintChangedBetweenQueries_nextQueryFollowsTheCatalog() throws SQLException {
+    try (DuckDbBackend db = withTables("CREATE TABLE ord (okey INTEGER, uid INTEGER)")) {
+      Source source = afterJoins(db);
+      List<String> sent = sessionRun(db, source);
+      assertTrue(checked(sent), "no constraint: checked");
+      assertEquals(1, catalogReads(sent), String.join("\n", sent));
+
+      db.execute("ALTER TABLE ord ADD PRIMARY KEY (okey)");
+      db.execute("ALTER TABLE ord ALTER COLUMN uid SET NOT NULL");
+      sent = sessionRun(db, source);
+      assertFalse(checked(sent), "key and unit declared: not checked");
+      assertEquals(1, catalogReads(sent), "one statement: the scan check reads the keys");
+      assertEquals(0, sent.stream().filter(x -> x.startsWith("DESCRIBE")).count());
+
+      db.execute("ALTER TABLE ord ALTER COLUMN uid DROP NOT NULL");
+      assertTrue(checked(sessionRun(db, source)), "NOT NULL dropped: checked again");
+      db.execute("ALTER TABLE ord ALTER COLUMN uid SET NOT NULL");
+      assertFalse(checked(sessionRun(db, source)), "NOT NULL declared again");
+
+      // The owner replaces the table without its key (DuckDB drops no PRIMARY KEY in place) and
+      // enters a key held by two units: the next query checks, and the aggregates drop it.
+      db.execute("CREATE OR REPLACE TABLE ord AS SELECT * FROM ord");
+      db.execute("ALTER TABLE ord ALTER COLUMN uid SET NOT NULL");
+      assertEquals(1, breakKeys(db), "a key held by two units gets in");
+      assertTrue(checked(sessionRun(db, source)), "key dropped: checked");
+      db.describe(source);
+      assertReference(db, source);
+    }
+  }
+
+  /**
+   * The scan check that reads the keys binds the scanned tables without reading a row: a scanned
+   * view whose rows cannot be read (a cast that fails on a row) is described, as DuckDB's {@code
+   * DESCRIBE} describes it, in one statement that reads the keys.
+   */
+  @Test
+  void describe_withKeyQuestions_readsNoRow() throws SQLException {
+    try (DuckDbBackend db = withTables(
+        "CREATE TABLE ord (okey INTEGER PRIMARY KEY, uid INTEGER NOT NULL)")) {
+      db.execute("DROP TABLE line");
+      db.execute("CREATE VIEW line AS SELECT CAST(x AS INTEGER) AS okey, 1.5 AS qty"
+          + " FROM (VALUES ('1'), ('not a number')) t(x)");
+      assertThrowsOnRead(db);
+      Source source = afterJoins(db);
+      List<String> sent = statementsSent(db, () -> db.describe(source));
+      assertEquals(1, sent.size(), String.join("\n", sent));
+      assertEquals(1, catalogReads(sent));
+      assertFalse(db.physicalPlan(spec(source)).contains(CHECK));
+    }
+  }
+
+  private static void assertThrowsOnRead(DuckDbBackend db) {
+    try (Statement st = db.trustedConnection().createStatement();
+        ResultSet rs = st.executeQuery("SELECT SUM(okey) FROM line")) {
+      rs.next();
+      throw new AssertionError("the view's rows were expected to fail when read");
+    } catch (SQLException expected) {
+      // reading the rows fails
     }
   }
 }
