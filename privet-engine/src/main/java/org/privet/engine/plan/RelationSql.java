@@ -157,12 +157,17 @@ public final class RelationSql {
    * guarantees about its tables ({@link KeyFacts}): a {@link Relation.KeyUnit} or {@link
    * Relation.DropBrokenKeys} over a scan whose key is guaranteed unique and whose unit is
    * guaranteed non-NULL has no broken key, and is rendered without its aggregate.
+   *
+   * @param read as above, or null: every column (as {@link #render(Relation, SqlDialect,
+   *     Function)} renders them)
    */
   public static String render(Relation relation, SqlDialect dialect, Function<Source, String> from,
       java.util.Set<String> read, KeyFacts facts) {
     check(relation);
     RelationSql r = new RelationSql(dialect, from, facts);
-    r.need(relation, read);
+    if (read != null) {
+      r.need(relation, read);
+    }
     return r.node(relation);
   }
 

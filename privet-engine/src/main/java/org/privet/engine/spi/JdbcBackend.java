@@ -62,23 +62,59 @@ public abstract class JdbcBackend implements Backend {
    * ({@link org.privet.engine.plan.Relation#schema()}) without describing its scans again: the
    * engine's {@link #describe} of the query's source checked them before the charge (a source
    * gone since makes the statement fail, as any failure after the charge, without the driver's
-   * message); any other source is described.
+   * message); any other source is described. When its rendering asks about declared keys ({@link
+   * org.privet.engine.plan.RelationSql.KeyFacts#questions}), {@link #guarantees} answers them in
+   * the current transaction, which the plan's statement then runs in.
    */
   private BoundingPlan plan(BoundedAggregation spec) {
-    TableSchema schema = spec.source() instanceof Source.Relational r ? r.relation().schema()
-        : describe(spec.source());
-    return new BoundingPlan(spec, schema, from(spec.source()), dialect);
+    if (!(spec.source() instanceof Source.Relational r)) {
+      return new BoundingPlan(spec, describe(spec.source()), from(spec.source()), dialect);
+    }
+    List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions =
+        org.privet.engine.plan.RelationSql.KeyFacts.questions(r.relation());
+    Guarantees g = questions.isEmpty() ? null : guarantees(questions);
+    String from = g == null ? from(spec.source())
+        : org.privet.engine.plan.RelationSql.render(r.relation(), dialect,
+            s -> s instanceof Source.Table t && g.tables().containsKey(t) ? g.tables().get(t)
+                : from(s), null, g.facts());
+    return new BoundingPlan(spec, r.relation().schema(), from, dialect);
+  }
+
+  /**
+   * What the database guarantees about the tables of a plan's key questions ({@link
+   * org.privet.engine.plan.RelationSql.KeyFacts}), read in the current transaction so that they
+   * hold when the statement that follows in it runs; null (the default) when nothing is known:
+   * every check is rendered. An implementation ends the transaction it fails in.
+   */
+  protected Guarantees guarantees(
+      List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions) {
+    return null;
+  }
+
+  /**
+   * Guarantees of some tables: the facts, and how each table they vouch for is named in FROM (the
+   * very relation whose constraints were read).
+   */
+  protected record Guarantees(org.privet.engine.plan.RelationSql.KeyFacts facts,
+      java.util.Map<Source.Table, String> tables) {
+    public Guarantees {
+      java.util.Objects.requireNonNull(facts, "facts");
+      tables = java.util.Map.copyOf(tables);
+    }
   }
 
   @Override
   public synchronized String physicalPlan(BoundedAggregation spec) {
-    return plan(spec).statement();
+    try {
+      return plan(spec).statement();
+    } finally {
+      endTransaction(true);
+    }
   }
 
   @Override
   public synchronized void aggregate(BoundedAggregation spec, GroupSink sink) {
-    BoundingPlan plan = plan(spec);
-    inTransaction("bounded aggregation", () -> plan.run(connection, 0, sink));
+    inTransaction("bounded aggregation", () -> plan(spec).run(connection, 0, sink));
   }
 
   @Override
@@ -88,8 +124,7 @@ public abstract class JdbcBackend implements Backend {
 
   @Override
   public synchronized void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
-    BoundingPlan plan = plan(spec);
-    inTransaction("kept groups", () -> plan.runKeptGroups(connection, 0, sink));
+    inTransaction("kept groups", () -> plan(spec).runKeptGroups(connection, 0, sink));
   }
 
   @Override

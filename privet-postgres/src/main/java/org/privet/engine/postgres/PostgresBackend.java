@@ -130,6 +130,75 @@ public final class PostgresBackend extends JdbcBackend {
     return new TableSchema(cols);
   }
 
+  /**
+   * PostgreSQL's guarantees for a plan's key questions ({@link
+   * org.privet.engine.plan.RelationSql.KeyFacts}; docs/proofs/engine-joins.md, "Keys the database
+   * guarantees"), read from the catalog only (no row), in the transaction the plan's statement then
+   * runs in, and in one round trip: first {@code LOCK TABLE ... IN ACCESS SHARE MODE} on every
+   * asked name (the lock any read takes, allowed in a read-only transaction, held to the end of
+   * the transaction: a constraint or NOT NULL cannot be dropped until the statement has run, since
+   * that needs ACCESS EXCLUSIVE), then, per question, the relation the name resolves to as FROM
+   * resolves it ({@code to_regclass}: no other table or view of that name is read): guaranteed when
+   * it is an ordinary table without inheritance children, with a non-deferrable PRIMARY KEY or
+   * UNIQUE constraint on exactly the key column and the unit column NOT NULL. A guaranteed table is
+   * then scanned as {@code ONLY schema.table}: exactly the relation whose constraints were read,
+   * without a child a concurrent {@code CREATE TABLE ... INHERITS} (which does not wait for
+   * readers) may add. Any failure: the transaction is rolled back and nothing is guaranteed.
+   */
+  @Override
+  protected Guarantees guarantees(
+      List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions) {
+    java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+    questions.forEach(q -> names.add(from(q.source())));
+    StringBuilder sql = new StringBuilder("LOCK TABLE ").append(String.join(", ", names))
+        .append(" IN ACCESS SHARE MODE; SELECT ");
+    for (int i = 0; i < questions.size(); i++) {
+      sql.append(i > 0 ? ", " : "").append("(SELECT quote_ident(n.nspname) || '.' ||"
+          + " quote_ident(c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid ="
+          + " c.relnamespace WHERE c.oid = to_regclass(?) AND c.relkind = 'r' AND NOT"
+          + " c.relhassubclass AND EXISTS (SELECT 1 FROM pg_constraint k JOIN pg_attribute a ON"
+          + " a.attrelid = c.oid AND a.attnum = k.conkey[1] WHERE k.conrelid = c.oid AND"
+          + " k.contype IN ('p', 'u') AND NOT k.condeferrable AND cardinality(k.conkey) = 1 AND"
+          + " a.attname = ? AND NOT a.attisdropped) AND EXISTS (SELECT 1 FROM pg_attribute a"
+          + " WHERE a.attrelid = c.oid AND a.attname = ? AND a.attnotnull AND NOT"
+          + " a.attisdropped))");
+    }
+    java.util.Map<org.privet.engine.plan.RelationSql.KeyFacts.Question, Boolean> answers =
+        new java.util.HashMap<>();
+    java.util.Map<Source.Table, String> tables = new java.util.HashMap<>();
+    try (PreparedStatement st = connection().prepareStatement(sql.toString())) {
+      int p = 1;
+      for (org.privet.engine.plan.RelationSql.KeyFacts.Question q : questions) {
+        st.setString(p++, from(q.source()));
+        st.setString(p++, q.key());
+        st.setString(p++, q.unit());
+      }
+      boolean rows = st.execute();
+      while (!rows && st.getUpdateCount() != -1) {
+        rows = st.getMoreResults();
+      }
+      try (ResultSet rs = st.getResultSet()) {
+        if (rs == null || !rs.next()) {
+          throw new SQLException("no row", "22000");
+        }
+        for (int i = 0; i < questions.size(); i++) {
+          String only = rs.getString(i + 1);
+          org.privet.engine.plan.RelationSql.KeyFacts.Question q = questions.get(i);
+          answers.put(q, only != null);
+          if (only != null) {
+            tables.put(q.source(), "ONLY " + only);
+          }
+        }
+      }
+    } catch (SQLException e) {
+      endTransaction(false); // nothing is guaranteed; the statement runs in a fresh transaction
+      return null;
+    }
+    // A table vouched for by one question and not another is still scanned as ONLY: it has no
+    // child, so ONLY reads the same rows (and the plan's other scans of it stay consistent).
+    return new Guarantees(org.privet.engine.plan.RelationSql.KeyFacts.of(answers), tables);
+  }
+
   private TableSchema describeTyped(Source.Typed t) {
     String table = ((Source.Table) t.file()).name();
     TableSchema present = describe(t.file());
