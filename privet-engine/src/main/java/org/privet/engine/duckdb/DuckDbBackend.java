@@ -158,10 +158,10 @@ public final class DuckDbBackend implements Backend {
 
   @Override
   public synchronized TableSchema describe(Source source) {
+    described = null; // any describe ends what the last one read for its query
     if (source instanceof Source.Typed t) {
       return describeTyped(t);
     }
-    described = null;
     if (source instanceof Source.Relational r) {
       // Each scanned source's structure is checked as for one table (before any charge); the
       // plan's schema is the scans' public schemas, no row read. The declared keys the plan's
