@@ -11,14 +11,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.Source;
-import org.privet.engine.plan.Relation;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.GroupAggregate;
-import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.KeyUnitPlans;
 import org.privet.testing.TestPostgres;
 
 /**
@@ -62,46 +60,16 @@ class PostgresDeclaredKeysTest {
     return in;
   }
 
-  private static Relation.Scan scan(PostgresBackend db, String alias, String table) {
-    return new Relation.Scan(alias, Source.table(table), db.describe(Source.table(table)), false);
-  }
-
-  private static Relation.KeyUnit keyUnit(PostgresBackend db) {
-    Relation.Scan units = scan(db, "__unit1", "ord");
-    return new Relation.KeyUnit(units, units.name("okey"), units.name("uid"), "__unit1.#key",
-        "__unit1.#unit");
-  }
-
-  /** line ⋈ ord ⋈ cust, broken keys dropped after the joins (as the join binder places it). */
   private static Source afterJoins(PostgresBackend db) {
-    Relation.Scan l = scan(db, "l", "line");
-    Relation.Scan o = scan(db, "o", "ord");
-    Relation.Scan c = scan(db, "c", "cust");
-    Relation rel = new Relation.Join(Relation.JoinKind.INNER, l, o,
-        List.of(new Relation.Join.Key("l.okey", "o.okey")), Relation.JoinRole.ALONG_REFERENCE);
-    rel = new Relation.Join(Relation.JoinKind.INNER, rel, c,
-        List.of(new Relation.Join.Key("o.uid", "c.uid")), Relation.JoinRole.ALONG_REFERENCE);
-    rel = new Relation.DropBrokenKeys(rel, "l.okey", keyUnit(db));
-    return new Source.Relational(new Relation.Project(rel, List.of(
-        new Relation.Project.Output("uid", "c.uid"), new Relation.Project.Output("qty", "l.qty"))),
-        "c.uid");
+    return KeyUnitPlans.afterJoins(db::describe);
   }
 
-  /** line alone, its unit from the key's one unit (KeyUnit joined inside). */
   private static Source inside(PostgresBackend db) {
-    Relation.Scan l = scan(db, "l", "line");
-    Relation.KeyUnit k = keyUnit(db);
-    Relation rel = new Relation.Join(Relation.JoinKind.INNER, l, k,
-        List.of(new Relation.Join.Key("l.okey", k.keyName())), Relation.JoinRole.ALONG_REFERENCE);
-    return new Source.Relational(new Relation.Project(rel, List.of(
-        new Relation.Project.Output("uid", k.unitName()),
-        new Relation.Project.Output("qty", "l.qty"))), k.unitName());
+    return KeyUnitPlans.inside(db::describe);
   }
 
   private static BoundedAggregation spec(Source source) {
-    return new BoundedAggregation(source, Optional.empty(), Optional.of("uid"), List.of(),
-        Optional.empty(), 1, 1_000_000, 3,
-        List.of(new Measure.FixedPointSum("qty", 0, 20, 1, 0, false)));
+    return KeyUnitPlans.spec(source);
   }
 
   /**
@@ -109,12 +77,8 @@ class PostgresDeclaredKeysTest {
    * {@code inside}, the same keys without the join to cust: every unit of ord is in cust, or NULL).
    */
   private static long[] reference(String url) throws SQLException {
-    String good = "(SELECT okey, MIN(uid) AS uid FROM ord GROUP BY okey HAVING COUNT(*) ="
-        + " COUNT(uid) AND MIN(uid) = MAX(uid))";
     try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT COUNT(DISTINCT g.uid), COUNT(*),"
-            + " CAST(SUM(qty * 2) AS BIGINT) FROM line JOIN " + good + " g USING (okey)"
-            + " JOIN cust ON cust.uid = g.uid")) {
+        ResultSet rs = st.executeQuery(KeyUnitPlans.REFERENCE)) {
       rs.next();
       return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
     }
