@@ -162,37 +162,55 @@ public final class ContributionBoundPass {
    * separates n ≤ 2^(j−1) from larger counts), the noisy number of pairs above edge j is
    * −D̂<sub>j</sub> at rank 1 ({@link QuantileTree#rankStatistic}: the consistent suffix count),
    * and the scan stops at the first j where it is at most a<sub>j</sub>, the tree noise's
-   * one-sided {@code confidence} statement on that count ({@link QuantileTree#edgeHalfWidth}, a
-   * public function of the tree, j and the noise). The suffix's band sums the noise of all the
-   * (mostly empty) cells above j, so it lets a short tail just above the edge through; the scan
-   * then tests the cells above one at a time, from cell j (pairs with n ∈ (2^(j−1), 2^j]), each
-   * alone against its own one-sided {@code confidence} statement ({@link
-   * QuantileTree#cellHalfWidth}), and steps up while the cell's noisy count exceeds it: L∞ =
-   * 2^(k−1) for the first such cell k that does not. Edge C has no pair above it, so
-   * the scan always stops; 1 when the noisy total is below one pair (no rows). Always a power of
-   * two in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}], and at most the
-   * configuration's {@link ContributionBoundEstimate#largestBound()} (a public limit applied to
-   * the read, e.g. over a self-join). Total: no data-dependent exception.
+   * one-sided {@code suffixConfidence} statement on that count ({@link
+   * QuantileTree#edgeHalfWidth}, a public function of the tree, j and the noise). The suffix's
+   * band sums the noise of all the (mostly empty) cells above j, so it lets a short tail just
+   * above the edge through; the scan then tests the cells above one at a time, from cell j (pairs
+   * with n ∈ (2^(j−1), 2^j]), each alone against its own one-sided {@code confidence} statement
+   * ({@link QuantileTree#cellHalfWidth}), and steps up while the cell's noisy count exceeds it:
+   * L∞ = 2^(k−1) for the first such cell k that does not. Edge C has no pair above it, so the
+   * scan always stops; 1 when the noisy total is below one pair (no rows). Always a power of two
+   * in [1, 2^{@value ContributionBoundEstimate#MAX_EXPONENT}], and at most the configuration's
+   * {@link ContributionBoundEstimate#largestBound()} (a public limit applied to the read, e.g.
+   * over a self-join). Total: no data-dependent exception.
+   *
+   * <p>False raises: if no pair has more than 2^K rows, the result exceeds 2^K only if the
+   * suffix passes edge K + 1 wrongly (probability γ<sub>s</sub> = 1 − suffixConfidence; the scan
+   * must cross that edge to go higher) or the cell test fires on the empty cell K + 1 (γ<sub>c</sub>
+   * = 1 − confidence), and exceeds 2^(K+d) only if, besides, the cells K + 2, …, K + d + 1 fire
+   * too: P ≤ γ<sub>s</sub> + γ<sub>c</sub><sup>d+1</sup> (the one level's cell noises are
+   * independent). The suffix's statement is the wide one ({@link
+   * ContributionBoundEstimate#DEFAULT_SUFFIX_CONFIDENCE}) because the suffixes above the data are
+   * nested sums of the same noises: once one passes wrongly, those above it mostly do too.
    */
   public int bound(Releaser.Group group) {
     QuantileTree t = group.tree(0);
     long[] cells = group.aggregate().bins()[group.target(0).measure()];
     long[] noisy = QuantileTree.release(t.counts(cells), exact -> group.noisyEntry(0, exact));
+    return read(noisy, group.nodeNoise(0));
+  }
+
+  /**
+   * The reading rule of {@link #bound} on the tree's noisy node counts (in node order, {@link
+   * QuantileTree#counts}) under the node noise {@code noise}: post-processing, total.
+   */
+  public int read(long[] noisy, QuantileTree.NodeNoise noise) {
+    QuantileTree t = QuantileTree.forCells(ContributionBoundEstimate.CELLS);
     double[] d = t.rankStatistic(noisy, 1.0);
     int c = ContributionBoundEstimate.CELLS;
     if (!(-d[0] >= 1)) {
       return 1;
     }
-    QuantileTree.NodeNoise noise = group.nodeNoise(0);
-    double gamma = 1 - config.confidence();
+    double suffixGamma = 1 - config.suffixConfidence();
+    double cellGamma = 1 - config.confidence();
     for (int j = 1; j < c; j++) {
       double above = -d[j];
-      if (!(above > t.edgeHalfWidth(j, 1.0, noise, gamma))) {
+      if (!(above > t.edgeHalfWidth(j, 1.0, noise, suffixGamma))) {
         // The suffix's band sums the noise of every cell above edge j, most of them empty: a
         // tail of a few dozen pairs just above 2^(j−1) hides in it. Test the first cell above
-        // alone, at the same confidence, and step up while it holds more pairs than its noise.
+        // alone, and step up while it holds more pairs than its noise.
         int k = j;
-        while (k < c && d[k + 1] - d[k] > t.cellHalfWidth(k, noise, gamma)) {
+        while (k < c && d[k + 1] - d[k] > t.cellHalfWidth(k, noise, cellGamma)) {
           k++;
         }
         return limited(ContributionBoundEstimate.boundOfCell(k - 1));
@@ -217,7 +235,7 @@ public final class ContributionBoundPass {
     return "L∞ (max rows per unit per group) estimated privately: "
         + AutoBoundsPass.percent(shareOfBudget) + " of the budget buys a noisy quantile tree of "
         + what + " on a power-of-two grid (tree " + OUTPUT + "); L∞ is the smallest power of two above which the noisy number of pairs is within"
-        + " the noise's one-sided " + config.confidence() + " band of zero, then raised while the"
+        + " the noise's one-sided " + config.suffixConfidence() + " band of zero, then raised while the"
         + " noisy count of the next cell alone exceeds its own " + config.confidence()
         + " band (read from the top, as"
         + " Google's ApproxBounds; as ZetaSQL, every row of a unit counts, up to a bound computed"
