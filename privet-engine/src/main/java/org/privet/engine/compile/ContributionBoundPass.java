@@ -275,7 +275,11 @@ public final class ContributionBoundPass {
    * −D̂<sub>j</sub> at rank 1 ({@link QuantileTree#rankStatistic}: the consistent suffix count),
    * and the scan stops at the first j where it is at most a<sub>j</sub>, the tree noise's
    * one-sided {@code suffixConfidence} statement on that count ({@link
-   * QuantileTree#edgeHalfWidth}, a public function of the tree, j and the noise). The suffix's
+   * QuantileTree#edgeHalfWidth}, a public function of the tree, j and the noise), and the noisy
+   * number in the {@value ContributionBoundEstimate#WINDOW_CELLS} cells just above edge j is at
+   * most its {@code windowConfidence} statement ({@link QuantileTree#rangeHalfWidth}: the window
+   * carries the scan over a short gap in the low cells when the pairs are too few for the
+   * suffix's band). The suffix's
    * band sums the noise of all the (mostly empty) cells above j, so it lets a short tail just
    * above the edge through; the scan then tests the cells above one at a time, from cell j (pairs
    * with n ∈ (2^(j−1), 2^j]), each alone against its own one-sided {@code confidence} statement
@@ -286,12 +290,13 @@ public final class ContributionBoundPass {
    * {@link ContributionBoundEstimate#largestBound()} (a public limit applied to the read, e.g.
    * over a self-join). Total: no data-dependent exception.
    *
-   * <p>False raises: if no pair has more than 2^K rows, the result exceeds 2^K only if the
-   * suffix passes edge K + 1 wrongly (probability γ<sub>s</sub> = 1 − suffixConfidence; the scan
-   * must cross that edge to go higher) or the cell test fires on the empty cell K + 1 (γ<sub>c</sub>
-   * = 1 − confidence), and exceeds 2^(K+d) only if, besides, the cells K + 2, …, K + d + 1 fire
-   * too: P ≤ γ<sub>s</sub> + γ<sub>c</sub><sup>d+1</sup> (the one level's cell noises are
-   * independent). The suffix's statement is the wide one ({@link
+   * <p>False raises: if no pair has more than 2^K rows, the result exceeds 2^K only if the scan
+   * crosses edge K + 1 (the suffix, the window or the cell test passing on empty cells): P ≤
+   * γ<sub>s</sub> + γ<sub>w</sub> + γ<sub>c</sub> (γ = 1 − each statement's confidence), and it
+   * exceeds 2^(K+d) only if it also crosses the edges K + 4, K + 7, … up to K + d + 1, whose
+   * windows and cells are disjoint: P ≤ m·γ<sub>s</sub> + (γ<sub>w</sub> +
+   * γ<sub>c</sub>)<sup>m</sup>, m = ⌈(d + 1)/3⌉ (the one level's cell noises are independent).
+   * The suffix's statement is the wide one ({@link
    * ContributionBoundEstimate#DEFAULT_SUFFIX_CONFIDENCE}) because the suffixes above the data are
    * nested sums of the same noises: once one passes wrongly, those above it mostly do too.
    */
@@ -311,10 +316,14 @@ public final class ContributionBoundPass {
       return 1;
     }
     double suffixGamma = 1 - config.suffixConfidence();
+    double windowGamma = 1 - config.windowConfidence();
     double cellGamma = 1 - config.confidence();
     for (int j = 1; j < c; j++) {
       double above = -d[j];
-      if (!(above > t.edgeHalfWidth(j, 1.0, noise, suffixGamma))) {
+      int w = Math.min(ContributionBoundEstimate.WINDOW_CELLS, c - j);
+      double window = d[j + w] - d[j]; // the pairs in cells j, …, j + w − 1
+      if (!(above > t.edgeHalfWidth(j, 1.0, noise, suffixGamma))
+          && !(window > t.rangeHalfWidth(j, j + w, noise, windowGamma))) {
         // The suffix's band sums the noise of every cell above edge j, most of them empty: a
         // tail of a few dozen pairs just above 2^(j−1) hides in it. Test the first cell above
         // alone, and step up while it holds more pairs than its noise.
@@ -356,7 +365,9 @@ public final class ContributionBoundPass {
         + AutoBoundsPass.percent(shareOfBudget) + " of the budget buys " + trees
         + " on a power-of-two grid" + (what.size() == 1 ? " (tree " + OUTPUT + ")" : "")
         + "; each bound is the smallest power of two above which the noisy number of pairs is"
-        + " within the noise's one-sided " + config.suffixConfidence() + " band of zero, then"
+        + " within the noise's one-sided " + config.suffixConfidence() + " band of zero, and so"
+        + " is the number in the " + ContributionBoundEstimate.WINDOW_CELLS + " cells just above"
+        + " it (" + config.windowConfidence() + " band), then"
         + " raised while the noisy count of the next cell alone exceeds its own "
         + config.confidence() + " band (read from the top, as"
         + " Google's ApproxBounds; as ZetaSQL, every row of a unit counts, up to a bound computed"
