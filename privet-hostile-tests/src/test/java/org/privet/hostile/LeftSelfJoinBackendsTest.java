@@ -1,0 +1,237 @@
+package org.privet.hostile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.privet.engine.BudgetCharger;
+import org.privet.engine.Result;
+import org.privet.engine.Session;
+import org.privet.engine.Source;
+import org.privet.engine.duckdb.DuckDbBackend;
+import org.privet.engine.postgres.PostgresBackend;
+import org.privet.engine.spark.SparkBackend;
+import org.privet.engine.spi.Backend;
+import org.privet.engine.spi.ColumnType;
+import org.privet.sql.DatasetCatalog;
+import org.privet.sql.DatasetDescriptor;
+import org.privet.sql.DatasetDescriptor.Reference;
+import org.privet.sql.DatasetDescriptor.TableDescriptor;
+import org.privet.sql.DpSql;
+import org.privet.sql.DpStatement;
+import org.privet.testing.SeededRandomSource;
+import org.privet.testing.TestPostgres;
+
+/**
+ * LEFT joins inside private self-joins on the unit (issue 25; {@code docs/proofs/r2t-truncation.md},
+ * "Self-joins", "LEFT joins") through DP SQL on DuckDB, PostgreSQL (a real server, {@link
+ * TestPostgres}) and Spark (local): orders LEFT-joined with a filtered copy of themselves on the
+ * customer (customers with few orders have no match: their rows are padded and keep their own
+ * customer as unit), a lineitem–orders chain LEFT-joined with a copy, a LEFT join along a reference
+ * inside a copy; with the analyst's bound, the engine's L∞ estimate and R2T; COUNT(column) and SUM
+ * over the padded side. Each expected value is an independent plain-SQL reference computed here on
+ * DuckDB's copy of the same rows: the same LEFT join written as SQL, its rows per customer
+ * truncated by hand ({@code SUM(LEAST(n, L∞))}; the caps m ≥ L∞ per copy leave min(n, L∞)
+ * unchanged, docs/proofs/r2t-truncation.md), or, where a SUM or COUNT(column) reads the padded
+ * side, data where nothing is truncated (the plain aggregate, NULLs ignored as SQL does).
+ *
+ * <p>False-failure probability: ε = 10^12 (noise scales below 10^-6; counts compared with
+ * tolerance 10^-3, R2T's release, which subtracts its bias term of order τ·L·ln(L/β)/ε, with
+ * tolerance 1); deterministic with the fixed seeds.
+ */
+class LeftSelfJoinBackendsTest {
+  private static final List<List<?>> CUSTOMER = new ArrayList<>();
+  private static final List<List<?>> ORDERS = new ArrayList<>();
+  private static final List<List<?>> LINEITEM = new ArrayList<>();
+  private static final Map<String, Backend> BACKENDS = new java.util.LinkedHashMap<>();
+
+  @BeforeAll
+  static void tables() {
+    long okey = 1;
+    for (long c = 1; c <= 40; c++) {
+      CUSTOMER.add(Arrays.asList(c, c % 3));
+      long n = c == 17 ? 300 : c % 7;
+      for (int k = 0; k < n; k++) {
+        long o = okey++;
+        ORDERS.add(Arrays.asList(o, c, (double) (k % 5)));
+        for (long i = 0; i < o % 4; i++) {
+          LINEITEM.add(Arrays.asList(o, (double) i));
+        }
+      }
+    }
+    LINEITEM.add(Arrays.asList(null, 1.0));
+    DuckDbBackend duck = DuckDbBackend.inMemory();
+    SparkBackend spark = SparkBackend.on(LocalSpark.session());
+    String url = TestPostgres.server().newDatabase();
+    PostgresBackend pg = PostgresBackend.connect(url, new Properties());
+    for (Object[] t : new Object[][] {
+        {"lsj_customer", List.of("custkey", "nat"), List.of(ColumnType.INTEGER, ColumnType.INTEGER),
+            CUSTOMER},
+        {"lsj_orders", List.of("okey", "custkey", "total"),
+            List.of(ColumnType.INTEGER, ColumnType.INTEGER, ColumnType.FLOATING), ORDERS},
+        {"lsj_lineitem", List.of("okey", "qty"), List.of(ColumnType.INTEGER, ColumnType.FLOATING),
+            LINEITEM}}) {
+      @SuppressWarnings("unchecked")
+      List<String> cols = (List<String>) t[1];
+      @SuppressWarnings("unchecked")
+      List<ColumnType> types = (List<ColumnType>) t[2];
+      @SuppressWarnings("unchecked")
+      List<List<?>> rows = (List<List<?>>) t[3];
+      duck.registerTable((String) t[0], cols, types, rows);
+      spark.registerTable((String) t[0], cols, types, rows);
+      postgresTable(url, (String) t[0], cols, types, rows);
+    }
+    BACKENDS.put("DuckDB", duck);
+    BACKENDS.put("PostgreSQL", pg);
+    BACKENDS.put("Spark", spark);
+  }
+
+  @AfterAll
+  static void close() {
+    ((DuckDbBackend) BACKENDS.get("DuckDB")).close();
+  }
+
+  private static void postgresTable(String url, String name, List<String> columns,
+      List<ColumnType> types, List<List<?>> rows) {
+    StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(name).append(" (");
+    for (int i = 0; i < columns.size(); i++) {
+      ddl.append(i > 0 ? ", " : "").append(columns.get(i))
+          .append(types.get(i) == ColumnType.INTEGER ? " bigint" : " double precision");
+    }
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+      st.execute(ddl.append(')').toString());
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + name + " VALUES ("
+          + "?, ".repeat(columns.size() - 1) + "?)")) {
+        for (List<?> row : rows) {
+          for (int i = 0; i < row.size(); i++) {
+            ps.setObject(i + 1, row.get(i));
+          }
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static DatasetCatalog catalog(Backend b) {
+    DatasetDescriptor shop = DatasetDescriptor.builder("shop", Source.table("lsj_customer"),
+            b.describe(Source.table("lsj_customer")))
+        .privacyUnit("custkey")
+        .unitTable("customer", List.of())
+        .addTable(new TableDescriptor("orders", Source.table("lsj_orders"),
+            b.describe(Source.table("lsj_orders")),
+            List.of(new Reference("custkey", "customer", "custkey")), false))
+        .addTable(new TableDescriptor("lineitem", Source.table("lsj_lineitem"),
+            b.describe(Source.table("lsj_lineitem")),
+            List.of(new Reference("okey", "orders", "okey")), false))
+        .build();
+    return DatasetCatalog.of(shop);
+  }
+
+  private static Result run(Backend b, String sql) {
+    DpStatement st = DpSql.parse(sql, catalog(b));
+    return Session.builder().backend(b).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(3)).build().run(st.query());
+  }
+
+  private static double value(Result r, String column) {
+    return r.rows().get(0).values().get(column).value();
+  }
+
+  /** The first column of the first row of plain SQL {@code q}, on DuckDB's tables. */
+  private static double plain(String q) {
+    try (Statement st = ((DuckDbBackend) BACKENDS.get("DuckDB")).trustedConnection()
+        .createStatement(); java.sql.ResultSet rs = st.executeQuery(q)) {
+      assertTrue(rs.next());
+      return rs.getDouble(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Σ_u min(n_u, linf) over the rows of plain FROM {@code from}, per customer {@code unit}. */
+  private static double truncated(String from, String unit, long linf) {
+    return plain("SELECT COALESCE(SUM(LEAST(n, " + linf + ")), 0) FROM (SELECT " + unit
+        + " AS u, COUNT(*) AS n " + from + " GROUP BY " + unit + ") t WHERE u IS NOT NULL");
+  }
+
+  private static final String FILTERED = "FROM lsj_orders o1 LEFT JOIN (SELECT * FROM lsj_orders"
+      + " WHERE total > 2) o2 ON o2.custkey = o1.custkey";
+
+  @Test
+  void leftSelfJoinOnTheUnit_boundGivenEstimatedAndR2T_equalThePlainLeftJoinOnEveryBackend() {
+    assertTrue(plain("SELECT COUNT(*) " + FILTERED + " WHERE o2.okey IS NULL") > 0, "padded rows");
+    String left = "FROM orders o1 LEFT JOIN (SELECT * FROM orders WHERE total > 2) o2 USING"
+        + " (custkey)";
+    String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Backend b = e.getValue();
+      String on = e.getKey();
+      assertEquals(truncated(FILTERED, "o1.custkey", 50), value(run(b, head
+          + ", max_rows_per_group = 50) COUNT(*) AS n " + left), "n"), 1e-3, on);
+      Result est = run(b, head + ") COUNT(*) AS n " + left);
+      int linf = est.estimatedMaxRowsPerGroup();
+      assertTrue(linf >= 1 && Integer.bitCount(linf) == 1, on + ": " + linf);
+      assertEquals(truncated(FILTERED, "o1.custkey", linf), value(est, "n"), 1e-3, on);
+      assertEquals(truncated(FILTERED, "o1.custkey", 4096), value(run(b, head + ", truncation ="
+          + " 'R2T', truncation_bound = 4096) COUNT(*) AS n " + left), "n"), 1.0, on);
+    }
+  }
+
+  @Test
+  void paddedSide_countColumnAndSum_ignoreItsNulls_asThePlainLeftJoinOnEveryBackend() {
+    // customer 17's 300 orders meet no copy row (all padded): nothing is truncated at 4096
+    String plainFrom = "FROM lsj_orders o1 LEFT JOIN (SELECT * FROM lsj_orders WHERE total > 2 AND"
+        + " custkey <> 17) o2 ON o2.custkey = o1.custkey";
+    double rows = plain("SELECT COUNT(*) " + plainFrom);
+    double matched = plain("SELECT COUNT(o2.okey) " + plainFrom);
+    double sum = plain("SELECT SUM(LEAST(GREATEST(o2.total, 0), 3)) " + plainFrom);
+    assertTrue(matched > 0 && matched < rows, matched + " of " + rows);
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12, max_rows_per_group ="
+        + " 4096) COUNT(*) AS n, COUNT(o2.okey) AS m, SUM(o2.total, contribution_bounds_per_row =>"
+        + " (0, 3)) AS s FROM orders o1 LEFT JOIN (SELECT * FROM orders WHERE total > 2 AND"
+        + " custkey <> 17) o2 ON o2.custkey = o1.custkey";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Result r = run(e.getValue(), sql);
+      assertEquals(rows, value(r, "n"), 1e-3, e.getKey());
+      assertEquals(matched, value(r, "m"), 1e-3, e.getKey());
+      assertEquals(sum, value(r, "s"), 1e-2, e.getKey());
+    }
+  }
+
+  @Test
+  void chainsAndCopies_leftJoinedOnTheUnitOrAlongAReference_equalThePlainJoinOnEveryBackend() {
+    // a chain joined with a LEFT-joined copy; a LEFT join along a reference inside the first copy
+    // (orders with okey % 4 = 0 have no line item)
+    String chain = "FROM lsj_lineitem l JOIN lsj_orders o1 ON l.okey = o1.okey LEFT JOIN (SELECT *"
+        + " FROM lsj_orders WHERE total > 2) o2 ON o2.custkey = o1.custkey";
+    String inCopy = "FROM lsj_orders o1 LEFT JOIN lsj_lineitem l ON l.okey = o1.okey JOIN lsj_orders"
+        + " o2 ON o2.custkey = o1.custkey";
+    assertTrue(plain("SELECT COUNT(*) " + inCopy + " WHERE l.okey IS NULL") > 0);
+    String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12, max_rows_per_group ="
+        + " 4096) COUNT(*) AS n ";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Backend b = e.getValue();
+      assertEquals(truncated(chain, "o1.custkey", 4096), value(run(b, head + "FROM lineitem l JOIN"
+          + " orders o1 ON l.okey = o1.okey LEFT JOIN (SELECT * FROM orders WHERE total > 2) o2 ON"
+          + " o2.custkey = o1.custkey"), "n"), 1e-3, e.getKey());
+      assertEquals(truncated(inCopy, "o1.custkey", 4096), value(run(b, head + "FROM orders o1 LEFT"
+          + " JOIN lineitem l ON l.okey = o1.okey JOIN orders o2 ON o2.custkey = o1.custkey"), "n"),
+          1e-3, e.getKey());
+    }
+  }
+}
