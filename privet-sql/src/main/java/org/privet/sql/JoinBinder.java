@@ -275,7 +275,11 @@ final class JoinBinder {
       if (hasOn) {
         onOfLeft = j.isLeft();
         for (Expression e : j.getOnExpressions()) {
-          onEdges(e, ref, edges);
+          if (j.isLeft()) {
+            leftOn(e, ref, edges);
+          } else {
+            onEdges(e, ref, edges);
+          }
         }
       }
       if (hasUsing) {
@@ -815,6 +819,140 @@ final class JoinBinder {
     }
     tables.add(ref);
     return ref;
+  }
+
+  /**
+   * A LEFT join's ON: its column equalities are join keys ({@link #onEdges}); a conjunct that is
+   * not (a filter such as {@code o2.o_orderdate > DATE '1997-01-01'}) may name only the LEFT-joined
+   * table {@code right}, and filters its rows before the join ({@code A LEFT JOIN B ON k AND p(B)}
+   * keeps the rows of {@code A LEFT JOIN (SELECT * FROM B WHERE p) ON k}: a left row is padded when
+   * no row of B both matches and passes; a per-row filter, node 2 of docs/proofs/engine-joins.md).
+   * The filter is parsed from the statement's tokens by the WHERE grammar ({@link FilterParser}).
+   */
+  private void leftOn(Expression e, TableRef right, List<Edge> out) {
+    List<Expression> conjuncts = new ArrayList<>();
+    topConjuncts(e, conjuncts);
+    if (conjuncts.stream().allMatch(JoinBinder::isEqualities)) {
+      onEdges(e, right, out);
+      return;
+    }
+    List<int[]> ranges = onConjunctRanges(right);
+    if (ranges == null || ranges.size() != conjuncts.size()) {
+      onEdges(e, right, out); // refused there, naming the conjunct that is not an equality
+      return;
+    }
+    for (int i = 0; i < conjuncts.size(); i++) {
+      if (isEqualities(conjuncts.get(i))) {
+        onEdges(conjuncts.get(i), right, out);
+        continue;
+      }
+      int[] r = ranges.get(i);
+      org.privet.engine.Filter f = FilterParser.parse(src, pq.tokens(), r[0], r[1],
+          new FilterParser.ColumnResolver() {
+            @Override
+            public FilterParser.ResolvedColumn resolve(String written, int at) {
+              TableSchema.Column c = right.column(written).orElseThrow(() -> src.error(at,
+                  "a filter in a LEFT join's ON may name only the LEFT-joined table '"
+                      + right.alias() + "'; '" + written + "' is not its column (filter the other"
+                      + " tables in WHERE)"));
+              String logical = right.logical(c.name());
+              TableSchema.Column n = right.node().schema().column(logical).orElseThrow();
+              return new FilterParser.ResolvedColumn(logical, n.type(), n);
+            }
+
+            @Override
+            public FilterParser.ResolvedColumn resolveQualified(String qualifier, String written,
+                int at) {
+              if (!qualifier.equalsIgnoreCase(right.alias())) {
+                throw src.error(at, "a filter in a LEFT join's ON may name only the LEFT-joined"
+                    + " table '" + right.alias() + "', not '" + qualifier + "' (filter the other"
+                    + " tables in WHERE)");
+              }
+              return resolve(written, at);
+            }
+          }, right.table() == dataset.tables().get(0) ? unitName : null);
+      right.node = new Relation.Select(right.node(), f);
+    }
+  }
+
+  /** The conjuncts of a top-level AND chain (parenthesised groups kept whole). */
+  private static void topConjuncts(Expression e, List<Expression> out) {
+    if (e instanceof AndExpression and) {
+      topConjuncts(and.getLeftExpression(), out);
+      topConjuncts(and.getRightExpression(), out);
+    } else {
+      out.add(e);
+    }
+  }
+
+  /** Whether {@code e} is column equalities joined by AND (possibly parenthesised). */
+  private static boolean isEqualities(Expression e) {
+    if (e instanceof AndExpression and) {
+      return isEqualities(and.getLeftExpression()) && isEqualities(and.getRightExpression());
+    }
+    if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) {
+      return isEqualities(p.getExpression());
+    }
+    return e instanceof EqualsTo eq && eq.getLeftExpression() instanceof Column
+        && eq.getRightExpression() instanceof Column;
+  }
+
+  /**
+   * The token ranges [start, end) of the top-level AND conjuncts of the ON that follows table
+   * {@code right} (its tokens up to the next join, WHERE, GROUP BY... or comma at its depth), or
+   * null if it cannot be delimited.
+   */
+  private List<int[]> onConjunctRanges(TableRef right) {
+    List<SqlToken> tk = pq.tokens();
+    int i = pq.tokenAt(right.at());
+    if (i < 0) {
+      return null;
+    }
+    int depth = 0;
+    for (; i < tk.size(); i++) {
+      SqlToken t = tk.get(i);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth = Math.max(0, depth - 1); // (a derived table's position may be inside its body)
+      } else if (depth == 0 && t.isWord("ON")) {
+        break;
+      }
+    }
+    int start = i + 1;
+    if (start >= tk.size()) {
+      return null;
+    }
+    List<int[]> out = new ArrayList<>();
+    int from = start;
+    depth = 0;
+    int k = start;
+    for (; k < tk.size(); k++) {
+      SqlToken t = tk.get(k);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        if (--depth < 0) {
+          break;
+        }
+      } else if (depth == 0 && (t.isSymbol(",") || t.isSymbol(";") || endsOn(t))) {
+        break;
+      } else if (depth == 0 && t.isWord("AND") && !betweenAnd(tk, from, k)) {
+        out.add(new int[] {from, k});
+        from = k + 1;
+      }
+    }
+    out.add(new int[] {from, k});
+    return out;
+  }
+
+  private static boolean endsOn(SqlToken t) {
+    return t.kind() == SqlToken.Kind.WORD && switch (t.text().toUpperCase(Locale.ROOT)) {
+      case "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "NATURAL", "OUTER", "WHERE", "GROUP",
+          "HAVING", "ORDER", "LIMIT", "OFFSET", "QUALIFY", "WINDOW", "UNION", "EXCEPT", "INTERSECT",
+          "USING" -> true;
+      default -> false;
+    };
   }
 
   /** Whether the ON being read is a LEFT join's (for the advice on a filter written there). */

@@ -72,6 +72,36 @@ class LeftSelfJoinsTest extends JoinNeighbours {
     }
   }
 
+  /**
+   * A filter on the LEFT-joined table written in its ON filters that table before the join: the
+   * same rows as the plain LEFT join with the filter in its ON, and as a derived table; in a
+   * self-join (on the unit) and in a join along a reference without a self-join.
+   */
+  @Test
+  void filterInTheLeftJoinsOn_filtersTheRightTableBeforeTheJoin_asThePlainLeftJoin() {
+    String plainFrom = "FROM d_orders o1 LEFT JOIN d_orders o2 ON o2.custkey = o1.custkey AND"
+        + " o2.totalprice > 2 AND o2.totalprice BETWEEN 1 AND 30";
+    assertEquals(truncatedCount(plainFrom, "o1.custkey", 2000), released(HEAD
+        + "max_rows_per_group = 2000) COUNT(*) AS n FROM orders o1 LEFT JOIN orders o2 ON"
+        + " o1.custkey = o2.custkey AND o2.totalprice > 2 AND o2.totalprice BETWEEN 1 AND 30", "n"),
+        1e-3);
+    assertEquals(truncatedCount(plainFrom, "o1.custkey", 5), released(HEAD
+        + "max_rows_per_group = 5) COUNT(*) AS n FROM orders o1 LEFT JOIN orders o2 ON"
+        + " (o2.totalprice > 2 OR o2.totalprice < -1) AND o1.custkey = o2.custkey WHERE"
+        + " o1.totalprice > 0", "n"), 1e-3);
+    // the same filter split between a derived table and the ON
+    assertEquals(truncatedCount(plainFrom, "o1.custkey", 2000), released(HEAD
+        + "max_rows_per_group = 2000) COUNT(*) AS n FROM orders o1 LEFT JOIN (SELECT * FROM orders"
+        + " WHERE totalprice > 2) o2 ON o1.custkey = o2.custkey AND o2.totalprice BETWEEN 1 AND 30",
+        "n"), 1e-3);
+    String chain = "FROM d_customer c LEFT JOIN d_orders o ON o.custkey = c.custkey AND"
+        + " o.totalprice > 3";
+    assertTrue(plain("SELECT COUNT(*) " + chain + " WHERE o.orderkey IS NULL") > 0);
+    assertEquals(truncatedCount(chain, "c.custkey", 50), released(HEAD
+        + "max_rows_per_group = 50) COUNT(*) AS n FROM customer c LEFT JOIN orders o ON o.custkey ="
+        + " c.custkey AND o.totalprice > 3", "n"), 1e-3);
+  }
+
   @Test
   void paddedColumns_countColumnAndSumIgnoreTheirNulls_asThePlainLeftJoin() {
     String plainFrom = "FROM d_orders o1 LEFT JOIN (SELECT * FROM d_orders WHERE totalprice > 2)"
@@ -194,8 +224,14 @@ class LeftSelfJoinsTest extends JoinNeighbours {
           + " LEFT JOIN orders b USING (custkey) WHERE a.orderkey = b.orderkey",
           "a.orderkey = b.orderkey", "LEFT-joined table 'b'"},
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders a"
-          + " LEFT JOIN orders b ON a.custkey = b.custkey AND b.totalprice > 2", "b.totalprice > 2",
-          "LEFT JOIN (SELECT * FROM t WHERE ...)"});
+          + " LEFT JOIN orders b ON a.custkey = b.custkey AND a.totalprice > 2", "a.totalprice > 2",
+          "may name only the LEFT-joined table 'b', not 'a'"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders a"
+          + " LEFT JOIN orders b ON a.custkey = b.custkey AND b.totalprice > a.totalprice",
+          "a.totalprice", "may name only the LEFT-joined table 'b', not 'a'"},
+      new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders a"
+          + " JOIN orders b ON a.custkey = b.custkey AND b.totalprice > 2", "b.totalprice > 2",
+          "filter rows in WHERE"});
 
   @Test
   void refusals_nameTheirPosition_alikeOnNeighbours() {
