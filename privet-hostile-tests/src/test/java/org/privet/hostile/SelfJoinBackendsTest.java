@@ -47,8 +47,9 @@ import org.privet.testing.TestPostgres;
  * two copies), Σ_u min(l_u·n_u, 4096).
  *
  * <p>LEFT joins inside the self-joins ({@code docs/proofs/r2t-truncation.md}, "Self-joins", "LEFT
- * joins"): orders LEFT-joined with a filtered copy of themselves on the customer (customers with
- * few orders have no match: their rows are padded and keep their own customer as unit), a
+ * joins"): orders LEFT-joined with a filtered copy of themselves on the customer (a derived table
+ * or a filter in the ON; customers with few orders have no match: their rows are padded and keep
+ * their own customer as unit), a
  * lineitem–orders chain LEFT-joined with a copy, a LEFT join along a reference inside a copy;
  * with the analyst's bound, the L∞ estimate and R2T; COUNT(column) and SUM over the padded side.
  * There each expected value is an independent plain-SQL reference computed here on DuckDB's copy
@@ -250,6 +251,10 @@ class SelfJoinBackendsTest {
       String on = e.getKey();
       assertEquals(truncated(FILTERED, "o1.custkey", 50), value(run(b, head
           + ", max_rows_per_group = 50) COUNT(*) AS n " + left), "n"), 1e-3, on);
+      // the filter written in the LEFT join's ON: the same rows
+      assertEquals(truncated(FILTERED, "o1.custkey", 50), value(run(b, head
+          + ", max_rows_per_group = 50) COUNT(*) AS n FROM orders o1 LEFT JOIN orders o2 ON"
+          + " o2.custkey = o1.custkey AND o2.total > 2"), "n"), 1e-3, on);
       Result est = run(b, head + ") COUNT(*) AS n " + left);
       int linf = est.estimatedMaxRowsPerGroup();
       assertTrue(linf >= 1 && Integer.bitCount(linf) == 1, on + ": " + linf);
