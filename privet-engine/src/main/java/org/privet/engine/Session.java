@@ -188,8 +188,11 @@ public final class Session {
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
         p.main().conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
-    try (Backend rows = backend.sharingRows(List.of(p.bounds().spec(), p.main().spec()))) {
+    Backend rows = backend.sharingRows(List.of(p.bounds().spec(), p.main().spec()));
+    try {
       return executeAutoBounds(rows, query, schema, p, boundsMechanisms, standIn, charge, 0);
+    } finally {
+      closeShared(rows);
     }
   }
 
@@ -389,9 +392,27 @@ public final class Session {
     List<BoundedAggregation> passes = standIn.auto() != null
         ? List.of(p.spec(), standIn.auto().bounds().spec(), standIn.main().spec())
         : List.of(p.spec(), standIn.main().spec());
-    try (Backend rows = backend.sharingRows(passes)) {
+    Backend rows = backend.sharingRows(passes);
+    try {
       return executeWithRowsEstimate(rows, query, schema, plan, estimateMechanisms, standInBounds,
           standInMain, charge);
+    } finally {
+      closeShared(rows);
+    }
+  }
+
+  /**
+   * Closes a query's shared-rows view after its passes (drops the temporary table or view). A
+   * failure here happens after the release is computed and does not depend on the data (the
+   * statement names an engine-made table): it is logged for the curator with the backend's
+   * data-free text, and the paid-for result is still returned, so nothing charged is lost.
+   */
+  static void closeShared(Backend rows) {
+    try {
+      rows.close();
+    } catch (RuntimeException e) {
+      System.getLogger(Session.class.getName()).log(System.Logger.Level.WARNING,
+          "dropping a query's shared rows failed; the release stands", e);
     }
   }
 
