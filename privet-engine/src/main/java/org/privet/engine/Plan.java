@@ -91,7 +91,9 @@ public record Plan(Query query, NoiseKind noise, List<String> bounds,
     String unit = query.privacyUnit().orElseThrow();
     String how = query.contributionBoundEstimate()
         .map(e -> "Linf estimated privately: the smallest power of two leaving no more units' rows"
-            + " above it, nor in the next cell alone, than the noise explains (" + e.confidence()
+            + " above it, nor in the next cell alone, than the noise explains ("
+            + e.suffixConfidence() + ", " + e.windowConfidence() + " for the next "
+            + ContributionBoundEstimate.WINDOW_CELLS + " cells and " + e.confidence()
             + " one-sided), with "
             + (100 * e.share()) + "% of the budget")
         .orElse(query.r2tTruncation().isPresent() ? (query.aggregations().get(0)

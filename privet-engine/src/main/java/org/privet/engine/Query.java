@@ -188,6 +188,55 @@ public final class Query {
   }
 
   /**
+   * The SUMs whose bound the L∞ estimate may read from the pairs' values, each in its own tree
+   * ({@link ContributionBoundPass}, {@code docs/proofs/contribution-bound-estimate.md}, "SUMs
+   * beside other aggregates"): every SUM with per-row bounds and no group bounds, when no AUTO
+   * bounds, accuracy targets or total row cap apply and those SUMs read distinct columns (else
+   * none). The other aggregations keep L∞ from the pairs' row counts. A public property of the
+   * query text (package hook).
+   */
+  List<String> sumsEstimableByValue() {
+    if (rowsEstimate == null || privacyUnit == null || autoBounds != null || targets != null
+        || maxRowsContributed != 0) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    Set<String> columns = new HashSet<>();
+    for (Aggregation a : aggregations) {
+      if (a instanceof Aggregation.Sum s && s.perGroup() == null) {
+        if (!columns.add(s.column())) {
+          return List.of();
+        }
+        names.add(s.name());
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  /**
+   * This query with L∞ = {@code lInf} and each SUM named in {@code perSum} clamped per pair, over
+   * all its rows, to [L·min(lower, 0), L·max(upper, 0)] with L its own bound (the same
+   * sensitivity as L rows in [lower, upper]; package hook).
+   *
+   * @throws IllegalArgumentException if the group bounds are out of range (public: the bounds)
+   */
+  Query withSumsClampedPerPair(int lInf, Map<String, Integer> perSum) {
+    List<Aggregation> clamped = new ArrayList<>();
+    for (Aggregation a : aggregations) {
+      Integer l = perSum.get(a.name());
+      if (l != null && a instanceof Aggregation.Sum s) {
+        clamped.add(new Aggregation.Sum(s.name(), s.column(), s.lower(), s.upper(),
+            Aggregation.GroupBounds.ofAllRows((double) l * Math.min(s.lower(), 0),
+                (double) l * Math.max(s.upper(), 0))));
+      } else {
+        clamped.add(a);
+      }
+    }
+    return new Query(this, List.copyOf(clamped), budget, noise, budgetWeights,
+        selectionBudgetWeight, targets, autoBounds, releaseWeights, lInf);
+  }
+
+  /**
    * This query (one SUM, {@link #pairValuesEstimable}) with L∞ = {@code lInf} and the SUM's
    * per-unit total in a group, over all its rows, clamped to [L∞·min(lower, 0), L∞·max(upper, 0)]
    * (the same sensitivity as L∞ rows in [lower, upper]; package hook).

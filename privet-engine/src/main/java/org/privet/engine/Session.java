@@ -3,6 +3,7 @@ package org.privet.engine;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -187,8 +188,11 @@ public final class Session {
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), p.costs(), p.total(),
         p.main().conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
-    try (Backend rows = backend.sharingRows(List.of(p.bounds().spec(), p.main().spec()))) {
+    Backend rows = backend.sharingRows(List.of(p.bounds().spec(), p.main().spec()));
+    try {
       return executeAutoBounds(rows, query, schema, p, boundsMechanisms, standIn, charge, 0);
+    } finally {
+      closeShared(rows);
     }
   }
 
@@ -275,11 +279,23 @@ public final class Session {
 
   /** The estimate and the rest (at the stand-in L∞), compiled from public information only. */
   private record RowsEstimatePlan(ContributionBoundPass estimate, Query restQuery, Rest rest,
-      PrivacyLoss total, List<MechanismCost> costs) {
-    /** The rest at L∞ = {@code lInf}: with a pair-values estimate, its SUM clamped per pair. */
-    Query restAt(int lInf) {
+      PrivacyLoss total, List<MechanismCost> costs, List<String> valueSums) {
+    /**
+     * The rest at the trees' bounds ({@link ContributionBoundPass#bounds}): L∞ the main bound,
+     * each SUM read by its values clamped per pair to its own bound.
+     */
+    Query restAt(int[] bounds) {
+      int lInf = estimate.mainBound(bounds);
       Query q = restQuery.withContributionBound(restQuery.budget(), rest.main().noise(), lInf);
-      return estimate.readsValues() ? q.withSumClampedPerPair(lInf) : q;
+      if (valueSums.isEmpty()) {
+        return q;
+      }
+      Map<String, Integer> perSum = new LinkedHashMap<>();
+      int first = estimate.readsRows() ? 1 : 0;
+      for (int i = 0; i < valueSums.size(); i++) {
+        perSum.put(valueSums.get(i), bounds[first + i]);
+      }
+      return q.withSumsClampedPerPair(lInf, perSum);
     }
   }
 
@@ -291,20 +307,23 @@ public final class Session {
         est.largestBound());
     Rest rest = null;
     ContributionBoundPass p = null;
-    if (query.pairValuesEstimable()) {
-      // One SUM: the tree reads the pairs' values in row-equivalents and the main pass clamps
-      // each pair's total to L∞ of them (docs/proofs/contribution-bound-estimate.md). Any
-      // refusal of this public plan falls back to the row counts: it refuses nothing new.
+    List<String> valueSums = query.sumsEstimableByValue();
+    if (!valueSums.isEmpty()) {
+      // Each SUM with per-row bounds gets its own tree of the pairs' values in row-equivalents
+      // and the main pass clamps each pair's total to its own bound; the other aggregates keep
+      // a tree of the row counts (docs/proofs/contribution-bound-estimate.md). Any refusal of
+      // this public plan falls back to the row counts: it refuses nothing new.
       try {
-        Rest r = Rest.compile(restQuery.withSumClampedPerPair(est.largestBound()),
+        Map<String, Integer> standIns = new LinkedHashMap<>();
+        valueSums.forEach(n -> standIns.put(n, est.largestBound()));
+        Rest r = Rest.compile(restQuery.withSumsClampedPerPair(est.largestBound(), standIns),
             schema, s1, s2);
-        if (r.auto() == null && r.main().spec().measures().size() == 1
-            && r.main().spec().measures().get(0) instanceof Measure.FixedPointSum f
-            && f.pairClamp() != null && f.pairClamp().allRows()) {
-          Measure.PairValues values = new Measure.PairValues(f.column(), f.lower(), f.upper(),
-              f.scaleExponent(), ContributionBoundEstimate.CELLS);
+        List<Measure.PairValues> values = r.auto() == null
+            ? pairValues(query, valueSums, r.main().spec()) : null;
+        if (values != null) {
+          boolean rows = query.aggregations().size() > valueSums.size();
           p = ContributionBoundPass.compile(r.main().spec(), budgets[0], est, schema, s3,
-              values);
+              values, rows);
           rest = r;
         }
       } catch (IllegalArgumentException | ArithmeticException e) {
@@ -313,6 +332,7 @@ public final class Session {
       }
     }
     if (p == null) {
+      valueSums = List.of();
       rest = Rest.compile(restQuery, schema, s1, s2);
       p = ContributionBoundPass.compile(rest.main().spec(), budgets[0], est, schema, s3);
     }
@@ -322,7 +342,33 @@ public final class Session {
       throw new IllegalStateException("internal error: the passes' composed loss " + total
           + " exceeds the budget " + query.budget());
     }
-    return new RowsEstimatePlan(p, restQuery, rest, total, rowsEstimateCosts(p, rest));
+    return new RowsEstimatePlan(p, restQuery, rest, total, rowsEstimateCosts(p, rest),
+        valueSums);
+  }
+
+  /**
+   * The pair-values measure of each SUM in {@code sums}, from its fixed-point sum in the main
+   * pass's {@code spec} (the one measure of its column with an all-rows pair clamp), or null if
+   * some SUM has not exactly one (then the row counts serve: a public choice).
+   */
+  private static List<Measure.PairValues> pairValues(Query query, List<String> sums,
+      BoundedAggregation spec) {
+    List<Measure.PairValues> values = new ArrayList<>();
+    for (String name : sums) {
+      Aggregation.Sum sum = (Aggregation.Sum) query.aggregations().stream()
+          .filter(a -> a.name().equals(name)).findFirst().orElseThrow();
+      List<Measure.FixedPointSum> found = spec.measures().stream()
+          .filter(m -> m instanceof Measure.FixedPointSum f && f.column().equals(sum.column())
+              && f.pairClamp() != null && f.pairClamp().allRows())
+          .map(m -> (Measure.FixedPointSum) m).toList();
+      if (found.size() != 1) {
+        return null;
+      }
+      Measure.FixedPointSum f = found.get(0);
+      values.add(new Measure.PairValues(f.column(), f.lower(), f.upper(), f.scaleExponent(),
+          ContributionBoundEstimate.CELLS));
+    }
+    return values;
   }
 
   /**
@@ -346,9 +392,27 @@ public final class Session {
     List<BoundedAggregation> passes = standIn.auto() != null
         ? List.of(p.spec(), standIn.auto().bounds().spec(), standIn.main().spec())
         : List.of(p.spec(), standIn.main().spec());
-    try (Backend rows = backend.sharingRows(passes)) {
+    Backend rows = backend.sharingRows(passes);
+    try {
       return executeWithRowsEstimate(rows, query, schema, plan, estimateMechanisms, standInBounds,
           standInMain, charge);
+    } finally {
+      closeShared(rows);
+    }
+  }
+
+  /**
+   * Closes a query's shared-rows view after its passes (drops the temporary table or view). A
+   * failure here happens after the release is computed and does not depend on the data (the
+   * statement names an engine-made table): it is logged for the curator with the backend's
+   * data-free text, and the paid-for result is still returned, so nothing charged is lost.
+   */
+  static void closeShared(Backend rows) {
+    try {
+      rows.close();
+    } catch (RuntimeException e) {
+      System.getLogger(Session.class.getName()).log(System.Logger.Level.WARNING,
+          "dropping a query's shared rows failed; the release stands", e);
     }
   }
 
@@ -360,12 +424,14 @@ public final class Session {
     Rest standIn = plan.rest();
     List<GroupAggregate> groups = new ArrayList<>();
     backend.aggregate(p.spec(), groups::add);
-    int lInf = p.bound(releaser(p.tree(), estimateMechanisms).group(p.total(groups)));
+    int[] estimated = p.bounds(releaser(p.tree(), estimateMechanisms).group(p.total(groups)));
+    int lInf = p.mainBound(estimated);
     Rest rest = standIn;
     Mechanisms bounds = standInBounds;
     Mechanisms main = standInMain;
     try {
-      Rest r = Rest.compile(plan.restAt(lInf), schema, random.nextLong(), random.nextLong());
+      Rest r = Rest.compile(plan.restAt(estimated), schema, random.nextLong(),
+          random.nextLong());
       if (r.sameCosts(standIn)) {
         Mechanisms rb = r.auto() != null ? mechanisms(r.auto().bounds()) : null;
         Mechanisms rm = mechanisms(r.main());

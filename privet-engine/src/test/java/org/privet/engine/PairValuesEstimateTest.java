@@ -80,7 +80,8 @@ class PairValuesEstimateTest {
     for (ResultRow row : r.rows()) {
       assertEquals(80, row.get("s").value(), 1e-3, "10 units × 8 in " + row.key());
     }
-    // A COUNT beside it: the row counts (8 rows per pair: L∞ = 8), as before.
+    // A COUNT beside it: its own tree of the row counts (8 rows per pair: L∞ = 8, released);
+    // the SUM keeps its own tree (below: run_countBesideSums_eachSumClampedAtItsOwnBound).
     Query both = Query.from("small").privacyUnit("uid").estimateMaxRowsPerGroup()
         .maxGroupsContributed(1).groupBy("g").publicGroups("g0", "g1").count("n")
         .sum("s", "x", 0, 10).epsilon(1e9).build();
@@ -90,6 +91,64 @@ class PairValuesEstimateTest {
       assertEquals(80, row.get("n").value(), 1e-3);
       assertEquals(80, row.get("s").value(), 1e-3);
     }
+  }
+
+  /**
+   * A COUNT and two SUMs: three trees (the share split equally), L∞ = 8 from the row counts for
+   * the COUNT and each SUM clamped per pair at its own bound: x (8 rows of 1.0, bound 10) is worth
+   * 1 row-equivalent, y (8 rows of 20.0, bound 40) 4, over 100 units. At ε = 10 the trees' noise
+   * (ε 2/3 each, scale 1.5, s.d. 2.1) moves no bound (the 100 pairs of each tree are in one cell,
+   * 30 s.d. above the widest band, 31; an empty cell fires with probability 5%, so the bounds
+   * asserted exactly hold for this fixed seed, with probability about 0.86 for a random one). What
+   * shows it from outside: the released intervals. Each output gets a third of the main pass's
+   * ε, so an interval's half-width is proportional to its sensitivity: the COUNT's L∞ = 8, x's
+   * 1·10 = 10, y's 4·40 = 160 (a SUM bounded by L∞ rows instead: 80 and 320). The ratios 1.25 and
+   * 20 are asserted within 10%.
+   */
+  @Test
+  void run_countBesideSums_eachSumClampedAtItsOwnBound() {
+    try (DuckDbBackend local = DuckDbBackend.inMemory()) {
+      List<List<?>> rows = new ArrayList<>();
+      for (long u = 0; u < 100; u++) {
+        for (int k = 0; k < 8; k++) {
+          rows.add(Arrays.asList(u, 1.0, 20.0));
+        }
+      }
+      local.registerTable("two", List.of("uid", "x", "y"), List.of(
+          org.privet.engine.spi.ColumnType.INTEGER, org.privet.engine.spi.ColumnType.FLOATING,
+          org.privet.engine.spi.ColumnType.FLOATING), rows);
+      Query q = Query.from("two").privacyUnit("uid").estimateMaxRowsPerGroup().count("n")
+          .sum("sx", "x", 0, 10).sum("sy", "y", 0, 40).epsilon(10).build();
+      assertEquals(List.of("sx", "sy"), q.sumsEstimableByValue());
+      String plan = session(local, 8, c -> { }).explain(q).toString();
+      assertTrue(plan.contains("3 noisy quantile trees"), plan);
+      assertTrue(plan.contains(ContributionBoundPass.VALUES_OUTPUT + "x")
+          && plan.contains(ContributionBoundPass.VALUES_OUTPUT + "y"), plan);
+      Result r = session(local, 10, c -> { }).run(q);
+      assertEquals(8, r.estimatedMaxRowsPerGroup());
+      ResultRow row = r.rows().get(0);
+      double n = row.get("n").upper() - row.get("n").lower();
+      double sx = row.get("sx").upper() - row.get("sx").lower();
+      double sy = row.get("sy").upper() - row.get("sy").lower();
+      assertEquals(1.25, sx / n, 0.125, "x at 1 row-equivalent: " + row);
+      assertEquals(20, sy / n, 2, "y at 4 row-equivalents: " + row);
+      assertEquals(800, row.get("n").value(), 80, row.toString());
+    }
+  }
+
+  @Test
+  void sumsEstimableByValue_sameColumnTwiceOrGroupBounds_fallBackToRows() {
+    Query twice = Query.from("small").privacyUnit("uid").estimateMaxRowsPerGroup()
+        .sum("a", "x", 0, 10).sum("b", "x", 0, 5).epsilon(1).build();
+    assertEquals(List.of(), twice.sumsEstimableByValue());
+    String plan = session(db, 9, c -> { }).explain(twice).toString();
+    assertTrue(plan.contains("pairs' row counts") && !plan.contains("row-equivalents"), plan);
+    Query mixed = Query.from("small").privacyUnit("uid").estimateMaxRowsPerGroup().count("n")
+        .sum("s", "x", 0, 10).epsilon(1).build();
+    assertEquals(List.of("s"), mixed.sumsEstimableByValue());
+    Query given = Query.from("small").privacyUnit("uid").maxRowsPerGroup(4).sum("s", "x", 0, 10)
+        .epsilon(1).build();
+    assertEquals(List.of(), given.sumsEstimableByValue());
   }
 
   @Test
@@ -210,7 +269,60 @@ class PairValuesEstimateTest {
       assertEquals(r1.outputs(), r2.outputs());
       assertEquals(r1.rows().stream().map(ResultRow::key).toList(),
           r2.rows().stream().map(ResultRow::key).toList());
+
+      // A COUNT beside the SUM: two trees in one pass, each moved by exactly L0 per level.
+      Query both = Query.from("d").privacyUnit("uid").estimateMaxRowsPerGroup()
+          .maxGroupsContributed(3).groupBy("g")
+          .publicGroups("g0", "g1", "g2", "g3", "g4", "g5", "g6").count("n")
+          .sum("s", "x", 0, 10).epsilon(1).build();
+      long[][] ta = exactTrees(d, both);
+      long[][] tb = exactTrees(d2, both);
+      assertEquals(2, ta.length);
+      for (int t = 0; t < 2; t++) {
+        long moved = 0;
+        for (int i = 0; i < ta[t].length; i++) {
+          moved += Math.abs(ta[t][i] - tb[t][i]);
+        }
+        assertEquals(3L * levels, moved, "tree " + t);
+      }
+      List<ChargeRequest> b1 = new ArrayList<>();
+      List<ChargeRequest> b2 = new ArrayList<>();
+      assertEquals(session(d, 7, c -> { }).explain(both).toString(),
+          session(d2, 7, c -> { }).explain(both).toString());
+      Result s1 = session(d, 7, b1::add).run(both);
+      Result s2 = session(d2, 7, b2::add).run(both);
+      assertEquals(b1.get(0).total(), b2.get(0).total());
+      assertEquals(b1.get(0).mechanisms(), b2.get(0).mechanisms());
+      assertEquals(s1.outputs(), s2.outputs());
+      assertEquals(s1.rows().stream().map(ResultRow::key).toList(),
+          s2.rows().stream().map(ResultRow::key).toList());
     }
+  }
+
+  /** The exact trees (row counts, then the SUM's values) of the two-tree estimate of {@code q}. */
+  private static long[][] exactTrees(DuckDbBackend backend, Query q) {
+    CompiledQuery main = Compiler.compile(q.withSumsClampedPerPair(
+        ContributionBoundEstimate.STAND_IN, java.util.Map.of("s", ContributionBoundEstimate.STAND_IN)),
+        backend.describe(q.source()), 7L);
+    Measure.FixedPointSum f = main.spec().measures().stream()
+        .filter(m -> m instanceof Measure.FixedPointSum s && s.pairClamp() != null)
+        .map(m -> (Measure.FixedPointSum) m).findFirst().orElseThrow();
+    ContributionBoundPass p = ContributionBoundPass.compile(main.spec(), Budget.pure(0.2),
+        ContributionBoundEstimate.defaults(), backend.describe(q.source()), 7L,
+        List.of(new Measure.PairValues(f.column(), f.lower(), f.upper(), f.scaleExponent(),
+            ContributionBoundEstimate.CELLS)), true);
+    assertEquals(2, p.trees());
+    assertEquals(2, p.tree().releases().size());
+    List<GroupAggregate> groups = new ArrayList<>();
+    backend.aggregate(p.spec(), groups::add);
+    GroupAggregate total = p.total(groups);
+    QuantileTree t = QuantileTree.forCells(ContributionBoundEstimate.CELLS);
+    long[][] out = new long[2][];
+    for (int m = 0; m < 2; m++) {
+      int tree = p.spec().measures().get(m) instanceof Measure.PairRows ? 0 : 1;
+      out[tree] = t.counts(total.bins()[m]);
+    }
+    return out;
   }
 
   /** The estimate pass Session compiles for {@code q} (one SUM: pair values). */

@@ -46,6 +46,18 @@ import org.privet.testing.TestPostgres;
  * estimate the release reports, Σ_u min(n_u², 4096) for R2T with GS = 4,096 (the largest cap of
  * two copies), Σ_u min(l_u·n_u, 4096).
  *
+ * <p>LEFT joins inside the self-joins ({@code docs/proofs/r2t-truncation.md}, "Self-joins", "LEFT
+ * joins"): orders LEFT-joined with a filtered copy of themselves on the customer (a derived table
+ * or a filter in the ON; customers with few orders have no match: their rows are padded and keep
+ * their own customer as unit), a
+ * lineitem–orders chain LEFT-joined with a copy, a LEFT join along a reference inside a copy;
+ * with the analyst's bound, the L∞ estimate and R2T; COUNT(column) and SUM over the padded side.
+ * There each expected value is an independent plain-SQL reference computed here on DuckDB's copy
+ * of the same rows: the same LEFT join written as SQL, its rows per customer truncated by hand
+ * ({@code SUM(LEAST(n, L∞))}; caps m ≥ L∞ per copy leave min(n, L∞) unchanged), or, where a SUM or
+ * COUNT(column) reads the padded side, data where nothing is truncated (the plain aggregate,
+ * NULLs ignored as SQL does).
+ *
  * <p>False-failure probability: ε = 10^12 (noise scales below 10^-6; counts compared with
  * tolerance 10^-3, R2T's release, which subtracts its bias term of order τ·L·ln(L/β)/ε, with
  * tolerance 1); deterministic with the fixed seeds.
@@ -195,6 +207,103 @@ class SelfJoinBackendsTest {
       assertEquals(chain, value(run(b, head + ", max_rows_per_group = 4096) COUNT(*) AS n FROM"
           + " lineitem l JOIN orders o1 ON l.okey = o1.okey JOIN orders o2 ON o2.custkey ="
           + " o1.custkey", st)), 1e-3, on);
+    }
+  }
+
+  private static Result run(Backend b, String sql) {
+    DpStatement st = DpSql.parse(sql, catalog(b));
+    return Session.builder().backend(b).budgetCharger(BudgetCharger.unlimited())
+        .randomSource(new SeededRandomSource(3)).build().run(st.query());
+  }
+
+  private static double value(Result r, String column) {
+    return r.rows().get(0).values().get(column).value();
+  }
+
+  /** The first column of the first row of plain SQL {@code q}, on DuckDB's tables. */
+  private static double plain(String q) {
+    try (Statement st = ((DuckDbBackend) BACKENDS.get("DuckDB")).trustedConnection()
+        .createStatement(); java.sql.ResultSet rs = st.executeQuery(q)) {
+      assertTrue(rs.next());
+      return rs.getDouble(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Σ_u min(n_u, linf) over the rows of plain FROM {@code from}, per customer {@code unit}. */
+  private static double truncated(String from, String unit, long linf) {
+    return plain("SELECT COALESCE(SUM(LEAST(n, " + linf + ")), 0) FROM (SELECT " + unit
+        + " AS u, COUNT(*) AS n " + from + " GROUP BY " + unit + ") t WHERE u IS NOT NULL");
+  }
+
+  private static final String FILTERED = "FROM sj_orders o1 LEFT JOIN (SELECT * FROM sj_orders"
+      + " WHERE total > 2) o2 ON o2.custkey = o1.custkey";
+
+  @Test
+  void leftSelfJoinOnTheUnit_boundGivenEstimatedAndR2T_equalThePlainLeftJoinOnEveryBackend() {
+    assertTrue(plain("SELECT COUNT(*) " + FILTERED + " WHERE o2.okey IS NULL") > 0, "padded rows");
+    String left = "FROM orders o1 LEFT JOIN (SELECT * FROM orders WHERE total > 2) o2 USING"
+        + " (custkey)";
+    String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Backend b = e.getValue();
+      String on = e.getKey();
+      assertEquals(truncated(FILTERED, "o1.custkey", 50), value(run(b, head
+          + ", max_rows_per_group = 50) COUNT(*) AS n " + left), "n"), 1e-3, on);
+      // the filter written in the LEFT join's ON: the same rows
+      assertEquals(truncated(FILTERED, "o1.custkey", 50), value(run(b, head
+          + ", max_rows_per_group = 50) COUNT(*) AS n FROM orders o1 LEFT JOIN orders o2 ON"
+          + " o2.custkey = o1.custkey AND o2.total > 2"), "n"), 1e-3, on);
+      Result est = run(b, head + ") COUNT(*) AS n " + left);
+      int linf = est.estimatedMaxRowsPerGroup();
+      assertTrue(linf >= 1 && Integer.bitCount(linf) == 1, on + ": " + linf);
+      assertEquals(truncated(FILTERED, "o1.custkey", linf), value(est, "n"), 1e-3, on);
+      assertEquals(truncated(FILTERED, "o1.custkey", 4096), value(run(b, head + ", truncation ="
+          + " 'R2T', truncation_bound = 4096) COUNT(*) AS n " + left), "n"), 1.0, on);
+    }
+  }
+
+  @Test
+  void paddedSide_countColumnAndSum_ignoreItsNulls_asThePlainLeftJoinOnEveryBackend() {
+    // customer 17's 300 orders meet no copy row (all padded): nothing is truncated at 4096
+    String plainFrom = "FROM sj_orders o1 LEFT JOIN (SELECT * FROM sj_orders WHERE total > 2 AND"
+        + " custkey <> 17) o2 ON o2.custkey = o1.custkey";
+    double rows = plain("SELECT COUNT(*) " + plainFrom);
+    double matched = plain("SELECT COUNT(o2.okey) " + plainFrom);
+    double sum = plain("SELECT SUM(LEAST(GREATEST(o2.total, 0), 3)) " + plainFrom);
+    assertTrue(matched > 0 && matched < rows, matched + " of " + rows);
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12, max_rows_per_group ="
+        + " 4096) COUNT(*) AS n, COUNT(o2.okey) AS m, SUM(o2.total, contribution_bounds_per_row =>"
+        + " (0, 3)) AS s FROM orders o1 LEFT JOIN (SELECT * FROM orders WHERE total > 2 AND"
+        + " custkey <> 17) o2 ON o2.custkey = o1.custkey";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Result r = run(e.getValue(), sql);
+      assertEquals(rows, value(r, "n"), 1e-3, e.getKey());
+      assertEquals(matched, value(r, "m"), 1e-3, e.getKey());
+      assertEquals(sum, value(r, "s"), 1e-2, e.getKey());
+    }
+  }
+
+  @Test
+  void chainsAndCopies_leftJoinedOnTheUnitOrAlongAReference_equalThePlainJoinOnEveryBackend() {
+    // a chain joined with a LEFT-joined copy; a LEFT join along a reference inside the first copy
+    // (orders with okey % 4 = 0 have no line item)
+    String chain = "FROM sj_lineitem l JOIN sj_orders o1 ON l.okey = o1.okey LEFT JOIN (SELECT *"
+        + " FROM sj_orders WHERE total > 2) o2 ON o2.custkey = o1.custkey";
+    String inCopy = "FROM sj_orders o1 LEFT JOIN sj_lineitem l ON l.okey = o1.okey JOIN sj_orders"
+        + " o2 ON o2.custkey = o1.custkey";
+    assertTrue(plain("SELECT COUNT(*) " + inCopy + " WHERE l.okey IS NULL") > 0);
+    String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12, max_rows_per_group ="
+        + " 4096) COUNT(*) AS n ";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Backend b = e.getValue();
+      assertEquals(truncated(chain, "o1.custkey", 4096), value(run(b, head + "FROM lineitem l JOIN"
+          + " orders o1 ON l.okey = o1.okey LEFT JOIN (SELECT * FROM orders WHERE total > 2) o2 ON"
+          + " o2.custkey = o1.custkey"), "n"), 1e-3, e.getKey());
+      assertEquals(truncated(inCopy, "o1.custkey", 4096), value(run(b, head + "FROM orders o1 LEFT"
+          + " JOIN lineitem l ON l.okey = o1.okey JOIN orders o2 ON o2.custkey = o1.custkey"), "n"),
+          1e-3, e.getKey());
     }
   }
 }

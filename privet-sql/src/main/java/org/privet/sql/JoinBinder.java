@@ -38,8 +38,9 @@ import org.privet.sql.DatasetDescriptor.TableDescriptor;
  *   <li>A private table joins the private tables before it only along a reference (this table's
  *       reference column = the referenced key, or the reverse): every joined row then has exactly
  *       one unit. A private table appears twice only in a self-join whose copies meet on the unit
- *       (INNER joins only; each copy capped per unit before the join: {@link #selfJoinAll});
- *       a self-join on anything else is refused.
+ *       (each copy capped per unit before the join: {@link #selfJoinAll}; LEFT joins where a
+ *       padded row keeps the unit of the preserved side: {@link #leftJoinRules}); a self-join on
+ *       anything else is refused.
  *   <li>Public tables join anything on any equality; their columns are public (group keys from
  *       them are public groups).
  *   <li>The unit: the private table closest to the unit table (the one whose reference toward the
@@ -272,8 +273,13 @@ final class JoinBinder {
       boolean hasUsing = j.getUsingColumns() != null && !j.getUsingColumns().isEmpty();
       List<Edge> edges = new ArrayList<>();
       if (hasOn) {
+        onOfLeft = j.isLeft();
         for (Expression e : j.getOnExpressions()) {
-          onEdges(e, ref, edges);
+          if (j.isLeft()) {
+            leftOn(e, ref, edges);
+          } else {
+            onEdges(e, ref, edges);
+          }
         }
       }
       if (hasUsing) {
@@ -298,12 +304,6 @@ final class JoinBinder {
     splitWhere(steps);
     this.steps = steps;
     if (isSelfJoin()) {
-      for (Step st : steps) {
-        if (st.kind() == Relation.JoinKind.LEFT) {
-          throw src.error(st.table().at(), "a query that joins a private table with itself (a"
-              + " self-join) supports INNER joins only; '" + st.table().alias() + "' is LEFT-joined");
-        }
-      }
       assembleSelfJoin();
       return;
     }
@@ -381,28 +381,41 @@ final class JoinBinder {
   }
 
   /**
-   * A self-join (docs/proofs/r2t-truncation.md, "Self-joins"), every join INNER. The private
+   * A self-join (docs/proofs/r2t-truncation.md, "Self-joins"), INNER or LEFT. The private
    * tables fall into <em>copies</em>: tables joined along references that are not on the unit
    * (a chain such as lineitem–orders), each private table of the dataset at most once per copy.
    * Copies are joined to each other only on the privacy unit: one key pair equates the unit
    * columns of two tables (the unit table's unit column, or a direct child's reference to it),
    * so a row of unit w meets only rows of unit w. Each copy, joined, keeps at most {@link
    * #selfJoinCap} rows per unit ({@link Relation.UnitCap}) before the joins on the unit; public
-   * tables are joined last. The unit of a joined row is the first copy's ({@code top[0]}).
+   * tables are joined last. Each join keeps its written kind: within a copy, a copy to the copies
+   * before it (its first table's), a public table. The unit of a joined row is the first copy's
+   * ({@code top[0]}): the first copy is never LEFT-joined, and its top table never padded ({@link
+   * #leftJoinRules}, {@link #leftJoinWithinCopy}), so a padded row has the preserved side's unit.
    */
   private Relation selfJoinAll(TableRef[] top, long[] cap) {
     List<Edge> pool = new ArrayList<>();
+    java.util.Map<TableRef, Step> stepOf = new java.util.IdentityHashMap<>();
     for (Step st : steps) {
       pool.addAll(st.edges());
+      stepOf.put(st.table(), st);
     }
     pool.addAll(whereEdges);
+    boolean anyLeft = steps.stream().anyMatch(st -> st.kind() == Relation.JoinKind.LEFT);
     List<Edge> used = new ArrayList<>();
     List<List<TableRef>> copies = new ArrayList<>();
     List<Relation> copyRel = new ArrayList<>();
+    // per copy, how it joins the copies before it: its first table's written join
+    List<Relation.JoinKind> copyKind = new ArrayList<>();
     java.util.Map<TableRef, Integer> copyOf = new java.util.IdentityHashMap<>();
     for (TableRef t : tables) {
       if (t.isPublic()) {
         continue;
+      }
+      Step own = stepOf.get(t);
+      Relation.JoinKind kind = own == null ? Relation.JoinKind.INNER : own.kind();
+      if (anyLeft) {
+        leftJoinRules(t, kind, own, stepOf, copies);
       }
       List<Edge> along = new ArrayList<>();
       java.util.Set<Integer> to = new java.util.TreeSet<>();
@@ -417,6 +430,7 @@ final class JoinBinder {
         copyOf.put(t, copies.size());
         copies.add(new ArrayList<>(List.of(t)));
         copyRel.add(t.node());
+        copyKind.add(kind);
         continue;
       }
       if (to.size() > 1) {
@@ -425,6 +439,9 @@ final class JoinBinder {
             + " to each other on the privacy unit");
       }
       int c = to.iterator().next();
+      if (anyLeft) {
+        leftJoinWithinCopy(t, kind, own, along, copies.get(c), copyKind.get(c));
+      }
       for (TableRef o : copies.get(c)) {
         if (o.table() == t.table()) {
           throw src.error(t.at(), "private table '" + t.table().name() + "' appears twice in one"
@@ -440,7 +457,7 @@ final class JoinBinder {
           used.add(e);
         }
       }
-      copyRel.set(c, new Relation.Join(Relation.JoinKind.INNER, copyRel.get(c), t.node(), keys,
+      copyRel.set(c, new Relation.Join(kind, copyRel.get(c), t.node(), keys,
           Relation.JoinRole.ALONG_REFERENCE));
       copies.get(c).add(t);
       copyOf.put(t, c);
@@ -481,15 +498,19 @@ final class JoinBinder {
             + " the privacy unit" + unitSuggestion(first, top[0]) + ": any other join could give a"
             + " row two privacy units");
       }
-      rel = new Relation.Join(Relation.JoinKind.INNER, rel, capped, keys, Relation.JoinRole.UNIT);
+      rel = new Relation.Join(copyKind.get(c), rel, capped, keys, Relation.JoinRole.UNIT);
       joined.addAll(copy);
     }
     // Public tables: each, in written order, once it has a condition with the tables joined so
-    // far (a public table may be joined through another public one written after it).
+    // far (a public table may be joined through another public one written after it); with a LEFT
+    // join in the query, only once every table its own ON names is joined (so that a LEFT join's
+    // keys are exactly its ON).
     List<TableRef> pending = new ArrayList<>(tables.stream().filter(TableRef::isPublic).toList());
     while (!pending.isEmpty()) {
       TableRef next = pending.stream().filter(t -> pool.stream().anyMatch(e -> !used.contains(e)
-          && (e.a() == t || e.b() == t) && joined.contains(e.other(t)))).findFirst().orElse(null);
+          && (e.a() == t || e.b() == t) && joined.contains(e.other(t)))
+          && (!anyLeft || stepOf.get(t) == null || stepOf.get(t).edges().stream()
+              .allMatch(e -> joined.contains(e.other(t))))).findFirst().orElse(null);
       if (next == null) {
         TableRef t = pending.get(0);
         throw src.error(t.at(), "table '" + t.alias() + "' is not joined to the other tables: give"
@@ -502,8 +523,8 @@ final class JoinBinder {
           used.add(e);
         }
       }
-      rel = new Relation.Join(Relation.JoinKind.INNER, rel, next.node(), keys,
-          Relation.JoinRole.PUBLIC);
+      rel = new Relation.Join(stepOf.get(next) == null ? Relation.JoinKind.INNER
+          : stepOf.get(next).kind(), rel, next.node(), keys, Relation.JoinRole.PUBLIC);
       joined.add(next);
       pending.remove(next);
     }
@@ -514,6 +535,84 @@ final class JoinBinder {
       }
     }
     return rel;
+  }
+
+  /**
+   * The rules of a LEFT join in a self-join query, for private table {@code t} (written with
+   * {@code kind}, its own ON {@code own}, null for the first table), checked before it joins a
+   * copy. The plan joins each copy's tables, then the copies in the order of their first tables,
+   * then the public tables; these rules make that order give the rows the written order gives,
+   * and every padded row take its unit from the preserved side (docs/proofs/r2t-truncation.md,
+   * "Self-joins", "LEFT joins"). From the statement and the descriptor only; each refusal names
+   * the SQL position.
+   */
+  private void leftJoinRules(TableRef t, Relation.JoinKind kind, Step own,
+      java.util.Map<TableRef, Step> stepOf, List<List<TableRef>> copies) {
+    if (own == null) {
+      return;
+    }
+    if (kind == Relation.JoinKind.LEFT && copies.isEmpty()) {
+      throw src.error(t.at(), "private table '" + t.alias() + "' is LEFT-joined to public tables"
+          + " only: a padded row would have no privacy unit; write a private table first and"
+          + " LEFT JOIN the public tables to it");
+    }
+    for (Edge e : own.edges()) {
+      TableRef x = e.other(t);
+      Step xs = stepOf.get(x);
+      if (x.isPublic() && kind == Relation.JoinKind.LEFT) {
+        throw src.error(e.at(), "the LEFT join of private table '" + t.alias() + "' may compare"
+            + " only private tables' columns in its ON in a self-join; '" + x.alias() + "' is"
+            + " public: join it in its own ON");
+      }
+      if (x.isPublic() && xs != null && xs.kind() == Relation.JoinKind.LEFT) {
+        throw src.error(e.at(), "this condition names '" + x.alias() + "', a LEFT-joined public"
+            + " table; in a self-join a private table's ON may not name a LEFT-joined public"
+            + " table (put the condition in that table's own ON)");
+      }
+    }
+  }
+
+  /**
+   * The rules of a LEFT join in a self-join query for private table {@code t} joining {@code
+   * copy} along a reference ({@code along}: its key pairs along references to that copy), whose
+   * first table joined the copies before it with {@code copyKind}: a LEFT join within a copy goes
+   * from a parent to its child (the copy's top, which carries the copy's unit, stays on the
+   * preserved side); a table joining a copy that was itself LEFT-joined is LEFT-joined too (an
+   * INNER join there would drop the copy's padded rows, which the plan, joining a copy's tables
+   * before the copies, does not do); and its ON compares tables of its copy (and public tables)
+   * only.
+   */
+  private void leftJoinWithinCopy(TableRef t, Relation.JoinKind kind, Step own, List<Edge> along,
+      List<TableRef> copy, Relation.JoinKind copyKind) {
+    if (kind == Relation.JoinKind.LEFT) {
+      for (Edge e : along) {
+        TableRef x = e.other(t);
+        TableSchema.Column tc = e.a() == t ? e.ac() : e.bc();
+        TableSchema.Column xc = e.a() == t ? e.bc() : e.ac();
+        if (isParentReference(x, xc, t, tc)) {
+          throw src.error(t.at(), "'" + t.alias() + "' is LEFT-joined toward the privacy unit"
+              + " ('" + x.alias() + "' references it): in a self-join a padded row would take its"
+              + " unit from the missing side; LEFT JOIN a child to its parent only (or write JOIN)");
+        }
+      }
+    }
+    if (copyKind == Relation.JoinKind.LEFT && kind != Relation.JoinKind.LEFT) {
+      throw src.error(t.at(), "'" + t.alias() + "' joins '" + copy.get(0).alias() + "', which is"
+          + " LEFT-joined on the privacy unit: write LEFT JOIN here too (an inner join here would"
+          + " drop its padded rows, which a self-join's plan does not express)");
+    }
+    if (own == null) {
+      return;
+    }
+    for (Edge e : own.edges()) {
+      TableRef x = e.other(t);
+      if (!x.isPublic() && !copy.contains(x)) {
+        throw src.error(e.at(), "this condition names '" + x.alias() + "', which is not in the"
+            + " chain of references '" + t.alias() + "' joins; in a self-join with a LEFT join, join"
+            + " a table along its reference in its ON and the copies to each other on the privacy"
+            + " unit");
+      }
+    }
   }
 
   /** The join key of edge {@code e} with {@code n} on the new (right) side. */
@@ -722,6 +821,143 @@ final class JoinBinder {
     return ref;
   }
 
+  /**
+   * A LEFT join's ON: its column equalities are join keys ({@link #onEdges}); a conjunct that is
+   * not (a filter such as {@code o2.o_orderdate > DATE '1997-01-01'}) may name only the LEFT-joined
+   * table {@code right}, and filters its rows before the join ({@code A LEFT JOIN B ON k AND p(B)}
+   * keeps the rows of {@code A LEFT JOIN (SELECT * FROM B WHERE p) ON k}: a left row is padded when
+   * no row of B both matches and passes; a per-row filter, node 2 of docs/proofs/engine-joins.md).
+   * The filter is parsed from the statement's tokens by the WHERE grammar ({@link FilterParser}).
+   */
+  private void leftOn(Expression e, TableRef right, List<Edge> out) {
+    List<Expression> conjuncts = new ArrayList<>();
+    topConjuncts(e, conjuncts);
+    if (conjuncts.stream().allMatch(JoinBinder::isEqualities)) {
+      onEdges(e, right, out);
+      return;
+    }
+    List<int[]> ranges = onConjunctRanges(right);
+    if (ranges == null || ranges.size() != conjuncts.size()) {
+      onEdges(e, right, out); // refused there, naming the conjunct that is not an equality
+      return;
+    }
+    for (int i = 0; i < conjuncts.size(); i++) {
+      if (isEqualities(conjuncts.get(i))) {
+        onEdges(conjuncts.get(i), right, out);
+        continue;
+      }
+      int[] r = ranges.get(i);
+      org.privet.engine.Filter f = FilterParser.parse(src, pq.tokens(), r[0], r[1],
+          new FilterParser.ColumnResolver() {
+            @Override
+            public FilterParser.ResolvedColumn resolve(String written, int at) {
+              TableSchema.Column c = right.column(written).orElseThrow(() -> src.error(at,
+                  "a filter in a LEFT join's ON may name only the LEFT-joined table '"
+                      + right.alias() + "'; '" + written + "' is not its column (filter the other"
+                      + " tables in WHERE)"));
+              String logical = right.logical(c.name());
+              TableSchema.Column n = right.node().schema().column(logical).orElseThrow();
+              return new FilterParser.ResolvedColumn(logical, n.type(), n);
+            }
+
+            @Override
+            public FilterParser.ResolvedColumn resolveQualified(String qualifier, String written,
+                int at) {
+              if (!qualifier.equalsIgnoreCase(right.alias())) {
+                throw src.error(at, "a filter in a LEFT join's ON may name only the LEFT-joined"
+                    + " table '" + right.alias() + "', not '" + qualifier + "' (filter the other"
+                    + " tables in WHERE)");
+              }
+              return resolve(written, at);
+            }
+          }, right.table() == dataset.tables().get(0) ? unitName : null);
+      right.node = new Relation.Select(right.node(), f);
+    }
+  }
+
+  /** The conjuncts of a top-level AND chain (parenthesised groups kept whole). */
+  private static void topConjuncts(Expression e, List<Expression> out) {
+    if (e instanceof AndExpression and) {
+      topConjuncts(and.getLeftExpression(), out);
+      topConjuncts(and.getRightExpression(), out);
+    } else {
+      out.add(e);
+    }
+  }
+
+  /** Whether {@code e} is column equalities joined by AND (possibly parenthesised). */
+  private static boolean isEqualities(Expression e) {
+    if (e instanceof AndExpression and) {
+      return isEqualities(and.getLeftExpression()) && isEqualities(and.getRightExpression());
+    }
+    if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) {
+      return isEqualities(p.getExpression());
+    }
+    return e instanceof EqualsTo eq && eq.getLeftExpression() instanceof Column
+        && eq.getRightExpression() instanceof Column;
+  }
+
+  /**
+   * The token ranges [start, end) of the top-level AND conjuncts of the ON that follows table
+   * {@code right} (its tokens up to the next join, WHERE, GROUP BY... or comma at its depth), or
+   * null if it cannot be delimited.
+   */
+  private List<int[]> onConjunctRanges(TableRef right) {
+    List<SqlToken> tk = pq.tokens();
+    int i = pq.tokenAt(right.at());
+    if (i < 0) {
+      return null;
+    }
+    int depth = 0;
+    for (; i < tk.size(); i++) {
+      SqlToken t = tk.get(i);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth = Math.max(0, depth - 1); // (a derived table's position may be inside its body)
+      } else if (depth == 0 && t.isWord("ON")) {
+        break;
+      }
+    }
+    int start = i + 1;
+    if (start >= tk.size()) {
+      return null;
+    }
+    List<int[]> out = new ArrayList<>();
+    int from = start;
+    depth = 0;
+    int k = start;
+    for (; k < tk.size(); k++) {
+      SqlToken t = tk.get(k);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        if (--depth < 0) {
+          break;
+        }
+      } else if (depth == 0 && (t.isSymbol(",") || t.isSymbol(";") || endsOn(t))) {
+        break;
+      } else if (depth == 0 && t.isWord("AND") && !betweenAnd(tk, from, k)) {
+        out.add(new int[] {from, k});
+        from = k + 1;
+      }
+    }
+    out.add(new int[] {from, k});
+    return out;
+  }
+
+  private static boolean endsOn(SqlToken t) {
+    return t.kind() == SqlToken.Kind.WORD && switch (t.text().toUpperCase(Locale.ROOT)) {
+      case "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "NATURAL", "OUTER", "WHERE", "GROUP",
+          "HAVING", "ORDER", "LIMIT", "OFFSET", "QUALIFY", "WINDOW", "UNION", "EXCEPT", "INTERSECT",
+          "USING" -> true;
+      default -> false;
+    };
+  }
+
+  /** Whether the ON being read is a LEFT join's (for the advice on a filter written there). */
+  private boolean onOfLeft;
+
   /** ON: a conjunction of column equalities, each joining the new table to an earlier one. */
   private void onEdges(Expression e, TableRef right, List<Edge> out) {
     if (e instanceof AndExpression and) {
@@ -737,7 +973,8 @@ final class JoinBinder {
     if (!(e instanceof EqualsTo eq) || !(eq.getLeftExpression() instanceof Column l)
         || !(eq.getRightExpression() instanceof Column r)) {
       throw src.error(at, "a join condition must be column = column, joined by AND; filter rows in"
-          + " WHERE");
+          + (onOfLeft ? " a derived table (LEFT JOIN (SELECT * FROM t WHERE ...) AS alias ON ...):"
+              + " a WHERE filter on the LEFT-joined table would drop its padded rows" : " WHERE"));
     }
     ColumnRef a = lookUp(qualifier(l), SelectBinder.unquote(l.getColumnName()), binder.at(l, at),
         right.index() + 1);

@@ -171,7 +171,7 @@ class SelfJoinsTest extends JoinNeighbours {
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders a"
           + " JOIN orders b ON a.orderkey = b.orderkey", "orders b", "two privacy units"},
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders a"
-          + " LEFT JOIN orders b USING (custkey)", "orders b", "INNER joins only"},
+          + " LEFT JOIN orders b ON a.totalprice = b.totalprice", "orders b", "two privacy units"},
       new String[] {"SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(*) FROM orders a"
           + " JOIN lineitem l ON l.orderkey = a.orderkey JOIN orders b ON b.orderkey = l.orderkey",
           "orders b ON b.orderkey", "appears twice in one chain"},

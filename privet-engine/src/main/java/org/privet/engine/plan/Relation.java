@@ -295,7 +295,8 @@ public sealed interface Relation {
     /**
      * On the privacy unit (a private self-join, issue 25): one key pair equates the two sides'
      * unit columns, so a row of unit w meets only rows of unit w; each side is a {@link UnitCap},
-     * so a unit's joined rows are at most the product of the sides' caps.
+     * so a unit's joined rows are at most the product of the sides' caps (LEFT too: an unmatched
+     * left row is kept once, padded, with its own unit; l·max(1, r) ≤ l·r).
      */
     UNIT
   }
@@ -376,8 +377,11 @@ public sealed interface Relation {
       if (role == JoinRole.UNIT) {
         long l = left.chainedStability().rowsPerUnit();
         long r = right.chainedStability().rowsPerUnit();
+        // LEFT: a left row of unit w meets only w's right rows, or is kept once, padded; so at
+        // most l x max(1, r) = l x r rows per unit (r ≥ 1), and which happens depends on w's rows
         return new Stability(true, Math.max(l, r), Stability.times(l, r),
-            "unit-local: on the privacy unit (a unit's rows meet only its own rows; at most "
+            "unit-local: on the privacy unit (a unit's rows meet only its own rows"
+                + (kind == JoinKind.LEFT ? ", or are kept once padded" : "") + "; at most "
                 + (l == Stability.UNBOUNDED || r == Stability.UNBOUNDED ? "unbounded"
                     : l + " x " + r) + " joined rows per unit)");
       }

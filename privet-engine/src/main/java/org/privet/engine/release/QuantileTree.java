@@ -568,8 +568,18 @@ public final class QuantileTree {
    * the cell and the noise only (public).
    */
   public double cellHalfWidth(int cell, NodeNoise noise, double gamma) {
-    double[] hi = rankWeights(cell + 1, 1.0);
-    double[] lo = rankWeights(cell, 1.0);
+    return rangeHalfWidth(cell, cell + 1, noise, gamma);
+  }
+
+  /**
+   * The one-sided (1 − γ) statement on the error of the consistent count of cells [{@code from},
+   * {@code to}) together (= D̂<sub>to</sub> − D̂<sub>from</sub> at any rank): the Cornish–Fisher
+   * quantile of {@link #edgeHalfWidth} for those cells' weights on the node noises. Public: a
+   * function of the tree, the cells and the noise only.
+   */
+  public double rangeHalfWidth(int from, int to, NodeNoise noise, double gamma) {
+    double[] hi = rankWeights(to, 1.0);
+    double[] lo = rankWeights(from, 1.0);
     double s2 = 0;
     double s4 = 0;
     for (int i = 0; i < hi.length; i++) {
