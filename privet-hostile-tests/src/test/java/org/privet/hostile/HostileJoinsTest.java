@@ -254,7 +254,7 @@ class HostileJoinsTest {
     String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1, max_rows_per_group = 256)"
         + " COUNT(*) AS n, COUNT(c_custkey) AS m FROM orders LEFT JOIN customer ON o_custkey ="
         + " c_custkey";
-    for (TpchShop.Variant v : List.of(TpchShop.Variant.BASE, TpchShop.Variant.WITH_ORPHAN_VICTIM)) {
+    for (TpchShop.Variant v : List.of(TpchShop.Variant.WITH_ORPHAN_VICTIM, TpchShop.Variant.BASE)) {
       long expected = reference + (v == TpchShop.Variant.WITH_ORPHAN_VICTIM ? 256 : 0);
       for (long seed = 1; seed <= 5; seed++) {
         org.privet.engine.ResultRow row = release(v, sql.replace("epsilon = 1,",

@@ -212,6 +212,17 @@ final class JoinBinder {
     return unitDerivation;
   }
 
+  /**
+   * When the unit is read from the preserved side of a LEFT join toward the unit table ({@link
+   * #unitCarrier}), the written name of the column holding it ({@code alias.column}), if visible;
+   * else empty. The registered unit name then names the padded table's column.
+   */
+  Optional<String> unitReadFromPreservedSide() {
+    return Optional.ofNullable(preservedUnitColumn);
+  }
+
+  private String preservedUnitColumn;
+
   /** The WHERE conjuncts that are row filters (token ranges), after the join conditions left. */
   List<int[]> filterRanges() {
     return filterRanges;
@@ -315,6 +326,16 @@ final class JoinBinder {
     TableRef carrier = unitCarrier(steps);
     deriveUnit(rel, carrier, carrier == topTable() ? "" : " (read from '" + carrier.alias()
         + "', the preserved side of the LEFT join toward the unit: a padded row keeps it)");
+    if (carrier != topTable()) {
+      for (TableSchema.Column c : carrier.columns()) {
+        if (carrier.logical(c.name()).equals(carrier.unit())) {
+          preservedUnitColumn = carrier.alias() + "." + c.name();
+        }
+      }
+      if (preservedUnitColumn == null) {
+        preservedUnitColumn = "";
+      }
+    }
   }
 
   /**

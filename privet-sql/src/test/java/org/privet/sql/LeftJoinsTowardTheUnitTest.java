@@ -182,6 +182,23 @@ class LeftJoinsTowardTheUnitTest {
           + " LEFT JOIN customer c ON c.nationkey = nation.nationkey LEFT JOIN orders o ON"
           + " o.custkey = c.custkey", "customer c", "public tables only"});
 
+  /**
+   * COUNT(DISTINCT o.custkey) counts the units (orphan units too: the plain distinct count of the
+   * preserved side's key); the unit's registered name names the customer's column there, NULL on
+   * a padded row, so COUNT(DISTINCT custkey) of the customer is refused, naming what to write.
+   */
+  @Test
+  void countDistinct_onThePreservedSidesKey_countsTheUnits_theCustomersColumnRefused() {
+    assertEquals(plain("SELECT COUNT(DISTINCT custkey) FROM d_orders"), released(HEAD
+        + "max_groups_contributed = 1) COUNT(DISTINCT o.custkey) AS u FROM orders o LEFT JOIN"
+        + " customer c ON c.custkey = o.custkey", "u"), 1e-3);
+    String sql = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1) COUNT(DISTINCT c.custkey)"
+        + " AS u FROM orders o LEFT JOIN customer c ON c.custkey = o.custkey";
+    DpSqlException e = assertThrows(DpSqlException.class, () -> DpSql.parse(sql, d.catalog));
+    assertEquals(sql.indexOf("COUNT(DISTINCT") + 1, e.column(), e.getMessage());
+    assertTrue(e.reason().contains("write COUNT(DISTINCT o.custkey)"), e.getMessage());
+  }
+
   @Test
   void everyPrivateTableLeftJoinedToAPublicOne_refusedWithItsPosition_alikeOnNeighbours() {
     for (String[] c : REFUSALS) {
