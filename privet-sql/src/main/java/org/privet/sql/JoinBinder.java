@@ -46,7 +46,9 @@ import org.privet.sql.DatasetDescriptor.TableDescriptor;
  *   <li>The unit: the private table closest to the unit table (the one whose reference toward the
  *       unit leaves the query) carries it; if that table is not the unit table, the engine adds the
  *       reference joins from it toward the unit table itself, and the unit is the last reference
- *       column's value.
+ *       column's value. If that table is LEFT-joined (a LEFT join toward the unit), the nearest
+ *       private table that is never padded carries it instead, so a padded row keeps the unit of
+ *       its preserved side's reference chain ({@link #unitCarrier}); with none, refused.
  * </ul>
  */
 final class JoinBinder {
