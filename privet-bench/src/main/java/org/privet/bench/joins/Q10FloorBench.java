@@ -142,7 +142,7 @@ public final class Q10FloorBench {
         }
         i++;
         for (int b : bits) {
-          s.execute("SET GLOBAL perfect_ht_threshold = " + b);
+          s.execute("SET perfect_ht_threshold = " + b);
           for (String sql : plans.values()) {
             double x = seconds(s, sql);
             if (round >= 0) {
@@ -169,7 +169,7 @@ public final class Q10FloorBench {
       }
       if (analyze) {
         for (int b : bits) {
-          s.execute("SET GLOBAL perfect_ht_threshold = " + b);
+          s.execute("SET perfect_ht_threshold = " + b);
           System.out.println("-- EXPLAIN ANALYZE perUnit @" + b);
           try (ResultSet rs = s.executeQuery("EXPLAIN ANALYZE " + plans.get("perUnit"))) {
             while (rs.next()) {
@@ -184,7 +184,7 @@ public final class Q10FloorBench {
           }
         }
       }
-      s.execute("SET GLOBAL perfect_ht_threshold = 18");
+      s.execute("SET perfect_ht_threshold = 18");
     }
   }
 }

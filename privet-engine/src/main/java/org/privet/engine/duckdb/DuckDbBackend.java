@@ -65,8 +65,8 @@ public final class DuckDbBackend implements Backend {
   /**
    * The widest grouping key, in bits, that DuckDB aggregates with a perfect hash table (one slot
    * per key value, no hashing or probing) rather than its radix-partitioned hash table: DuckDB's
-   * {@code perfect_ht_threshold}, 12 by default, set to this for the backend's database when it
-   * is opened. A key qualifies when the range of its values, from DuckDB's own column statistics,
+   * {@code perfect_ht_threshold}, 12 by default, set to this on the backend's connection when it
+   * is opened (session scope: other connections to the same database keep their own). A key qualifies when the range of its values, from DuckDB's own column statistics,
    * fits in that many bits (an integer privacy unit of up to 262,144 distinct ids, such as TPC-H's
    * customers at scale factor 1); each thread then allocates 2<sup>bits</sup> slots. Only the
    * physical operator changes: the same groups and the same aggregates (the results are DuckDB's
