@@ -21,11 +21,11 @@ import org.privet.sql.DpSql;
 /**
  * Issue 25's Q10 on DuckDB ({@code COUNT(*)} of orders ⋈ customer ⋈ nation, customer the unit):
  * how far below the plain join a per-unit aggregate can go. A COUNT(*) release needs each unit's
- * joined row count n<sub>u</sub> (or only their histogram: the L∞ estimate's cells and Σ<sub>u</sub>
- * min(n<sub>u</sub>, τ)), so every DP plan computes some per-unit aggregate; this times, in
- * interleaved rounds against the plain join, the histogram of n<sub>u</sub> by four plans, each
- * under DuckDB's {@code perfect_ht_threshold} 12 (its default) and 18 (what {@link DuckDbBackend}
- * sets), and the engine's DP SQL end to end under both:
+ * joined row count n<sub>u</sub> (or only their histogram: the L∞ estimate's cells and
+ * Σ<sub>u</sub> min(n<sub>u</sub>, τ)), so every DP plan computes some per-unit aggregate; this
+ * times, in interleaved rounds against the plain join, the histogram of n<sub>u</sub> by four
+ * plans, each under DuckDB's {@code perfect_ht_threshold} 12 (its default) and 18 (what {@link
+ * DuckDbBackend} sets), and the engine's DP SQL end to end under both:
  *
  * <ul>
  *   <li>{@code perUnit}: {@code GROUP BY} unit over the joined rows (the engine's plan; {@link
