@@ -42,8 +42,9 @@ import org.privet.sql.DpSql;
  * docs/benchmarks.md ("Q10 on DuckDB: the per-unit aggregate's floor"), not a benchmark of record.
  *
  * <p>Usage: {@code java -cp privet-bench/target/benchmarks.jar
- * org.privet.bench.joins.Q10FloorBench DIR [ROUNDS [THREADS [analyze]]]} (defaults 21, 2); {@code
- * -Dtpch.declareKeys=true} as for {@link TpchJoinBench}.
+ * org.privet.bench.joins.Q10FloorBench DIR [ROUNDS [THREADS [analyze|loop]]]} (defaults 21, 2);
+ * {@code -Dtpch.declareKeys=true} as for {@link TpchJoinBench}; {@code loop} runs only the
+ * engine's DP SQL ROUNDS times (for a profiler such as JFR).
  */
 public final class Q10FloorBench {
   private Q10FloorBench() {}
@@ -94,6 +95,7 @@ public final class Q10FloorBench {
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 21;
     int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
     boolean analyze = args.length > 3 && args[3].equals("analyze");
+    boolean loop = args.length > 3 && args[3].equals("loop");
     TpchQuery q10 = TpchQuery.all().stream().filter(q -> q.name().equals("Q10")).findFirst()
         .orElseThrow();
     int[] bits = {12, 18};
@@ -125,6 +127,18 @@ public final class Q10FloorBench {
       Session session = Session.builder().backend(db).budgetCharger(BudgetCharger.unlimited())
           .randomSource(RandomSource.secure()).build();
       Query dp = DpSql.parse(q10.dpSql(TpchJoinBench.EPSILON), catalog).query();
+      if (loop) { // for a profiler: the engine alone, ROUNDS times after 50 warm-ups
+        for (int i = 0; i < 50; i++) {
+          session.run(dp);
+        }
+        long t0 = System.nanoTime();
+        for (int i = 0; i < rounds; i++) {
+          session.run(dp);
+        }
+        System.out.printf(Locale.ROOT, "engine: %.2f ms per run (mean of %d)%n",
+            (System.nanoTime() - t0) / 1e6 / rounds, rounds);
+        return;
+      }
       List<String> names = new ArrayList<>();
       names.add("plain join");
       for (int b : bits) {
