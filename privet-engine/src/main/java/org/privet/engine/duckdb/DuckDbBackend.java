@@ -62,9 +62,33 @@ public final class DuckDbBackend implements Backend {
     return SqlText.from(source);
   }
 
+  /**
+   * The widest grouping key, in bits, that DuckDB aggregates with a perfect hash table (one slot
+   * per key value, no hashing or probing) rather than its radix-partitioned hash table: DuckDB's
+   * {@code perfect_ht_threshold}, 12 by default, set to this on the backend's connection when it
+   * is opened (session scope: other connections to the same database keep their own). A key
+   * qualifies when the range of its values, from DuckDB's own column statistics, fits in that
+   * many bits (an integer privacy unit of up to 262,144 distinct ids, such as TPC-H's customers
+   * at scale factor 1); each thread then allocates 2<sup>bits</sup> slots. Only the
+   * physical operator changes: the same groups and the same aggregates (the results are DuckDB's
+   * either way). Issue 25 (docs/benchmarks.md, "Q10 on DuckDB: the per-unit aggregate's floor"):
+   * the per-unit {@code GROUP BY} of TPC-H Q10's 1.5 million joined rows into 100,000 customers
+   * costs 1.5× the plain join instead of 2.9× (one statement, SF 1, quiet machine); 20 bits made
+   * the queries that group the orders' keys (20 bits at SF 0.1: 150,000 of 600,000 values)
+   * 2–3.5× slower, 18 bits cost 0.3 ms on 1,000 keys spread over the whole range.
+   */
+  static final int PERFECT_HASH_BITS = 18;
+
   private static DuckDbBackend open(String url) {
     try {
-      return new DuckDbBackend((DuckDBConnection) DriverManager.getConnection(url));
+      DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection(url);
+      try (Statement st = c.createStatement()) {
+        st.execute("SET perfect_ht_threshold = " + PERFECT_HASH_BITS);
+      } catch (SQLException e) {
+        c.close();
+        throw e;
+      }
+      return new DuckDbBackend(c);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open DuckDB database: " + e.getMessage(), e);
     }
