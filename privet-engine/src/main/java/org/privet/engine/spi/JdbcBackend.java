@@ -11,7 +11,8 @@ import org.privet.engine.Source;
  * rendered by a {@link SqlDialect}: a new SQL database is a dialect, a subclass that opens the
  * connection and describes a table, and a {@code BackendContractTest} subclass. Sources are tables
  * and views ({@code name} or {@code schema.name}). The result (one row per group) is fetched at
- * once; a connection without auto-commit gets one transaction per call, ended here.
+ * once; a connection without auto-commit gets one transaction per call, ended here, except that
+ * one query's passes over a plan that asks about declared keys share one ({@link #sharingRows}).
  *
  * <p>Exceptions never carry the driver's messages about query execution, which can quote data
  * values; they name the failing step and the SQLSTATE. Thread-safety: one statement at a time.
@@ -20,6 +21,8 @@ public abstract class JdbcBackend implements Backend {
   private final String database;
   private final Connection connection;
   private final SqlDialect dialect;
+  /** How many transactions were ended ({@link #endTransaction}): names the current one. */
+  private long transactions;
 
   /**
    * @param database the database's name, for messages
@@ -62,22 +65,34 @@ public abstract class JdbcBackend implements Backend {
    * ({@link org.privet.engine.plan.Relation#schema()}) without describing its scans again: the
    * engine's {@link #describe} of the query's source checked them before the charge (a source
    * gone since makes the statement fail, as any failure after the charge, without the driver's
-   * message); any other source is described. When its rendering asks about declared keys ({@link
-   * org.privet.engine.plan.RelationSql.KeyFacts#questions}), {@link #guarantees} answers them in
+   * message); any other source is described. It is rendered with only the columns the statement
+   * names ({@link BoundedAggregation#columnsNamed}; {@link
+   * org.privet.engine.plan.RelationSql#render(org.privet.engine.plan.Relation, SqlDialect,
+   * java.util.function.Function, java.util.Set, org.privet.engine.plan.RelationSql.KeyFacts)}:
+   * the same rows, as DuckDB renders them). When its rendering asks about declared keys ({@link
+   * org.privet.engine.plan.RelationSql.KeyFacts#questions}), {@code guarantees} answers them in
    * the current transaction, which the plan's statement then runs in.
    */
-  private BoundingPlan plan(BoundedAggregation spec) {
+  private BoundingPlan plan(BoundedAggregation spec,
+      java.util.function.Function<List<org.privet.engine.plan.RelationSql.KeyFacts.Question>,
+          Guarantees> guarantees) {
     if (!(spec.source() instanceof Source.Relational r)) {
       return new BoundingPlan(spec, describe(spec.source()), from(spec.source()), dialect);
     }
     List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions =
         org.privet.engine.plan.RelationSql.KeyFacts.questions(r.relation());
-    Guarantees g = questions.isEmpty() ? null : guarantees(questions);
-    String from = g == null ? from(spec.source())
-        : org.privet.engine.plan.RelationSql.render(r.relation(), dialect,
-            s -> s instanceof Source.Table t && g.tables().containsKey(t) ? g.tables().get(t)
-                : from(s), null, g.facts());
+    Guarantees g = questions.isEmpty() ? null : guarantees.apply(questions);
+    String from = org.privet.engine.plan.RelationSql.render(r.relation(), dialect,
+        g == null ? this::from
+            : s -> s instanceof Source.Table t && g.tables().containsKey(t) ? g.tables().get(t)
+                : from(s),
+        spec.columnsNamed(),
+        g == null ? org.privet.engine.plan.RelationSql.KeyFacts.NONE : g.facts());
     return new BoundingPlan(spec, r.relation().schema(), from, dialect);
+  }
+
+  private BoundingPlan plan(BoundedAggregation spec) {
+    return plan(spec, this::guarantees);
   }
 
   /**
@@ -152,9 +167,19 @@ public abstract class JdbcBackend implements Backend {
 
   /** Runs {@code call} and ends its transaction; a failure withholds the driver's message. */
   private void inTransaction(String step, SqlCall call) {
+    inTransaction(step, call, true);
+  }
+
+  /**
+   * Runs {@code call}, and ends its transaction if {@code end} (else leaves it open for the next
+   * call of {@link OneTransaction}); a failure rolls it back and withholds the driver's message.
+   */
+  private void inTransaction(String step, SqlCall call, boolean end) {
     try {
       call.run();
-      endTransaction(true);
+      if (end) {
+        endTransaction(true);
+      }
     } catch (SQLException e) {
       endTransaction(false);
       throw new IllegalStateException(database + " " + step + " failed (SQL state "
@@ -163,8 +188,12 @@ public abstract class JdbcBackend implements Backend {
     }
   }
 
-  /** Commits (or rolls back) the current transaction of a connection without auto-commit. */
+  /**
+   * Commits (or rolls back) the current transaction of a connection without auto-commit. Every
+   * call counts: what {@link OneTransaction} read in a transaction is used in it only.
+   */
   protected final void endTransaction(boolean commit) {
+    transactions++;
     try {
       if (!connection.getAutoCommit()) {
         if (commit) {
@@ -185,6 +214,103 @@ public abstract class JdbcBackend implements Backend {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot close the " + database + " connection (SQL state "
           + e.getSQLState() + ")");
+    }
+  }
+
+  /**
+   * One query's passes in one transaction when its source asks about declared keys ({@link
+   * OneTransaction}); otherwise the default view (each pass its own transaction).
+   */
+  @Override
+  public synchronized Backend sharingRows(List<BoundedAggregation> passes) {
+    if (passes.isEmpty() || !(passes.get(0).source() instanceof Source.Relational r)
+        || org.privet.engine.plan.RelationSql.KeyFacts.questions(r.relation()).isEmpty()) {
+      return Backend.super.sharingRows(passes);
+    }
+    return new OneTransaction();
+  }
+
+  /**
+   * The passes of one query (its {@link #sharingRows} view) in one transaction, so that the
+   * declared keys are read once (one {@link #guarantees} call: one lock, one catalog read) and
+   * hold for every pass (docs/proofs/engine-joins.md, "Keys the database guarantees"): a pass
+   * runs in the current transaction without ending it, with the guarantees read in that very
+   * transaction for the same questions, else read now. Whatever ends the transaction (a failing
+   * pass, which rolls it back; a failing catalog read; any other call of the backend) makes the
+   * next pass read them again in the next one. {@link #close} ends it (commits the read-only
+   * transaction, releasing its lock); a failure there is not reported (nothing was written, and
+   * the next statement reports a broken connection). Other calls go to the backend as they are.
+   */
+  private final class OneTransaction implements Backend {
+    private final java.util.Map<List<org.privet.engine.plan.RelationSql.KeyFacts.Question>,
+        java.util.Optional<Guarantees>> read = new java.util.HashMap<>();
+    /** The transaction {@link #read} was read in; -1: none. */
+    private long readIn = -1;
+
+    /** The guarantees for {@code questions} read in the current transaction (read now if not). */
+    private Guarantees guaranteesNow(
+        List<org.privet.engine.plan.RelationSql.KeyFacts.Question> questions) {
+      if (readIn != transactions) {
+        read.clear();
+      }
+      java.util.Optional<Guarantees> g = read.get(questions);
+      if (g == null) {
+        long before = transactions;
+        g = java.util.Optional.ofNullable(guarantees(questions));
+        if (transactions != before) {
+          read.clear(); // a failed read ended the transaction: nothing else read holds in the next
+        }
+        read.put(questions, g);
+        readIn = transactions;
+      }
+      return g.orElse(null);
+    }
+
+    @Override
+    public void aggregate(BoundedAggregation spec, GroupSink sink) {
+      synchronized (JdbcBackend.this) {
+        inTransaction("bounded aggregation",
+            () -> plan(spec, this::guaranteesNow).run(connection, 0, sink), false);
+      }
+    }
+
+    @Override
+    public boolean listsKeptGroups() {
+      return true;
+    }
+
+    @Override
+    public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
+      synchronized (JdbcBackend.this) {
+        inTransaction("kept groups",
+            () -> plan(spec, this::guaranteesNow).runKeptGroups(connection, 0, sink), false);
+      }
+    }
+
+    @Override
+    public TableSchema describe(Source source) {
+      return JdbcBackend.this.describe(source);
+    }
+
+    @Override
+    public void query(Source source, RenderedQuery query, int columns,
+        java.util.function.Consumer<String[]> rows) {
+      JdbcBackend.this.query(source, query, columns, rows);
+    }
+
+    @Override
+    public String physicalPlan(BoundedAggregation spec) {
+      return JdbcBackend.this.physicalPlan(spec);
+    }
+
+    /** Ends the query's transaction (releasing its locks); the backend stays open. */
+    @Override
+    public void close() {
+      synchronized (JdbcBackend.this) {
+        read.clear();
+        readIn = -1;
+        endTransaction(true);
+      }
     }
   }
 }

@@ -143,7 +143,9 @@ public final class PostgresBackend extends JdbcBackend {
    * UNIQUE constraint on exactly the key column and the unit column NOT NULL. A guaranteed table is
    * then scanned as {@code ONLY schema.table}: exactly the relation whose constraints were read,
    * without a child a concurrent {@code CREATE TABLE ... INHERITS} (which does not wait for
-   * readers) may add. Any failure: the transaction is rolled back and nothing is guaranteed.
+   * readers) may add. Any failure: the transaction is rolled back and nothing is guaranteed. The
+   * passes of one query share the transaction, the lock and these answers ({@link
+   * JdbcBackend#sharingRows}).
    */
   @Override
   protected Guarantees guarantees(
