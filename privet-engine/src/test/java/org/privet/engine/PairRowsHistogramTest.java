@@ -29,9 +29,9 @@ import org.privet.testing.SeededRandomSource;
 /**
  * A COUNT(*) query's L∞ estimate and main pass from the kept pairs' row-count histogram ({@link
  * PairRowsHistogram}, one backend statement) through {@link Session} on DuckDB: the same seeds
- * release exactly what the two passes release (the same tree, reading rule, L̂, exact clamped
- * count and noise), which shapes read the histogram (decided before the charge, shown by
- * EXPLAIN), and that they run one statement and no other.
+ * release exactly what the two passes release, on a table and over a join (the same tree,
+ * reading rule, L̂, exact clamped count and noise), which shapes read the histogram (decided
+ * before the charge, shown by EXPLAIN), and that they run one statement and no other.
  *
  * <p>The two passes run on the same DuckDB through {@link Counting} with {@code countsPairRows}
  * false: every call goes to the real backend (its shared-rows view included), so the reference
@@ -60,6 +60,42 @@ class PairRowsHistogramTest {
       ROWS.add(Arrays.asList(1001L, k % 2 == 0 ? "gb" : "gc", 1.0));
     }
     TestTables.register(db, "pairrows", ROWS);
+    // A join: orders ⋈ customer along the reference, the unit customer's; customer 7 has 900
+    // orders, the others 0 to 9 (customer 0 and 5 none: no joined row).
+    List<List<?>> customers = new ArrayList<>();
+    List<List<?>> orders = new ArrayList<>();
+    long okey = 1;
+    for (long u = 0; u < 120; u++) {
+      customers.add(Arrays.asList(u, "g" + "abc".charAt((int) (u % 3))));
+      long n = u == 7 ? 900 : u % 5 == 0 ? 0 : r.nextLong(10);
+      for (int k = 0; k < n; k++) {
+        orders.add(Arrays.asList(okey++, u));
+      }
+    }
+    db.registerTable("h_customer", List.of("uid", "g"),
+        List.of(org.privet.engine.spi.ColumnType.INTEGER, org.privet.engine.spi.ColumnType.STRING),
+        customers);
+    db.registerTable("h_orders", List.of("okey", "uid"),
+        List.of(org.privet.engine.spi.ColumnType.INTEGER,
+            org.privet.engine.spi.ColumnType.INTEGER), orders);
+  }
+
+  /** orders ⋈ customer along o.uid = c.uid, projected to (uid, g); the unit is c.uid. */
+  private static Source joined() {
+    org.privet.engine.plan.Relation.Scan o = scan("o", "h_orders");
+    org.privet.engine.plan.Relation.Scan c = scan("c", "h_customer");
+    org.privet.engine.plan.Relation rel = new org.privet.engine.plan.Relation.Join(
+        org.privet.engine.plan.Relation.JoinKind.INNER, o, c,
+        List.of(new org.privet.engine.plan.Relation.Join.Key("o.uid", "c.uid")),
+        org.privet.engine.plan.Relation.JoinRole.ALONG_REFERENCE);
+    return new Source.Relational(new org.privet.engine.plan.Relation.Project(rel, List.of(
+        new org.privet.engine.plan.Relation.Project.Output("uid", "c.uid"),
+        new org.privet.engine.plan.Relation.Project.Output("g", "c.g"))), "c.uid");
+  }
+
+  private static org.privet.engine.plan.Relation.Scan scan(String alias, String table) {
+    Source s = Source.table(table);
+    return new org.privet.engine.plan.Relation.Scan(alias, s, db.describe(s), false);
   }
 
   @AfterAll
@@ -102,8 +138,15 @@ class PairRowsHistogramTest {
   void run_countScalarAndPublicGroups_releasesExactlyWhatTheTwoPassesReleaseSeedForSeed() {
     Set<Integer> estimates = new HashSet<>();
     Set<Object> values = new HashSet<>();
-    for (Query q : List.of(scalar(1), publicGroups(1), scalar(0.2), publicGroups(5))) {
-      for (long seed = 1; seed <= 12; seed++) {
+    Query joinedCount = Query.from(joined()).privacyUnit("uid").estimateMaxRowsPerGroup()
+        .count("n").epsilon(1).build();
+    Query joinedGroups = Query.from(joined()).privacyUnit("uid").estimateMaxRowsPerGroup()
+        .groupBy("g").publicGroups("ga", "gb", "gc").maxGroupsContributed(3).count("n")
+        .epsilon(2).build();
+    for (Query q : List.of(scalar(1), publicGroups(1), scalar(0.2), publicGroups(5), joinedCount,
+        joinedGroups)) {
+      boolean join = q == joinedCount || q == joinedGroups;
+      for (long seed = 1; seed <= (join ? 3 : 12); seed++) {
         Counting histogram = new Counting(db, true);
         Counting twoPasses = new Counting(db, false);
         Result h = session(histogram, seed).run(q);
@@ -121,7 +164,7 @@ class PairRowsHistogramTest {
     // its tree or clamped its count otherwise would differ here.
     assertTrue(estimates.size() >= 2, "estimates " + estimates);
     assertTrue(estimates.stream().allMatch(l -> l < 1000), "the clamp binds: " + estimates);
-    assertTrue(values.size() >= 40, "distinct noisy values: " + values.size());
+    assertTrue(values.size() >= 50, "distinct noisy values: " + values.size());
   }
 
   @Test
@@ -149,7 +192,8 @@ class PairRowsHistogramTest {
 
   @Test
   void explain_count_showsTheHistogramStatementAndNoMainPass() {
-    for (Query q : List.of(scalar(1), publicGroups(1))) {
+    for (Query q : List.of(scalar(1), publicGroups(1), Query.from(joined()).privacyUnit("uid")
+        .estimateMaxRowsPerGroup().count("n").epsilon(1).build())) {
       String text = session(db, 1).explain(q).toString();
       assertTrue(text.contains("-- L∞ estimate pass and main pass, one statement: the kept pairs'"
           + " row-count histogram"), text);
