@@ -191,9 +191,10 @@ public final class Query {
    * The SUMs whose bound the L∞ estimate may read from the pairs' values, each in its own tree
    * ({@link ContributionBoundPass}, {@code docs/proofs/contribution-bound-estimate.md}, "SUMs
    * beside other aggregates"): every SUM with per-row bounds and no group bounds, when no AUTO
-   * bounds, accuracy targets or total row cap apply and those SUMs read distinct columns (else
-   * none). The other aggregations keep L∞ from the pairs' row counts. A public property of the
-   * query text (package hook).
+   * bounds, accuracy targets or total row cap apply and the SUMs of one column share its per-row
+   * bounds (else none): SUMs of one column and bounds have the same pair values, so they share one
+   * tree ("Two SUMs of one column"). The other aggregations keep L∞ from the pairs' row counts. A
+   * public property of the query text (package hook).
    */
   List<String> sumsEstimableByValue() {
     if (rowsEstimate == null || privacyUnit == null || autoBounds != null || targets != null
@@ -201,10 +202,12 @@ public final class Query {
       return List.of();
     }
     List<String> names = new ArrayList<>();
-    Set<String> columns = new HashSet<>();
+    Map<String, Aggregation.Sum> byColumn = new java.util.HashMap<>();
     for (Aggregation a : aggregations) {
       if (a instanceof Aggregation.Sum s && s.perGroup() == null) {
-        if (!columns.add(s.column())) {
+        Aggregation.Sum seen = byColumn.putIfAbsent(s.column(), s);
+        if (seen != null && (Double.compare(seen.lower(), s.lower()) != 0
+            || Double.compare(seen.upper(), s.upper()) != 0)) {
           return List.of();
         }
         names.add(s.name());

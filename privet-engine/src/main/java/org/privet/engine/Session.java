@@ -280,10 +280,11 @@ public final class Session {
 
   /** The estimate and the rest (at the stand-in L∞), compiled from public information only. */
   private record RowsEstimatePlan(ContributionBoundPass estimate, Query restQuery, Rest rest,
-      PrivacyLoss total, List<MechanismCost> costs, List<String> valueSums) {
+      PrivacyLoss total, List<MechanismCost> costs, List<String> valueSums, int[] sumTree) {
     /**
      * The rest at the trees' bounds ({@link ContributionBoundPass#bounds}): L∞ the main bound,
-     * each SUM read by its values clamped per pair to its own bound.
+     * each SUM read by its values clamped per pair to its own tree's bound ({@code sumTree}: the
+     * index, among the value trees, of each SUM of {@code valueSums}).
      */
     Query restAt(int[] bounds) {
       int lInf = estimate.mainBound(bounds);
@@ -294,7 +295,7 @@ public final class Session {
       Map<String, Integer> perSum = new LinkedHashMap<>();
       int first = estimate.readsRows() ? 1 : 0;
       for (int i = 0; i < valueSums.size(); i++) {
-        perSum.put(valueSums.get(i), bounds[first + i]);
+        perSum.put(valueSums.get(i), bounds[first + sumTree[i]]);
       }
       return q.withSumsClampedPerPair(lInf, perSum);
     }
@@ -308,6 +309,7 @@ public final class Session {
         est.largestBound());
     Rest rest = null;
     ContributionBoundPass p = null;
+    int[] sumTree = new int[0];
     List<String> valueSums = query.sumsEstimableByValue();
     if (!valueSums.isEmpty()) {
       // Each SUM with per-row bounds gets its own tree of the pairs' values in row-equivalents
@@ -322,9 +324,13 @@ public final class Session {
         List<Measure.PairValues> values = r.auto() == null
             ? pairValues(query, valueSums, r.main().spec()) : null;
         if (values != null) {
+          // SUMs of one column and per-row bounds have the same pair values: one tree serves
+          // them all (docs/proofs/contribution-bound-estimate.md, "Two SUMs of one column")
+          List<Measure.PairValues> trees = values.stream().distinct().toList();
+          sumTree = values.stream().mapToInt(trees::indexOf).toArray();
           boolean rows = query.aggregations().size() > valueSums.size();
           p = ContributionBoundPass.compile(r.main().spec(), budgets[0], est, schema, s3,
-              values, rows);
+              trees, rows);
           rest = r;
         }
       } catch (IllegalArgumentException | ArithmeticException e) {
@@ -334,6 +340,7 @@ public final class Session {
     }
     if (p == null) {
       valueSums = List.of();
+      sumTree = new int[0];
       rest = Rest.compile(restQuery, schema, s1, s2);
       p = ContributionBoundPass.compile(rest.main().spec(), budgets[0], est, schema, s3);
     }
@@ -344,13 +351,15 @@ public final class Session {
           + " exceeds the budget " + query.budget());
     }
     return new RowsEstimatePlan(p, restQuery, rest, total, rowsEstimateCosts(p, rest),
-        valueSums);
+        valueSums, sumTree);
   }
 
   /**
    * The pair-values measure of each SUM in {@code sums}, from its fixed-point sum in the main
-   * pass's {@code spec} (the one measure of its column with an all-rows pair clamp), or null if
-   * some SUM has not exactly one (then the row counts serve: a public choice).
+   * pass's {@code spec} (the measures of its column with an all-rows pair clamp, which must all
+   * give the same per-row values: column, bounds and grid), or null if some SUM has none or two
+   * different ones (then the row counts serve: a public choice). SUMs of one column and bounds get
+   * equal measures, which the caller gives one tree.
    */
   private static List<Measure.PairValues> pairValues(Query query, List<String> sums,
       BoundedAggregation spec) {
@@ -358,16 +367,17 @@ public final class Session {
     for (String name : sums) {
       Aggregation.Sum sum = (Aggregation.Sum) query.aggregations().stream()
           .filter(a -> a.name().equals(name)).findFirst().orElseThrow();
-      List<Measure.FixedPointSum> found = spec.measures().stream()
+      List<Measure.PairValues> found = spec.measures().stream()
           .filter(m -> m instanceof Measure.FixedPointSum f && f.column().equals(sum.column())
               && f.pairClamp() != null && f.pairClamp().allRows())
-          .map(m -> (Measure.FixedPointSum) m).toList();
+          .map(m -> (Measure.FixedPointSum) m)
+          .map(f -> new Measure.PairValues(f.column(), f.lower(), f.upper(), f.scaleExponent(),
+              ContributionBoundEstimate.CELLS))
+          .distinct().toList();
       if (found.size() != 1) {
-        return null;
+        return null; // (SUMs of one column with the same per-row values: one measure's values)
       }
-      Measure.FixedPointSum f = found.get(0);
-      values.add(new Measure.PairValues(f.column(), f.lower(), f.upper(), f.scaleExponent(),
-          ContributionBoundEstimate.CELLS));
+      values.add(found.get(0));
     }
     return values;
   }

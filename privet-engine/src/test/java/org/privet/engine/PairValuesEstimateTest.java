@@ -136,8 +136,55 @@ class PairValuesEstimateTest {
     }
   }
 
+  /**
+   * Two SUMs of one column with the same per-row bounds have the same pair values
+   * ({@code docs/proofs/contribution-bound-estimate.md}, "Two SUMs of one column"): they share one
+   * tree (two trees in all, with the row counts' for the COUNT, not three), and each is clamped per
+   * pair at that tree's bound. 100 units with 8 rows of 1.0 (bound 10): 1 row-equivalent per pair,
+   * L∞ = 8 for the COUNT. Each output gets a third of the main pass's ε, so the intervals' ratio
+   * is the sensitivities' 10/8 = 1.25 for each SUM (asserted within 10%); with the row counts
+   * instead (as before) it would be 8·10/8 = 10 (the intervals' widths are a function of the
+   * sensitivities and ε only, not of the noise drawn). Noise: ε = 10, the trees' share 2 (ε 1
+   * each, scale 1, s.d. 1.4): the 100 pairs of each tree lie in one cell, far above its band; an
+   * empty cell above may fire with probability 5% (its one-sided band) and raise a bound, so the
+   * bounds asserted exactly (L∞ = 8, the values within 10%) hold for this fixed seed, not for
+   * every seed.
+   */
+  @Test
+  void run_twoSumsOfOneColumnAndBounds_shareOneTree() {
+    try (DuckDbBackend local = DuckDbBackend.inMemory()) {
+      List<List<?>> rows = new ArrayList<>();
+      for (long u = 0; u < 100; u++) {
+        for (int k = 0; k < 8; k++) {
+          rows.add(Arrays.asList(u, 1.0));
+        }
+      }
+      local.registerTable("one", List.of("uid", "x"), List.of(
+          org.privet.engine.spi.ColumnType.INTEGER, org.privet.engine.spi.ColumnType.FLOATING),
+          rows);
+      Query q = Query.from("one").privacyUnit("uid").estimateMaxRowsPerGroup().count("n")
+          .sum("a", "x", 0, 10).sum("b", "x", 0, 10).epsilon(10).build();
+      assertEquals(List.of("a", "b"), q.sumsEstimableByValue());
+      String plan = session(local, 8, c -> { }).explain(q).toString();
+      assertTrue(plan.contains("2 noisy quantile trees"), plan);
+      String tree = ContributionBoundPass.VALUES_OUTPUT + "x quantile tree";
+      assertEquals(plan.indexOf(tree), plan.lastIndexOf(tree), plan);
+      assertTrue(plan.indexOf(tree) >= 0, plan);
+      Result r = session(local, 10, c -> { }).run(q);
+      assertEquals(8, r.estimatedMaxRowsPerGroup());
+      ResultRow row = r.rows().get(0);
+      double n = row.get("n").upper() - row.get("n").lower();
+      for (String s : List.of("a", "b")) {
+        double w = row.get(s).upper() - row.get(s).lower();
+        assertEquals(1.25, w / n, 0.125, s + " at 1 row-equivalent: " + row);
+        assertEquals(800, row.get(s).value(), 80, row.toString());
+      }
+    }
+  }
+
   @Test
   void sumsEstimableByValue_sameColumnTwiceOrGroupBounds_fallBackToRows() {
+    // one column, different bounds: different pair values, no shared tree
     Query twice = Query.from("small").privacyUnit("uid").estimateMaxRowsPerGroup()
         .sum("a", "x", 0, 10).sum("b", "x", 0, 5).epsilon(1).build();
     assertEquals(List.of(), twice.sumsEstimableByValue());

@@ -66,6 +66,8 @@ class SelfJoinBackendsTest {
   private static final List<List<?>> CUSTOMER = new ArrayList<>();
   private static final List<List<?>> ORDERS = new ArrayList<>();
   private static final List<List<?>> LINEITEM = new ArrayList<>();
+  private static final List<List<?>> LU_ORDERS = new ArrayList<>();
+  private static final List<List<?>> LU_LINEITEM = new ArrayList<>();
   private static final Map<String, Backend> BACKENDS = new java.util.LinkedHashMap<>();
 
   @BeforeAll
@@ -83,6 +85,24 @@ class SelfJoinBackendsTest {
       }
     }
     LINEITEM.add(Arrays.asList(null, 1.0));
+    // orphan orders (LEFT joins toward the unit): customers 41, 42 and 43 have orders and no
+    // customer row (43 has 70); one order has a NULL customer; each with its line items; and a
+    // line item of an order that does not exist
+    LU_ORDERS.addAll(ORDERS);
+    LU_LINEITEM.addAll(LINEITEM);
+    for (long c = 41; c <= 43; c++) {
+      long n = c == 43 ? 70 : c == 41 ? 5 : 1;
+      for (int k = 0; k < n; k++) {
+        long o = okey++;
+        LU_ORDERS.add(Arrays.asList(o, c, (double) (k % 5)));
+        for (long i = 0; i < o % 4; i++) {
+          LU_LINEITEM.add(Arrays.asList(o, (double) i));
+        }
+      }
+    }
+    LU_ORDERS.add(Arrays.asList(okey, null, 4.0));
+    LU_LINEITEM.add(Arrays.asList(okey++, 3.0));
+    LU_LINEITEM.add(Arrays.asList(okey + 1000, 3.0));
     DuckDbBackend duck = DuckDbBackend.inMemory();
     SparkBackend spark = SparkBackend.on(LocalSpark.session());
     String url = TestPostgres.server().newDatabase();
@@ -93,7 +113,11 @@ class SelfJoinBackendsTest {
         {"sj_orders", List.of("okey", "custkey", "total"),
             List.of(ColumnType.INTEGER, ColumnType.INTEGER, ColumnType.FLOATING), ORDERS},
         {"sj_lineitem", List.of("okey", "qty"), List.of(ColumnType.INTEGER, ColumnType.FLOATING),
-            LINEITEM}}) {
+            LINEITEM},
+        {"lu_orders", List.of("okey", "custkey", "total"),
+            List.of(ColumnType.INTEGER, ColumnType.INTEGER, ColumnType.FLOATING), LU_ORDERS},
+        {"lu_lineitem", List.of("okey", "qty"), List.of(ColumnType.INTEGER, ColumnType.FLOATING),
+            LU_LINEITEM}}) {
       @SuppressWarnings("unchecked")
       List<String> cols = (List<String>) t[1];
       @SuppressWarnings("unchecked")
@@ -139,15 +163,20 @@ class SelfJoinBackendsTest {
   }
 
   private static DatasetCatalog catalog(Backend b) {
+    return catalog(b, "sj_");
+  }
+
+  /** The shop over sj_customer and {@code prefix}'s orders and lineitem ("lu_": with orphans). */
+  private static DatasetCatalog catalog(Backend b, String prefix) {
     DatasetDescriptor shop = DatasetDescriptor.builder("shop", Source.table("sj_customer"),
             b.describe(Source.table("sj_customer")))
         .privacyUnit("custkey")
         .unitTable("customer", List.of())
-        .addTable(new TableDescriptor("orders", Source.table("sj_orders"),
-            b.describe(Source.table("sj_orders")),
+        .addTable(new TableDescriptor("orders", Source.table(prefix + "orders"),
+            b.describe(Source.table(prefix + "orders")),
             List.of(new Reference("custkey", "customer", "custkey")), false))
-        .addTable(new TableDescriptor("lineitem", Source.table("sj_lineitem"),
-            b.describe(Source.table("sj_lineitem")),
+        .addTable(new TableDescriptor("lineitem", Source.table(prefix + "lineitem"),
+            b.describe(Source.table(prefix + "lineitem")),
             List.of(new Reference("okey", "orders", "okey")), false))
         .build();
     return DatasetCatalog.of(shop);
@@ -304,6 +333,49 @@ class SelfJoinBackendsTest {
       assertEquals(truncated(inCopy, "o1.custkey", 4096), value(run(b, head + "FROM orders o1 LEFT"
           + " JOIN lineitem l ON l.okey = o1.okey JOIN orders o2 ON o2.custkey = o1.custkey"), "n"),
           1e-3, e.getKey());
+    }
+  }
+  /**
+   * A LEFT join toward the unit without a self-join ({@code docs/proofs/engine-joins.md}, "LEFT
+   * joins toward the unit"), over orders with orphans (customers 41–43 have orders and no customer
+   * row; 43 has 70, truncated): each padded order keeps its own customer key as unit, as the plain
+   * LEFT join's rows per {@code o.custkey} truncated by hand; with the bound given, the L∞ estimate
+   * and R2T; the deeper chain lineitem → orders → customer (a line item's unit through its order;
+   * one whose order is missing has none, as the line items alone); orders filtered in the ON.
+   */
+  @Test
+  void leftJoinTowardTheUnit_orphanOrdersKeepTheirUnit_equalThePlainLeftJoinOnEveryBackend() {
+    String plainFrom = "FROM lu_orders o LEFT JOIN sj_customer c ON c.custkey = o.custkey";
+    assertTrue(plain("SELECT COUNT(*) " + plainFrom + " WHERE c.custkey IS NULL") >= 76);
+    assertTrue(truncated(plainFrom, "o.custkey", 50) > truncated("FROM lu_orders o JOIN"
+        + " sj_customer c ON c.custkey = o.custkey", "c.custkey", 50) + 50, "power");
+    String deep = "FROM lu_lineitem l LEFT JOIN lu_orders o ON o.okey = l.okey LEFT JOIN"
+        + " sj_customer c ON c.custkey = o.custkey";
+    String filtered = "FROM lu_lineitem l LEFT JOIN (SELECT * FROM lu_orders WHERE total > 2) o ON"
+        + " o.okey = l.okey JOIN lu_orders chain ON chain.okey = l.okey";
+    assertTrue(plain("SELECT COUNT(*) " + filtered + " WHERE o.okey IS NULL") > 0);
+    String head = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12";
+    String left = "FROM orders o LEFT JOIN customer c ON c.custkey = o.custkey";
+    for (Map.Entry<String, Backend> e : BACKENDS.entrySet()) {
+      Backend b = e.getValue();
+      String on = e.getKey();
+      java.util.function.Function<String, Result> run = sql -> Session.builder().backend(b)
+          .budgetCharger(BudgetCharger.unlimited()).randomSource(new SeededRandomSource(3)).build()
+          .run(DpSql.parse(sql, catalog(b, "lu_")).query());
+      assertEquals(truncated(plainFrom, "o.custkey", 50), value(run.apply(head
+          + ", max_rows_per_group = 50) COUNT(*) AS n " + left), "n"), 1e-3, on);
+      Result est = run.apply(head + ") COUNT(*) AS n " + left);
+      int linf = est.estimatedMaxRowsPerGroup();
+      assertTrue(linf >= 1 && Integer.bitCount(linf) == 1, on + ": " + linf);
+      assertEquals(truncated(plainFrom, "o.custkey", linf), value(est, "n"), 1e-3, on);
+      assertEquals(truncated(plainFrom, "o.custkey", 4096), value(run.apply(head + ", truncation ="
+          + " 'R2T', truncation_bound = 4096) COUNT(*) AS n " + left), "n"), 1.0, on);
+      assertEquals(truncated(deep, "o.custkey", 100), value(run.apply(head
+          + ", max_rows_per_group = 100) COUNT(*) AS n FROM lineitem l LEFT JOIN orders o ON o.okey"
+          + " = l.okey LEFT JOIN customer c ON c.custkey = o.custkey"), "n"), 1e-3, on);
+      assertEquals(truncated(filtered, "chain.custkey", 100), value(run.apply(head
+          + ", max_rows_per_group = 100) COUNT(*) AS n FROM lineitem l LEFT JOIN orders o ON o.okey"
+          + " = l.okey AND o.total > 2"), "n"), 1e-3, on);
     }
   }
 }

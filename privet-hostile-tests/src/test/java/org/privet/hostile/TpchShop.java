@@ -36,7 +36,10 @@ import org.privet.engine.duckdb.DuckDbBackend;
  *       #VICTIM_ORDERS} orders of {@value #VICTIM_ITEMS_PER_ORDER} line items each, holding extreme
  *       values of every type (±∞, NaN, NULL, 1e300, dates 0001-01-01 and 9999-12-31, quotes);
  *   <li>{@link Variant#WITHOUT_HEAVIEST}: BASE minus its customer with the most line items, and all
- *       its rows.
+ *       its rows;
+ *   <li>{@link Variant#WITH_ORPHAN_VICTIM}: BASE plus the victim's orders and line items without
+ *       its customer row: orphan orders, whose unit is their {@code o_custkey} (a LEFT join
+ *       toward the unit pads them; docs/proofs/engine-joins.md, "LEFT joins toward the unit").
  * </ul>
  */
 final class TpchShop {
@@ -45,7 +48,7 @@ final class TpchShop {
   static final int VICTIM_ITEMS_PER_ORDER = 4;
   static final double SCALE_FACTOR = 0.01;
 
-  enum Variant { BASE, WITH_VICTIM, WITHOUT_HEAVIEST }
+  enum Variant { BASE, WITH_VICTIM, WITHOUT_HEAVIEST, WITH_ORPHAN_VICTIM }
 
   static final String CUSTOMER = "c_custkey BIGINT, c_name VARCHAR, c_nationkey BIGINT,"
       + " c_acctbal DOUBLE, c_mktsegment VARCHAR";
@@ -106,8 +109,8 @@ final class TpchShop {
         for (Nation x : new NationGenerator()) {
           row(n, x.getNationKey(), x.getName(), x.getRegionKey());
         }
-        if (variant == Variant.WITH_VICTIM) {
-          victim(c, o, l);
+        if (variant == Variant.WITH_VICTIM || variant == Variant.WITH_ORPHAN_VICTIM) {
+          victim(variant == Variant.WITH_VICTIM ? c : null, o, l);
         }
       }
       DuckDbBackend db = DuckDbBackend.inMemory();
@@ -124,9 +127,14 @@ final class TpchShop {
     }
   }
 
-  /** The victim: thousands of orders and line items, with extreme values of every type. */
+  /**
+   * The victim: thousands of orders and line items, with extreme values of every type; its
+   * customer row only if {@code c} is not null.
+   */
   private static void victim(Writer c, Writer o, Writer l) throws IOException {
-    row(c, VICTIM, "it's \"BUILDING\", really", 24L, 1e300, "BUILDING");
+    if (c != null) {
+      row(c, VICTIM, "it's \"BUILDING\", really", 24L, 1e300, "BUILDING");
+    }
     Object[] totals = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, null, 1e300,
         -1e300, 0.0};
     Object[] dates = {LocalDate.of(1, 1, 1), LocalDate.of(9999, 12, 31), null,

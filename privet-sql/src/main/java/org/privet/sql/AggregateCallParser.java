@@ -237,8 +237,13 @@ final class AggregateCallParser {
     String name = b.resolveColumnRef(c, at).name();
     if (f.isDistinct()) {
       if (!name.equals(unit)) {
+        java.util.Optional<String> preserved = b.joins() == null ? java.util.Optional.empty()
+            : b.joins().unitReadFromPreservedSide();
         throw src.error(at, "COUNT(DISTINCT ...) is only supported on the privacy unit column"
-            + (unit == null ? ", and this dataset has one row per unit: use COUNT(*)" : " '" + unit + "'"));
+            + (unit == null ? ", and this dataset has one row per unit: use COUNT(*)" : " '" + unit + "'")
+            + preserved.map(p -> "; in this query the unit is read from the preserved side of the"
+                + " LEFT join toward the unit table" + (p.isEmpty() ? "" : " (write COUNT(DISTINCT "
+                + p + "))") + ", and '" + unit + "' names the padded table's column").orElse(""));
       }
       if (perGroup != null) {
         throw src.error(perGroup.nameOffset(), "COUNT(DISTINCT " + unit + ") takes no bounds: each unit"

@@ -46,7 +46,9 @@ import org.privet.sql.DatasetDescriptor.TableDescriptor;
  *   <li>The unit: the private table closest to the unit table (the one whose reference toward the
  *       unit leaves the query) carries it; if that table is not the unit table, the engine adds the
  *       reference joins from it toward the unit table itself, and the unit is the last reference
- *       column's value.
+ *       column's value. If that table is LEFT-joined (a LEFT join toward the unit), the nearest
+ *       private table that is never padded carries it instead, so a padded row keeps the unit of
+ *       its preserved side's reference chain ({@link #unitCarrier}); with none, refused.
  * </ul>
  */
 final class JoinBinder {
@@ -212,6 +214,17 @@ final class JoinBinder {
     return unitDerivation;
   }
 
+  /**
+   * When the unit is read from the preserved side of a LEFT join toward the unit table ({@link
+   * #unitCarrier}), the written name of the column holding it ({@code alias.column}), if visible;
+   * else empty. The registered unit name then names the padded table's column.
+   */
+  Optional<String> unitReadFromPreservedSide() {
+    return Optional.ofNullable(preservedUnitColumn);
+  }
+
+  private String preservedUnitColumn;
+
   /** The WHERE conjuncts that are row filters (token ranges), after the join conditions left. */
   List<int[]> filterRanges() {
     return filterRanges;
@@ -312,7 +325,68 @@ final class JoinBinder {
     for (TableRef t : dropLater) {
       rel = new Relation.DropBrokenKeys(rel, t.keyColumn, t.keyUnit);
     }
-    deriveUnit(rel, topTable());
+    TableRef carrier = unitCarrier(steps);
+    deriveUnit(rel, carrier, carrier == topTable() ? "" : " (read from '" + carrier.alias()
+        + "', the preserved side of the LEFT join toward the unit: a padded row keeps it)");
+    if (carrier != topTable()) {
+      for (TableSchema.Column c : carrier.columns()) {
+        if (carrier.logical(c.name()).equals(carrier.unit())) {
+          preservedUnitColumn = carrier.alias() + "." + c.name();
+        }
+      }
+      if (preservedUnitColumn == null) {
+        preservedUnitColumn = "";
+      }
+    }
+  }
+
+  /**
+   * The private table whose attached unit ({@link #attachUnit}) is the unit of every joined row,
+   * without a self-join: the query's top table ({@link #topTable}) unless it is LEFT-joined (it
+   * may then be padded, its unit NULL); else the private table nearest the unit table among
+   * those never padded (the first table and the INNER-joined ones: the plan joins in written
+   * order when a LEFT join is present, and a row of an INNER-joined table is a real row), the
+   * first written on a tie. Every private row of a joined row that is not padded carries the
+   * same unit (node 4 of docs/proofs/engine-joins.md), so on the rows where the top is not padded
+   * this is the top's unit; on a padded row it is the unit of its reference chain, exactly as the
+   * carrier's table queried alone attributes it (a row whose chain is broken has no unit and is
+   * dropped before the join, as there). With every private table LEFT-joined (a public table
+   * first) no table carries a unit on every row: refused, naming the first private table
+   * (docs/proofs/engine-joins.md, "LEFT joins toward the unit").
+   */
+  private TableRef unitCarrier(List<Step> steps) {
+    TableRef top = topTable();
+    java.util.Set<TableRef> padded = java.util.Collections.newSetFromMap(
+        new java.util.IdentityHashMap<>());
+    for (Step st : steps) {
+      if (st.kind() == Relation.JoinKind.LEFT) {
+        padded.add(st.table());
+      }
+    }
+    if (!padded.contains(top)) {
+      return top;
+    }
+    TableRef best = null;
+    int bestDepth = Integer.MAX_VALUE;
+    for (TableRef t : tables) {
+      if (t.isPublic() || padded.contains(t)) {
+        continue;
+      }
+      int depth = t.table() == dataset.tables().get(0) ? 0
+          : dataset.unitPath(t.table().name()).orElseThrow().size();
+      if (depth < bestDepth) {
+        best = t;
+        bestDepth = depth;
+      }
+    }
+    if (best == null) {
+      TableRef first = tables.stream().filter(t -> !t.isPublic()).findFirst().orElseThrow();
+      throw src.error(first.at(), "private table '" + first.alias() + "' is LEFT-joined to public"
+          + " tables only, and every private table of this query is LEFT-joined: a padded row would"
+          + " have no privacy unit; write a private table first and LEFT JOIN the public tables to"
+          + " it");
+    }
+    return best;
   }
 
   /** The joins as written, kept to rebuild a self-join's plan with its cap. */
@@ -374,7 +448,7 @@ final class JoinBinder {
     TableRef[] top = new TableRef[1];
     long[] m = new long[1];
     Relation rel = selfJoinAll(top, m);
-    deriveUnit(rel, top[0]);
+    deriveUnit(rel, top[0], "");
     this.unitDerivation = unitDerivation + "; self-join: each side of a join on the unit keeps at"
         + " most " + m[0] + " row(s) per unit (" + selfJoinCopies + " copies: at most "
         + Relation.UnitCap.MAX_JOINED_ROWS_PER_UNIT + " joined rows per unit)";
@@ -1350,10 +1424,11 @@ final class JoinBinder {
   }
 
   /**
-   * The unit: carried by the query's private table nearest the unit table (its reference toward
-   * the unit leaves the query), read from the unit attached to its rows ({@link #attachUnit}).
+   * The unit: carried by {@code top} ({@link #unitCarrier}: the query's private table nearest the
+   * unit table unless that one may be padded), read from the unit attached to its rows ({@link
+   * #attachUnit}); {@code note} is appended to the derivation EXPLAIN shows.
    */
-  private void deriveUnit(Relation rel, TableRef top) {
+  private void deriveUnit(Relation rel, TableRef top, String note) {
     TableDescriptor unitTable = dataset.tables().get(0);
     String unitColumn = top.unit();
     List<String> path = new ArrayList<>();
@@ -1373,7 +1448,7 @@ final class JoinBinder {
       Reference last = refs.get(refs.size() - 1);
       path.add(atTable.name() + "." + last.column() + " = " + unitTable.name() + "." + last.targetColumn() + " (the unit)");
     }
-    this.unitDerivation = String.join(", ", path);
+    this.unitDerivation = String.join(", ", path) + note;
     // Output names: a column keeps its name when no other table of the query has it; the registered
     // unit name is reserved for the unit.
     Map<String, Integer> counts = new LinkedHashMap<>();

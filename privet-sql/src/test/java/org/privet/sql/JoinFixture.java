@@ -37,6 +37,38 @@ final class JoinFixture {
    * @param prefix the DuckDB table name prefix (so D and D' live in one database)
    */
   JoinFixture(DuckDbBackend db, long without, String prefix) {
+    this(db, without, prefix, false);
+  }
+
+  /** Units 21 and 22 have orphan orders (no customer row); {@link #ORPHAN_HEAVY} has 30. */
+  static final long ORPHAN_HEAVY = 23;
+  static final int ORPHAN_HEAVY_ORDERS = 30;
+
+  /**
+   * As {@link #JoinFixture(DuckDbBackend, long, String)}; with {@code orphans}, also orphan orders:
+   * orders whose customer key matches no customer (units 21, 22 and {@link #ORPHAN_HEAVY} with
+   * 2, 1 and {@value #ORPHAN_HEAVY_ORDERS} orders, each with its line items), and one order with a
+   * NULL customer key (no unit) with one line item. {@code without} may name an orphan unit:
+   * its orders and line items are left out (the neighbour without that unit).
+   */
+  JoinFixture(DuckDbBackend db, long without, String prefix, boolean orphans) {
+    if (orphans) {
+      for (long c = N + 1; c <= ORPHAN_HEAVY; c++) {
+        if (c == without) {
+          continue;
+        }
+        int n = c == ORPHAN_HEAVY ? ORPHAN_HEAVY_ORDERS : (int) (N + 3 - c);
+        for (int k = 0; k < n; k++) {
+          long o = c * 1000 + k;
+          orders.add(Arrays.asList(o, c, (double) (k + 1)));
+          for (int i = 0; i <= o % 3; i++) {
+            lineitem.add(Arrays.asList(o, (double) (i + 1), 2.0));
+          }
+        }
+      }
+      orders.add(Arrays.asList(99_000L, null, 3.0));
+      lineitem.add(Arrays.asList(99_000L, 1.0, 2.0));
+    }
     for (long c = 1; c <= N; c++) {
       if (c == without) {
         continue;

@@ -47,6 +47,26 @@ abstract class JoinNeighbours {
     return session(5);
   }
 
+  /** The first column of the first row of plain SQL {@code q} over {@link #db}'s tables. */
+  static double plain(String q) {
+    try (java.sql.Statement st = db.trustedConnection().createStatement();
+        java.sql.ResultSet rs = st.executeQuery(q)) {
+      assertTrue(rs.next());
+      return rs.getDouble(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Σ_u min(n_u, linf) over the rows of plain FROM {@code from}, per unit expression {@code unit}
+   * (rows whose unit is NULL left out): the hand truncation of the plain join.
+   */
+  static double truncatedCount(String from, String unit, long linf) {
+    return plain("SELECT COALESCE(SUM(LEAST(n, " + linf + ")), 0) FROM (SELECT " + unit
+        + " AS u, COUNT(*) AS n " + from + " GROUP BY " + unit + ") t WHERE u IS NOT NULL");
+  }
+
   /** The first released cell of {@code sql} on fixture {@code f}, run in {@link #session()}. */
   static Estimate value(String sql, JoinFixture f) {
     DpStatement st = DpSql.parse(sql, f.catalog);

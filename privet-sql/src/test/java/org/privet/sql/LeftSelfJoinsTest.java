@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.privet.engine.Estimate;
@@ -29,23 +26,6 @@ import org.privet.engine.Result;
  */
 class LeftSelfJoinsTest extends JoinNeighbours {
   private static final String HEAD = "SELECT WITH DIFFERENTIAL_PRIVACY OPTIONS (epsilon = 1e12, ";
-
-  /** The first column of the first row of plain SQL {@code q} over D's tables ("d_…"). */
-  private static double plain(String q) {
-    try (Statement st = db.trustedConnection().createStatement();
-        ResultSet rs = st.executeQuery(q)) {
-      assertTrue(rs.next());
-      return rs.getDouble(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Σ_u min(n_u, linf) over the rows of plain FROM {@code from}, per customer {@code unit}. */
-  private static double truncatedCount(String from, String unit, long linf) {
-    return plain("SELECT COALESCE(SUM(LEAST(n, " + linf + ")), 0) FROM (SELECT " + unit
-        + " AS u, COUNT(*) AS n " + from + " GROUP BY " + unit + ") t WHERE u IS NOT NULL");
-  }
 
   private static double released(String sql, String column) {
     DpStatement st = DpSql.parse(sql, d.catalog);
