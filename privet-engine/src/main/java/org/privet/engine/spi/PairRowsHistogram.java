@@ -1,12 +1,9 @@
 package org.privet.engine.spi;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
-import org.privet.engine.Source;
 
 /**
  * A COUNT(*) query's L∞ estimate and main pass from ONE small backend statement (issue 25's time
@@ -140,20 +137,16 @@ public final class PairRowsHistogram {
     return new View(backend, template);
   }
 
-  /** {@link #view}. */
-  private static final class View implements Backend {
+  /** {@link #view}: every other call goes to the backend as is ({@link UnsharedView}). */
+  private static final class View extends UnsharedView {
     private final Backend backend;
     private final BoundedAggregation template;
     private List<PairRowsCount> histogram;
 
     View(Backend backend, BoundedAggregation template) {
+      super(backend);
       this.backend = backend;
       this.template = template;
-    }
-
-    @Override
-    public TableSchema describe(Source source) {
-      return backend.describe(source);
     }
 
     @Override
@@ -171,22 +164,6 @@ public final class PairRowsHistogram {
     }
 
     @Override
-    public boolean listsKeptGroups() {
-      return backend.listsKeptGroups();
-    }
-
-    @Override
-    public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
-      backend.keptGroups(spec, sink);
-    }
-
-    @Override
-    public void query(Source source, RenderedQuery query, int columns,
-        Consumer<String[]> rows) {
-      backend.query(source, query, columns, rows);
-    }
-
-    @Override
     public String physicalPlan(BoundedAggregation spec) {
       return serves(template, spec) ? backend.pairRowsHistogramPlan(template)
           : backend.physicalPlan(spec);
@@ -195,11 +172,6 @@ public final class PairRowsHistogram {
     @Override
     public void close() {
       histogram = null; // the backend stays open
-    }
-
-    @Override
-    public String toString() {
-      return "pair-rows histogram view " + Arrays.asList(template.groupBy());
     }
   }
 }
