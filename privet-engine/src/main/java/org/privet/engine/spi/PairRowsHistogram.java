@@ -77,15 +77,16 @@ public final class PairRowsHistogram {
         continue; // not produced by the statement (n ≥ 1, counts ≥ 1)
       }
       List<Object> sqlKey = new ArrayList<>(h.key().size());
-      h.key().forEach(v -> sqlKey.add(BoundingPlan.sqlEqualityKey(v)));
-      GroupAggregate a = acc.computeIfAbsent(spec.groupBy().isEmpty() ? List.of() : sqlKey,
-          x -> empty(h.key(), ms));
+      if (!spec.groupBy().isEmpty()) {
+        h.key().forEach(v -> sqlKey.add(BoundingPlan.sqlEqualityKey(v)));
+      }
+      GroupAggregate a = acc.computeIfAbsent(sqlKey, x -> empty(h.key(), ms));
       long[][] bins = a.bins();
       for (int i = 0; i < m; i++) {
         int c = cellOf(n, bins[i].length);
         bins[i][c] = add(bins[i][c], k);
       }
-      acc.put(spec.groupBy().isEmpty() ? List.of() : sqlKey, new GroupAggregate(a.key(), add(a.units(), k),
+      acc.put(sqlKey, new GroupAggregate(a.key(), add(a.units(), k),
           add(a.rows(), times(Math.min(n, lInf), k)), a.sums(), a.counts(), a.squares(), bins));
     }
     return new ArrayList<>(acc.values());
