@@ -26,6 +26,7 @@ import org.privet.engine.spi.Backend;
 import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.GroupAggregate;
 import org.privet.engine.spi.Measure;
+import org.privet.engine.spi.PairRowsHistogram;
 import org.privet.engine.spi.TableSchema;
 import org.privet.random.RandomSource;
 
@@ -394,21 +395,40 @@ public final class Session {
     Rest standIn = plan.rest();
     Mechanisms standInBounds = standIn.auto() != null ? mechanisms(standIn.auto().bounds()) : null;
     Mechanisms standInMain = mechanisms(standIn.main());
+    boolean histogram = readsPairRowsHistogram(plan);
     ChargeRequest charge = new ChargeRequest(queryId(), query.toString(), plan.costs(),
         plan.total(), standIn.main().conversionDelta());
     charger.charge(charge); // throws to refuse: nothing has been read or released
 
-    // The estimate and the release read the same rows of one join: computed once (issue 25).
+    // The estimate and the release read the same rows of one join: computed once (issue 25);
+    // a COUNT(*) both from one statement, the kept pairs' row-count histogram.
     List<BoundedAggregation> passes = standIn.auto() != null
         ? List.of(p.spec(), standIn.auto().bounds().spec(), standIn.main().spec())
         : List.of(p.spec(), standIn.main().spec());
-    Backend rows = backend.sharingRows(passes);
+    Backend rows = histogram ? PairRowsHistogram.view(backend, p.spec())
+        : backend.sharingRows(passes);
     try {
       return executeWithRowsEstimate(rows, query, schema, plan, estimateMechanisms, standInBounds,
           standInMain, charge);
     } finally {
       closeShared(rows);
     }
+  }
+
+  /**
+   * Whether the estimate and the main pass read the kept pairs' row-count histogram, one backend
+   * statement ({@link PairRowsHistogram}: COUNT(*) and unit counts, scalar or over public groups
+   * where L0 does not bind): from the backend and the compiled plan only (public). The passes run
+   * exactly as on the backend, on the histogram's view; a recompiled main pass the view does not
+   * serve runs on the backend. Argument: docs/proofs/contribution-bound-estimate.md, "COUNT(*)
+   * from the pairs' row-count histogram".
+   */
+  private boolean readsPairRowsHistogram(RowsEstimatePlan plan) {
+    Rest rest = plan.rest();
+    BoundedAggregation template = plan.estimate().spec();
+    return backend.countsPairRows() && rest.auto() == null && rest.main().selection() == null
+        && PairRowsHistogram.serves(template, template)
+        && PairRowsHistogram.serves(template, rest.main().spec());
   }
 
   /**
@@ -470,7 +490,12 @@ public final class Session {
     List<String> bounds = new ArrayList<>();
     bounds.add(p.describe(p.config().share()));
     bounds.addAll(p.tree().bounds());
-    String physical = "-- L∞ estimate pass\n" + backend.physicalPlan(p.spec());
+    boolean histogram = readsPairRowsHistogram(plan);
+    String physical = histogram
+        ? "-- L∞ estimate pass and main pass, one statement: the kept pairs' row-count histogram"
+            + " (the estimate's cells and the main pass's rows computed from it exactly)\n"
+            + backend.pairRowsHistogramPlan(p.spec())
+        : "-- L∞ estimate pass\n" + backend.physicalPlan(p.spec());
     if (rest.auto() != null) {
       parts.addAll(planned(rest.auto().bounds()));
       bounds.addAll(rest.auto().describe());
@@ -478,7 +503,9 @@ public final class Session {
     }
     parts.addAll(planned(rest.main()));
     bounds.addAll(rest.main().bounds());
-    physical += "\n-- main pass\n" + backend.physicalPlan(rest.main().spec());
+    if (!histogram) {
+      physical += "\n-- main pass\n" + backend.physicalPlan(rest.main().spec());
+    }
     List<Plan.PlannedMechanism> planned = new ArrayList<>();
     for (int i = 0; i < parts.size(); i++) {
       Plan.PlannedMechanism m = parts.get(i);

@@ -458,6 +458,27 @@ public final class DuckDbBackend implements Backend {
     aggregateWith(spec, sink, factsFor(spec.source()));
   }
 
+  @Override
+  public boolean countsPairRows() {
+    return true;
+  }
+
+  @Override
+  public synchronized void pairRowsHistogram(BoundedAggregation spec,
+      java.util.function.Consumer<org.privet.engine.spi.PairRowsCount> sink) {
+    try {
+      plan(spec, DuckDbDialect.FAST, factsFor(spec.source())).runPairRowsHistogram(connection, 0,
+          sink);
+    } catch (SQLException e) {
+      throw failure("bounded aggregation", e);
+    }
+  }
+
+  @Override
+  public synchronized String pairRowsHistogramPlan(BoundedAggregation spec) {
+    return plan(spec, DuckDbDialect.FAST, factsFor(spec.source())).pairRowsHistogramStatement();
+  }
+
   /** {@link #aggregate} with the key facts of the query the spec belongs to. */
   private void aggregateWith(BoundedAggregation spec, GroupSink sink,
       org.privet.engine.plan.RelationSql.KeyFacts facts) {

@@ -78,6 +78,35 @@ public interface Backend extends AutoCloseable {
     return new UnsharedView(this);
   }
 
+  /**
+   * Whether {@link #pairRowsHistogram} is implemented (a public property of the backend: the
+   * engine decides before the charge whether a query's passes read the histogram, {@link
+   * PairRowsHistogram}).
+   */
+  default boolean countsPairRows() {
+    return false;
+  }
+
+  /**
+   * The exact histogram of the kept (unit, group) pairs' row counts of unit-level {@code spec}
+   * without a total row cap (its source, filter, unit, groups, public groups, L0 and salt; its
+   * measures and L∞ are not read): one {@link PairRowsCount} per (group, n) with at least one
+   * pair, in any order ({@link BoundingPlan#pairRowsHistogramStatement}: the same {@code src},
+   * {@code pairs} and {@code keptpairs} steps as {@link #aggregate}).
+   *
+   * @throws IllegalStateException if execution fails (message without data values), or if the
+   *     backend does not implement it ({@link #countsPairRows()} is false)
+   */
+  default void pairRowsHistogram(BoundedAggregation spec,
+      java.util.function.Consumer<PairRowsCount> sink) {
+    throw new IllegalStateException("this backend does not count pair rows");
+  }
+
+  /** {@link #pairRowsHistogram}'s statement, for EXPLAIN (when {@link #countsPairRows}). */
+  default String pairRowsHistogramPlan(BoundedAggregation spec) {
+    throw new IllegalStateException("this backend does not count pair rows");
+  }
+
   /** A human-readable physical plan for {@code spec} (e.g. the SQL it would run). */
   String physicalPlan(BoundedAggregation spec);
 

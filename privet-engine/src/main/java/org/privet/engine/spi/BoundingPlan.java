@@ -988,6 +988,14 @@ public final class BoundingPlan {
   }
 
   /**
+   * A value as SQL's equality (GROUP BY) compares it, for Java's {@code equals}: {@link
+   * UnitGroupsReader}'s rule (zeros one zero, NaNs one NaN, decimals without trailing zeros).
+   */
+  static Object sqlEqualityKey(Object v) {
+    return UnitGroupsReader.unitKey(v);
+  }
+
+  /**
    * Runs {@link #keptGroupsStatement()} on a JDBC connection and hands each unit's kept groups to
    * {@code sink}.
    *
@@ -998,6 +1006,58 @@ public final class BoundingPlan {
     UnitGroupsReader reader = new UnitGroupsReader(sink);
     forEachRow(connection, fetchSize, keptGroupsStatement(), reader::row);
     reader.finish();
+  }
+
+  /**
+   * The exact histogram of the kept pairs' row counts: the {@code src}, {@code pairs} and (with
+   * groups) {@code keptpairs} steps of {@link #statement()} over this spec without its measures
+   * (so exactly the pairs {@link #statement()} aggregates: measures, L∞ and pair clamps apply after
+   * {@code keptpairs}), then per group and row count n the number of kept pairs with n rows. A
+   * handful of rows on typical data (the distinct n per group); the engine computes from it the
+   * pair-rows cells and every Σ min(n, L∞) exactly ({@link PairRowsHistogram}). Unit-level
+   * specs without a total row cap only.
+   *
+   * @throws IllegalStateException for another spec (the engine asks only for those)
+   */
+  public String pairRowsHistogramStatement() {
+    if (!unitLevel() || rowsTotal()) {
+      throw new IllegalStateException("internal error: no pair-rows histogram for this spec");
+    }
+    BoundedAggregation bare = new BoundedAggregation(spec.source(), spec.filter(),
+        spec.unitColumn(), spec.groupBy(), spec.publicGroups(), spec.l0(), spec.lInf(),
+        spec.salt(), List.of());
+    BoundingPlan p = new BoundingPlan(bare, schema, from, d);
+    StringBuilder s = new StringBuilder(p.sourceCte(List.of()));
+    p.appendPairs(s);
+    String g = groups.isEmpty() ? "" : groupList("") + ", ";
+    return s.append("\nSELECT ").append(g).append("__n, COUNT(*) AS __k FROM ")
+        .append(keptPairs()).append(" GROUP BY ").append(g).append("__n").toString();
+  }
+
+  /**
+   * One row of {@link #pairRowsHistogramStatement()}.
+   *
+   * @param column the row's value at a 0-based column index (as the driver returns it)
+   */
+  public PairRowsCount pairRowsCount(IntFunction<Object> column) {
+    int g = spec.groupBy().size();
+    List<Object> key = new ArrayList<>(g);
+    for (int i = 0; i < g; i++) {
+      key.add(column.apply(i));
+    }
+    return new PairRowsCount(key, toLong(column.apply(g)), toLong(column.apply(g + 1)));
+  }
+
+  /**
+   * Runs {@link #pairRowsHistogramStatement()} on a JDBC connection, handing each row to {@code
+   * sink}.
+   *
+   * @throws SQLException as the driver reports it (callers must withhold its message)
+   */
+  public void runPairRowsHistogram(java.sql.Connection connection, int fetchSize,
+      java.util.function.Consumer<PairRowsCount> sink) throws java.sql.SQLException {
+    forEachRow(connection, fetchSize, pairRowsHistogramStatement(),
+        row -> sink.accept(pairRowsCount(row)));
   }
 
   /** Runs {@code sql}, handing each row (by 0-based column) to {@code rows}. */

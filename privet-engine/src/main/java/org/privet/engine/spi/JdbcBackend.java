@@ -133,6 +133,27 @@ public abstract class JdbcBackend implements Backend {
   }
 
   @Override
+  public boolean countsPairRows() {
+    return true;
+  }
+
+  @Override
+  public synchronized void pairRowsHistogram(BoundedAggregation spec,
+      java.util.function.Consumer<PairRowsCount> sink) {
+    inTransaction("bounded aggregation",
+        () -> plan(spec).runPairRowsHistogram(connection, 0, sink));
+  }
+
+  @Override
+  public synchronized String pairRowsHistogramPlan(BoundedAggregation spec) {
+    try {
+      return plan(spec).pairRowsHistogramStatement();
+    } finally {
+      endTransaction(true);
+    }
+  }
+
+  @Override
   public boolean listsKeptGroups() {
     return true;
   }

@@ -5,9 +5,10 @@ import org.privet.engine.Source;
 
 /**
  * The default {@link Backend#sharingRows} view: every call goes to the backend as is, and closing
- * the view does nothing (in particular it does not close the backend).
+ * the view does nothing (in particular it does not close the backend). Views that change some
+ * calls extend it ({@link PairRowsHistogram#view}).
  */
-final class UnsharedView implements Backend {
+class UnsharedView implements Backend {
   private final Backend backend;
 
   UnsharedView(Backend backend) {

@@ -1034,6 +1034,91 @@ public abstract class BackendContractTest {
     }
   }
 
+  /**
+   * A COUNT(*) query's L∞ estimate and main pass from one statement ({@link PairRowsHistogram},
+   * docs/proofs/contribution-bound-estimate.md, "COUNT(*) from the pairs' row-count histogram"),
+   * over the joined relation, scalar and per public group (L0 = 8 never binds: at most 6 names per
+   * unit). The backend's histogram of the kept pairs' row counts equals the one computed here
+   * from the joined rows (per group, the number of units with exactly n joined rows), and the
+   * groups computed from it equal, field by field, what the backend's own statement returns for
+   * the estimate's spec (the pair-rows cells) and for the COUNT(*) main pass at every τ = 1, 2, …,
+   * 2^6 with another salt (kept units, Σ_u min(c_u, τ), also checked against the rows).
+   */
+  @Test
+  void pairRowsHistogram_joinedRelation_isTheRowsHistogramAndGivesBothPassesGroups() {
+    assertTrue(backend.countsPairRows(), "the backend computes the histogram");
+    Source joined = joinedSource(null);
+    List<List<Object>> keys = new ArrayList<>();
+    for (String x : List.of("n0", "n1", "it's", "n3a", "n3b", "n4")) {
+      keys.add(List.of(x));
+    }
+    keys.add(Arrays.asList((Object) null));
+    boolean binds = false;
+    for (boolean grouped : new boolean[] {false, true}) {
+      List<String> groupBy = grouped ? List.of("name") : List.of();
+      Optional<List<List<Object>>> listed = grouped ? Optional.of(keys) : Optional.empty();
+      BoundedAggregation template = new BoundedAggregation(joined, Optional.empty(),
+          Optional.of("uid"), groupBy, listed, 8, 1, 9, List.of(new Measure.PairRows("uid",
+              org.privet.engine.ContributionBoundEstimate.CELLS)));
+      assertTrue(PairRowsHistogram.serves(template, template));
+      assertContract(template, JOINED, joinedRows(), row -> true);
+      // c_{u,g} from the joined rows, apart from the plan; then units per (group, n).
+      Map<List<Object>, Map<Object, Long>> perGroupUnit = new java.util.HashMap<>();
+      for (List<?> r : joinedRows()) {
+        perGroupUnit.computeIfAbsent(grouped ? Arrays.asList(r.get(1)) : List.of(),
+            k -> new java.util.HashMap<>()).merge(r.get(0), 1L, Long::sum);
+      }
+      Map<List<Object>, Long> expected = new java.util.HashMap<>();
+      perGroupUnit.forEach((key, units) -> units.values().forEach(n -> {
+        List<Object> cell = new ArrayList<>(key);
+        cell.add(n);
+        expected.merge(cell, 1L, Long::sum);
+      }));
+      List<PairRowsCount> histogram = new ArrayList<>();
+      backend.pairRowsHistogram(template, histogram::add);
+      Map<List<Object>, Long> got = new java.util.HashMap<>();
+      for (PairRowsCount h : histogram) {
+        List<Object> cell = new ArrayList<>(h.key());
+        cell.add(h.rows());
+        assertEquals(null, got.put(cell, h.pairs()), "one row per (group, n): " + cell);
+      }
+      assertEquals(expected, got, (grouped ? "per name" : "scalar") + ": the histogram");
+      List<BoundedAggregation> specs = new ArrayList<>(List.of(template));
+      for (int tau = 1; tau <= 64; tau <<= 1) {
+        specs.add(new BoundedAggregation(joined, Optional.empty(), Optional.of("uid"), groupBy,
+            listed, 8, tau, 1000 + tau, List.of()));
+      }
+      for (BoundedAggregation spec : specs) {
+        assertTrue(PairRowsHistogram.serves(template, spec));
+        List<GroupAggregate> direct = new ArrayList<>();
+        backend.aggregate(spec, direct::add);
+        List<GroupAggregate> computed = PairRowsHistogram.aggregate(spec, histogram);
+        String where = (grouped ? "per name" : "scalar") + ", L∞ " + spec.lInf()
+            + (spec.measures().isEmpty() ? "" : " (the estimate's cells)");
+        assertEquals(direct.size(), computed.size(), where + ": groups");
+        for (GroupAggregate g : direct) {
+          GroupAggregate h = computed.stream().filter(x -> x.key().equals(g.key())).findFirst()
+              .orElseThrow(() -> new AssertionError(where + ": group " + g.key()));
+          String at = where + ", group " + g.key();
+          assertEquals(g.units(), h.units(), at + " units");
+          assertEquals(g.rows(), h.rows(), at + " rows");
+          assertEquals(Arrays.deepToString(g.bins()), Arrays.deepToString(h.bins()), at + " cells");
+          assertEquals(Arrays.toString(g.sums()) + Arrays.toString(g.counts())
+              + Arrays.toString(g.squares()), Arrays.toString(h.sums())
+              + Arrays.toString(h.counts()) + Arrays.toString(h.squares()), at + " arrays");
+          long tau = spec.lInf();
+          Map<Object, Long> units = perGroupUnit.getOrDefault(grouped ? g.key() : List.of(),
+              Map.of());
+          assertEquals(units.size(), h.units(), at + " units from the rows");
+          assertEquals(units.values().stream().mapToLong(c -> Math.min(c, tau)).sum(), h.rows(),
+              at + " Σ_u min(c_u, τ) from the rows");
+          binds |= units.values().stream().anyMatch(c -> c > tau);
+        }
+      }
+    }
+    assertTrue(binds, "the fixture has thresholds that bind");
+  }
+
   @Test
   void describe_joinedRelation_isThePlansSchemaWithoutReadingRows() {
     TableSchema s = backend.describe(joinedSource(null));

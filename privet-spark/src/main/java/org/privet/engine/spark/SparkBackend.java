@@ -551,6 +551,28 @@ public final class SparkBackend implements Backend {
   }
 
   @Override
+  public boolean countsPairRows() {
+    return true;
+  }
+
+  @Override
+  public synchronized void pairRowsHistogram(BoundedAggregation spec,
+      java.util.function.Consumer<org.privet.engine.spi.PairRowsCount> sink) {
+    Objects.requireNonNull(sink, "sink");
+    BoundingPlan plan = plan(spec);
+    forEachRow(plan.pairRowsHistogramStatement(), row -> sink.accept(plan.pairRowsCount(row::get)));
+  }
+
+  @Override
+  public synchronized String pairRowsHistogramPlan(BoundedAggregation spec) {
+    String sql = plan(spec).pairRowsHistogramStatement();
+    if (spec.source() instanceof Source.Table || spec.source() instanceof Source.Relational) {
+      return sql;
+    }
+    return "-- " + from(spec.source()) + " = " + describeSource(spec.source()) + "\n" + sql;
+  }
+
+  @Override
   public synchronized void query(Source source, org.privet.engine.spi.RenderedQuery query,
       int columns, java.util.function.Consumer<String[]> rows) {
     String sql = query.render(from(source), describe(source), SparkDialect.INSTANCE);
