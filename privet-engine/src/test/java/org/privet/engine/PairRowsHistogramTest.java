@@ -21,9 +21,6 @@ import org.privet.engine.spi.BoundedAggregation;
 import org.privet.engine.spi.GroupSink;
 import org.privet.engine.spi.PairRowsCount;
 import org.privet.engine.spi.PairRowsHistogram;
-import org.privet.engine.spi.RenderedQuery;
-import org.privet.engine.spi.TableSchema;
-import org.privet.engine.spi.UnitGroupsSink;
 import org.privet.testing.SeededRandomSource;
 
 /**
@@ -223,58 +220,35 @@ class PairRowsHistogramTest {
    * DuckDB as is, counting the statements that reach it, with {@code countsPairRows} as given
    * (false: the engine runs main's two passes on the real backend and its shared-rows view).
    */
-  private static class Counting implements Backend {
-    private final Backend backend;
+  private static class Counting extends ForwardingBackend {
     private final boolean counts;
     int aggregates;
     int histograms;
 
     Counting(Backend backend, boolean counts) {
-      this.backend = backend;
+      super(backend);
       this.counts = counts;
-    }
-
-    @Override
-    public TableSchema describe(Source source) {
-      return backend.describe(source);
     }
 
     @Override
     public void aggregate(BoundedAggregation spec, GroupSink sink) {
       aggregates++;
-      backend.aggregate(spec, sink);
-    }
-
-    @Override
-    public boolean listsKeptGroups() {
-      return backend.listsKeptGroups();
-    }
-
-    @Override
-    public void keptGroups(BoundedAggregation spec, UnitGroupsSink sink) {
-      backend.keptGroups(spec, sink);
-    }
-
-    @Override
-    public void query(Source source, RenderedQuery query, int columns,
-        Consumer<String[]> rows) {
-      backend.query(source, query, columns, rows);
+      to.aggregate(spec, sink);
     }
 
     @Override
     public Backend sharingRows(List<BoundedAggregation> passes) {
-      Backend shared = backend.sharingRows(passes);
       Counting outer = this;
-      return new Counting(shared, counts) {
+      return new Counting(to.sharingRows(passes), counts) {
         @Override
         public void aggregate(BoundedAggregation spec, GroupSink sink) {
           outer.aggregates++;
-          shared.aggregate(spec, sink);
+          to.aggregate(spec, sink);
         }
 
         @Override
         public void close() {
-          shared.close();
+          to.close(); // the view drops its shared rows
         }
       };
     }
@@ -287,17 +261,7 @@ class PairRowsHistogramTest {
     @Override
     public void pairRowsHistogram(BoundedAggregation spec, Consumer<PairRowsCount> sink) {
       histograms++;
-      backend.pairRowsHistogram(spec, sink);
-    }
-
-    @Override
-    public String pairRowsHistogramPlan(BoundedAggregation spec) {
-      return backend.pairRowsHistogramPlan(spec);
-    }
-
-    @Override
-    public String physicalPlan(BoundedAggregation spec) {
-      return backend.physicalPlan(spec);
+      to.pairRowsHistogram(spec, sink);
     }
 
     @Override
